@@ -1,0 +1,25 @@
+"""The Qwirkle rules engine: validation, scoring, game bookkeeping and analysis.
+
+Pure Python, standard library only; the web app builds on it, never the reverse.
+
+>>> from scorekeeper import engine
+>>> board = engine.Board()
+>>> board.play([(0, 0, "red", "circle"), (0, 1, "red", "square")])
+2
+"""
+
+from .board import Board, Placement
+from .errors import ILLEGAL_MOVE_CODES, IllegalMove, RecordError
+from .game import END_BONUS, EndReason, Final, Game, Move, parse_tiles
+from .records import FORMAT, dumps_record, from_record, to_record
+from .scoring import LineScore, MoveScore
+from .search import best_moves, legal_moves
+from .tiles import CLASSIC, COLOR_NAMES, SHAPE_NAMES, Variant
+
+__all__ = [
+    "Board", "Placement", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",
+    "Game", "Move", "Final", "EndReason", "END_BONUS", "parse_tiles",
+    "FORMAT", "to_record", "from_record", "dumps_record",
+    "LineScore", "MoveScore", "best_moves", "legal_moves",
+    "Variant", "CLASSIC", "COLOR_NAMES", "SHAPE_NAMES",
+]

@@ -1,0 +1,716 @@
+"""The board: checking, scoring and applying placing moves (RULES §3, §4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from .errors import Cell, IllegalMove, cell_text, span_text
+from .scoring import LineScore, MoveScore
+from .tiles import (
+    CLASSIC,
+    COLOR_BIT,
+    COLOR_NAMES,
+    SHAPE_BIT,
+    SHAPE_NAMES,
+    STRIDE,
+    TILE_NAME,
+    Variant,
+    plural,
+)
+
+
+class Placement(NamedTuple):
+    """One tile put on one cell."""
+
+    row: int
+    """Row of the cell; grows downward, may be negative."""
+    col: int
+    """Column of the cell; grows to the right, may be negative."""
+    color: str
+    """Colour name (RULES §8)."""
+    shape: str
+    """Shape name (RULES §8)."""
+
+
+TileInput = Sequence[object]
+"""A placed tile as callers give it: (row, col, color, shape) or a Placement."""
+
+
+class Board:
+    """A position: the tiles on the table, with the moves that put them there."""
+
+    __slots__ = (
+        "variant", "_cells", "_counts", "_history", "_version", "_masks",
+        "_allowed_memo",
+    )
+
+    def __init__(self, variant: Variant | None = None) -> None:
+        self.variant: Variant = variant if variant is not None else CLASSIC
+        """The tile set in play."""
+        # cell -> tile code; insertion order is placement order.
+        self._cells: dict[Cell, int] = {}
+        self._counts: list[int] = [0] * 64
+        self._history: list[tuple[Cell, ...]] = []
+        # Bumped by every play and pop, so derived data keyed on it never goes stale.
+        self._version = 0
+        self._masks: tuple[int, dict[Cell, int]] | None = None
+        self._allowed_memo: dict[tuple[int, int, int], int] = {}
+
+    def __repr__(self) -> str:
+        return f"<Board {len(self._cells)} tiles, {len(self._history)} moves>"
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self._cells
+
+    # -- reading ---------------------------------------------------------------
+
+    def get(self, cell: Cell) -> tuple[str, str] | None:
+        """Return the (colour, shape) on a cell, or None when it is empty."""
+        code = self._cells.get(cell)
+        if code is None:
+            return None
+        return COLOR_NAMES[code // STRIDE], SHAPE_NAMES[code % STRIDE]
+
+    def tiles(self) -> list[Placement]:
+        """Return every tile on the board in the order it was placed."""
+        return [
+            Placement(r, c, COLOR_NAMES[code // STRIDE], SHAPE_NAMES[code % STRIDE])
+            for (r, c), code in self._cells.items()
+        ]
+
+    def count(self, color: str, shape: str) -> int:
+        """Return how many copies of a tile lie on the board."""
+        code = self.variant.code_of.get((color, shape))
+        return 0 if code is None else self._counts[code]
+
+    def unseen(self) -> dict[tuple[str, str], int]:
+        """Return, for every tile of the set, the copies not on the board."""
+        copies = self.variant.copies
+        counts = self._counts
+        return {
+            (COLOR_NAMES[code // STRIDE], SHAPE_NAMES[code % STRIDE]):
+                copies - counts[code]
+            for code in self.variant.codes
+        }
+
+    def unplayed_mask(self) -> int:
+        """Return a mask of the tile codes that still have a copy off the board."""
+        copies = self.variant.copies
+        counts = self._counts
+        mask = 0
+        for code in self.variant.codes:
+            if counts[code] < copies:
+                mask |= 1 << code
+        return mask
+
+    @property
+    def moves_played(self) -> int:
+        """Number of placing moves on the board."""
+        return len(self._history)
+
+    # -- moves -----------------------------------------------------------------
+
+    def play(self, tiles: Iterable[TileInput]) -> int:
+        """Check, score and apply a placing move; return its points.
+
+        Raises IllegalMove and leaves the board unchanged when the move breaks a rule.
+        """
+        placed = self._parse(tiles)
+        points = self._evaluate(placed, None)
+        self._apply(placed)
+        return points
+
+    def play_scored(self, tiles: Iterable[TileInput]) -> MoveScore:
+        """Like play, but return the full breakdown of the move's lines."""
+        placed = self._parse(tiles)
+        lines: list[LineScore] = []
+        points = self._evaluate(placed, lines)
+        self._apply(placed)
+        return MoveScore(points, tuple(lines))
+
+    def check(self, tiles: Iterable[TileInput]) -> MoveScore:
+        """Return what a placing move would score, line by line, without applying it.
+
+        Raises IllegalMove when the move breaks a rule.
+        """
+        placed = self._parse(tiles)
+        lines: list[LineScore] = []
+        points = self._evaluate(placed, lines)
+        for cell, _ in placed:
+            del self._cells[cell]
+        return MoveScore(points, tuple(lines))
+
+    def is_legal(self, tiles: Iterable[TileInput]) -> bool:
+        """Return whether a placing move is legal on this board."""
+        try:
+            self.check(tiles)
+        except IllegalMove:
+            return False
+        return True
+
+    def pop(self) -> list[Placement]:
+        """Take back the last placing move; return its tiles. IndexError if none."""
+        cells = self._history.pop()
+        removed = []
+        for cell in cells:
+            code = self._cells.pop(cell)
+            self._counts[code] -= 1
+            removed.append(
+                Placement(cell[0], cell[1], COLOR_NAMES[code // STRIDE],
+                          SHAPE_NAMES[code % STRIDE])
+            )
+        self._version += 1
+        return removed
+
+    def copy(self) -> Board:
+        """Return an independent board with the same tiles and move history."""
+        other = Board(self.variant)
+        other._cells = dict(self._cells)
+        other._counts = list(self._counts)
+        other._history = list(self._history)
+        return other
+
+    # -- internals ---------------------------------------------------------------
+
+    def _parse(self, tiles: Iterable[TileInput]) -> list[tuple[Cell, int]]:
+        code_of = self.variant.code_of
+        placed: list[tuple[Cell, int]] = []
+        for tile in tiles:
+            try:
+                row, col, color, shape = tile
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"a placed tile is (row, col, color, shape), not {tile!r}"
+                ) from None
+            if type(row) is not int or type(col) is not int:
+                raise ValueError(f"row and col must be whole numbers, not {tile!r}")
+            try:
+                code = code_of.get((color, shape))
+            except TypeError:
+                code = None
+            if code is None:
+                raise self._unknown_tile(color, shape, (row, col))
+            placed.append(((row, col), code))
+        if not placed:
+            raise IllegalMove("empty_move", "A move must place at least one tile.")
+        return placed
+
+    def _unknown_tile(self, color: object, shape: object, cell: Cell) -> IllegalMove:
+        variant = self.variant
+        if color not in variant.color_names:
+            return IllegalMove(
+                "unknown_tile",
+                f"There is no colour {color!r} in this set (colours:"
+                f" {', '.join(variant.color_names)}).",
+                (cell,),
+            )
+        return IllegalMove(
+            "unknown_tile",
+            f"There is no shape {shape!r} in this set (shapes:"
+            f" {', '.join(variant.shape_names)}).",
+            (cell,),
+        )
+
+    def _apply(self, placed: list[tuple[Cell, int]]) -> None:
+        # _evaluate has already written the tiles into _cells.
+        counts = self._counts
+        for _, code in placed:
+            counts[code] += 1
+        self._history.append(tuple(cell for cell, _ in placed))
+        self._version += 1
+
+    def _evaluate(
+        self, placed: list[tuple[Cell, int]], detail: list[LineScore] | None
+    ) -> int:
+        """Validate a move and return its points, leaving its tiles in _cells.
+
+        On any IllegalMove the tiles are taken out again, so a refused move
+        leaves the board exactly as it was.
+        """
+        variant = self.variant
+        cells = self._cells
+        k = len(placed)
+        if k > variant.hand_size:
+            raise IllegalMove(
+                "too_many_tiles",
+                f"A move places at most {variant.hand_size} tiles (a full hand);"
+                f" this one places {k}.",
+            )
+        counts = self._counts
+        copies = variant.copies
+        if k == 1:
+            cell, code = placed[0]
+            if counts[code] >= copies:
+                raise self._exhausted(code, cell, 1)
+            if cell in cells:
+                raise self._occupied(cell)
+            first_move = not cells
+            cells[cell] = code
+            try:
+                return self._score_single(cell, code, first_move, detail)
+            except IllegalMove:
+                del cells[cell]
+                raise
+
+        seen: dict[int, int] = {}
+        for cell, code in placed:
+            seen[code] = seen.get(code, 0) + 1
+        for code, times in seen.items():
+            if counts[code] + times > copies:
+                cell = next(cell for cell, c in placed if c == code)
+                raise self._exhausted(code, cell, times)
+        used: set[Cell] = set()
+        for cell, _ in placed:
+            if cell in used:
+                raise IllegalMove(
+                    "same_cell_twice",
+                    f"The cell {cell_text(cell)} is used twice in this move: each"
+                    " tile needs a cell of its own.",
+                    (cell,),
+                )
+            used.add(cell)
+        for cell, _ in placed:
+            if cell in cells:
+                raise self._occupied(cell)
+        row0, col0 = placed[0][0]
+        if all(cell[0] == row0 for cell, _ in placed):
+            horizontal = True
+        elif all(cell[1] == col0 for cell, _ in placed):
+            horizontal = False
+        else:
+            off_row = next(cell for cell, _ in placed if cell[0] != row0)
+            off_col = next(cell for cell, _ in placed if cell[1] != col0)
+            if off_row == off_col:
+                off_col = placed[0][0]
+            raise IllegalMove(
+                "not_in_line",
+                f"The tiles at {cell_text(off_col)} and {cell_text(off_row)} are not"
+                " in one row or one column: a move places its tiles in a single line.",
+                (off_col, off_row),
+            )
+
+        first_move = not cells
+        for cell, code in placed:
+            cells[cell] = code
+        try:
+            return self._score_line_move(placed, horizontal, first_move, detail)
+        except IllegalMove:
+            for cell, _ in placed:
+                del cells[cell]
+            raise
+
+    def _score_single(
+        self, cell: Cell, code: int, first_move: bool,
+        detail: list[LineScore] | None,
+    ) -> int:
+        cells = self._cells
+        r, c = cell
+        c0 = c - 1
+        while (r, c0) in cells:
+            c0 -= 1
+        c1 = c + 1
+        while (r, c1) in cells:
+            c1 += 1
+        r0 = r - 1
+        while (r0, c) in cells:
+            r0 -= 1
+        r1 = r + 1
+        while (r1, c) in cells:
+            r1 += 1
+        row_len = c1 - c0 - 1
+        col_len = r1 - r0 - 1
+        if row_len == 1 and col_len == 1:
+            if not first_move:
+                raise self._not_connected((cell,))
+            if detail is not None:
+                detail.append(LineScore("single", (cell,), "tile", "", 1, False))
+            return 1
+        points = 0
+        if row_len > 1:
+            points += self._line_points(
+                [(r, x) for x in range(c0 + 1, c1)], "row", (cell,), detail
+            )
+        if col_len > 1:
+            points += self._line_points(
+                [(y, c) for y in range(r0 + 1, r1)], "column", (cell,), detail
+            )
+        return points
+
+    def _score_line_move(
+        self, placed: list[tuple[Cell, int]], horizontal: bool, first_move: bool,
+        detail: list[LineScore] | None,
+    ) -> int:
+        cells = self._cells
+        placed_cells = tuple(cell for cell, _ in placed)
+        if horizontal:
+            r = placed[0][0][0]
+            cols = [cell[1] for cell in placed_cells]
+            lo, hi = min(cols), max(cols)
+            for x in range(lo + 1, hi):
+                if (r, x) not in cells:
+                    raise self._gap((r, x))
+            c0 = lo - 1
+            while (r, c0) in cells:
+                c0 -= 1
+            c1 = hi + 1
+            while (r, c1) in cells:
+                c1 += 1
+            main = [(r, x) for x in range(c0 + 1, c1)]
+        else:
+            c = placed[0][0][1]
+            rows = [cell[0] for cell in placed_cells]
+            lo, hi = min(rows), max(rows)
+            for y in range(lo + 1, hi):
+                if (y, c) not in cells:
+                    raise self._gap((y, c))
+            r0 = lo - 1
+            while (r0, c) in cells:
+                r0 -= 1
+            r1 = hi + 1
+            while (r1, c) in cells:
+                r1 += 1
+            main = [(y, c) for y in range(r0 + 1, r1)]
+
+        crosses: list[list[Cell]] = []
+        for cell in sorted(placed_cells):
+            r, c = cell
+            if horizontal:
+                a = r - 1
+                while (a, c) in cells:
+                    a -= 1
+                b = r + 1
+                while (b, c) in cells:
+                    b += 1
+                if b - a > 2:
+                    crosses.append([(y, c) for y in range(a + 1, b)])
+            else:
+                a = c - 1
+                while (r, a) in cells:
+                    a -= 1
+                b = c + 1
+                while (r, b) in cells:
+                    b += 1
+                if b - a > 2:
+                    crosses.append([(r, x) for x in range(a + 1, b)])
+
+        if not first_move and len(main) == len(placed) and not crosses:
+            raise self._not_connected(placed_cells)
+        along, across = ("row", "column") if horizontal else ("column", "row")
+        points = self._line_points(main, along, placed_cells, detail)
+        for line in crosses:
+            points += self._line_points(line, across, placed_cells, detail)
+        return points
+
+    def _line_points(
+        self, line: list[Cell], direction: str, placed_cells: tuple[Cell, ...],
+        detail: list[LineScore] | None,
+    ) -> int:
+        """Validate one line of 2+ tiles and return its points (RULES §3.5, §4)."""
+        cells = self._cells
+        n = self.variant.colors
+        length = len(line)
+        cm = sm = 0
+        for cell in line:
+            code = cells[cell]
+            cm |= COLOR_BIT[code]
+            sm |= SHAPE_BIT[code]
+        if length > n:
+            raise IllegalMove(
+                "line_too_long",
+                f"The {direction} at {span_text(line)} would be {length} tiles long;"
+                f" a line holds at most {n}.",
+                tuple(line),
+            )
+        if cm & (cm - 1) == 0:
+            if sm.bit_count() != length:
+                raise self._duplicate(line, direction, placed_cells)
+            kind = "color"
+        elif sm & (sm - 1) == 0:
+            if cm.bit_count() != length:
+                raise self._duplicate(line, direction, placed_cells)
+            kind = "shape"
+        else:
+            raise self._mixed(line, direction, placed_cells)
+        qwirkle = length == n
+        points = length + n if qwirkle else length
+        if detail is not None:
+            if kind == "color":
+                value = COLOR_NAMES[cm.bit_length() - 1]
+            else:
+                value = SHAPE_NAMES[sm.bit_length() - 1]
+            detail.append(
+                LineScore(direction, tuple(line), kind, value, points, qwirkle)
+            )
+        return points
+
+    # -- messages ------------------------------------------------------------------
+
+    def _exhausted(self, code: int, cell: Cell, times: int) -> IllegalMove:
+        copies = self.variant.copies
+        on_board = self._counts[code]
+        name = TILE_NAME[code]
+        names = f"{COLOR_NAMES[code // STRIDE]} {plural(SHAPE_NAMES[code % STRIDE])}"
+        if on_board >= copies:
+            text = (
+                f"All {copies} {names} are already on the board, so the {name} at"
+                f" {cell_text(cell)} cannot be right: the set has only {copies}."
+            )
+        else:
+            text = (
+                f"This move would put {on_board + times} {names} on the board;"
+                f" the set has only {copies}."
+            )
+        return IllegalMove("tile_exhausted", text, (cell,))
+
+    def _occupied(self, cell: Cell) -> IllegalMove:
+        return IllegalMove(
+            "occupied",
+            f"The cell {cell_text(cell)} already holds a"
+            f" {TILE_NAME[self._cells[cell]]}.",
+            (cell,),
+        )
+
+    @staticmethod
+    def _gap(cell: Cell) -> IllegalMove:
+        return IllegalMove(
+            "gap",
+            f"The cell {cell_text(cell)} between the placed tiles is empty: the"
+            " tiles of one move must form one unbroken line with the board.",
+            (cell,),
+        )
+
+    @staticmethod
+    def _not_connected(placed_cells: tuple[Cell, ...]) -> IllegalMove:
+        where = ", ".join(cell_text(cell) for cell in placed_cells)
+        return IllegalMove(
+            "not_connected",
+            f"No tile of this move ({where}) touches a tile on the board: at least"
+            " one must lie side by side with one (corners do not count).",
+            placed_cells,
+        )
+
+    def _duplicate(
+        self, line: list[Cell], direction: str, placed_cells: tuple[Cell, ...]
+    ) -> IllegalMove:
+        cells = self._cells
+        codes = [cells[cell] for cell in line]
+        # Prefer naming a placed tile: that is the one the player can change.
+        order = [i for i, cell in enumerate(line) if cell in placed_cells] + [
+            i for i, cell in enumerate(line) if cell not in placed_cells
+        ]
+        for i in order:
+            code = codes[i]
+            if codes.count(code) > 1:
+                cell = line[i]
+                return IllegalMove(
+                    "duplicate_in_line",
+                    f"The {TILE_NAME[code]} at {cell_text(cell)} would be the second"
+                    f" {TILE_NAME[code]} in the {self._line_name(codes, direction)}"
+                    f" at {span_text(line)}: a line holds each tile once.",
+                    (cell, *(c for c in line if cells[c] == code and c != cell)),
+                )
+        raise AssertionError("no duplicate in a line flagged as duplicate")
+
+    def _mixed(
+        self, line: list[Cell], direction: str, placed_cells: tuple[Cell, ...]
+    ) -> IllegalMove:
+        cells = self._cells
+        existing = [cells[cell] for cell in line if cell not in placed_cells]
+        if len(existing) >= 2:
+            cm = sm = 0
+            for code in existing:
+                cm |= COLOR_BIT[code]
+                sm |= SHAPE_BIT[code]
+            if cm & (cm - 1) == 0 or sm & (sm - 1) == 0:
+                same_color = cm & (cm - 1) == 0
+                for cell in line:
+                    if cell not in placed_cells:
+                        continue
+                    code = cells[cell]
+                    fits = (COLOR_BIT[code] == cm) if same_color else (
+                        SHAPE_BIT[code] == sm
+                    )
+                    if not fits:
+                        name = self._line_name(existing, direction)
+                        need = (
+                            COLOR_NAMES[cm.bit_length() - 1] if same_color
+                            else f"a {SHAPE_NAMES[sm.bit_length() - 1]}"
+                        )
+                        return IllegalMove(
+                            "mixed_line",
+                            f"The {TILE_NAME[code]} at {cell_text(cell)} does not fit"
+                            f" the {name} at {span_text(line)}: it would have to be"
+                            f" {need}.",
+                            (cell,),
+                        )
+        names = ", ".join(TILE_NAME[cells[cell]] for cell in line)
+        return IllegalMove(
+            "mixed_line",
+            f"The {direction} at {span_text(line)} would hold {names}: the tiles of a"
+            " line must share one colour or one shape.",
+            tuple(cell for cell in line if cell in placed_cells) or tuple(line),
+        )
+
+    @staticmethod
+    def _line_name(codes: list[int], direction: str) -> str:
+        cm = sm = 0
+        for code in codes:
+            cm |= COLOR_BIT[code]
+            sm |= SHAPE_BIT[code]
+        if cm & (cm - 1) == 0 and sm & (sm - 1) != 0:
+            return f"{direction} of {COLOR_NAMES[cm.bit_length() - 1]} tiles"
+        if sm & (sm - 1) == 0 and cm & (cm - 1) != 0:
+            return f"{direction} of {plural(SHAPE_NAMES[sm.bit_length() - 1])}"
+        return direction
+
+    # -- analysis ------------------------------------------------------------------
+
+    def allowed(self, cm: int, sm: int, n: int) -> int:
+        """Return the tile codes that may join a run of n tiles with these masks.
+
+        cm and sm are the OR of the run's colour and shape bits; the run may be
+        two runs about to be joined by the new tile.
+        """
+        key = (cm, sm, n)
+        memo = self._allowed_memo
+        found = memo.get(key)
+        if found is not None:
+            return found
+        size = self.variant.colors
+        mask = 0
+        if n == 0:
+            mask = self.variant.all_mask
+        elif n < size:
+            if cm & (cm - 1) == 0 and sm.bit_count() == n:
+                color = cm.bit_length() - 1
+                for shape in range(size):
+                    if not sm >> shape & 1:
+                        mask |= 1 << (color * STRIDE + shape)
+            if sm & (sm - 1) == 0 and cm.bit_count() == n:
+                shape = sm.bit_length() - 1
+                for color in range(size):
+                    if not cm >> color & 1:
+                        mask |= 1 << (color * STRIDE + shape)
+        memo[key] = mask
+        return mask
+
+    def cross_masks(self, cell: Cell) -> tuple[int, int, int, int]:
+        """For an empty cell: (row_mask, row_len, col_mask, col_len).
+
+        A mask holds the tiles the existing run(s) in that direction accept; a
+        length counts the tiles that line would hold with one tile put on the cell.
+        """
+        cells = self._cells
+        r, c = cell
+        cm = sm = 0
+        x = c - 1
+        while (r, x) in cells:
+            code = cells[(r, x)]
+            cm |= COLOR_BIT[code]
+            sm |= SHAPE_BIT[code]
+            x -= 1
+        y = c + 1
+        while (r, y) in cells:
+            code = cells[(r, y)]
+            cm |= COLOR_BIT[code]
+            sm |= SHAPE_BIT[code]
+            y += 1
+        row_n = y - x - 2
+        row_mask = self.allowed(cm, sm, row_n)
+        cm = sm = 0
+        x = r - 1
+        while (x, c) in cells:
+            code = cells[(x, c)]
+            cm |= COLOR_BIT[code]
+            sm |= SHAPE_BIT[code]
+            x -= 1
+        y = r + 1
+        while (y, c) in cells:
+            code = cells[(y, c)]
+            cm |= COLOR_BIT[code]
+            sm |= SHAPE_BIT[code]
+            y += 1
+        col_n = y - x - 2
+        col_mask = self.allowed(cm, sm, col_n)
+        return row_mask, row_n + 1, col_mask, col_n + 1
+
+    def frontier(self) -> list[Cell]:
+        """Return the empty cells that touch a tile, in a stable order."""
+        cells = self._cells
+        seen: dict[Cell, None] = {}
+        for r, c in cells:
+            for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if cell not in cells:
+                    seen[cell] = None
+        return list(seen)
+
+    def legal_masks(self) -> dict[Cell, int]:
+        """Return, for each frontier cell, a mask of the tiles legal there alone.
+
+        Tiles whose copies are all on the board are left out (tile_exhausted).
+        Cached until the next play or pop.
+        """
+        cached = self._masks
+        if cached is not None and cached[0] == self._version:
+            return cached[1]
+        available = self.unplayed_mask()
+        if not self._cells:
+            masks = {(0, 0): available}
+        else:
+            masks = {}
+            for cell in self.frontier():
+                row_mask, _, col_mask, _ = self.cross_masks(cell)
+                mask = row_mask & col_mask & available
+                if mask:
+                    masks[cell] = mask
+        self._masks = (self._version, masks)
+        return masks
+
+    def legal_cells(self, color: str, shape: str) -> set[Cell]:
+        """Return the cells where this tile alone may go ({(0, 0)} on an empty board)."""
+        code = self.variant.code_of.get((color, shape))
+        if code is None:
+            raise self._unknown_tile(color, shape, (0, 0))
+        bit = 1 << code
+        return {cell for cell, mask in self.legal_masks().items() if mask & bit}
+
+    def legal_map(self) -> dict[tuple[str, str], set[Cell]]:
+        """Return legal_cells for every tile of the set at once."""
+        result: dict[tuple[str, str], set[Cell]] = {
+            (COLOR_NAMES[code // STRIDE], SHAPE_NAMES[code % STRIDE]): set()
+            for code in self.variant.codes
+        }
+        by_code = {code: result[(COLOR_NAMES[code // STRIDE],
+                                 SHAPE_NAMES[code % STRIDE])]
+                   for code in self.variant.codes}
+        for cell, mask in self.legal_masks().items():
+            while mask:
+                low = mask & -mask
+                by_code[low.bit_length() - 1].add(cell)
+                mask ^= low
+        return result
+
+    def can_place_any(self, kinds: int) -> bool:
+        """Return whether any tile in the code mask `kinds` fits some cell alone."""
+        if not kinds:
+            return False
+        if not self._cells:
+            return True
+        cached = self._masks
+        if cached is not None and cached[0] == self._version:
+            return any(mask & kinds for mask in cached[1].values())
+        cells = self._cells
+        checked: set[Cell] = set()
+        for r, c in cells:
+            for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if cell in cells or cell in checked:
+                    continue
+                checked.add(cell)
+                row_mask, _, col_mask, _ = self.cross_masks(cell)
+                if row_mask & col_mask & kinds:
+                    return True
+        return False
