@@ -257,7 +257,7 @@ class Board:
                 raise
 
         seen: dict[int, int] = {}
-        for cell, code in placed:
+        for _, code in placed:
             seen[code] = seen.get(code, 0) + 1
         for code, times in seen.items():
             if counts[code] + times > copies:
@@ -671,7 +671,7 @@ class Board:
         return masks
 
     def legal_cells(self, color: str, shape: str) -> set[Cell]:
-        """Return the cells where this tile alone may go ({(0, 0)} on an empty board)."""
+        """Return the cells where this tile alone may go ((0, 0) when empty)."""
         code = self.variant.code_of.get((color, shape))
         if code is None:
             raise self._unknown_tile(color, shape, (0, 0))

@@ -40,7 +40,7 @@ class RecordError(ValueError):
         self.message = message
         """A sentence naming the move number and the reason."""
         self.move_number = move_number
-        """The 1-based number of the offending move, or None for the record as a whole."""
+        """The 1-based number of the offending move, or None for the whole record."""
 
 
 def cell_text(cell: Cell) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .board import Board, Placement, TileInput
 from .errors import IllegalMove
@@ -17,7 +17,7 @@ END_BONUS = 6
 6 in every variant (RULES §7)."""
 
 
-class EndReason(str, Enum):
+class EndReason(StrEnum):
     """Why a game ended (CONTRACT §5 final.reason)."""
 
     HAND_EMPTIED = "hand_emptied"
@@ -107,7 +107,7 @@ class _State:
 
 
 def parse_tiles(raw: object) -> list[Placement]:
-    """Turn a record's or request's tile list into Placements; ValueError if malformed."""
+    """Turn a record's or request's tile list into Placements (ValueError if bad)."""
     if not isinstance(raw, list):
         raise ValueError("tiles must be a list of {row, col, color, shape} objects")
     tiles = []

@@ -111,6 +111,9 @@ def from_record(record: object) -> tuple[Game, list[str]]:
         elif final is None:
             text = f"the game ended ({actual['reason']}), but the record says it runs"
         else:
-            text = f"the record's final result is {final!r}, the replay gives {actual!r}"
+            text = (
+                f"the record's final result is {final!r},"
+                f" the replay gives {actual!r}"
+            )
         raise RecordError("final_mismatch", f"Final result: {text}.", None)
     return game, list(names)

@@ -49,7 +49,7 @@ def plural(shape: str) -> str:
 
 @dataclass(frozen=True)
 class Variant:
-    """A tile set: N colours and N shapes, `copies` of each tile, hands of `hand_size`."""
+    """A tile set: N colours and N shapes, `copies` of each tile, hands of H."""
 
     colors: int = 6
     """Number of colours, which is also the number of shapes (3 to 8)."""
