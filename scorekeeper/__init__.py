@@ -1,0 +1,115 @@
+"""Qwirkle scorekeeper: a Flask app keeping score of a game played on a real table."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, request
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from . import config, db
+from .i18n import _, gettext, ngettext
+
+csrf = CSRFProtect()
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; object-src 'none';"
+        " base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    # flask-wtf's HTTPS referer check needs the referrer on same-origin requests.
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+}
+"""Headers on every response; the CSP forbids inline scripts and any CDN."""
+
+
+def _asset_folder(name: str) -> str:
+    """Return the top-level folder (checkout) or the copy inside the package (wheel)."""
+    package = Path(__file__).resolve().parent
+    beside = package.parent / name
+    return str(beside if beside.is_dir() else package / name)
+
+
+def _wants_json() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Create and configure the app (CONTRACT §2); test_config overrides any setting."""
+    instance_path = os.environ.get(config.INSTANCE_ENV)
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        instance_path=os.path.abspath(instance_path) if instance_path else None,
+        template_folder=_asset_folder("templates"),
+        static_folder=_asset_folder("static"),
+    )
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(config.defaults(app.instance_path))
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = config.load_secret_key(app.instance_path)
+
+    # State JSON keeps the CONTRACT's field order, easier to read in a terminal.
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    db.init_app(app)
+    csrf.init_app(app)
+    app.jinja_env.globals.update(_=_, gettext=gettext, ngettext=ngettext)
+    _register_blueprints(app)
+    _register_error_handlers(app)
+
+    @app.after_request
+    def _security_headers(response: Response) -> Response:
+        for header, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(header, value)
+        return response
+
+    return app
+
+
+def _register_blueprints(app: Flask) -> None:
+    from . import api, games, history, players
+
+    # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
+    # which auth.request_may_edit checks itself (see app-plan).
+    csrf.exempt(api.bp)
+    app.register_blueprint(api.bp, url_prefix="/api")
+    app.register_blueprint(games.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(players.bp)
+
+
+def _register_error_handlers(app: Flask) -> None:
+    from .api import error_response
+
+    @app.errorhandler(CSRFError)
+    def _csrf_error(exc: CSRFError) -> Response | CSRFError:
+        if _wants_json():
+            return error_response(400, "csrf_failed", exc.description)
+        return exc
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException) -> Response | HTTPException:
+        if _wants_json():
+            code = (exc.name or "error").lower().replace(" ", "_")
+            response = error_response(exc.code or 500, code, exc.description or "")
+            if exc.code == 405 and exc.valid_methods:
+                response.headers["Allow"] = ", ".join(exc.valid_methods)
+            return response
+        return exc
+
+    @app.errorhandler(InternalServerError)
+    def _server_error(exc: InternalServerError) -> Response | InternalServerError:
+        if _wants_json():
+            return error_response(
+                500, "internal_error", _("Something went wrong on the server.")
+            )
+        return exc

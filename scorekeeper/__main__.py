@@ -1,0 +1,84 @@
+"""Serve the scorekeeper with waitress: `python -m scorekeeper` or `scorekeeper`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from collections.abc import Sequence
+
+from . import config
+
+
+def lan_addresses() -> list[str]:
+    """Return this machine's IPv4 addresses other devices on the network may reach."""
+    found: list[str] = []
+    try:
+        # Connecting a UDP socket sends nothing; it only picks the outgoing interface.
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            address = str(info[4][0])
+            if address not in found:
+                found.append(address)
+    except OSError:
+        pass
+    return [a for a in found if not a.startswith("127.") and a != "0.0.0.0"]
+
+
+def urls(host: str, port: int) -> list[str]:
+    """Return the addresses to open for a server bound to host:port, local one first."""
+    if host in ("0.0.0.0", "", "::"):
+        local = [f"http://127.0.0.1:{port}/"]
+        return local + [f"http://{a}:{port}/" for a in lan_addresses()]
+    return [f"http://{host}:{port}/"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line, create the app and serve it until interrupted."""
+    parser = argparse.ArgumentParser(
+        prog="scorekeeper", description="Serve the Qwirkle scorekeeper."
+    )
+    parser.add_argument("--host", default="0.0.0.0",
+                        help="address to listen on (default: all, so phones reach it)")
+    parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    parser.add_argument("--instance", metavar="PATH",
+                        help="folder for the database and secret key"
+                        f" (default: ${config.INSTANCE_ENV}, else instance/ beside"
+                        " the source checkout)")
+    parser.add_argument("--threads", type=int, default=8, help="worker threads")
+    args = parser.parse_args(argv)
+
+    if args.instance:
+        os.environ[config.INSTANCE_ENV] = args.instance
+
+    import waitress
+
+    from . import create_app
+
+    app = create_app()
+    found = urls(args.host, args.port)
+    print(f"Qwirkle scorekeeper: database {app.config['DATABASE']}")
+    print(f"Open {found[0]} on this computer", end="")
+    if len(found) > 1:
+        print(", or from a phone or tablet on the same network:")
+        for url in found[1:]:
+            print(f"    {url}")
+    else:
+        print(".")
+    print("Press Ctrl+C to stop.", flush=True)
+    try:
+        waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
+                       _quiet=True)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""The paper score sheet (CONTRACT §6): a row per round, a column per seat, a total."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import engine
+from .i18n import _
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""Cell openings a spreadsheet runs as a formula; such cells get a leading quote."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One player's entry in one round."""
+
+    points: int
+    """Points of the move, end bonus included (0 for a trade or pass)."""
+    type: str
+    """The move's type: "place", "trade" or "pass"."""
+    seq: int
+    """0-based index of the move in the game."""
+    qwirkles: int = 0
+    """Qwirkles the move completed."""
+    end_bonus: int = 0
+    """The end bonus earned by the move (0 or 6)."""
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round: a move by each seat, starting at the first player."""
+
+    number: int
+    """1-based round number."""
+    cells: tuple[Cell | None, ...]
+    """Per seat in seat order; None where that seat has not moved in this round."""
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """The whole sheet: player names, rounds and totals."""
+
+    names: tuple[str, ...]
+    """Player names in seat order."""
+    rounds: tuple[Round, ...]
+    """Rounds in play order."""
+    totals: tuple[int, ...]
+    """Each seat's total, end bonus included."""
+
+    def rows(self) -> list[list[str | int]]:
+        """Return the sheet as CSV rows: header, one row per round, then Total."""
+        out: list[list[str | int]] = [[_("Round"), *self.names]]
+        for round_ in self.rounds:
+            out.append(
+                [round_.number]
+                + ["" if cell is None else cell.points for cell in round_.cells]
+            )
+        out.append([_("Total"), *self.totals])
+        return out
+
+
+def score_sheet(names: Sequence[str], game: engine.Game) -> ScoreSheet:
+    """Return the score sheet of game for the given player names."""
+    seats = game.players
+    rounds: list[list[Cell | None]] = []
+    for seq, move in enumerate(game.moves):
+        # Seats move in turn from the first player, so seq // seats is the round.
+        index = seq // seats
+        if index == len(rounds):
+            rounds.append([None] * seats)
+        rounds[index][move.player] = Cell(
+            points=move.score + move.end_bonus,
+            type=move.type,
+            seq=seq,
+            qwirkles=move.breakdown.qwirkles if move.breakdown is not None else 0,
+            end_bonus=move.end_bonus,
+        )
+    return ScoreSheet(
+        names=tuple(names),
+        rounds=tuple(Round(i + 1, tuple(cells)) for i, cells in enumerate(rounds)),
+        totals=tuple(game.scores),
+    )
+
+
+def neutralise(value: str | int) -> str | int:
+    """Return a cell value a spreadsheet will not evaluate as a formula."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def to_csv(sheet: ScoreSheet) -> str:
+    """Return the sheet as CSV text with a UTF-8 byte-order mark for spreadsheets."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    for row in sheet.rows():
+        writer.writerow([neutralise(value) for value in row])
+    return "\ufeff" + buffer.getvalue()
