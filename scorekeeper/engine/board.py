@@ -705,7 +705,8 @@ class Board:
             return any(mask & kinds for mask in cached[1].values())
         cells = self._cells
         checked: set[Cell] = set()
-        for r, c in cells:
+        # Newest tiles first: their neighbourhood is the likeliest to be open.
+        for r, c in reversed(cells):
             for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
                 if cell in cells or cell in checked:
                     continue
