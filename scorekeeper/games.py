@@ -1,0 +1,328 @@
+"""The table app's pages: home, new game, game page, trade/pass/undo, join link."""
+
+from __future__ import annotations
+
+import hmac
+import json
+from typing import Any
+
+import segno
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response
+
+from . import auth, db, engine
+from .auth import remember_token
+from .forms import CLASSIC_SEATS, MAX_SEATS, NewGameForm, TradeForm, TurnForm
+from .i18n import _
+
+bp = Blueprint("games", __name__)
+
+#: Letters marking each colour in colour-blind mode (pink K, brown N: distinct).
+COLOR_LETTERS = {
+    "red": "R", "orange": "O", "yellow": "Y", "green": "G",
+    "blue": "B", "purple": "P", "pink": "K", "brown": "N",
+}
+
+#: How each end reason reads on the final screen.
+END_REASONS = {
+    "hand_emptied": _("A player placed their last tile with the bag empty (+6)."),
+    "stalled": _("No tile left in the game can be placed anywhere."),
+    "all_passed": _("Every player passed in turn."),
+}
+
+
+# --- the edit token in the session ---
+
+
+def can_edit(row: db.GameRow) -> bool:
+    """Return whether this browser's session holds the game's edit token."""
+    return auth.session_may_edit(row.id, row.edit_token)
+
+
+def _load_or_404(game_id: int) -> db.GameRow:
+    row = db.load_game(game_id)
+    if row is None:
+        abort(404)
+    return row
+
+
+def _require_edit(row: db.GameRow) -> None:
+    if not can_edit(row):
+        abort(403)
+
+
+# --- what the pages show ---
+
+
+def _tile_key(color: str, shape: str) -> str:
+    return f"{color} {shape}"
+
+
+def last_points(game: engine.Game) -> list[str | None]:
+    """Return, per seat, a text of that player's latest move ("+7", "passed")."""
+    out: list[str | None] = [None] * game.players
+    for move in reversed(game.moves):
+        if out[move.player] is not None:
+            continue
+        if move.type == "place":
+            bonus = move.end_bonus or 0
+            out[move.player] = f"+{move.score + bonus}"
+        elif move.type == "trade":
+            out[move.player] = _("traded %(n)s", n=move.count)
+        else:
+            out[move.player] = _("passed")
+        if all(text is not None for text in out):
+            break
+    return out
+
+
+def breakdown_text(move: Any) -> str:
+    """Return a move's score as "red line 4 + square line 3 = 7" (Qwirkles named)."""
+    if move.type != "place":
+        return ""
+    parts = []
+    lines = move.breakdown.lines if move.breakdown else ()
+    for line in lines:
+        if line.kind == "tile":
+            parts.append(_("single tile 1"))
+            continue
+        part = _("%(value)s line %(length)s", value=line.value, length=line.length)
+        if line.qwirkle:
+            part += " + " + _("Qwirkle %(n)s", n=line.points - line.length)
+        parts.append(part)
+    if move.end_bonus:
+        parts.append(_("end bonus %(n)s", n=move.end_bonus))
+    total = move.score + (move.end_bonus or 0)
+    return " + ".join(parts) + f" = {total}" if parts else str(total)
+
+
+def board_state(row: db.GameRow, editable: bool) -> dict[str, Any]:
+    """Return the compact state board.js draws from (no move history)."""
+    game = row.game
+    last = game.moves[-1] if game.moves else None
+    return {
+        "id": row.id,
+        "turn": game.turn,
+        "status": game.status,
+        "edit": editable and game.status == "active",
+        "colors": list(game.variant.color_names),
+        "shapes": list(game.variant.shape_names),
+        "board": [[r, c, color, shape] for r, c, color, shape in game.board.tiles()],
+        "last": [[p.row, p.col] for p in last.tiles] if last is not None else [],
+        "unseen": {
+            _tile_key(color, shape): n for (color, shape), n in game.unseen().items()
+        },
+    }
+
+
+def page_context(row: db.GameRow) -> dict[str, Any]:
+    """Return everything the game page template needs."""
+    game = row.game
+    editable = can_edit(row)
+    final = game.final
+    ranking = []
+    if final is not None:
+        order = sorted(range(game.players), key=lambda seat: -final.scores[seat])
+        top = final.scores[order[0]]
+        for place, seat in enumerate(order):
+            rank = 1 + sum(1 for s in final.scores if s > final.scores[seat])
+            ranking.append({
+                "rank": rank,
+                "seat": seat,
+                "name": row.names[seat],
+                "score": final.scores[seat],
+                "winner": final.scores[seat] == top,
+                "bonus": final.end_bonus_player == seat,
+                "place": place,
+            })
+    hand = game.hands[game.current_player]
+    trade_max = min(hand, game.bag)
+    trade_form = TradeForm(turn=game.turn)
+    trade_form.count.choices = [(n, str(n)) for n in range(1, trade_max + 1)]
+    join_url = qr_svg = None
+    if editable:
+        join_url = url_for(
+            "games.join", game_id=row.id, token=row.edit_token, _external=True
+        )
+        qr_svg = segno.make(join_url, error="m").svg_inline(
+            scale=3, dark="#000", light="#fff", omitsize=False
+        )
+    last = game.moves[-1] if game.moves else None
+    unseen = game.unseen()
+    return {
+        "row": row,
+        "game": game,
+        "names": row.names,
+        "editable": editable,
+        "active": game.status == "active",
+        "state_json": json.dumps(board_state(row, editable), separators=(",", ":")),
+        "last_points": last_points(game),
+        "last_move": last,
+        "last_text": breakdown_text(last) if last is not None else "",
+        "show_hands": game.bag == 0,
+        "tracker": [
+            [(color, shape, unseen.get((color, shape), 0))
+             for shape in game.variant.shape_names]
+            for color in game.variant.color_names
+        ],
+        "can_trade": game.turn > 0 and trade_max > 0,
+        "can_pass": game.bag == 0 and game.turn > 0,
+        "trade_form": trade_form,
+        "turn_form": TurnForm(turn=game.turn),
+        "final": final,
+        "ranking": ranking,
+        "end_reason": END_REASONS.get(final.reason.value, "") if final else "",
+        "join_url": join_url,
+        "qr_svg": qr_svg,
+        "loopback": request.host.split(":")[0] in {"127.0.0.1", "localhost", "[::1]"},
+        "letters": COLOR_LETTERS,
+    }
+
+
+# --- pages ---
+
+
+@bp.get("/")
+def home() -> str:
+    """Show the start button, the running games and the recent finished ones."""
+    running = db.list_games(status="active", limit=20)
+    finished = db.list_games(status="finished", limit=10)
+    return render_template("games/home.html", running=running, finished=finished)
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new() -> str | Response:
+    """Show the new-game form; on a valid POST store the game and open it."""
+    form = NewGameForm()
+    tie: list[str] = []
+    if form.validate_on_submit():
+        first = form.first_player()
+        if first is None:
+            tie = [form.names[i].data for i in form.tied_seats()]
+            # The table picks among the tied players only.
+            form.starter.choices = [("", _("Pick who starts"))] + [
+                (str(i), form.names[i].data) for i in form.tied_seats()
+            ]
+        else:
+            try:
+                variant = engine.Variant(**form.variant())
+                game_id, token = db.create_game(form.player_names(), variant, first)
+            except ValueError as exc:
+                flash(str(exc), "error")
+            else:
+                remember_token(game_id, token)
+                return redirect(url_for("games.game", game_id=game_id))
+    return render_template(
+        "games/new.html",
+        form=form,
+        tie=tie,
+        classic_seats=CLASSIC_SEATS,
+        max_seats=MAX_SEATS,
+    )
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int) -> str:
+    """Show the game: board, scores, tracker, move entry (or the final screen)."""
+    row = _load_or_404(game_id)
+    try:
+        return render_template("games/game.html", **page_context(row))
+    finally:
+        db.release(row)
+
+
+@bp.get("/games/<int:game_id>/join/<token>")
+def join(game_id: int, token: str) -> Response:
+    """Take a game's edit token into this browser's session, then open the game."""
+    row = _load_or_404(game_id)
+    db.release(row)
+    if not hmac.compare_digest(token, row.edit_token):
+        abort(404)
+    remember_token(game_id, token)
+    flash(_("This device can now enter moves for this game."), "info")
+    return redirect(url_for("games.game", game_id=game_id))
+
+
+def _turn_from(form: Any) -> int | None:
+    try:
+        return int(form.turn.data)
+    except (TypeError, ValueError):
+        return None
+
+
+def _store(game_id: int, move: dict[str, Any], turn: int | None) -> None:
+    """Record a move from a form post, flashing what the engine or the database says."""
+    try:
+        db.record_move(game_id, move, expected_turn=turn)
+    except db.TurnConflict:
+        flash(_("Another device entered a move first; here is the game now."), "error")
+    except engine.IllegalMove as exc:
+        flash(str(exc), "error")
+
+
+@bp.post("/games/<int:game_id>/trade")
+def trade(game_id: int) -> Response:
+    """Record a trade of the chosen number of tiles."""
+    row = _load_or_404(game_id)
+    db.release(row)
+    _require_edit(row)
+    form = TradeForm()
+    form.count.choices = [(n, str(n)) for n in range(1, 13)]
+    if form.validate_on_submit():
+        _store(game_id, {"type": "trade", "count": form.count.data}, _turn_from(form))
+    else:
+        flash(_("Choose how many tiles to trade."), "error")
+    return redirect(url_for("games.game", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/pass")
+def pass_turn(game_id: int) -> Response:
+    """Record a pass (allowed only with the bag empty; the engine checks)."""
+    row = _load_or_404(game_id)
+    db.release(row)
+    _require_edit(row)
+    form = TurnForm()
+    if form.validate_on_submit():
+        _store(game_id, {"type": "pass"}, _turn_from(form))
+    return redirect(url_for("games.game", game_id=game_id))
+
+
+@bp.route("/games/<int:game_id>/undo", methods=["GET", "POST"])
+def undo(game_id: int) -> str | Response:
+    """Ask to confirm taking back the last move; on POST take it back."""
+    row = _load_or_404(game_id)
+    db.release(row)
+    _require_edit(row)
+    form = TurnForm(turn=row.game.turn)
+    if request.method == "POST":
+        if form.validate_on_submit():
+            try:
+                db.undo_last_move(game_id, expected_turn=_turn_from(form))
+            except db.TurnConflict:
+                flash(_("The game changed meanwhile; nothing was undone."), "error")
+            except db.NothingToUndo:
+                flash(_("There is no move to undo."), "error")
+            else:
+                flash(_("The last move was taken back."), "info")
+        return redirect(url_for("games.game", game_id=game_id))
+    if not row.game.moves:
+        flash(_("There is no move to undo."), "error")
+        return redirect(url_for("games.game", game_id=game_id))
+    last = row.game.moves[-1]
+    return render_template(
+        "games/undo.html",
+        row=row,
+        form=form,
+        last=last,
+        last_text=breakdown_text(last),
+        player=row.names[last.player],
+        letters=COLOR_LETTERS,
+    )

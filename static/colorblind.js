@@ -1,0 +1,22 @@
+/* Colour-blind mode: a letter on every tile, remembered on this device. Loaded in <head>
+   so the class is set before the page paints. */
+(function () {
+  "use strict";
+  var KEY = "qwirkle-colorblind";
+  var on = false;
+  try { on = localStorage.getItem(KEY) === "1"; } catch (e) { /* storage blocked */ }
+  document.documentElement.classList.toggle("cb", on);
+  function wire() {
+    var btn = document.querySelector("[data-cb-toggle]");
+    if (!btn) { return; }
+    btn.setAttribute("aria-pressed", on ? "true" : "false");
+    btn.addEventListener("click", function () {
+      on = !on;
+      document.documentElement.classList.toggle("cb", on);
+      btn.setAttribute("aria-pressed", on ? "true" : "false");
+      try { localStorage.setItem(KEY, on ? "1" : "0"); } catch (e) { /* storage blocked */ }
+    });
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", wire); }
+  else { wire(); }
+})();
