@@ -1,0 +1,161 @@
+"""Shared fixtures: an app on a temporary database, its clients, and a `table` helper."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+
+from scorekeeper import create_app
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+"""The shared folder beside the work tree (rules, contract, corpus of games)."""
+
+CORPUS = SHARED / "games"
+"""Independently scored game records (qwirkle-game/1)."""
+
+Tile = tuple[int, int, str, str]
+
+
+def corpus_files() -> list[Path]:
+    """Return the corpus's game records (the probes file excluded)."""
+    return sorted(
+        p for p in CORPUS.glob("*.json") if not p.name.startswith("probes-")
+    )
+
+
+def make_app(database: Path, **overrides: Any) -> Flask:
+    """Return a testing app on the given database file."""
+    config = {
+        "TESTING": True,
+        "DATABASE": str(database),
+        "SECRET_KEY": "test-secret-key",
+        "WTF_CSRF_ENABLED": False,
+    }
+    config.update(overrides)
+    return create_app(config)
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    """Path of the test's own SQLite file."""
+    return tmp_path / "scorekeeper.sqlite3"
+
+
+@pytest.fixture
+def app(database: Path) -> Iterator[Flask]:
+    """The app on a fresh database file, CSRF off (as most tests want)."""
+    yield make_app(database)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A test client for app."""
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    """A CLI runner for app."""
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def csrf_app(database: Path) -> Flask:
+    """The app with CSRF protection on, as in production."""
+    return make_app(database, WTF_CSRF_ENABLED=True)
+
+
+@pytest.fixture
+def csrf_client(csrf_app: Flask) -> FlaskClient:
+    """A test client for the CSRF-protected app."""
+    return csrf_app.test_client()
+
+
+def tiles_json(tiles: Sequence[Tile]) -> list[dict[str, Any]]:
+    """Turn (row, col, color, shape) tuples into the API's tile objects."""
+    return [{"row": r, "col": c, "color": color, "shape": shape}
+            for r, c, color, shape in tiles]
+
+
+class TableGame:
+    """One game created through the API, with its edit token at hand."""
+
+    def __init__(self, client: FlaskClient, state: dict[str, Any]) -> None:
+        self.client = client
+        self.id: int = state["id"]
+        self.token: str = state["edit_token"]
+        self.created = state
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The header that authorises writes to this game."""
+        return {"X-Edit-Token": self.token}
+
+    @property
+    def url(self) -> str:
+        """The game's API address."""
+        return f"/api/games/{self.id}"
+
+    def move(self, body: dict[str, Any], status: int = 201) -> dict[str, Any]:
+        """POST a move body, assert the status, return the JSON answer."""
+        response = self.client.post(f"{self.url}/moves", json=body, headers=self.headers)
+        assert response.status_code == status, response.get_json()
+        return response.get_json()
+
+    def place(self, *tiles: Tile, status: int = 201, **extra: Any) -> dict[str, Any]:
+        """Place tiles given as (row, col, color, shape)."""
+        return self.move({"type": "place", "tiles": tiles_json(tiles), **extra}, status)
+
+    def trade(self, count: int, status: int = 201) -> dict[str, Any]:
+        """Trade count tiles."""
+        return self.move({"type": "trade", "count": count}, status)
+
+    def pass_turn(self, status: int = 201) -> dict[str, Any]:
+        """Pass."""
+        return self.move({"type": "pass"}, status)
+
+    def undo(self, status: int = 200) -> dict[str, Any]:
+        """Undo the last move."""
+        response = self.client.delete(f"{self.url}/moves/last", headers=self.headers)
+        assert response.status_code == status, response.get_json()
+        return response.get_json()
+
+    def state(self) -> dict[str, Any]:
+        """GET the game state."""
+        response = self.client.get(self.url)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+
+class Table:
+    """Starts games through the API (like flaskr's AuthActions)."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+
+    def new(
+        self, players: Sequence[str] = ("Ann", "Bob"), **extra: Any
+    ) -> TableGame:
+        """Create a game and return its handle."""
+        response = self.client.post(
+            "/api/games", json={"players": list(players), **extra}
+        )
+        assert response.status_code == 201, response.get_json()
+        return TableGame(self.client, response.get_json())
+
+    def import_record(self, record: dict[str, Any]) -> TableGame:
+        """Import a record and return the new game's handle."""
+        response = self.client.post("/api/games/import", json=record)
+        assert response.status_code == 201, response.get_json()
+        return TableGame(self.client, response.get_json())
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Table:
+    """The `table` helper on the test client."""
+    return Table(client)
