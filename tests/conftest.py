@@ -1,4 +1,4 @@
-"""Shared fixtures: an app on a temporary database, its clients, and a `table` helper."""
+"""Shared fixtures: an app on a temporary database, its clients, a `table` helper."""
 
 from __future__ import annotations
 
@@ -103,7 +103,9 @@ class TableGame:
 
     def move(self, body: dict[str, Any], status: int = 201) -> dict[str, Any]:
         """POST a move body, assert the status, return the JSON answer."""
-        response = self.client.post(f"{self.url}/moves", json=body, headers=self.headers)
+        response = self.client.post(
+            f"{self.url}/moves", json=body, headers=self.headers
+        )
         assert response.status_code == status, response.get_json()
         return response.get_json()
 

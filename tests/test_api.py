@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from flask.testing import FlaskClient
-
 from conftest import Table, TableGame, tiles_json
+from flask.testing import FlaskClient
 
 RED_PAIR = ((0, 0, "red", "circle"), (0, 1, "red", "square"))
 
@@ -115,7 +114,8 @@ def test_a_bad_new_game_answers_400(
 
 @pytest.mark.parametrize(
     "data",
-    [b"", b"not json", b"[1, 2]", b'"Ann"', b"null", b"{", "{\"players\": [\"\xe9\"".encode()],
+    [b"", b"not json", b"[1, 2]", b'"Ann"', b"null", b"{",
+     '{"players": ["\xe9"'.encode("latin-1")],
 )
 def test_a_body_that_is_not_a_json_object_answers_400(
     client: FlaskClient, data: bytes
@@ -464,7 +464,9 @@ def test_the_scoresheet_csv_has_rounds_in_seat_order_and_a_total(table: Table) -
     ]
 
 
-def test_preview_scores_a_move_without_storing_it(table: Table, client: FlaskClient) -> None:
+def test_preview_scores_a_move_without_storing_it(
+    table: Table, client: FlaskClient
+) -> None:
     game = table.new()
     game.place(*RED_PAIR)
     other = client.application.test_client()  # read-only: no token needed
