@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,8 +23,14 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from markupsafe import Markup
 from werkzeug.routing import BuildError
-from wtforms import Form, FormField, IntegerField, SelectField, StringField
-from wtforms import FieldList
+from wtforms import (
+    FieldList,
+    Form,
+    FormField,
+    IntegerField,
+    SelectField,
+    StringField,
+)
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from . import backup, bgstats, chart, db, engine
@@ -81,7 +88,11 @@ class CorrectForm(FlaskForm):
 
     type = SelectField(
         _("Move"),
-        choices=[("place", _("Place tiles")), ("trade", _("Trade")), ("pass", _("Pass"))],
+        choices=[
+            ("place", _("Place tiles")),
+            ("trade", _("Trade")),
+            ("pass", _("Pass")),
+        ],
     )
     count = IntegerField(
         _("Tiles traded"), validators=[Optional(), NumberRange(min=1, max=12)]
@@ -275,8 +286,9 @@ def replay_context(row: db.GameRow, step: int) -> dict[str, Any]:
     lines = []
     if move is not None and move.breakdown is not None:
         for line in move.breakdown.lines:
-            lines.append({"label": line.label(), "points": line.points,
-                          "qwirkle": line.qwirkle})
+            lines.append(
+                {"label": line.label(), "points": line.points, "qwirkle": line.qwirkle}
+            )
     finished = step == len(moves) and game.final is not None
     return {
         "row": row,
@@ -296,9 +308,13 @@ def replay_context(row: db.GameRow, step: int) -> dict[str, Any]:
         "final": game.final if finished else None,
         "reason": reason_text(game.final.reason.value) if finished else "",
         "next_player": (
-            row.names[game.first_player if step == 0
-                      else (moves[step - 1].player + 1) % game.players]
-            if step < len(moves) else None
+            row.names[
+                game.first_player
+                if step == 0
+                else (moves[step - 1].player + 1) % game.players
+            ]
+            if step < len(moves)
+            else None
         ),
     }
 
@@ -382,10 +398,16 @@ def _move_from_form(form: CorrectForm) -> dict[str, Any] | str:
         if all(v in (None, "") for v in values):
             continue
         if any(v in (None, "") for v in values):
-            return _("Tile %(n)d needs a row, a column, a colour and a shape.", n=number)
+            return _(
+                "Tile %(n)d needs a row, a column, a colour and a shape.", n=number
+            )
         tiles.append(
-            {"row": int(f.row.data), "col": int(f.col.data), "color": f.color.data,
-             "shape": f.shape.data}
+            {
+                "row": int(f.row.data),
+                "col": int(f.col.data),
+                "color": f.color.data,
+                "shape": f.shape.data,
+            }
         )
     if not tiles:
         return _("A placing move needs at least one tile.")
@@ -419,7 +441,9 @@ def correct(game_id: int, number: int) -> str | Response | tuple[str, int]:
                 db.correct_moves(game_id, dicts, expected_turn=len(moves))
             except engine.IllegalMove as exc:
                 failed = getattr(exc, "move_number", None) or number
-                who = row.names[moves[failed - 1].player] if failed <= len(moves) else ""
+                who = (
+                    row.names[moves[failed - 1].player] if failed <= len(moves) else ""
+                )
                 if failed == number:
                     error = _("This move is not legal: %(reason)s", reason=str(exc))
                 else:
@@ -431,11 +455,15 @@ def correct(game_id: int, number: int) -> str | Response | tuple[str, int]:
                         reason=str(exc),
                     )
             except db.TurnConflict:
-                error = _("The game has moved on since this page was opened; "
-                          "nothing was changed.")
+                error = _(
+                    "The game has moved on since this page was opened; "
+                    "nothing was changed."
+                )
             else:
-                flash(_("Move %(n)d corrected; later moves were rescored.", n=number),
-                      "success")
+                flash(
+                    _("Move %(n)d corrected; later moves were rescored.", n=number),
+                    "success",
+                )
                 return redirect(url_for(".replay", game_id=game_id, move=number))
     elif request.method == "POST":
         error = _("The form could not be read; please try again.")
@@ -511,7 +539,9 @@ def _sheet_context(row: db.GameRow) -> dict[str, Any]:
         if move.breakdown is not None:
             qwirkles[move.player] += move.breakdown.qwirkles
     if winners:
-        winner_line = _("Winner: %(names)s", names=", ".join(row.names[s] for s in winners))
+        winner_line = _(
+            "Winner: %(names)s", names=", ".join(row.names[s] for s in winners)
+        )
     else:
         winner_line = _("Game still running")
     return {
@@ -684,8 +714,6 @@ def backup_record(game_row: dict[str, Any], move_rows: list[dict[str, Any]]) -> 
     Stored scores were computed by the engine when each move was written; the
     restore replays every record, so a damaged file is still refused.
     """
-    import json
-
     moves: list[dict[str, Any]] = []
     end_bonus_player = None
     for m in move_rows:
@@ -706,13 +734,13 @@ def backup_record(game_row: dict[str, Any], move_rows: list[dict[str, Any]]) -> 
             "end_bonus_player": end_bonus_player,
             "reason": game_row["end_reason"],
         }
-    return db.canonical_record({
+    return {
         "format": backup.RECORD_FORMAT,
         "variant": variant.to_dict(),
         "players": json.loads(game_row["players"]),
         "moves": moves,
         "final": final,
-    })
+    }
 
 
 @bp.route("/restore", methods=["GET", "POST"])

@@ -1,0 +1,130 @@
+"""Server-rendered SVG score chart: each player's running total per round."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+# Colour-blind-friendly line colours (Okabe-Ito), one per seat, up to 8 seats.
+PALETTE = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#000000",
+    "#999999",
+)
+"""Line colour of each seat, in seat order."""
+
+# Dash patterns keep lines apart when printed in black and white.
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "", "6 3", "2 3", "8 3 2 3")
+
+
+def running_totals(
+    moves: Sequence[object], players: int, first_player: int = 0
+) -> list[list[int]]:
+    """Return each seat's running total after every round, starting with 0.
+
+    A round is one turn of every seat, starting with the first player; a round
+    that is still under way counts as a round. The end bonus counts in the round
+    it was earned. `moves` are engine moves (or objects with `.player`,
+    `.score` and `.end_bonus`).
+    """
+    totals = [0] * players
+    series: list[list[int]] = [[0] for _ in range(players)]
+    for index, move in enumerate(moves):
+        seat = move.player  # type: ignore[attr-defined]
+        totals[seat] += move.score + move.end_bonus  # type: ignore[attr-defined]
+        if (index + 1) % players == 0 or index == len(moves) - 1:
+            for s in range(players):
+                series[s].append(totals[s])
+    return series
+
+
+def _nice_step(top: int) -> int:
+    """Return a round tick step for an axis reaching `top`."""
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if top / step <= 8:
+            return step
+    return max(1, top // 8)
+
+
+def score_chart_svg(
+    names: Sequence[str],
+    series: Sequence[Sequence[int]],
+    *,
+    width: int = 640,
+    height: int = 320,
+    title: str = "Running totals per round",
+    round_label: str = "Round",
+    points_label: str = "Points",
+) -> str:
+    """Return an accessible SVG line chart of `series` (one list per player)."""
+    left, right, top, bottom = 48, 130, 16, 40
+    plot_w = width - left - right
+    plot_h = height - top - bottom
+    rounds = max((len(s) for s in series), default=1) - 1
+    rounds = max(rounds, 1)
+    high = max((max(s) for s in series if s), default=0)
+    step = _nice_step(max(high, 1))
+    y_top = max(step, -(-high // step) * step)
+
+    def x(i: int) -> float:
+        return left + plot_w * i / rounds
+
+    def y(v: int) -> float:
+        return top + plot_h * (1 - v / y_top)
+
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" '
+        f'viewBox="0 0 {width} {height}" width="100%" role="img" '
+        f'aria-labelledby="score-chart-title">',
+        f'<title id="score-chart-title">{escape(title)}</title>',
+        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" '
+        f'fill="none" stroke="#bbb"/>',
+    ]
+    for v in range(0, y_top + 1, step):
+        yy = f"{y(v):.1f}"
+        out.append(
+            f'<line x1="{left}" y1="{yy}" x2="{left + plot_w}" y2="{yy}" '
+            f'stroke="#e5e5e5"/>'
+            f'<text x="{left - 6}" y="{yy}" text-anchor="end" '
+            f'dominant-baseline="middle" font-size="11">{v}</text>'
+        )
+    x_step = _nice_step(rounds)
+    for r in range(0, rounds + 1, x_step):
+        xx = f"{x(r):.1f}"
+        out.append(
+            f'<text x="{xx}" y="{top + plot_h + 16}" text-anchor="middle" '
+            f'font-size="11">{r}</text>'
+        )
+    out.append(
+        f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" text-anchor="middle" '
+        f'font-size="12">{escape(round_label)}</text>'
+        f'<text x="12" y="{top + plot_h / 2:.1f}" text-anchor="middle" '
+        f'font-size="12" transform="rotate(-90 12 {top + plot_h / 2:.1f})">'
+        f"{escape(points_label)}</text>"
+    )
+    for seat, values in enumerate(series):
+        colour = PALETTE[seat % len(PALETTE)]
+        dash = DASHES[seat % len(DASHES)]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+        name = names[seat] if seat < len(names) else f"#{seat + 1}"
+        final = values[-1] if values else 0
+        out.append(
+            f'<polyline class="series" data-seat="{seat}" fill="none" '
+            f'stroke="{colour}" stroke-width="2.5"{dash_attr} points="{points}">'
+            f"<title>{escape(name)}: {final}</title></polyline>"
+        )
+        ly = top + 14 + seat * 20
+        out.append(
+            f'<line x1="{left + plot_w + 10}" y1="{ly}" x2="{left + plot_w + 32}" '
+            f'y2="{ly}" stroke="{colour}" stroke-width="2.5"{dash_attr}/>'
+            f'<text x="{left + plot_w + 36}" y="{ly}" dominant-baseline="middle" '
+            f'font-size="12">{escape(name[:14])} {final}</text>'
+        )
+    out.append("</svg>")
+    return "".join(out)
