@@ -11,6 +11,7 @@ from .tiles import (
     CLASSIC,
     COLOR_BIT,
     COLOR_NAMES,
+    PACKED,
     SHAPE_BIT,
     SHAPE_NAMES,
     STRIDE,
@@ -35,6 +36,13 @@ class Placement(NamedTuple):
 
 TileInput = Sequence[object]
 """A placed tile as callers give it: (row, col, color, shape) or a Placement."""
+
+
+def _line_cells(line: int, first: int, length: int, horizontal: bool) -> list[Cell]:
+    """List the cells of row (or column) `line` from index `first`, `length` long."""
+    if horizontal:
+        return [(line, x) for x in range(first, first + length)]
+    return [(y, line) for y in range(first, first + length)]
 
 
 class Board:
@@ -256,30 +264,35 @@ class Board:
                 del cells[cell]
                 raise
 
-        seen: dict[int, int] = {}
-        for _, code in placed:
-            seen[code] = seen.get(code, 0) + 1
-        for code, times in seen.items():
-            if counts[code] + times > copies:
-                cell = next(cell for cell, c in placed if c == code)
-                raise self._exhausted(code, cell, times)
-        used: set[Cell] = set()
-        for cell, _ in placed:
-            if cell in used:
-                raise IllegalMove(
-                    "same_cell_twice",
-                    f"The cell {cell_text(cell)} is used twice in this move: each"
-                    " tile needs a cell of its own.",
-                    (cell,),
-                )
-            used.add(cell)
+        codes = {code for _, code in placed}
+        for cell, code in placed:
+            if counts[code] >= copies:
+                raise self._exhausted(code, cell, 1)
+        if len(codes) < k:
+            for code in codes:
+                times = sum(1 for _, c in placed if c == code)
+                if counts[code] + times > copies:
+                    cell = next(cell for cell, c in placed if c == code)
+                    raise self._exhausted(code, cell, times)
+        used = {cell for cell, _ in placed}
+        if len(used) < k:
+            used = set()
+            for cell, _ in placed:
+                if cell in used:
+                    raise IllegalMove(
+                        "same_cell_twice",
+                        f"The cell {cell_text(cell)} is used twice in this move: each"
+                        " tile needs a cell of its own.",
+                        (cell,),
+                    )
+                used.add(cell)
         for cell, _ in placed:
             if cell in cells:
                 raise self._occupied(cell)
         row0, col0 = placed[0][0]
-        if all(cell[0] == row0 for cell, _ in placed):
+        if len({cell[0] for cell in used}) == 1:
             horizontal = True
-        elif all(cell[1] == col0 for cell, _ in placed):
+        elif len({cell[1] for cell in used}) == 1:
             horizontal = False
         else:
             off_row = next(cell for cell, _ in placed if cell[0] != row0)
@@ -303,26 +316,56 @@ class Board:
                 del cells[cell]
             raise
 
+    def _run_row(self, r: int, c: int) -> tuple[int, int, int]:
+        """Walk the row run through the occupied cell (r, c).
+
+        Return (its first column, length, packed mask: colour bits | shape
+        bits << 8). Masks are gathered on the way so that no list of cells is
+        built unless a message or breakdown needs one.
+        """
+        get = self._cells.get
+        m = PACKED[self._cells[(r, c)]]
+        x = c - 1
+        code = get((r, x))
+        while code is not None:
+            m |= PACKED[code]
+            x -= 1
+            code = get((r, x))
+        first = x + 1
+        x = c + 1
+        code = get((r, x))
+        while code is not None:
+            m |= PACKED[code]
+            x += 1
+            code = get((r, x))
+        return first, x - first, m
+
+    def _run_col(self, r: int, c: int) -> tuple[int, int, int]:
+        """Walk the column run through the occupied cell (r, c); see _run_row."""
+        get = self._cells.get
+        m = PACKED[self._cells[(r, c)]]
+        y = r - 1
+        code = get((y, c))
+        while code is not None:
+            m |= PACKED[code]
+            y -= 1
+            code = get((y, c))
+        first = y + 1
+        y = r + 1
+        code = get((y, c))
+        while code is not None:
+            m |= PACKED[code]
+            y += 1
+            code = get((y, c))
+        return first, y - first, m
+
     def _score_single(
         self, cell: Cell, code: int, first_move: bool,
         detail: list[LineScore] | None,
     ) -> int:
-        cells = self._cells
         r, c = cell
-        c0 = c - 1
-        while (r, c0) in cells:
-            c0 -= 1
-        c1 = c + 1
-        while (r, c1) in cells:
-            c1 += 1
-        r0 = r - 1
-        while (r0, c) in cells:
-            r0 -= 1
-        r1 = r + 1
-        while (r1, c) in cells:
-            r1 += 1
-        row_len = c1 - c0 - 1
-        col_len = r1 - r0 - 1
+        row_first, row_len, row_m = self._run_row(r, c)
+        col_first, col_len, col_m = self._run_col(r, c)
         if row_len == 1 and col_len == 1:
             if not first_move:
                 raise self._not_connected((cell,))
@@ -332,11 +375,11 @@ class Board:
         points = 0
         if row_len > 1:
             points += self._line_points(
-                [(r, x) for x in range(c0 + 1, c1)], "row", (cell,), detail
+                r, row_first, row_len, row_m, True, (cell,), detail
             )
         if col_len > 1:
             points += self._line_points(
-                [(y, c) for y in range(r0 + 1, r1)], "column", (cell,), detail
+                c, col_first, col_len, col_m, False, (cell,), detail
             )
         return points
 
@@ -346,105 +389,103 @@ class Board:
     ) -> int:
         cells = self._cells
         placed_cells = tuple(cell for cell, _ in placed)
+        k = len(placed_cells)
         if horizontal:
-            r = placed[0][0][0]
-            cols = [cell[1] for cell in placed_cells]
-            lo, hi = min(cols), max(cols)
-            for x in range(lo + 1, hi):
-                if (r, x) not in cells:
-                    raise self._gap((r, x))
-            c0 = lo - 1
-            while (r, c0) in cells:
-                c0 -= 1
-            c1 = hi + 1
-            while (r, c1) in cells:
-                c1 += 1
-            main = [(r, x) for x in range(c0 + 1, c1)]
+            r = placed_cells[0][0]
+            positions = [cell[1] for cell in placed_cells]
+            lo = min(positions)
+            first, length, m = self._run_row(r, lo)
+            if first + length <= max(positions):
+                raise self._gap((r, first + length))
+            line = r
         else:
-            c = placed[0][0][1]
-            rows = [cell[0] for cell in placed_cells]
-            lo, hi = min(rows), max(rows)
-            for y in range(lo + 1, hi):
-                if (y, c) not in cells:
-                    raise self._gap((y, c))
-            r0 = lo - 1
-            while (r0, c) in cells:
-                r0 -= 1
-            r1 = hi + 1
-            while (r1, c) in cells:
-                r1 += 1
-            main = [(y, c) for y in range(r0 + 1, r1)]
+            c = placed_cells[0][1]
+            positions = [cell[0] for cell in placed_cells]
+            lo = min(positions)
+            first, length, m = self._run_col(lo, c)
+            if first + length <= max(positions):
+                raise self._gap((first + length, c))
+            line = c
 
-        crosses: list[list[Cell]] = []
-        for cell in sorted(placed_cells):
-            r, c = cell
-            if horizontal:
-                a = r - 1
-                while (a, c) in cells:
-                    a -= 1
-                b = r + 1
-                while (b, c) in cells:
-                    b += 1
-                if b - a > 2:
-                    crosses.append([(y, c) for y in range(a + 1, b)])
-            else:
-                a = c - 1
-                while (r, a) in cells:
-                    a -= 1
-                b = c + 1
-                while (r, b) in cells:
-                    b += 1
-                if b - a > 2:
-                    crosses.append([(r, x) for x in range(a + 1, b)])
+        crosses = []
+        if horizontal:
+            for r, c in placed_cells:
+                if (r - 1, c) in cells or (r + 1, c) in cells:
+                    crosses.append((r, c, self._run_col(r, c)))
+        else:
+            for r, c in placed_cells:
+                if (r, c - 1) in cells or (r, c + 1) in cells:
+                    crosses.append((r, c, self._run_row(r, c)))
 
-        if not first_move and len(main) == len(placed) and not crosses:
+        if not first_move and length == k and not crosses:
             raise self._not_connected(placed_cells)
-        along, across = ("row", "column") if horizontal else ("column", "row")
-        points = self._line_points(main, along, placed_cells, detail)
-        for line in crosses:
-            points += self._line_points(line, across, placed_cells, detail)
+        points = self._line_points(
+            line, first, length, m, horizontal, placed_cells, detail
+        )
+        if crosses:
+            crosses.sort()
+            for r, c, (first, length, m) in crosses:
+                points += self._line_points(
+                    c if horizontal else r, first, length, m, not horizontal,
+                    placed_cells, detail,
+                )
         return points
 
     def _line_points(
-        self, line: list[Cell], direction: str, placed_cells: tuple[Cell, ...],
-        detail: list[LineScore] | None,
+        self, line: int, first: int, length: int, m: int, horizontal: bool,
+        placed_cells: tuple[Cell, ...], detail: list[LineScore] | None,
     ) -> int:
-        """Validate one line of 2+ tiles and return its points (RULES §3.5, §4)."""
-        cells = self._cells
+        """Validate one line of 2+ tiles and return its points (RULES §3.5, §4).
+
+        The line is row `line` (or column `line`) from index `first` on; m is
+        its packed colour and shape mask.
+        """
         n = self.variant.colors
-        length = len(line)
-        cm = sm = 0
-        for cell in line:
-            code = cells[cell]
-            cm |= COLOR_BIT[code]
-            sm |= SHAPE_BIT[code]
+        cm = m & 0xFF
+        sm = m >> 8
         if length > n:
+            cells = _line_cells(line, first, length, horizontal)
+            direction = "row" if horizontal else "column"
             raise IllegalMove(
                 "line_too_long",
-                f"The {direction} at {span_text(line)} would be {length} tiles long;"
+                f"The {direction} at {span_text(cells)} would be {length} tiles long;"
                 f" a line holds at most {n}.",
-                tuple(line),
+                tuple(cells),
             )
         if cm & (cm - 1) == 0:
             if sm.bit_count() != length:
-                raise self._duplicate(line, direction, placed_cells)
-            kind = "color"
+                raise self._duplicate(
+                    _line_cells(line, first, length, horizontal), horizontal,
+                    placed_cells,
+                )
+            is_color = True
         elif sm & (sm - 1) == 0:
             if cm.bit_count() != length:
-                raise self._duplicate(line, direction, placed_cells)
-            kind = "shape"
+                raise self._duplicate(
+                    _line_cells(line, first, length, horizontal), horizontal,
+                    placed_cells,
+                )
+            is_color = False
         else:
-            raise self._mixed(line, direction, placed_cells)
-        qwirkle = length == n
-        points = length + n if qwirkle else length
-        if detail is not None:
-            if kind == "color":
-                value = COLOR_NAMES[cm.bit_length() - 1]
-            else:
-                value = SHAPE_NAMES[sm.bit_length() - 1]
-            detail.append(
-                LineScore(direction, tuple(line), kind, value, points, qwirkle)
+            raise self._mixed(
+                _line_cells(line, first, length, horizontal), horizontal, placed_cells
             )
+        if length == n:
+            points = length + n
+            qwirkle = True
+        else:
+            points = length
+            qwirkle = False
+        if detail is not None:
+            detail.append(LineScore(
+                "row" if horizontal else "column",
+                tuple(_line_cells(line, first, length, horizontal)),
+                "color" if is_color else "shape",
+                COLOR_NAMES[cm.bit_length() - 1] if is_color
+                else SHAPE_NAMES[sm.bit_length() - 1],
+                points,
+                qwirkle,
+            ))
         return points
 
     # -- messages ------------------------------------------------------------------
@@ -494,8 +535,9 @@ class Board:
         )
 
     def _duplicate(
-        self, line: list[Cell], direction: str, placed_cells: tuple[Cell, ...]
+        self, line: list[Cell], horizontal: bool, placed_cells: tuple[Cell, ...]
     ) -> IllegalMove:
+        direction = "row" if horizontal else "column"
         cells = self._cells
         codes = [cells[cell] for cell in line]
         # Prefer naming a placed tile: that is the one the player can change.
@@ -516,8 +558,9 @@ class Board:
         raise AssertionError("no duplicate in a line flagged as duplicate")
 
     def _mixed(
-        self, line: list[Cell], direction: str, placed_cells: tuple[Cell, ...]
+        self, line: list[Cell], horizontal: bool, placed_cells: tuple[Cell, ...]
     ) -> IllegalMove:
+        direction = "row" if horizontal else "column"
         cells = self._cells
         existing = [cells[cell] for cell in line if cell not in placed_cells]
         if len(existing) >= 2:

@@ -26,6 +26,12 @@ COLOR_BIT: tuple[int, ...] = tuple(1 << (code // STRIDE) for code in range(64))
 SHAPE_BIT: tuple[int, ...] = tuple(1 << (code % STRIDE) for code in range(64))
 """For each tile code, a mask with one bit for its shape."""
 
+PACKED: tuple[int, ...] = tuple(
+    COLOR_BIT[code] | SHAPE_BIT[code] << 8 for code in range(64)
+)
+"""For each tile code, its colour bit and its shape bit (shifted by 8) in one
+int, so a line's masks gather with one OR per tile."""
+
 TILE_NAME: tuple[str, ...] = tuple(
     f"{COLOR_NAMES[code // STRIDE]} {SHAPE_NAMES[code % STRIDE]}" for code in range(64)
 )
