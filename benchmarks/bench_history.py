@@ -77,7 +77,11 @@ def main(argv: list[str] | None = None) -> int:
             f"/games/{rng.randint(1, games)}/scoresheet" for _ in range(n)
         ],
     }
-    targeted = {"history page 1", "player statistics", "replay step (random game, cold)"}
+    targeted = {
+        "history page 1",
+        "player statistics",
+        "replay step (random game, cold)",
+    }
     client = app.test_client()
     client.get("/history")  # warm imports, templates and the page cache
     print(f"{games} games, {len(names)} player names, {n} requests per case")
