@@ -8,6 +8,18 @@ from wtforms.validators import NumberRange, Optional, ValidationError
 
 from .i18n import _
 
+try:  # WTForms 3.3 deprecates (value, label) tuples in favour of SelectChoice.
+    from wtforms import SelectChoice
+except ImportError:  # pragma: no cover - older WTForms
+    SelectChoice = None
+
+
+def choice(value: object, label: str) -> object:
+    """Return one select option in the form the installed WTForms prefers."""
+    if SelectChoice is None:
+        return (value, label)
+    return SelectChoice(value, label)
+
 #: Longest player name the table accepts (fits a score column on a phone).
 MAX_NAME_LENGTH = 40
 
@@ -40,7 +52,7 @@ class NewGameForm(FlaskForm):
         max_entries=MAX_SEATS,
     )
     # "" lets the app decide from the opening rows; a seat number is the table's pick.
-    starter = SelectField(_("Who starts"), choices=[("", "")], default="")
+    starter = SelectField(_("Who starts"), choices=[choice("", "")], default="")
     colors = IntegerField(
         _("Colours (and shapes)"), validators=[Optional(), NumberRange(min=3, max=8)]
     )
@@ -54,8 +66,8 @@ class NewGameForm(FlaskForm):
     def __init__(self, *args: object, **kwargs: object) -> None:
         """Build the form and offer every seat as a possible starter."""
         super().__init__(*args, **kwargs)
-        self.starter.choices = [("", _("The app decides"))] + [
-            (str(i), _("Seat %(n)s", n=i + 1)) for i in range(MAX_SEATS)
+        self.starter.choices = [choice("", _("The app decides"))] + [
+            choice(str(i), _("Seat %(n)s", n=i + 1)) for i in range(MAX_SEATS)
         ]
 
     def variant(self) -> dict[str, int]:
@@ -137,7 +149,7 @@ class NewGameForm(FlaskForm):
 class TradeForm(FlaskForm):
     """Trade a number of tiles (the player's turn passes)."""
 
-    count = SelectField(_("Tiles"), coerce=int, choices=[(1, "1")])
+    count = SelectField(_("Tiles"), coerce=int, choices=[choice(1, "1")])
     turn = HiddenField()
 
 

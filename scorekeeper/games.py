@@ -20,7 +20,14 @@ from werkzeug.wrappers import Response
 
 from . import auth, db, engine
 from .auth import remember_token
-from .forms import CLASSIC_SEATS, MAX_SEATS, NewGameForm, TradeForm, TurnForm
+from .forms import (
+    CLASSIC_SEATS,
+    MAX_SEATS,
+    NewGameForm,
+    TradeForm,
+    TurnForm,
+    choice,
+)
 from .i18n import _
 
 bp = Blueprint("games", __name__)
@@ -146,7 +153,7 @@ def page_context(row: db.GameRow) -> dict[str, Any]:
     hand = game.hands[game.current_player]
     trade_max = min(hand, game.bag)
     trade_form = TradeForm(turn=game.turn)
-    trade_form.count.choices = [(n, str(n)) for n in range(1, trade_max + 1)]
+    trade_form.count.choices = [choice(n, str(n)) for n in range(1, trade_max + 1)]
     join_url = qr_svg = None
     if editable:
         join_url = url_for(
@@ -208,8 +215,8 @@ def new() -> str | Response:
         if first is None:
             tie = [form.names[i].data for i in form.tied_seats()]
             # The table picks among the tied players only.
-            form.starter.choices = [("", _("Pick who starts"))] + [
-                (str(i), form.names[i].data) for i in form.tied_seats()
+            form.starter.choices = [choice("", _("Pick who starts"))] + [
+                choice(str(i), form.names[i].data) for i in form.tied_seats()
             ]
         else:
             try:
@@ -275,7 +282,7 @@ def trade(game_id: int) -> Response:
     db.release(row)
     _require_edit(row)
     form = TradeForm()
-    form.count.choices = [(n, str(n)) for n in range(1, 13)]
+    form.count.choices = [choice(n, str(n)) for n in range(1, 13)]
     if form.validate_on_submit():
         _store(game_id, {"type": "trade", "count": form.count.data}, _turn_from(form))
     else:
