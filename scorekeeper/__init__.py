@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, request
+from flask.json.provider import DefaultJSONProvider
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -26,6 +27,20 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 """Headers on every response; the CSP forbids inline scripts and any CDN."""
+
+
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON, keeping field order and treating over-deep nesting as bad JSON."""
+
+    # State JSON keeps the CONTRACT's field order, easier to read in a terminal.
+    sort_keys = False
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        """Parse JSON; a document nested too deeply is a ValueError, hence a 400."""
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
 
 
 def _asset_folder(name: str) -> str:
@@ -58,8 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = config.load_secret_key(app.instance_path)
 
-    # State JSON keeps the CONTRACT's field order, easier to read in a terminal.
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json = JSONProvider(app)
     db.init_app(app)
     csrf.init_app(app)
     app.jinja_env.globals.update(_=_, gettext=gettext, ngettext=ngettext)

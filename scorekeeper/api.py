@@ -93,6 +93,16 @@ def parse_turn(value: object) -> int | None:
     return int(value)
 
 
+def query_int(name: str, default: int | None = None) -> int | None:
+    """Return a whole-number query parameter (ASCII digits only), or answer 400."""
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+        _bad(_('"%(name)s" must be a whole number (0 or more).', name=name))
+    return int(raw)
+
+
 def parse_tiles(value: object) -> list[dict[str, Any]]:
     """Return a list of well-formed tile dicts, or answer 400."""
     if not isinstance(value, list):
@@ -313,11 +323,10 @@ def list_games() -> Response:
     status = request.args.get("status")
     if status not in (None, "active", "finished"):
         _bad(_('"status" must be "active" or "finished".'))
-    limit = request.args.get("limit", "50")
-    offset = request.args.get("offset", "0")
-    if not (limit.isdigit() and offset.isdigit()) or not 1 <= int(limit) <= 500:
-        _bad(_('"limit" must be 1 to 500 and "offset" 0 or more.'))
-    games = db.list_games(status, int(limit), int(offset))
+    limit, offset = query_int("limit", 50), query_int("offset", 0)
+    if not 1 <= limit <= 500:  # type: ignore[operator]
+        _bad(_('"limit" must be from 1 to 500.'))
+    games = db.list_games(status, limit, offset)  # type: ignore[arg-type]
     return jsonify({"games": games, "total": db.count_games(status)})
 
 
@@ -356,14 +365,10 @@ def post_move(game_id: int) -> tuple[Response, int] | Response:
 def undo_move(game_id: int) -> Response:
     """Undo the last move (?turn=n guards against a stale page); 200 with the state."""
     _require_edit(game_id)
-    raw = request.args.get("turn")
-    if raw is None:
+    turn = query_int("turn")
+    if turn is None:
         body = request.get_json(silent=True)
         turn = parse_turn(body.get("turn")) if isinstance(body, dict) else None
-    elif raw.isdigit():
-        turn = int(raw)
-    else:
-        _bad(_('"turn" must be a whole number of moves (0 or more).'))
     try:
         row = db.undo_last_move(game_id, turn)
     except db.TurnConflict as exc:
