@@ -14,12 +14,12 @@ from .game import END_BONUS, EndReason, Final, Game, Move, parse_tiles
 from .records import FORMAT, dumps_record, from_record, to_record
 from .scoring import LineScore, MoveScore
 from .search import best_moves, legal_moves
-from .tiles import CLASSIC, COLOR_NAMES, SHAPE_NAMES, Variant
+from .tiles import CLASSIC, COLOR_NAMES, CUBES, SHAPE_NAMES, Variant
 
 __all__ = [
     "Board", "Placement", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",
     "Game", "Move", "Final", "EndReason", "END_BONUS", "parse_tiles",
     "FORMAT", "to_record", "from_record", "dumps_record",
     "LineScore", "MoveScore", "best_moves", "legal_moves",
-    "Variant", "CLASSIC", "COLOR_NAMES", "SHAPE_NAMES",
+    "Variant", "CLASSIC", "CUBES", "COLOR_NAMES", "SHAPE_NAMES",
 ]

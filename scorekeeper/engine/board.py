@@ -49,16 +49,19 @@ class Board:
     """A position: the tiles on the table, with the moves that put them there."""
 
     __slots__ = (
-        "variant", "_cells", "_counts", "_history", "_version", "_masks",
-        "_allowed_memo",
+        "variant", "_cells", "_counts", "_color_counts", "_history", "_version",
+        "_masks", "_allowed_memo", "_cubes",
     )
 
     def __init__(self, variant: Variant | None = None) -> None:
         self.variant: Variant = variant if variant is not None else CLASSIC
         """The tile set in play."""
+        self._cubes = self.variant.is_cubes
         # cell -> tile code; insertion order is placement order.
         self._cells: dict[Cell, int] = {}
         self._counts: list[int] = [0] * 64
+        # Qwirkle Cubes checks its supply per colour (RULES §7).
+        self._color_counts: list[int] = [0] * STRIDE
         self._history: list[tuple[Cell, ...]] = []
         # Bumped by every play and pop, so derived data keyed on it never goes stale.
         self._version = 0
@@ -96,8 +99,17 @@ class Board:
         return 0 if code is None else self._counts[code]
 
     def unseen(self) -> dict[tuple[str, str], int]:
-        """Return, for every tile of the set, the copies not on the board."""
+        """Return, for every tile of the set, the copies not on the board.
+
+        For Qwirkle Cubes, where a cube shows any shape, the keys are
+        (colour, "") and the counts are cubes of that colour off the board.
+        """
         copies = self.variant.copies
+        if self.variant.is_cubes:
+            return {
+                (COLOR_NAMES[color], ""): copies - self._color_counts[color]
+                for color in range(self.variant.colors)
+            }
         counts = self._counts
         return {
             (COLOR_NAMES[code // STRIDE], SHAPE_NAMES[code % STRIDE]):
@@ -108,10 +120,11 @@ class Board:
     def unplayed_mask(self) -> int:
         """Return a mask of the tile codes that still have a copy off the board."""
         copies = self.variant.copies
-        counts = self._counts
+        counts = self._color_counts if self.variant.is_cubes else self._counts
+        shift = STRIDE.bit_length() - 1 if self.variant.is_cubes else 0
         mask = 0
         for code in self.variant.codes:
-            if counts[code] < copies:
+            if counts[code >> shift] < copies:
                 mask |= 1 << code
         return mask
 
@@ -167,6 +180,7 @@ class Board:
         for cell in cells:
             code = self._cells.pop(cell)
             self._counts[code] -= 1
+            self._color_counts[code // STRIDE] -= 1
             removed.append(
                 Placement(cell[0], cell[1], COLOR_NAMES[code // STRIDE],
                           SHAPE_NAMES[code % STRIDE])
@@ -179,6 +193,7 @@ class Board:
         other = Board(self.variant)
         other._cells = dict(self._cells)
         other._counts = list(self._counts)
+        other._color_counts = list(self._color_counts)
         other._history = list(self._history)
         return other
 
@@ -207,27 +222,33 @@ class Board:
             raise IllegalMove("empty_move", "A move must place at least one tile.")
         return placed
 
-    def _unknown_tile(self, color: object, shape: object, cell: Cell) -> IllegalMove:
+    def _unknown_tile(
+        self, color: object, shape: object, cell: Cell | None = None
+    ) -> IllegalMove:
         variant = self.variant
+        where = f"The tile at {cell_text(cell)}: t" if cell is not None else "T"
+        cells = (cell,) if cell is not None else ()
         if color not in variant.color_names:
             return IllegalMove(
                 "unknown_tile",
-                f"There is no colour {color!r} in this set (colours:"
+                f"{where}here is no colour {color!r} in this set (colours:"
                 f" {', '.join(variant.color_names)}).",
-                (cell,),
+                cells,
             )
         return IllegalMove(
             "unknown_tile",
-            f"There is no shape {shape!r} in this set (shapes:"
+            f"{where}here is no shape {shape!r} in this set (shapes:"
             f" {', '.join(variant.shape_names)}).",
-            (cell,),
+            cells,
         )
 
     def _apply(self, placed: list[tuple[Cell, int]]) -> None:
         # _evaluate has already written the tiles into _cells.
         counts = self._counts
+        color_counts = self._color_counts
         for _, code in placed:
             counts[code] += 1
+            color_counts[code // STRIDE] += 1
         self._history.append(tuple(cell for cell, _ in placed))
         self._version += 1
 
@@ -250,6 +271,10 @@ class Board:
             )
         counts = self._counts
         copies = variant.copies
+        if self._cubes:
+            self._check_cube_supply(placed)
+            # Per-kind counts never limit cubes: any face may repeat.
+            copies = 1 << 30
         if k == 1:
             cell, code = placed[0]
             if counts[code] >= copies:
@@ -257,6 +282,13 @@ class Board:
             if cell in cells:
                 raise self._occupied(cell)
             first_move = not cells
+            if first_move and self._cubes:
+                raise IllegalMove(
+                    "first_move_too_small",
+                    "In Qwirkle Cubes the first move places at least 2 cubes"
+                    " sharing a colour or shape (re-roll until you can).",
+                    (cell,),
+                )
             cells[cell] = code
             try:
                 return self._score_single(cell, code, first_move, detail)
@@ -315,6 +347,24 @@ class Board:
             for cell, _ in placed:
                 del cells[cell]
             raise
+
+    def _check_cube_supply(self, placed: list[tuple[Cell, int]]) -> None:
+        """Refuse a move that would put more cubes of a colour down than exist."""
+        copies = self.variant.copies
+        wanted = [0] * STRIDE
+        for _, code in placed:
+            wanted[code // STRIDE] += 1
+        for cell, code in placed:
+            color = code // STRIDE
+            on_board = self._color_counts[color]
+            if on_board + wanted[color] > copies:
+                raise IllegalMove(
+                    "tile_exhausted",
+                    f"This move would put {on_board + wanted[color]}"
+                    f" {COLOR_NAMES[color]} cubes on the board (at {cell_text(cell)});"
+                    f" the set has only {copies}.",
+                    (cell,),
+                )
 
     def _run_row(self, r: int, c: int) -> tuple[int, int, int]:
         """Walk the row run through the occupied cell (r, c).
@@ -717,7 +767,7 @@ class Board:
         """Return the cells where this tile alone may go ((0, 0) when empty)."""
         code = self.variant.code_of.get((color, shape))
         if code is None:
-            raise self._unknown_tile(color, shape, (0, 0))
+            raise self._unknown_tile(color, shape)
         bit = 1 << code
         return {cell for cell, mask in self.legal_masks().items() if mask & bit}
 

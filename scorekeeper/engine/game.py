@@ -228,12 +228,12 @@ class Game:
     def can_pass(self) -> bool:
         """Return whether the current player may pass (bag empty, game running)."""
         state = self._states[-1]
-        return state.final is None and state.bag == 0
+        return state.final is None and state.bag == 0 and not self.variant.is_cubes
 
     def max_trade(self) -> int:
         """Return the most tiles the current player may trade now (0: none)."""
         state = self._states[-1]
-        if state.final is not None or not self.moves:
+        if state.final is not None or not self.moves or self.variant.is_cubes:
             return 0
         return min(state.hands[self.current_player], state.bag)
 
@@ -305,6 +305,12 @@ class Game:
         state = self._check_running()
         if type(count) is not int:
             raise ValueError(f"a trade count is a whole number, not {count!r}")
+        if self.variant.is_cubes:
+            raise IllegalMove(
+                "trade_not_allowed",
+                "Qwirkle Cubes has no trading: a player who cannot place re-rolls"
+                " their cubes until they can.",
+            )
         if not self.moves:
             raise IllegalMove(
                 "first_move_trade",
@@ -327,6 +333,12 @@ class Game:
     def pass_turn(self) -> Move:
         """Record a pass for the current player and return it."""
         state = self._check_running()
+        if self.variant.is_cubes:
+            raise IllegalMove(
+                "pass_not_allowed",
+                "Qwirkle Cubes has no passing: a player who cannot place re-rolls"
+                " their cubes until they can.",
+            )
         if state.bag > 0:
             raise IllegalMove(
                 "pass_not_allowed",

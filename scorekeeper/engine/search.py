@@ -29,7 +29,7 @@ def best_moves(
     for color, shape in hand:
         code = variant.code_of.get((color, shape))
         if code is None:
-            raise board._unknown_tile(color, shape, (0, 0))
+            raise board._unknown_tile(color, shape)
         codes.append(code)
     available = board.unplayed_mask()
     hand_mask = 0

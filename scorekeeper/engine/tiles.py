@@ -53,20 +53,37 @@ def plural(shape: str) -> str:
     return shape + ("es" if shape.endswith("ss") else "s")
 
 
+SYSTEMS = ("tiles", "cubes")
+"""Game systems: the tile game, and Qwirkle Cubes (RULES §7)."""
+
+
 @dataclass(frozen=True)
 class Variant:
-    """A tile set: N colours and N shapes, `copies` of each tile, hands of H."""
+    """A tile set: N colours and N shapes, `copies` of each tile, hands of H.
+
+    With system 'cubes' (Qwirkle Cubes, RULES §7) `copies` counts the cubes of
+    each colour: a cube shows any shape, so supply is checked per colour.
+    """
 
     colors: int = 6
     """Number of colours, which is also the number of shapes (3 to 8)."""
     copies: int = 3
-    """Copies of each colour-and-shape tile in the set (1 to 9)."""
+    """Copies of each colour-and-shape tile (1 to 9); for cubes, cubes per
+    colour (1 to 30)."""
     hand_size: int = 6
     """Tiles a player holds while the bag lasts (1 to 12)."""
+    system: str = "tiles"
+    """'tiles' for Qwirkle, 'cubes' for Qwirkle Cubes."""
 
     def __post_init__(self) -> None:
+        if self.system not in SYSTEMS:
+            raise ValueError(
+                f"variant system must be one of {', '.join(SYSTEMS)},"
+                f" not {self.system!r}"
+            )
+        max_copies = 30 if self.system == "cubes" else 9
         for field, low, high in (
-            ("colors", 3, 8), ("copies", 1, 9), ("hand_size", 1, 12),
+            ("colors", 3, 8), ("copies", 1, max_copies), ("hand_size", 1, 12),
         ):
             value = getattr(self, field)
             if type(value) is not int or not low <= value <= high:
@@ -82,8 +99,16 @@ class Variant:
 
     @property
     def name(self) -> str:
-        """'classic' for the 108-tile box, 'generalised' for any other set."""
+        """'classic' for the 108-tile box, 'cubes' for Qwirkle Cubes,
+        'generalised' for any other set."""
+        if self.system == "cubes":
+            return "cubes"
         return "classic" if self == CLASSIC else "generalised"
+
+    @property
+    def is_cubes(self) -> bool:
+        """True for Qwirkle Cubes: no trades, no passes, supply per colour."""
+        return self.system == "cubes"
 
     @property
     def color_names(self) -> tuple[str, ...]:
@@ -97,13 +122,15 @@ class Variant:
 
     @property
     def total_tiles(self) -> int:
-        """Number of tiles in the whole set."""
+        """Number of tiles (or cubes) in the whole set."""
+        if self.system == "cubes":
+            return self.colors * self.copies
         return self.colors * self.colors * self.copies
 
     @property
     def max_players(self) -> int:
-        """Largest table: 4 with the classic box (RULES §1), 8 with a custom set."""
-        return 4 if self == CLASSIC else 8
+        """Largest table: 4 with a box (RULES §1, §7), 8 with a custom set."""
+        return 4 if self in (CLASSIC, CUBES) else 8
 
     @cached_property
     def codes(self) -> tuple[int, ...]:
@@ -125,14 +152,20 @@ class Variant:
         return {(color_of(code), shape_of(code)): code for code in self.codes}
 
     def to_dict(self) -> dict[str, object]:
-        """Return the variant as written in a game record (CONTRACT §5)."""
-        return {
+        """Return the variant as written in a game record (CONTRACT §5).
+
+        'system' appears only for cubes, so tile records keep the contract's shape.
+        """
+        data: dict[str, object] = {
             "name": self.name,
             "colors": self.colors,
             "shapes": self.shapes,
             "copies": self.copies,
             "hand_size": self.hand_size,
         }
+        if self.system != "tiles":
+            data["system"] = self.system
+        return data
 
     @classmethod
     def from_dict(cls, data: object) -> Variant:
@@ -142,8 +175,13 @@ class Variant:
         if not isinstance(data, dict):
             raise ValueError("variant must be an object with colors, copies, hand_size")
         values = {}
-        for field, default in (("colors", 6), ("copies", 3), ("hand_size", 6)):
+        system = data.get("system", "cubes" if data.get("name") == "cubes" else "tiles")
+        for field, default in (
+            ("colors", 6), ("copies", 15 if system == "cubes" else 3),
+            ("hand_size", 6),
+        ):
             values[field] = data.get(field, default)
+        values["system"] = system
         variant = cls(**values)
         shapes = data.get("shapes", variant.colors)
         if shapes != variant.colors:
@@ -161,3 +199,6 @@ class Variant:
 
 CLASSIC = Variant()
 """The classic box: 6 colours, 6 shapes, 3 copies, hands of 6 (108 tiles)."""
+
+CUBES = Variant(colors=6, copies=15, hand_size=6, system="cubes")
+"""The Qwirkle Cubes box: 90 cubes, 15 of each of 6 colours, hands of 6."""
