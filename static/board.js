@@ -64,7 +64,7 @@
     var svg = main.querySelector("[data-board]");
     if (!svg) { current = null; return; }
     var state = JSON.parse(svg.getAttribute("data-state"));
-    var sprite = svg.getAttribute("data-sprite");
+    var sprite = "";  // the symbols are in the page (base.html)
     var api = svg.getAttribute("data-api");
     var picker = main.querySelector("[data-picker]");
     var preview = main.querySelector("[data-preview]");
@@ -269,6 +269,7 @@
       if (slots()[key(r, c)]) { selected = [r, c]; openPicker(); }
       else { selected = null; closePicker(); }
       drawEntry();
+      revealSelected();
     }
     function pendingCount(kind) {
       return pending.filter(function (p) { return p.color + " " + p.shape === kind; }).length;
@@ -293,6 +294,26 @@
       });
     }
     function closePicker() { if (picker) { picker.hidden = true; } }
+    /* The picker sits over the lower part of a phone screen: slide the board so the
+       chosen cell shows above it. */
+    function revealSelected() {
+      if (!selected || !picker || picker.hidden) { return; }
+      var box = svg.getBoundingClientRect();
+      var bottom = Math.min(box.bottom, picker.closest("[data-entry]").getBoundingClientRect().top);
+      var top = Math.max(box.top, 0);
+      if (bottom - top < 60) { return; }
+      var m = svg.getScreenCTM();
+      var pt = svg.createSVGPoint();
+      pt.x = (selected[1] + 0.5) * CELL;
+      pt.y = (selected[0] + 0.5) * CELL;
+      var at = pt.matrixTransform(m);
+      var margin = CELL / 2 / unitsPerPx() + 8;
+      if (at.y > top + margin && at.y < bottom - margin && at.x > box.left && at.x < box.right) { return; }
+      var u = unitsPerPx();
+      view.x += (at.x - (box.left + box.right) / 2) * u;
+      view.y += (at.y - (top + bottom) / 2) * u;
+      apply();
+    }
     function nextInLine() {
       if (pending.length < 2) { return null; }
       var a = pending[pending.length - 2], b = pending[pending.length - 1];
@@ -311,6 +332,7 @@
       selected = nextInLine();
       if (selected) { openPicker(); } else { closePicker(); }
       changed();
+      revealSelected();
     }
     function changed() {
       badCells = [];

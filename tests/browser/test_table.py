@@ -1,0 +1,234 @@
+"""The table app in headless chromium on a phone: start a game, play it by tapping."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True
+}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
+]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """The app (CSRF on, as in production) on 127.0.0.1 at a free port."""
+    app = create_app({
+        "TESTING": True,
+        "DATABASE": str(tmp_path / "live.sqlite3"),
+        "SECRET_KEY": "browser-test-key",
+        "WTF_CSRF_ENABLED": True,
+    })
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+@pytest.fixture
+def playwright() -> Iterator[Any]:
+    """A Playwright driver."""
+    with sync_api.sync_playwright() as driver:
+        yield driver
+
+
+def launch(playwright: Any, *extra: str) -> Any:
+    """Start Debian's chromium headless with the machine's recommended flags."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS + list(extra))
+
+
+def start_game(page: Any, base: str, names: list[str]) -> None:
+    """Fill the new-game form by tapping and typing, then wait for the game page."""
+    page.goto(f"{base}/games/new")
+    for i, name in enumerate(names):
+        page.fill(f"#names-{i}", name)
+    page.tap("form.new-game button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    page.wait_for_selector("[data-board][data-drawn]")
+
+
+def tap_cell(page: Any, row: int, col: int) -> None:
+    """Tap the centre of a board cell, wherever the board view has put it."""
+    x, y = page.evaluate(
+        """([r, c]) => {
+            const svg = document.querySelector('[data-board]');
+            const p = svg.createSVGPoint();
+            p.x = c * 100 + 50; p.y = r * 100 + 50;
+            const q = p.matrixTransform(svg.getScreenCTM());
+            return [q.x, q.y];
+        }""",
+        [row, col],
+    )
+    page.touchscreen.tap(x, y)
+
+
+def pick(page: Any, kind: str) -> None:
+    """Tap a tile in the picker."""
+    page.tap(f'[data-picker] [data-kind="{kind}"]')
+
+
+def totals(page: Any) -> Any:
+    """The players' totals on the page."""
+    return page.locator("section.scores [data-total]")
+
+
+def preview(page: Any) -> Any:
+    """The live preview line."""
+    return page.locator("[data-preview]")
+
+
+def confirm(page: Any) -> None:
+    """Tap Confirm once the preview has enabled it."""
+    expect(page.locator("[data-confirm]")).to_be_enabled()
+    page.tap("[data-confirm]")
+
+
+def test_sample_game_by_tapping(
+    live_server: str, playwright: Any, tmp_path: Path
+) -> None:
+    browser = launch(playwright)
+    page = browser.new_context(**PHONE).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    start_game(page, live_server, ["Anna", "Chris", "Sally", "Dave"])
+    expect(totals(page)).to_have_text(["0", "0", "0", "0"])
+    expect(page.locator("[data-bag]")).to_have_text("84")
+
+    # 1. Anna: three red tiles in a row, 3 points. The third cell is chosen for her
+    # (auto-advance along the line): 6 taps for 3 tiles.
+    tap_cell(page, 0, 0)
+    expect(page.locator("[data-picker]")).to_be_visible()
+    pick(page, "red clover")
+    expect(preview(page)).to_have_text("single tile 1 = 1")
+    tap_cell(page, 0, 1)
+    pick(page, "red diamond")
+    expect(page.locator("[data-picker]")).to_be_visible()
+    pick(page, "red circle")
+    expect(preview(page)).to_have_text("red line 3 = 3")
+    confirm(page)
+    expect(totals(page)).to_have_text(["3", "0", "0", "0"])
+    expect(page.locator(".player.current .name")).to_have_text("Chris")
+
+    # 2. Chris: three squares down from the end of the red line: red line 4 + square 3.
+    tap_cell(page, 0, 3)
+    # A tile already on the board, or one that cannot go there, is greyed out.
+    expect(page.locator('[data-picker] [data-kind="red clover"]')).to_be_disabled()
+    expect(page.locator('[data-picker] [data-kind="blue clover"]')).to_be_disabled()
+    pick(page, "red square")
+    tap_cell(page, 1, 3)
+    pick(page, "blue square")
+    pick(page, "green square")
+    expect(preview(page)).to_contain_text("red line 4")
+    expect(preview(page)).to_contain_text("square line 3")
+    expect(preview(page)).to_contain_text("= 7")
+    confirm(page)
+    expect(totals(page)).to_have_text(["3", "7", "0", "0"])
+
+    # 3. Sally: first an illegal entry (blue circle, then a red diamond under it).
+    tap_cell(page, 1, 2)
+    pick(page, "blue circle")
+    expect(preview(page)).to_contain_text("= 4")
+    tap_cell(page, 2, 2)
+    pick(page, "red diamond")
+    expect(preview(page)).to_have_class("preview error")
+    expect(preview(page)).to_contain_text("share one colour or one shape")
+    expect(page.locator("[data-confirm]")).to_be_disabled()
+    expect(page.locator("[data-board] g.pending")).to_have_count(2)
+    tap_cell(page, 2, 2)  # tapping a pending tile takes it back
+    expect(page.locator("[data-board] g.pending")).to_have_count(1)
+    expect(preview(page)).to_contain_text("circle line 2")
+    expect(preview(page)).to_contain_text("blue line 2")
+    confirm(page)
+    expect(totals(page)).to_have_text(["3", "7", "4", "0"])
+
+    # 4. Dave: green clover and green diamond above Anna's row: 2 + 2 + 2.
+    tap_cell(page, -1, 0)
+    pick(page, "green clover")
+    tap_cell(page, -1, 1)
+    pick(page, "green diamond")
+    expect(preview(page)).to_contain_text("= 6")
+    confirm(page)
+    expect(totals(page)).to_have_text(["3", "7", "4", "6"])
+    expect(page.locator(".player .last")).to_have_text(["+3", "+7", "+4", "+6"])
+    expect(page.locator("[data-bag]")).to_have_text("75")
+    expect(page.locator('td[data-kind="green clover"] .n')).to_have_text("2")
+    expect(page.locator("[data-board] rect.last")).to_have_count(2)
+
+    shot = tmp_path / "table-390x844.png"
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
+
+    # Undo Dave's move, with a confirmation.
+    page.tap("text=Undo last move")
+    page.wait_for_url("**/undo")
+    page.tap("[data-confirm-undo]")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    expect(totals(page)).to_have_text(["3", "7", "4", "0"])
+    expect(page.locator(".player.current .name")).to_have_text("Dave")
+
+    # A reload shows the same stored game.
+    page.reload()
+    page.wait_for_selector("[data-board][data-drawn='7']")
+    expect(totals(page)).to_have_text(["3", "7", "4", "0"])
+    assert errors == []
+    browser.close()
+
+
+def test_form_post_and_move_over_a_lan_host_name(
+    live_server: str, playwright: Any
+) -> None:
+    """Not loopback: a Secure session cookie is dropped here (ECOSYSTEM pitfall 2)."""
+    port = live_server.rsplit(":", 1)[1]
+    browser = launch(playwright, "--host-resolver-rules=MAP scorekeeper.test 127.0.0.1")
+    page = browser.new_context(**PHONE).new_page()
+    start_game(page, f"http://scorekeeper.test:{port}", ["Ann", "Bob"])
+    assert page.url.startswith(f"http://scorekeeper.test:{port}/games/")
+    tap_cell(page, 0, 0)
+    pick(page, "orange starburst")
+    confirm(page)
+    expect(totals(page)).to_have_text(["1", "0"])
+    # A CSRF-protected form post (trade) also goes through.
+    page.select_option("[data-trade] select", "2")
+    page.tap("[data-trade] button")
+    expect(page.locator(".player .last")).to_have_text(["+1", "traded 2"])
+    browser.close()
+
+
+def test_landscape_tablet_shows_board_beside_scores(
+    live_server: str, playwright: Any, tmp_path: Path
+) -> None:
+    browser = launch(playwright)
+    page = browser.new_context(viewport={"width": 1024, "height": 700},
+                               has_touch=True).new_page()
+    start_game(page, live_server, ["Ann", "Bob", "Cy"])
+    board = page.locator("[data-board]").bounding_box()
+    scores = page.locator("section.scores").bounding_box()
+    assert scores["x"] > board["x"] + board["width"] - 1
+    page.screenshot(path=str(tmp_path / "table-1024x700.png"))
+    browser.close()
