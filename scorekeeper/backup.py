@@ -102,6 +102,13 @@ def _timestamp(value: object, what: str, game_number: int) -> str | None:
     return value
 
 
+def _names_problem(names: list[str], variant: engine.Variant) -> str | None:
+    """Return what is wrong with a record's player names (the API's own check)."""
+    from .api import names_problem  # the API owns the rule; imported late (cycle)
+
+    return names_problem(names, variant)
+
+
 def check_record(document: object, game_number: int | None = None) -> RestoredGame:
     """Validate one game record (with optional backup timestamps) by replaying it."""
     prefix = f"Game {game_number}: " if game_number else ""
@@ -135,6 +142,15 @@ def check_record(document: object, game_number: int | None = None) -> RestoredGa
         # The engine should raise RecordError for every bad input; a stray
         # error still means "refused", never a crash.
         raise BackupError(f"{prefix}{exc}", game_number=game_number) from exc
+    problem = _names_problem(list(names), game.variant)
+    if problem is None and any(
+        not isinstance(n, str) or n != " ".join(n.split()) for n in names
+    ):
+        problem = "Player names may not start or end with spaces."
+    if problem:
+        raise BackupError(
+            f"{prefix}{problem}", game_number=game_number, code="invalid_players"
+        )
     move_times = document.get("move_times")
     if move_times is not None:
         if not isinstance(move_times, list) or len(move_times) != len(game.moves):

@@ -650,7 +650,11 @@ def _uploaded_bytes(form: UploadForm, limit: int) -> bytes:
     storage = form.file.data
     if storage is None or not getattr(storage, "filename", None):
         raise backup.BackupError(_("Choose a file to upload."), code="no_file")
-    return storage.stream.read(limit + 1)
+    try:
+        return storage.stream.read(limit + 1)
+    finally:
+        # Large uploads are spooled to a temporary file: close it now.
+        storage.close()
 
 
 @bp.url_value_preprocessor
@@ -673,7 +677,7 @@ def import_game() -> str | Response | tuple[str, int]:
             data = _uploaded_bytes(form, backup.MAX_RECORD_BYTES)
             document = backup.loads(data, limit=backup.MAX_RECORD_BYTES)
             checked = backup.check_record(document)
-            game_id, token = db.import_record(checked.record)
+            game_id, token = db.store_game(checked.names, checked.game)
         except backup.BackupError as exc:
             error = str(exc)
         except engine.RecordError as exc:

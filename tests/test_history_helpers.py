@@ -1,0 +1,140 @@
+"""Helpers for the history, players and export tests: corpus records and HTML parsing.
+
+(Named test_* so that it sits in the HISTORY helper's file pattern; it holds one
+self-check of the parser.)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "games"
+"""The shared corpus of independently scored games."""
+
+VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+}
+
+
+def corpus_record(name: str = "classic-10001.json") -> dict[str, Any]:
+    """Return one corpus record as a dict."""
+    return json.loads((CORPUS / name).read_text(encoding="utf-8"))
+
+
+def corpus_names() -> list[str]:
+    """Return the file names of the corpus's game records (probes excluded)."""
+    return sorted(
+        p.name for p in CORPUS.glob("*.json") if not p.name.startswith("probes-")
+    )
+
+
+@dataclass
+class Node:
+    """An element of a parsed page."""
+
+    tag: str
+    attrs: dict[str, str]
+    children: list[Node | str] = field(default_factory=list)
+
+    def text(self) -> str:
+        """Return the element's text content with white space collapsed."""
+        parts: list[str] = []
+
+        def walk(node: Node) -> None:
+            for child in node.children:
+                if isinstance(child, str):
+                    parts.append(child)
+                else:
+                    walk(child)
+
+        walk(self)
+        return " ".join("".join(parts).split())
+
+    def iter(self) -> list[Node]:
+        """Return this element and all elements inside it, in document order."""
+        out = [self]
+        for child in self.children:
+            if isinstance(child, Node):
+                out.extend(child.iter())
+        return out
+
+    def find_all(self, tag: str | None = None, **attrs: str | bool) -> list[Node]:
+        """Return descendant elements with the tag and attributes (True = present)."""
+        found = []
+        for node in self.iter()[1:]:
+            if tag is not None and node.tag != tag:
+                continue
+            ok = True
+            for key, want in attrs.items():
+                key = key.replace("_", "-").rstrip("-")
+                if want is True:
+                    ok = ok and key in node.attrs
+                elif key == "class":
+                    ok = ok and want in node.attrs.get("class", "").split()
+                else:
+                    ok = ok and node.attrs.get(key) == want
+            if ok:
+                found.append(node)
+        return found
+
+    def find(self, tag: str | None = None, **attrs: str | bool) -> Node:
+        """Return the first matching element (AssertionError when there is none)."""
+        found = self.find_all(tag, **attrs)
+        assert found, f"no <{tag}> with {attrs}"
+        return found[0]
+
+
+class _Builder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", {})
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {k: v or "" for k, v in attrs})
+        self.stack[-1].children.append(node)
+        if tag not in VOID:
+            self.stack.append(node)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.stack[-1].children.append(Node(tag, {k: v or "" for k, v in attrs}))
+
+    def handle_endtag(self, tag: str) -> None:
+        for index in range(len(self.stack) - 1, 0, -1):
+            if self.stack[index].tag == tag:
+                del self.stack[index:]
+                break
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].children.append(data)
+
+
+def parse(html: bytes | str) -> Node:
+    """Parse a page into a Node tree."""
+    builder = _Builder()
+    builder.feed(html.decode() if isinstance(html, bytes) else html)
+    builder.close()
+    return builder.root
+
+
+def test_parser_finds_elements_by_attribute() -> None:
+    doc = parse('<p data-x="1">a <b class="k j">b</b></p><input name=q value="v">')
+    assert doc.find("p", data_x="1").text() == "a b"
+    assert doc.find(class_="j").tag == "b"
+    assert doc.find("input", name="q").attrs["value"] == "v"
