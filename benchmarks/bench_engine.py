@@ -1,0 +1,249 @@
+"""Benchmark the rules engine on boards from real-length games (issue 2, "Speed").
+
+Run from the repository root:
+
+    python benchmarks/bench_engine.py            # the table
+    python benchmarks/bench_engine.py --quick    # fewer samples, a few seconds
+    python benchmarks/bench_engine.py --profile  # cProfile: where the time goes
+
+Positions come from the recorded classic games in ../shared/games (or, when
+that folder is missing, from games a seeded bot plays): a mid-game board of
+about 60 tiles and a late one of about 100.  Measured:
+
+- `play` (validate + score + apply) of the move the record really played next,
+  timed per call, undone with `pop` outside the timed region (the garbage
+  collector is paused while timing, as `timeit` does);
+- `legal_map()` (all kinds at once) and `legal_cells` for every kind, on late
+  boards, each on a freshly replayed board so that no cache is warm;
+- `best_moves` for 6-tile hands drawn from the tiles not on the board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import json
+import pstats
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scorekeeper import engine  # noqa: E402
+
+GAMES = ROOT.parent / "shared" / "games"
+
+Tile = tuple[int, int, str, str]
+Sample = tuple[list[list[Tile]], list[Tile]]  # (moves before, the next move)
+
+
+def record_games() -> list[list[list[Tile]]]:
+    """The placing moves of every classic game of the corpus."""
+    games = []
+    for path in sorted(GAMES.glob("classic-*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        games.append([
+            [(t["row"], t["col"], t["color"], t["shape"]) for t in move["tiles"]]
+            for move in record["moves"] if move["type"] == "place"
+        ])
+    return games
+
+
+def bot_games(count: int, seed: int) -> list[list[list[Tile]]]:
+    """Classic games of a greedy seeded bot, when the corpus is not at hand."""
+    rng = random.Random(seed)
+    games = []
+    for _ in range(count):
+        bag = [(c, s) for c in engine.CLASSIC.color_names
+               for s in engine.CLASSIC.shape_names for _ in range(3)]
+        rng.shuffle(bag)
+        hand = [bag.pop() for _ in range(6)]
+        board = engine.Board()
+        moves: list[list[Tile]] = []
+        stuck = 0
+        while hand and stuck < 10:
+            found = engine.best_moves(board, hand, limit=3)
+            if not found:
+                stuck += 1
+                bag.extend(hand)
+                rng.shuffle(bag)
+                hand = [bag.pop() for _ in range(min(6, len(bag)))]
+                continue
+            stuck = 0
+            move = list(rng.choice(found)[1])
+            board.play(move)
+            moves.append(move)
+            for _, _, color, shape in move:
+                hand.remove((color, shape))
+            while len(hand) < 6 and bag:
+                hand.append(bag.pop())
+        games.append(moves)
+    return games
+
+
+def samples(games: list[list[list[Tile]]], low: int, high: int) -> list[Sample]:
+    """Every (position, next move) whose board holds low..high tiles."""
+    found = []
+    for moves in games:
+        tiles = 0
+        for index, move in enumerate(moves):
+            if low <= tiles <= high:
+                found.append((moves[:index], move))
+            tiles += len(move)
+    return found
+
+
+def build(moves: list[list[Tile]]) -> engine.Board:
+    """A fresh board (no warm cache) with the given moves played."""
+    board = engine.Board()
+    for move in moves:
+        board.play(move)
+    return board
+
+
+def no_gc(function):
+    """Run a timing function with the garbage collector paused, as timeit does."""
+
+    def timed(*args, **kwargs):
+        gc.collect()
+        gc.disable()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            gc.enable()
+
+    return timed
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@no_gc
+def time_play(batch: list[Sample], repeats: int) -> list[float]:
+    """Seconds per `play` call: the real next move on its real position."""
+    times = []
+    clock = time.perf_counter
+    for before, move in batch:
+        board = build(before)
+        for _ in range(repeats):
+            start = clock()
+            board.play(move)
+            times.append(clock() - start)
+            board.pop()
+    return times
+
+
+@no_gc
+def time_legal(batch: list[Sample]) -> tuple[list[float], list[float]]:
+    """Seconds for legal_map() and for legal_cells of every kind, cold boards."""
+    kinds = [(c, s) for c in engine.CLASSIC.color_names
+             for s in engine.CLASSIC.shape_names]
+    all_at_once, one_by_one = [], []
+    for before, _ in batch:
+        board = build(before)
+        start = time.perf_counter()
+        board.legal_map()
+        all_at_once.append(time.perf_counter() - start)
+        board = build(before)
+        start = time.perf_counter()
+        for kind in kinds:
+            board.legal_cells(*kind)
+        one_by_one.append(time.perf_counter() - start)
+    return all_at_once, one_by_one
+
+
+@no_gc
+def time_best(batch: list[Sample], hands: int, rng: random.Random) -> list[float]:
+    """Seconds per best_moves call for 6-tile hands of unseen tiles, cold boards."""
+    times = []
+    per_board = max(1, hands // max(1, len(batch)))
+    for before, _ in batch:
+        for _ in range(per_board):
+            board = build(before)
+            pool = [kind for kind, n in board.unseen().items() for _ in range(n)]
+            hand = rng.sample(pool, min(6, len(pool)))
+            start = time.perf_counter()
+            engine.best_moves(board, hand, limit=10)
+            times.append(time.perf_counter() - start)
+    return times
+
+
+def row(name: str, values: list[float], unit: str, goal: str) -> str:
+    scale = {"µs": 1e6, "ms": 1e3}[unit]
+    med = statistics.median(values) * scale
+    p90 = percentile(values, 0.9) * scale
+    top = max(values) * scale
+    return (f"| {name:<34} | {len(values):>6} | {med:>8.2f} {unit} "
+            f"| {p90:>8.2f} {unit} | {top:>8.2f} {unit} | {goal:<19} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer samples")
+    parser.add_argument("--profile", action="store_true",
+                        help="run the workload under cProfile and print the hot spots")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+
+    games = record_games() if GAMES.is_dir() else []
+    source = f"{len(games)} corpus games"
+    if not games:
+        games = bot_games(6 if args.quick else 12, args.seed)
+        source = f"{len(games)} seeded bot games (corpus not found)"
+    mid = samples(games, 55, 65)
+    late = samples(games, 95, 106)
+    if args.quick:
+        mid, late = mid[:10], late[:10]
+    repeats = 50 if args.quick else 300
+    hands = 40 if args.quick else 200
+
+    if args.profile:
+        # One profile per workload, so that each one's hot spots stand apart
+        # (the board replays that set up each sample are counted as `build`).
+        workloads = [
+            ("play (mid and late boards)", lambda: time_play(mid + late, repeats)),
+            ("legal_map and legal_cells (late boards)", lambda: time_legal(late)),
+            ("best_moves (6-tile hands)", lambda: time_best(mid + late, hands, rng)),
+        ]
+        for title, work in workloads:
+            profiler = cProfile.Profile()
+            profiler.runcall(work)
+            out = io.StringIO()
+            stats = pstats.Stats(profiler, stream=out).strip_dirs()
+            stats.sort_stats("tottime").print_stats(12)
+            print(f"=== {title} ===")
+            print(out.getvalue())
+        return 0
+
+    print(f"Engine benchmark: {source}; mid boards {len(mid)} positions of 55-65"
+          f" tiles, late boards {len(late)} of 95-106 tiles; Python"
+          f" {sys.version.split()[0]}")
+    print()
+    print(f"| {'what':<34} | {'n':>6} | {'median':>11} | {'p90':>11} | {'max':>11} "
+          f"| {'goal (issue 2)':<19} |")
+    print(f"|{'-' * 36}|{'-' * 8}|{'-' * 13}|{'-' * 13}|{'-' * 13}|{'-' * 21}|")
+    print(row("play, mid-game (~60 tiles)", time_play(mid, repeats), "µs",
+              "median < 10 µs"))
+    print(row("play, late (~100 tiles)", time_play(late, repeats), "µs",
+              "median < 10 µs"))
+    all_at_once, one_by_one = time_legal(late)
+    print(row("legal_map(), late, 36 kinds", all_at_once, "ms", "< 5 ms"))
+    print(row("legal_cells x 36 kinds, late", one_by_one, "ms", "< 5 ms"))
+    print(row("best_moves 6-tile hand, mid", time_best(mid, hands, rng), "ms",
+              "med < 20, max < 200"))
+    print(row("best_moves 6-tile hand, late", time_best(late, hands, rng), "ms",
+              "med < 20, max < 200"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
