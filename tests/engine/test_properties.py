@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from scorekeeper import engine
 
+from . import reference
 from .helpers import (
     SYMMETRIES,
     build_position,
@@ -341,3 +342,32 @@ def test_positions_reached_with_best_moves_keep_the_same_properties(seed, n):
         board.pop()
     assert len(board) == 0
     assert board.legal_cells("red", "circle") == {(0, 0)}
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, n=st.integers(min_value=0, max_value=45), variant=variants)
+def test_engine_agrees_with_a_plain_reference_implementation(seed, n, variant):
+    position = build_position(seed, n, variant)
+    board = position.board
+    rng = random.Random(seed + 6)
+    tiles = {(r, c): (color, shape) for r, c, color, shape in board.tiles()}
+
+    moves = [random_candidate(board, rng) for _ in range(40)]
+    for _ in range(10):
+        legal = random_legal_move(board, hand_from(position, rng, variant.hand_size),
+                                  rng)
+        if legal:
+            moves.append(legal)
+    for move in moves:
+        broken, points = reference.judge(tiles, move, variant.color_names,
+                                         variant.shape_names, variant.copies,
+                                         variant.hand_size)
+        try:
+            got = board.check(move).points
+        except engine.IllegalMove as refused:
+            assert broken, f"engine refused ({refused.code}) a legal move {move}"
+            assert refused.code in broken, (refused.code, broken, move)
+        else:
+            assert not broken, f"engine accepted {move} that breaks {broken}"
+            assert got == points, move
