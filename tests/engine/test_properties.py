@@ -371,3 +371,47 @@ def test_engine_agrees_with_a_plain_reference_implementation(seed, n, variant):
         else:
             assert not broken, f"engine accepted {move} that breaks {broken}"
             assert got == points, move
+
+
+def all_legal_moves_by_brute_force(board: engine.Board, hand: list) -> set[frozenset]:
+    """Every legal placing move of up to three tiles of the hand, by trying them all."""
+    size = board.variant.colors
+    near = frontier(board) or {(0, 0)}
+    found: set[frozenset] = set()
+    combos: set[tuple] = set()
+    for k in range(1, min(3, len(hand)) + 1):
+        for r, c in near:
+            for dr, dc in ((0, 1), (1, 0)):
+                line = [(r + dr * d, c + dc * d) for d in range(-(size - 1), size)]
+                empty = [cell for cell in line if board.get(cell) is None]
+                for cells in itertools.combinations(empty, k):
+                    if (r, c) in cells:
+                        combos.add(cells)
+    for cells in combos:
+        for kinds in set(itertools.permutations(hand, len(cells))):
+            move = [(*cell, *kind) for cell, kind in zip(cells, kinds, strict=True)]
+            if is_legal(board, move):
+                found.add(frozenset(move))
+    return found
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, n=st.integers(min_value=1, max_value=40),
+       variant=st.sampled_from(VARIANTS[:3]), size=st.integers(2, 3))
+def test_legal_moves_lists_exactly_the_legal_moves_of_small_hands(
+    seed, n, variant, size
+):
+    position = build_position(seed, n, variant)
+    board = position.board
+    hand = hand_from(position, random.Random(seed + 7), size)
+
+    listed = engine.legal_moves(board, hand)
+    expected = all_legal_moves_by_brute_force(board, hand)
+
+    as_sets = [frozenset(tuple(t) for t in move) for _, move in listed]
+    assert len(as_sets) == len(set(as_sets)), "a move is listed twice"
+    assert set(as_sets) == expected
+    best = engine.best_moves(board, hand, limit=1)
+    top = max((board.check(list(m)).points for m in expected), default=None)
+    assert (best[0][0] if best else None) == top
