@@ -10,6 +10,7 @@ import json
 import secrets
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -136,10 +137,10 @@ _SCHEMA = """
 
 def connect(path: str) -> sqlite_utils.Database:
     """Open the database file with the pragmas every connection needs."""
+    # timeout= is SQLite's busy timeout: wait for another writer, don't fail.
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
-    db = sqlite_utils.Database(conn)
+    db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
     db.execute("PRAGMA foreign_keys = ON")
-    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     # WAL survives a process crash intact; NORMAL skips the fsync per commit
     # that only guards against power loss (see README, "Trust").
     db.execute("PRAGMA synchronous = NORMAL")
@@ -174,6 +175,12 @@ def init_app(app: Flask) -> None:
     """Create the schema for app's DATABASE and close connections after each request."""
     init_db(app.config["DATABASE"])
     app.extensions["scorekeeper_game_cache"] = _GameCache()
+    # While any connection is open, closing a request's connection is cheap: the
+    # last one to close checkpoints and deletes the WAL (about 1 ms per request).
+    keeper = sqlite3.connect(app.config["DATABASE"], check_same_thread=False)
+    keeper.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    app.extensions["scorekeeper_wal_keeper"] = keeper
+    weakref.finalize(app, keeper.close)
     app.teardown_appcontext(close_db)
 
 
@@ -349,26 +356,35 @@ def _refresh_summary(
         ],
     )
     best = max(game.scores) if final is not None else None
-    for seat in range(game.players):
-        own = [(i, m) for i, m in enumerate(game.moves) if m.player == seat]
-        best_seq, best_score = None, 0
-        for seq, move in own:
-            if move.type == "place" and (best_seq is None or move.score > best_score):
-                best_seq, best_score = seq, move.score
-        db.execute(
-            "UPDATE game_players SET score = ?, is_winner = ?, qwirkles = ?, turns = ?,"
-            " best_move_score = ?, best_move_seq = ? WHERE game_id = ? AND seat = ?",
-            [
-                game.scores[seat],
-                None if best is None else int(game.scores[seat] == best),
-                sum(m.breakdown.qwirkles for _, m in own if m.breakdown is not None),
-                len(own),
-                best_score,
-                best_seq,
+    qwirkles = [0] * game.players
+    turns = [0] * game.players
+    best_seq: list[int | None] = [None] * game.players
+    best_score = [0] * game.players
+    for seq, move in enumerate(game.moves):
+        seat = move.player
+        turns[seat] += 1
+        if move.breakdown is not None:
+            qwirkles[seat] += move.breakdown.qwirkles
+        if move.type == "place" and (best_seq[seat] is None
+                                     or move.score > best_score[seat]):
+            best_seq[seat], best_score[seat] = seq, move.score
+    db.conn.executemany(
+        "UPDATE game_players SET score = ?, is_winner = ?, qwirkles = ?, turns = ?,"
+        " best_move_score = ?, best_move_seq = ? WHERE game_id = ? AND seat = ?",
+        [
+            (
+                score,
+                None if best is None else int(score == best),
+                qwirkles[seat],
+                turns[seat],
+                best_score[seat],
+                best_seq[seat],
                 game_id,
                 seat,
-            ],
-        )
+            )
+            for seat, score in enumerate(game.scores)
+        ],
+    )
 
 
 def _insert_moves(
