@@ -35,6 +35,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from . import backup, bgstats, chart, db, engine
 from .auth import remember_token, session_may_edit
+from .forms import choice
 from .i18n import _
 from .pdf import cell_text, scoresheet_pdf
 from .scoresheet import score_sheet
@@ -79,8 +80,8 @@ class TileForm(Form):
 
     row = IntegerField(_("Row"), validators=[Optional()])
     col = IntegerField(_("Column"), validators=[Optional()])
-    color = SelectField(_("Colour"), choices=[("", "")], default="")
-    shape = SelectField(_("Shape"), choices=[("", "")], default="")
+    color = SelectField(_("Colour"), choices=[choice("", "")], default="")
+    shape = SelectField(_("Shape"), choices=[choice("", "")], default="")
 
 
 class CorrectForm(FlaskForm):
@@ -89,9 +90,9 @@ class CorrectForm(FlaskForm):
     type = SelectField(
         _("Move"),
         choices=[
-            ("place", _("Place tiles")),
-            ("trade", _("Trade")),
-            ("pass", _("Pass")),
+            choice("place", _("Place tiles")),
+            choice("trade", _("Trade")),
+            choice("pass", _("Pass")),
         ],
     )
     count = IntegerField(
@@ -216,6 +217,8 @@ class BoardTile:
 
     x: int
     y: int
+    row: int
+    col: int
     color: str
     shape: str
     placed: bool
@@ -247,6 +250,8 @@ def board_view(moves: list[engine.Move], step: int) -> dict[str, Any]:
         BoardTile(
             x=(t.col - left) * CELL,
             y=(t.row - top) * CELL,
+            row=t.row,
+            col=t.col,
             color=t.color,
             shape=t.shape,
             placed=(t.row, t.col) in placed,
@@ -375,8 +380,8 @@ def _move_to_form(form: CorrectForm, move: engine.Move, hand_size: int) -> None:
 
 
 def _set_choices(form: CorrectForm, variant: engine.Variant) -> None:
-    colors = [("", "–")] + [(c, _(c)) for c in variant.color_names]
-    shapes = [("", "–")] + [(s, _(s)) for s in variant.shape_names]
+    colors = [choice("", "–")] + [choice(c, _(c)) for c in variant.color_names]
+    shapes = [choice("", "–")] + [choice(s, _(s)) for s in variant.shape_names]
     for entry in form.tiles:
         entry.form.color.choices = colors
         entry.form.shape.choices = shapes
