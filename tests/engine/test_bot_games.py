@@ -32,6 +32,7 @@ class Table:
         self.scores = [0] * players
         self.passes = 0
         self.final: tuple | None = None  # (reason, bonus player)
+        self.states: list[tuple] = []  # the engine's state after each move
 
     def draw(self, hand: list, count: int) -> None:
         for _ in range(min(count, len(self.bag))):
@@ -39,6 +40,12 @@ class Table:
 
     def unplayed(self) -> set:
         return set(self.bag) | {t for hand in self.hands for t in hand}
+
+
+def snapshot(game: engine.Game) -> tuple:
+    """The engine's whole visible state."""
+    return (list(game.board.tiles()), game.bag, list(game.hands), list(game.scores),
+            game.current_player, game.final, game.status, game.unseen())
 
 
 def choose(board: engine.Board, hand: list, rng: random.Random, greedy: bool):
@@ -64,6 +71,7 @@ def play_out(
     game = engine.Game(variant, players=players, first_player=first)
     seat = first
 
+    table.states.append(snapshot(game))
     for turn in range(2000):
         if table.final is not None:
             break
@@ -118,6 +126,7 @@ def play_out(
             assert (game.final.reason.value, game.final.end_bonus_player) == table.final
             assert list(game.final.scores) == table.scores
             assert game.status == "finished"
+        table.states.append(snapshot(game))
     else:
         raise AssertionError("the game did not end in 2000 turns")
     return game, table
@@ -164,6 +173,19 @@ def test_bot_game_bookkeeping_agrees_with_a_real_table_to_the_last_move(
     assert again.scores == table.scores
     assert again.final == game.final
     assert record["final"]["reason"] == table.final[0]
+
+    # Undo every move: each pop gives back exactly the state before that move,
+    # and no cache goes stale (legal cells as on a freshly replayed board).
+    for expected in reversed(table.states[:-1]):
+        game.pop()
+        assert snapshot(game) == expected
+        if len(game.moves) % 7 == 0:
+            fresh = engine.Board(variant)
+            for move in game.moves:
+                if move.type == "place":
+                    fresh.play(move.tiles)
+            assert game.board.legal_map() == fresh.legal_map()
+    assert game.turn == 0
 
 
 @pytest.mark.parametrize("variant, players, seed, greedy", LAZY_GAMES)

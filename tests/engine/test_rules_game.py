@@ -7,6 +7,8 @@ import pytest
 
 from scorekeeper import engine
 
+from . import reference
+
 TINY = engine.Variant(colors=3, copies=1, hand_size=2)
 """9 tiles, hands of 2: with two players the bag holds 5 at the start."""
 
@@ -394,3 +396,33 @@ def test_s6_unseen_counts_the_tiles_not_on_the_board():
     assert unseen[("red", "circle")] == 0
     assert unseen[("yellow", "diamond")] == 1
     assert unseen == game.board.unseen()
+
+
+def test_s6_emptying_the_hand_ends_with_the_bonus_even_when_nothing_else_fits():
+    # The last tile placed leaves the one unplayed tile (a yellow crisscross in
+    # the other hand) nowhere to go: both ends hold; the player who emptied
+    # their hand still earns the +6 (RULES §6: the first ending is the rule,
+    # the stalled end is for games where nobody can finish).
+    game = engine.Game(engine.Variant(colors=3, copies=1, hand_size=2), players=2,
+                       first_player=1)
+    game.place([(0, 0, "yellow", "diamond")])
+    game.trade(1)
+    game.place([(1, 1, "orange", "circle"), (1, 0, "yellow", "circle")])
+    game.place([(0, -1, "red", "diamond")])
+    game.place([(2, 2, "orange", "diamond"), (2, 1, "orange", "crisscross")])
+    game.place([(-1, -1, "red", "crisscross")])
+    assert game.final is None and game.bag == 0 and game.hands == [1, 1]
+
+    last = game.place([(-1, -2, "red", "circle")])
+
+    tiles = {(r, c): (color, shape) for r, c, color, shape in game.board.tiles()}
+    cells = {(r + dr, c + dc) for r, c in tiles
+             for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))} - set(tiles)
+    variant = game.variant
+    assert all(reference.judge(tiles, [(*cell, "yellow", "crisscross")],
+                               variant.color_names, variant.shape_names, 1)[0]
+               for cell in cells)
+    assert (last.score, last.end_bonus) == (2, 6)
+    assert game.final.reason == "hand_emptied"
+    assert game.final.end_bonus_player == 1
+    assert game.scores == [2 + 2, 1 + 4 + 4 + 2 + 6]
