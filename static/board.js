@@ -55,6 +55,7 @@
         var adopted = document.adoptNode(fresh);
         old.replaceWith(adopted);
         document.title = doc.title;
+        window.scrollTo(0, 0);
         init(adopted);
       })
       .catch(function () { location.reload(); });
@@ -263,10 +264,13 @@
     // --- entering a move ---
     function tap(r, c) {
       if (!state.edit || busy) { return; }
+      var flashes = document.querySelector(".flashes");
+      if (flashes) { flashes.remove(); }
       var i = isPending(r, c);
       if (i >= 0) { pending.splice(i, 1); selected = null; changed(); return; }
       if (occupied[key(r, c)]) { return; }
-      if (slots()[key(r, c)]) { selected = [r, c]; openPicker(); }
+      if (selected && selected[0] === r && selected[1] === c) { selected = null; closePicker(); }
+      else if (slots()[key(r, c)]) { selected = [r, c]; openPicker(); }
       else { selected = null; closePicker(); }
       drawEntry();
       revealSelected();
@@ -298,6 +302,14 @@
        chosen cell shows above it. */
     function revealSelected() {
       if (!selected || !picker || picker.hidden) { return; }
+      var header = document.querySelector("header");
+      var headerBottom = header ? header.getBoundingClientRect().bottom : 0;
+      var entryTop = picker.closest("[data-entry]").getBoundingClientRect().top;
+      var boardTop = svg.getBoundingClientRect().top;
+      // On a short phone the open picker hides the board: scroll the board up to the header.
+      if (entryTop - Math.max(boardTop, headerBottom) < 220 && boardTop > headerBottom + 4) {
+        window.scrollBy(0, boardTop - headerBottom - 4);
+      }
       var box = svg.getBoundingClientRect();
       var bottom = Math.min(box.bottom, picker.closest("[data-entry]").getBoundingClientRect().top);
       var top = Math.max(box.top, 0);
@@ -422,7 +434,6 @@
       picker.addEventListener("click", function (ev) {
         var btn = ev.target.closest("[data-kind]");
         if (btn && !btn.disabled) { pick(btn.getAttribute("data-kind")); return; }
-        if (ev.target.closest("[data-picker-close]")) { selected = null; closePicker(); drawEntry(); }
       });
     }
     if (confirmBtn) { confirmBtn.addEventListener("click", confirmMove); }
