@@ -222,3 +222,38 @@ def test_every_contract_code_has_a_case():
     covered = {c[1] for c in BOARD_CASES} | {c[1] for c in GAME_CASES}
 
     assert covered == CODES
+
+
+# --- malformed input: a ValueError with a clear message, never another error ---
+
+MALFORMED = [
+    lambda g: g.trade(True),
+    lambda g: g.trade("2"),
+    lambda g: g.push({"type": "place"}),
+    lambda g: g.push({"type": "trade"}),
+    lambda g: g.push({"type": "trade", "count": "2"}),
+    lambda g: g.push({"type": "bogus"}),
+    lambda g: g.push({}),
+    lambda g: g.push([]),
+    lambda g: g.push({"type": "place", "tiles": [{"row": 0}]}),
+    lambda g: g.push({"type": "place", "tiles": [
+        {"row": "0", "col": 1, "color": "red", "shape": "square"}]}),
+    lambda g: g.place([("a", 0, "red", "circle")]),
+    lambda g: g.place([(0, 1, "red")]),
+    lambda g: g.place([(0.5, 1, "red", "square")]),
+    lambda g: g.place([(True, 1, "red", "square")]),
+    lambda g: g.place([(0, 1, 5, "circle")]),
+    lambda g: g.trade(0),
+]
+
+
+@pytest.mark.parametrize("act", MALFORMED)
+def test_malformed_moves_raise_value_error_and_change_nothing(act):
+    game = classic_after_one_move()
+    state = snapshot(game)
+
+    with pytest.raises(ValueError) as error:
+        act(game)
+
+    assert str(error.value)
+    assert snapshot(game) == state
