@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 from test_history_helpers import corpus_record, parse
 
 from scorekeeper import bgstats, chart
-from scorekeeper.pdf import cell_text
-from scorekeeper.scoresheet import Cell
+from scorekeeper.pdf import cell_text, scoresheet_pdf
+from scorekeeper.scoresheet import Cell, Round, ScoreSheet
 
 
 def imported(client: FlaskClient, name: str = "classic-10003.json") -> int:
@@ -104,10 +104,16 @@ def test_pdf_prints_names_outside_latin_1(client: FlaskClient) -> None:
     assert response.data.startswith(b"%PDF-")
 
 
-def test_long_games_break_onto_a_second_pdf_page(client: FlaskClient) -> None:
-    game_id = imported(client, "classic-10001.json")  # 30 rounds
-    data = client.get(f"/games/{game_id}/scoresheet.pdf").data
-    assert data.count(b"/Type /Page\n") + data.count(b"/Type /Page ") >= 1
+def test_long_games_break_onto_more_pdf_pages_with_the_header_repeated() -> None:
+    rounds = tuple(
+        Round(n, (Cell(points=n, type="place", seq=2 * n), None)) for n in range(1, 81)
+    )
+    sheet = ScoreSheet(names=("Ann", "Bob"), rounds=rounds, totals=(3240, 0))
+    data = scoresheet_pdf(
+        sheet, winners=[0], title="t", date="d", winner_line="Ann", legend="l"
+    )
+    assert data.startswith(b"%PDF-")
+    assert data.count(b"/Type /Page\n") + data.count(b"/Type /Page ") >= 2
 
 
 @pytest.mark.parametrize(
