@@ -473,6 +473,7 @@
     drawEntry();
     fit();
     svg.setAttribute("data-drawn", String(state.board.length));
+    if (window.performance && performance.mark) { performance.mark("board-drawn"); }
     board.hasPending = function () { return pending.length > 0 || busy; };
   }
 
