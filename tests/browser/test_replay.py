@@ -1,0 +1,183 @@
+"""Replaying a finished corpus game in headless chromium: buttons, keys and slider."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "games"
+RECORD = json.loads((CORPUS / "classic-10003.json").read_text(encoding="utf-8"))
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
+]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture
+def live_game(tmp_path: Path) -> Iterator[str]:
+    """The app (CSRF on) on a free port, holding one finished corpus game."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "live.sqlite3"),
+            "SECRET_KEY": "browser-test-key",
+            "WTF_CSRF_ENABLED": True,
+        }
+    )
+    response = app.test_client().post("/api/games/import", json=RECORD)
+    assert response.status_code == 201
+    game_id = response.get_json()["id"]
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/games/{game_id}/replay"
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+@pytest.fixture
+def page(live_game: str) -> Iterator[Any]:
+    """A desktop-sized page; fails the test on any console error (e.g. CSP)."""
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport={"width": 1100, "height": 900})
+        tab = context.new_page()
+        errors: list[str] = []
+        tab.on(
+            "console",
+            lambda m: (
+                errors.append(m.text)
+                if m.type == "error" and "Failed to load resource" not in m.text
+                else None
+            ),
+        )
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        # Report failed requests by URL (the browser's own favicon probe aside).
+        tab.on(
+            "response",
+            lambda r: (
+                errors.append(f"{r.status} {r.url}")
+                if r.status >= 400 and not r.url.endswith("/favicon.ico")
+                else None
+            ),
+        )
+        try:
+            yield tab
+        finally:
+            browser.close()
+        assert errors == []
+
+
+def expected(step: int) -> tuple[int, list[int]]:
+    """Tiles on the board and running totals after `step` moves of the record."""
+    tiles, totals = 0, [0] * len(RECORD["players"])
+    for move in RECORD["moves"][:step]:
+        tiles += len(move.get("tiles", []))
+        totals[move["player"]] += move.get("score", 0)
+    if step == len(RECORD["moves"]):
+        totals = RECORD["final"]["scores"]
+    return tiles, totals
+
+
+def shown(page: Any) -> tuple[int, int, list[int]]:
+    """Return (step, tiles on the board, totals) as the page shows them."""
+    step = int(page.get_attribute("[data-replay]", "data-step"))
+    tiles = page.locator(".replay-board svg.rtile").count()
+    totals = [
+        int(page.inner_text(f"[data-total='{seat}']"))
+        for seat in range(len(RECORD["players"]))
+    ]
+    return step, tiles, totals
+
+
+def check(page: Any, step: int) -> None:
+    tiles, totals = expected(step)
+    assert shown(page) == (step, tiles, totals)
+    assert page.url.endswith(f"move={step}") or step == len(RECORD["moves"])
+
+
+def test_replay_with_buttons_keys_and_slider(live_game: str, page: Any) -> None:
+    last = len(RECORD["moves"])
+    page.goto(f"{live_game}?move=0")
+    check(page, 0)
+
+    page.click("a[data-replay-go=next]")
+    page.wait_for_url(re.compile(r"move=1$"))
+    check(page, 1)
+    assert page.locator(".replay-board svg.placed").count() == len(
+        RECORD["moves"][0]["tiles"]
+    )
+
+    for step in (2, 3, 4):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url(re.compile(rf"move={step}$"))
+    check(page, 4)
+
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url(re.compile(r"move=3$"))
+    check(page, 3)
+
+    page.click("a[data-replay-go=last]")
+    page.wait_for_url(re.compile(rf"move={last}$"))
+    check(page, last)
+    assert "Game over" in page.inner_text(".final")
+    assert page.locator("span[data-replay-go=next]").count() == 1
+
+    page.keyboard.press("Home")
+    page.wait_for_url(re.compile(r"move=0$"))
+    check(page, 0)
+
+    page.keyboard.press("End")
+    page.wait_for_url(re.compile(rf"move={last}$"))
+
+    page.click("a[data-replay-go=prev]")
+    page.wait_for_url(re.compile(rf"move={last - 1}$"))
+    check(page, last - 1)
+
+    page.click("a[data-replay-go=first]")
+    page.wait_for_url(re.compile(r"move=0$"))
+
+    # The slider jumps straight to a step.
+    slider = page.locator("[data-replay-slider]")
+    slider.evaluate("el => { el.value = '20'; el.dispatchEvent(new Event('change')); }")
+    page.wait_for_url(re.compile(r"move=20$"))
+    check(page, 20)
+
+
+def test_a_shared_step_address_opens_that_step(live_game: str, page: Any) -> None:
+    page.goto(f"{live_game}?move=17")
+    check(page, 17)
+    title = page.inner_text("[data-replay-title]")
+    mover = RECORD["players"][RECORD["moves"][16]["player"]]
+    assert "Move 17" in title and mover in title
+    # The board keeps its frame from step to step (no jumping around).
+    box = page.get_attribute(".replay-board", "viewBox")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url(re.compile(r"move=18$"))
+    assert page.get_attribute(".replay-board", "viewBox") == box
