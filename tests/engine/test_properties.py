@@ -415,3 +415,32 @@ def test_legal_moves_lists_exactly_the_legal_moves_of_small_hands(
     best = engine.best_moves(board, hand, limit=1)
     top = max((board.check(list(m)).points for m in expected), default=None)
     assert (best[0][0] if best else None) == top
+
+
+@settings(max_examples=15, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, variant=st.sampled_from(VARIANTS[:3]))
+def test_no_cache_goes_stale_across_play_pop_and_queries(seed, variant):
+    rng = random.Random(seed)
+    position = build_position(seed, rng.randint(5, 40), variant)
+    board = position.board
+    moves = list(position.moves)
+    pool = list(position.hand) + list(position.bag)
+
+    for _ in range(30):
+        op = rng.random()
+        if op < 0.45 and moves:
+            board.pop()
+            moves.pop()
+        else:
+            move = random_legal_move(board, rng.sample(pool, min(6, len(pool))), rng)
+            if move is not None:
+                board.play(move)
+                moves.append(move)
+        # Query in between, so that any memo is filled before the next change.
+        fresh = replay(moves, variant)
+        assert board.legal_map() == fresh.legal_map()
+        hand = rng.sample(pool, min(3, len(pool)))
+        assert ([p for p, _ in engine.best_moves(board, hand, limit=3)]
+                == [p for p, _ in engine.best_moves(fresh, hand, limit=3)])
+        assert list(board.tiles()) == list(fresh.tiles())
