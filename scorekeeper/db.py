@@ -644,3 +644,351 @@ def count_games(status: str | None = None) -> int:
             "SELECT count(*) AS n FROM games WHERE status = ?", [status]
         )
     return int(next(iter(rows))["n"])
+
+
+# --- history and statistics ---
+# Queries of the history, replay, statistics and backup pages (HISTORY helper).
+# They read the summary columns (games.status/scores/move_count and the
+# game_players rows) so that no list or statistic replays a game.
+
+
+@migrations()
+def m100_history_indexes(db: sqlite_utils.Database) -> None:
+    """Add the indexes the history list and the player statistics rely on."""
+    # Newest-first history pages walk this index instead of sorting all games.
+    db.execute("CREATE INDEX IF NOT EXISTS games_created_at ON games(created_at, id)")
+    # A player's statistics read only their own rows, covered by this index.
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS game_players_stats ON game_players("
+        "name_key, is_winner, score, qwirkles, turns, best_move_score)"
+    )
+
+
+def _like_pattern(text: str) -> str:
+    """Return a LIKE pattern matching text anywhere, with wildcards escaped."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def history_page(
+    search: str | None = None, page: int = 1, per_page: int = 25
+) -> tuple[list[dict[str, Any]], int]:
+    """Return one page of games, newest first, and how many games match.
+
+    search matches any part of a player's name (case-insensitive). Each row has
+    id, created_at, finished_at, status, end_reason, move_count, variant (dict),
+    first_player, players (list of {seat, name, score, is_winner, qwirkles}),
+    first_move_at and last_move_at.
+    """
+    db = get_db()
+    where, params = "", []
+    if search and search.strip():
+        where = (
+            "WHERE id IN (SELECT game_id FROM game_players"
+            " WHERE name_key LIKE ? ESCAPE '\\')"
+        )
+        params = [_like_pattern(name_key(search))]
+    counted = db.query(f"SELECT count(*) AS n FROM games {where}", params)
+    total = int(next(iter(counted))["n"])
+    page = max(1, page)
+    rows = list(
+        db.query(
+            "SELECT id, created_at, finished_at, status, end_reason, move_count,"
+            f" variant, first_player FROM games {where}"
+            " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+            [*params, per_page, (page - 1) * per_page],
+        )
+    )
+    ids = [row["id"] for row in rows]
+    seats = game_players_for(ids)
+    spans = move_spans(ids)
+    for row in rows:
+        row["variant"] = json.loads(row["variant"])
+        row["players"] = seats.get(row["id"], [])
+        row["first_move_at"], row["last_move_at"] = spans.get(row["id"], (None, None))
+    return rows, total
+
+
+def game_players_for(game_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+    """Return the game_players rows of the given games, by game id in seat order."""
+    if not game_ids:
+        return {}
+    marks = ",".join("?" * len(game_ids))
+    out: dict[int, list[dict[str, Any]]] = {}
+    for row in get_db().query(
+        "SELECT game_id, seat, name, score, is_winner, qwirkles, turns,"
+        f" best_move_score, best_move_seq FROM game_players WHERE game_id IN ({marks})"
+        " ORDER BY game_id, seat",
+        list(game_ids),
+    ):
+        out.setdefault(row["game_id"], []).append(row)
+    return out
+
+
+def move_spans(game_ids: Sequence[int]) -> dict[int, tuple[str, str]]:
+    """Return (first, last) move timestamps of the given games (games with moves)."""
+    if not game_ids:
+        return {}
+    marks = ",".join("?" * len(game_ids))
+    return {
+        row["game_id"]: (row["first"], row["last"])
+        for row in get_db().query(
+            "SELECT game_id, min(created_at) AS first, max(created_at) AS last"
+            f" FROM moves WHERE game_id IN ({marks}) GROUP BY game_id",
+            list(game_ids),
+        )
+    }
+
+
+def move_times(game_id: int) -> list[str]:
+    """Return the stored timestamp of each move of a game, in order."""
+    return [
+        row["created_at"]
+        for row in get_db().query(
+            "SELECT created_at FROM moves WHERE game_id = ? ORDER BY seq", [game_id]
+        )
+    ]
+
+
+_PLAYER_AGGREGATES = """
+    count(*) AS games,
+    count(is_winner) AS finished,
+    coalesce(sum(is_winner), 0) AS wins,
+    avg(CASE WHEN is_winner IS NOT NULL THEN score END) AS avg_score,
+    max(CASE WHEN is_winner IS NOT NULL THEN score END) AS best_score,
+    sum(qwirkles) AS qwirkles,
+    sum(turns) AS turns,
+    sum(score) AS points,
+    max(best_move_score) AS best_move_score
+"""
+
+
+def player_summaries() -> list[dict[str, Any]]:
+    """Return every player name's totals, most games first.
+
+    Each: name_key, name (as last written), games, finished, wins, avg_score,
+    best_score, qwirkles, turns, points, best_move_score. Wins, averages and bests
+    count finished games only (is_winner is NULL while a game runs).
+    """
+    rows = get_db().query(
+        f"SELECT name_key, max(name) AS name, {_PLAYER_AGGREGATES}"
+        " FROM game_players GROUP BY name_key ORDER BY games DESC, name_key"
+    )
+    return list(rows)
+
+
+def player_summary(name: str) -> dict[str, Any] | None:
+    """Return one player's totals (as player_summaries) plus their best move, or None.
+
+    best_move is {game_id, seq, score} of their highest-scoring placing move.
+    """
+    key = name_key(name)
+    db = get_db()
+    row = next(
+        iter(
+            db.query(
+                f"SELECT {_PLAYER_AGGREGATES} FROM game_players WHERE name_key = ?",
+                [key],
+            )
+        )
+    )
+    if not row["games"]:
+        return None
+    row["name_key"] = key
+    best = list(
+        db.query(
+            "SELECT game_id, best_move_seq AS seq, best_move_score AS score"
+            " FROM game_players WHERE name_key = ? AND best_move_seq IS NOT NULL"
+            " ORDER BY best_move_score DESC, game_id LIMIT 1",
+            [key],
+        )
+    )
+    row["best_move"] = best[0] if best else None
+    names = list(
+        db.query(
+            "SELECT name FROM game_players WHERE name_key = ?"
+            " ORDER BY game_id DESC LIMIT 1",
+            [key],
+        )
+    )
+    row["name"] = names[0]["name"]
+    return row
+
+
+def player_games(name: str, limit: int = 20) -> list[dict[str, Any]]:
+    """Return a player's most recent games: id, created_at, status, seat, score,
+    is_winner and the players of each game."""
+    rows = list(
+        get_db().query(
+            "SELECT g.id, g.created_at, g.status, g.end_reason, p.seat, p.score,"
+            " p.is_winner FROM game_players p JOIN games g ON g.id = p.game_id"
+            " WHERE p.name_key = ? ORDER BY g.created_at DESC, g.id DESC LIMIT ?",
+            [name_key(name), limit],
+        )
+    )
+    seats = game_players_for([row["id"] for row in rows])
+    for row in rows:
+        row["players"] = seats.get(row["id"], [])
+    return rows
+
+
+def head_to_head(a: str, b: str, limit: int = 20) -> dict[str, Any]:
+    """Return the finished games two players played together and how they fared.
+
+    Keys: games, wins_a, wins_b (ties count as a win for each winner), ahead_a,
+    ahead_b (finished above the other), avg_a, avg_b, recent (list of rows:
+    id, created_at, score_a, score_b, winner_a, winner_b).
+    """
+    key_a, key_b = name_key(a), name_key(b)
+    db = get_db()
+    join = (
+        " FROM game_players pa JOIN game_players pb"
+        " ON pb.game_id = pa.game_id AND pb.seat != pa.seat"
+        " WHERE pa.name_key = ? AND pb.name_key = ? AND pa.is_winner IS NOT NULL"
+    )
+    totals = next(
+        iter(
+            db.query(
+                "SELECT count(*) AS games, coalesce(sum(pa.is_winner), 0) AS wins_a,"
+                " coalesce(sum(pb.is_winner), 0) AS wins_b,"
+                " coalesce(sum(pa.score > pb.score), 0) AS ahead_a,"
+                " coalesce(sum(pb.score > pa.score), 0) AS ahead_b,"
+                f" avg(pa.score) AS avg_a, avg(pb.score) AS avg_b {join}",
+                [key_a, key_b],
+            )
+        )
+    )
+    totals["recent"] = list(
+        db.query(
+            "SELECT pa.game_id AS id, g.created_at, pa.score AS score_a,"
+            " pb.score AS score_b, pa.is_winner AS winner_a, pb.is_winner AS winner_b"
+            f" {join.replace(' WHERE', ' JOIN games g ON g.id = pa.game_id WHERE')}"
+            " ORDER BY g.created_at DESC, g.id DESC LIMIT ?",
+            [key_a, key_b, limit],
+        )
+    )
+    return totals
+
+
+def iter_backup_games() -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Yield (games row, move rows in order) for every game, oldest first."""
+    db = get_db()
+    game_rows = list(
+        db.query(
+            "SELECT id, created_at, updated_at, players, variant, first_player,"
+            " status, end_reason, finished_at, scores FROM games ORDER BY id"
+        )
+    )
+    chunk = 500
+    for start in range(0, len(game_rows), chunk):
+        part = game_rows[start : start + chunk]
+        marks = ",".join("?" * len(part))
+        moves: dict[int, list[dict[str, Any]]] = {}
+        for row in db.query(
+            "SELECT game_id, seq, player, type, tiles, count, score, end_bonus,"
+            f" created_at FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, seq",
+            [row["id"] for row in part],
+        ):
+            moves.setdefault(row["game_id"], []).append(row)
+        for row in part:
+            yield row, moves.get(row["id"], [])
+
+
+def restore_games(
+    items: Sequence[Any], *, keep_cache: bool = False
+) -> list[int]:
+    """Store validated games (backup.RestoredGame-like) in one transaction; all or none.
+
+    Each item has .names, .game (replayed engine Game), .created_at, .updated_at,
+    .finished_at and .move_times (None to use one timestamp for all). Returns the
+    new ids in order.
+    """
+    db = get_db()
+    ids: list[int] = []
+    with _immediate(db):
+        for item in items:
+            game = item.game
+            created = item.created_at or _now()
+            updated = item.updated_at or created
+            cursor = db.execute(
+                "INSERT INTO games (created_at, updated_at, players, variant,"
+                " first_player, edit_token, scores) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    created, updated, json.dumps(list(item.names), ensure_ascii=False),
+                    json.dumps(game.variant.to_dict()), game.first_player,
+                    secrets.token_urlsafe(16), json.dumps([0] * len(item.names)),
+                ],
+            )
+            game_id = int(cursor.lastrowid)
+            db.conn.executemany(
+                "INSERT INTO game_players (game_id, seat, name, name_key)"
+                " VALUES (?, ?, ?, ?)",
+                [(game_id, seat, n, name_key(n)) for seat, n in enumerate(item.names)],
+            )
+            times = item.move_times or [updated] * len(game.moves)
+            rows = []
+            for seq, (move, stamp) in enumerate(zip(game.moves, times, strict=True)):
+                v = move_to_row_values(move)
+                rows.append((
+                    game_id, seq, v["player"], v["type"], v["tiles"], v["count"],
+                    v["score"], v["end_bonus"], v["qwirkles"], stamp or updated,
+                ))
+            db.conn.executemany(
+                "INSERT INTO moves (game_id, seq, player, type, tiles, count, score,"
+                " end_bonus, qwirkles, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                rows,
+            )
+            _refresh_summary(db, game_id, game, updated, item.finished_at or updated)
+            ids.append(game_id)
+    return ids
+
+
+def correct_moves(
+    game_id: int, moves: Sequence[dict[str, Any]], expected_turn: int | None = None
+) -> GameRow:
+    """Replace a game's moves like replace_moves, keeping each kept move's timestamp.
+
+    Moves are matched by position; a move that changed gets the current time.
+    Raises engine.IllegalMove (with .move_number), GameNotFound or TurnConflict;
+    then nothing is stored.
+    """
+    db = get_db()
+    with _immediate(db):
+        row = _load_or_raise(db, game_id)
+        if expected_turn is not None and expected_turn != row.game.turn:
+            release(row)
+            raise TurnConflict(expected_turn, row.game.turn)
+        old = list(
+            db.query(
+                "SELECT seq, player, type, tiles, count, created_at FROM moves"
+                " WHERE game_id = ? ORDER BY seq",
+                [game_id],
+            )
+        )
+        game = _new_game(row.variant, len(row.names), row.first_player)
+        for number, move in enumerate(moves, start=1):
+            try:
+                game.push(move)
+            except engine.IllegalMove as exc:
+                exc.move_number = number  # type: ignore[attr-defined]
+                release(row)
+                raise
+        stamp = _next_stamp(row.updated_at)
+        db.execute("DELETE FROM moves WHERE game_id = ?", [game_id])
+        for seq, move in enumerate(game.moves):
+            values = move_to_row_values(move)
+            kept = (
+                seq < len(old)
+                and old[seq]["type"] == values["type"]
+                and old[seq]["tiles"] == values["tiles"]
+                and old[seq]["count"] == values["count"]
+            )
+            when = old[seq]["created_at"] if kept else stamp
+            _insert_moves(db, game_id, [move], seq, when)
+        previous_finish = next(
+            iter(db.query("SELECT finished_at FROM games WHERE id = ?", [game_id]))
+        )["finished_at"]
+        _refresh_summary(db, game_id, game, stamp, previous_finish or stamp)
+    row.game = game
+    row.updated_at = stamp
+    return row
