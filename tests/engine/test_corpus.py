@@ -224,3 +224,26 @@ def test_probe_gives_its_expected_code_or_score(probe):
         assert board.play(tiles) == probe["score"]
         board.pop()
     assert list(board.tiles()) == before
+
+
+def test_record_claiming_an_end_the_moves_do_not_reach_is_refused():
+    record = load(RECORDS[0])
+    record["moves"] = record["moves"][:10]
+
+    with pytest.raises(engine.RecordError) as error:
+        engine.from_record(record)
+
+    assert "final" in str(error.value).lower() or error.value.code.startswith("final")
+
+
+def test_record_with_a_move_after_the_end_names_that_move():
+    record = load(RECORDS[0])
+    last = record["moves"][-1]
+    players = len(record["players"])
+    record["moves"].append({"player": (last["player"] + 1) % players, "type": "pass"})
+
+    with pytest.raises(engine.RecordError) as error:
+        engine.from_record(record)
+
+    assert error.value.code == "game_over"
+    assert error.value.move_number == len(record["moves"])

@@ -505,3 +505,22 @@ def test_s8_pop_undoes_the_last_play_exactly():
     assert list(board.tiles()) == before
     assert board.legal_map() == legal_before
     assert board.unseen()[("red", "square")] == 3
+
+
+def test_s4_move_score_to_dict_gives_every_line_with_its_cells():
+    board = engine.Board()
+    board.play([(0, 0, "red", "circle"), (0, 1, "red", "square")])
+    board.play([(1, 1, "blue", "square")])
+
+    data = board.check([(1, 0, "blue", "circle")]).to_dict()
+
+    assert data["points"] == 4 and data["qwirkles"] == 0
+    documented = ("direction", "cells", "kind", "value", "length", "points", "qwirkle")
+    lines = sorted(({key: line[key] for key in documented} for line in data["lines"]),
+                   key=lambda line: line["direction"])
+    assert lines == [
+        {"direction": "column", "cells": [[0, 0], [1, 0]], "kind": "shape",
+         "value": "circle", "length": 2, "points": 2, "qwirkle": False},
+        {"direction": "row", "cells": [[1, 0], [1, 1]], "kind": "color",
+         "value": "blue", "length": 2, "points": 2, "qwirkle": False},
+    ]

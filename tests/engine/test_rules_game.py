@@ -426,3 +426,13 @@ def test_s6_emptying_the_hand_ends_with_the_bonus_even_when_nothing_else_fits():
     assert game.final.reason == "hand_emptied"
     assert game.final.end_bonus_player == 1
     assert game.scores == [2 + 2, 1 + 4 + 4 + 2 + 6]
+
+
+def test_s6_highest_total_wins_and_ties_are_shared():
+    tie = engine.Final(scores=(30, 41, 41), end_bonus_player=1,
+                       reason=engine.EndReason.HAND_EMPTIED)
+    alone = engine.Final(scores=(50, 41), end_bonus_player=None,
+                         reason=engine.EndReason.STALLED)
+
+    assert tie.winners == (1, 2)
+    assert alone.winners == (0,)
