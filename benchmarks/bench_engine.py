@@ -15,7 +15,8 @@ about 60 tiles and a late one of about 100.  Measured:
   collector is paused while timing, as `timeit` does);
 - `legal_map()` (all kinds at once) and `legal_cells` for every kind, on late
   boards, each on a freshly replayed board so that no cache is warm;
-- `best_moves` for 6-tile hands drawn from the tiles not on the board.
+- `best_moves` for 6-tile hands drawn from the tiles not on the board;
+- `from_record` of each whole corpus game (replay with every check).
 """
 
 from __future__ import annotations
@@ -176,6 +177,20 @@ def time_best(batch: list[Sample], hands: int, rng: random.Random) -> list[float
     return times
 
 
+@no_gc
+def time_replay(repeats: int) -> list[float]:
+    """Seconds per from_record of each corpus game (validate, score, end checks)."""
+    records = [json.loads(p.read_text(encoding="utf-8"))
+               for p in sorted(GAMES.glob("classic-*.json"))]
+    times = []
+    for record in records:
+        for _ in range(repeats):
+            start = time.perf_counter()
+            engine.from_record(record)
+            times.append(time.perf_counter() - start)
+    return times
+
+
 def row(name: str, values: list[float], unit: str, goal: str) -> str:
     scale = {"µs": 1e6, "ms": 1e3}[unit]
     med = statistics.median(values) * scale
@@ -242,6 +257,10 @@ def main(argv: list[str] | None = None) -> int:
               "med < 20, max < 200"))
     print(row("best_moves 6-tile hand, late", time_best(late, hands, rng), "ms",
               "med < 20, max < 200"))
+    if GAMES.is_dir():
+        print(row("from_record, a whole classic game", time_replay(3 if args.quick
+                                                                    else 20),
+                  "ms", "-"))
     return 0
 
 
