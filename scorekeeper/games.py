@@ -103,7 +103,7 @@ def breakdown_text(move: Any) -> str:
             continue
         part = _("%(value)s line %(length)s", value=line.value, length=line.length)
         if line.qwirkle:
-            part += " + " + _("Qwirkle %(n)s", n=line.points - line.length)
+            part += " + " + _("QWIRKLE %(n)s", n=line.points - line.length)
         parts.append(part)
     if move.end_bonus:
         parts.append(_("end bonus %(n)s", n=move.end_bonus))
@@ -128,6 +128,28 @@ def board_state(row: db.GameRow, editable: bool) -> dict[str, Any]:
             _tile_key(color, shape): n for (color, shape), n in game.unseen().items()
         },
     }
+
+
+def js_text(variant: engine.Variant) -> dict[str, str]:
+    """Return the sentences board.js shows, in the page's language (gettext)."""
+    text = {
+        "single": _("single tile 1"),
+        "line": _("%(value)s line %(length)s"),
+        "qwirkle": _("QWIRKLE %(n)s"),
+        "end_bonus": _("end bonus %(n)s"),
+        "ends": _("ends the game"),
+        "illegal": _("That move is not allowed."),
+        "conflict": _("Another device entered a move first. Reloading…"),
+        "forbidden": _("This device may not enter moves for this game: scan the "
+                       "game's code from the device that started it."),
+        "refused": _("The move was refused (%(status)s)."),
+        "offline": _("No connection to the scorekeeper. Try again."),
+        "ready": _("%(n)s tile(s) ready: confirm to score."),
+    }
+    # Colour and shape names as the breakdown names them.
+    for name in (*variant.color_names, *variant.shape_names):
+        text[name] = _(name)
+    return text
 
 
 def page_context(row: db.GameRow) -> dict[str, Any]:
@@ -171,6 +193,7 @@ def page_context(row: db.GameRow) -> dict[str, Any]:
         "editable": editable,
         "active": game.status == "active",
         "state_json": json.dumps(board_state(row, editable), separators=(",", ":")),
+        "text_json": json.dumps(js_text(game.variant), ensure_ascii=False),
         "last_points": last_points(game),
         "last_move": last,
         "last_text": breakdown_text(last) if last is not None else "",

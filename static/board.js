@@ -73,6 +73,13 @@
     var removeBtn = main.querySelector("[data-remove]");
     var clearBtn = main.querySelector("[data-clear]");
     var defaultText = preview ? preview.textContent : "";
+    // Sentences in the page's language, from the template (data-text on the board).
+    var text = JSON.parse(svg.getAttribute("data-text") || "{}");
+    function t(name, vars) {
+      var out = text[name] || name;
+      Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
+      return out;
+    }
     var occupied = {};
     var lastCells = {};
     var pending = [];
@@ -362,15 +369,15 @@
     function scoreText(data) {
       var lines = (data.breakdown && data.breakdown.lines) || [];
       var parts = lines.map(function (line) {
-        if (line.kind === "tile") { return "single tile 1"; }
-        var text = line.value + " line " + line.length;
-        if (line.qwirkle) { text += " + QWIRKLE " + (line.points - line.length); }
-        return text;
+        if (line.kind === "tile") { return t("single"); }
+        var part = t("line", {value: t(line.value), length: line.length});
+        if (line.qwirkle) { part += " + " + t("qwirkle", {n: line.points - line.length}); }
+        return part;
       });
-      if (data.end_bonus) { parts.push("end bonus " + data.end_bonus); }
+      if (data.end_bonus) { parts.push(t("end_bonus", {n: data.end_bonus})); }
       var total = data.score + (data.end_bonus || 0);
       var out = parts.length ? parts.join(" + ") + " = " + total : String(total);
-      return out + (data.ends_game ? " · ends the game" : "");
+      return out + (data.ends_game ? " · " + t("ends") : "");
     }
     function showError(data, fallback) {
       var err = errorOf(data);
@@ -392,10 +399,10 @@
           say(scoreText(res.data), res.data.breakdown && res.data.breakdown.qwirkles ? "qwirkle" : "ok");
           if (confirmBtn) { confirmBtn.disabled = false; }
         } else if (res.status === 422) {
-          showError(res.data, "That move is not allowed.");
+          showError(res.data, t("illegal"));
           if (confirmBtn) { confirmBtn.disabled = true; }
         } else {
-          say(pending.length + " tile(s) ready: confirm to score", "");
+          say(t("ready", {n: pending.length}), "");
           if (confirmBtn) { confirmBtn.disabled = false; }
         }
       }).catch(function () {
@@ -412,20 +419,20 @@
           busy = false;
           if (res.status === 201 || res.status === 200) { return refresh(); }
           if (res.status === 409) {
-            say("Another device entered a move first. Reloading…", "error");
+            say(t("conflict"), "error");
             setTimeout(function () { location.reload(); }, 900);
             return;
           }
           if (res.status === 403) {
-            say("This device may not enter moves for this game (open the game's join code).", "error");
+            say(t("forbidden"), "error");
             return;
           }
-          showError(res.data, "The move was refused (" + res.status + ").");
+          showError(res.data, t("refused", {status: res.status}));
           if (confirmBtn) { confirmBtn.disabled = res.status === 422; }
         })
         .catch(function () {
           busy = false;
-          say("No connection to the scorekeeper. Try again.", "error");
+          say(t("offline"), "error");
           if (confirmBtn) { confirmBtn.disabled = false; }
         });
     }

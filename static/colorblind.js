@@ -5,14 +5,14 @@
   var KEY = "qwirkle-colorblind";
   var on = false;
   try { on = localStorage.getItem(KEY) === "1"; } catch (e) { /* storage blocked */ }
-  document.documentElement.classList.toggle("cb", on);
+  document.documentElement.classList.toggle("cb-mode", on);
   function wire() {
     var btn = document.querySelector("[data-cb-toggle]");
     if (!btn) { return; }
     btn.setAttribute("aria-pressed", on ? "true" : "false");
     btn.addEventListener("click", function () {
       on = !on;
-      document.documentElement.classList.toggle("cb", on);
+      document.documentElement.classList.toggle("cb-mode", on);
       btn.setAttribute("aria-pressed", on ? "true" : "false");
       try { localStorage.setItem(KEY, on ? "1" : "0"); } catch (e) { /* storage blocked */ }
     });

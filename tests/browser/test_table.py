@@ -231,4 +231,12 @@ def test_landscape_tablet_shows_board_beside_scores(
     scores = page.locator("section.scores").bounding_box()
     assert scores["x"] > board["x"] + board["width"] - 1
     page.screenshot(path=str(tmp_path / "table-1024x700.png"))
+    # Colour-blind mode: a letter on each tile, remembered across pages.
+    assert not page.locator("td[data-kind='red circle'] text.cb").is_visible()
+    page.tap("[data-cb-toggle]")
+    expect(page.locator("[data-cb-toggle]")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("td[data-kind='red circle'] text.cb")).to_be_visible()
+    page.goto(f"{live_server}/games/new")
+    expect(page.locator("form.new-game")).to_be_visible()
+    assert page.evaluate("document.documentElement.classList.contains('cb-mode')")
     browser.close()
