@@ -186,11 +186,14 @@ def test_score_is_the_sum_of_the_lines_the_move_makes(seed, n, variant):
 
 
 @SETTINGS
-@given(seed=seeds, n=st.integers(min_value=0, max_value=35), sym=st.integers(1, 7))
-def test_rotating_or_mirroring_changes_neither_legality_nor_score(seed, n, sym):
-    position = build_position(seed, n)
+@given(seed=seeds, n=st.integers(min_value=0, max_value=35), sym=st.integers(1, 7),
+       variant=variants)
+def test_rotating_or_mirroring_changes_neither_legality_nor_score(
+    seed, n, sym, variant
+):
+    position = build_position(seed, n, variant)
     symmetry = SYMMETRIES[sym]
-    mirror = engine.Board()
+    mirror = engine.Board(variant)
     for move in position.moves:
         expected = replay_score(position, move)
         assert mirror.play(transform(move, symmetry)) == expected
