@@ -14,7 +14,8 @@ import pytest
 
 from scorekeeper import engine
 
-from .helpers import full_set, random_legal_move
+from . import reference
+from .helpers import frontier, full_set, random_legal_move
 
 END_BONUS = 6
 
@@ -46,6 +47,31 @@ def snapshot(game: engine.Game) -> tuple:
     """The engine's whole visible state."""
     return (list(game.board.tiles()), game.bag, list(game.hands), list(game.scores),
             game.current_player, game.final, game.status, game.unseen())
+
+
+def anything_fits(board: engine.Board, kinds: set) -> bool:
+    """Whether any unplayed tile fits anywhere, decided by the reference rules.
+
+    The engine's legal_cells proposes; the reference implementation confirms
+    a "yes" and, for a "no", tries every kind on every cell next to the board.
+    """
+    variant = board.variant
+    tiles = {(r, c): (color, shape) for r, c, color, shape in board.tiles()}
+
+    def fits(cell, kind) -> bool:
+        broken, _ = reference.judge(tiles, [(*cell, *kind)], variant.color_names,
+                                    variant.shape_names, variant.copies)
+        return not broken
+
+    for kind in sorted(kinds):
+        cells = board.legal_cells(*kind)
+        if cells:
+            assert fits(min(cells), kind), (kind, min(cells))
+            return True
+    for cell in frontier(board):
+        for kind in kinds:
+            assert not fits(cell, kind), (kind, cell)
+    return False
 
 
 def choose(board: engine.Board, hand: list, rng: random.Random, greedy: bool):
@@ -90,7 +116,7 @@ def play_out(
             if not hand and not table.bag:
                 table.scores[seat] += END_BONUS
                 table.final = ("hand_emptied", seat)
-            elif not any(game.board.legal_cells(*kind) for kind in table.unplayed()):
+            elif not anything_fits(game.board, table.unplayed()):
                 table.final = ("stalled", None)
             assert played.end_bonus == (END_BONUS if table.final and
                                         table.final[0] == "hand_emptied" else 0)
