@@ -1,6 +1,6 @@
 """Time recording a move through the API against a no-op Flask request (same run).
 
-Usage: python benchmarks/bench_api.py [--rounds N] [--no-cache]
+Usage: python benchmarks/bench_api.py [--rounds N] [--no-cache] [--http CLIENTS]
 
 Replays the classic corpus games (../shared/games) move by move through
 POST /api/games/<id>/moves on a real SQLite file in a temporary folder, sent by
@@ -101,13 +101,96 @@ def run(rounds: int, cache: bool) -> dict[str, Any]:
             "round_trips": round_trips}
 
 
+def run_http(clients: int) -> None:
+    """Play the corpus games over HTTP through waitress, `clients` at once; print stats.
+
+    Each client plays its own games with "turn" set; also counts 409s, errors
+    and "database is locked" answers, then checks the file's integrity.
+    """
+    import http.client
+    import sqlite3
+    import threading
+
+    import waitress
+
+    folder = tempfile.mkdtemp(prefix="bench-http-")
+    database = str(Path(folder) / "bench.sqlite3")
+    app = create_app({"DATABASE": database, "SECRET_KEY": "bench"})
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
+    port = server.effective_port  # type: ignore[union-attr]
+    threading.Thread(target=server.run, daemon=True).start()
+    records = corpus_games()
+    latencies: list[float] = []
+    statuses: dict[int, int] = {}
+    locked = 0
+    lock = threading.Lock()
+
+    def client(index: int) -> None:
+        nonlocal locked
+        conn = http.client.HTTPConnection("127.0.0.1", port)
+
+        def call(method: str, url: str, body: Any, headers: dict[str, str]) -> Any:
+            nonlocal locked
+            start = time.perf_counter()
+            conn.request(method, url, json.dumps(body),
+                         {"Content-Type": "application/json", **headers})
+            response = conn.getresponse()
+            data = response.read()
+            with lock:
+                latencies.append(time.perf_counter() - start)
+                statuses[response.status] = statuses.get(response.status, 0) + 1
+                if b"database is locked" in data:
+                    locked += 1
+            return json.loads(data)
+
+        for record in records[index % 3::3]:
+            created = call("POST", "/api/games", {
+                "players": record["players"],
+                "first_player": record["moves"][0]["player"]}, {})
+            headers = {"X-Edit-Token": created["edit_token"]}
+            for turn, move in enumerate(record["moves"]):
+                body = {k: v for k, v in move.items() if k not in ("player", "score")}
+                call("POST", f"/api/games/{created['id']}/moves",
+                     {**body, "turn": turn}, headers)
+        conn.close()
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - start
+    # The server thread is a daemon: it ends with the process (closing it under
+    # its running loop makes waitress print errors).
+    latencies.sort()
+    conn = sqlite3.connect(database)
+    integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
+    conn.close()
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+
+    print(f"HTTP via waitress (8 threads), {clients} clients: {len(latencies)}"
+          f" requests in {elapsed:.2f} s = {len(latencies) / elapsed:.0f} req/s")
+    print(f"  latency p50 {pct(0.5):.2f} ms, p90 {pct(0.9):.2f} ms,"
+          f" p99 {pct(0.99):.2f} ms")
+    print(f"  statuses {dict(sorted(statuses.items()))}, database is locked:"
+          f" {locked}, integrity_check: {integrity}")
+
+
 def main() -> None:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-cache", action="store_true",
                         help="replay every game from the moves table on each request")
+    parser.add_argument("--http", type=int, metavar="CLIENTS",
+                        help="instead: load test over HTTP with this many clients")
     args = parser.parse_args()
+    if args.http:
+        run_http(args.http)
+        return
     result = run(args.rounds, cache=not args.no_cache)
     move = statistics.median(result["moves"])
     noop = statistics.median(result["noop"])
