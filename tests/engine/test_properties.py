@@ -447,3 +447,60 @@ def test_no_cache_goes_stale_across_play_pop_and_queries(seed, variant):
         assert ([p for p, _ in engine.best_moves(board, hand, limit=3)]
                 == [p for p, _ in engine.best_moves(fresh, hand, limit=3)])
         assert list(board.tiles()) == list(fresh.tiles())
+
+
+def all_legal_moves_by_extension(board: engine.Board, hand: list) -> set[frozenset]:
+    """Every legal move of a hand, grown tile by tile from each legal single tile.
+
+    Complete because every legal move contains a tile legal alone, and every
+    contiguous part of a legal move that holds that tile is itself legal (its
+    lines are parts of the move's lines), so each legal move is reached by
+    adding one tile at a time at either end of the run.
+    """
+    found: set[frozenset] = set()
+    seen: set[tuple] = set()
+
+    def grow(move: list, rest: list, dr: int, dc: int) -> None:
+        key = (frozenset(move), dr)
+        if key in seen:
+            return
+        seen.add(key)
+        found.add(frozenset(move))
+        taken = {(t[0], t[1]) for t in move}
+        r, c = move[0][0], move[0][1]
+        for sign in (1, -1):
+            cell = (r, c)
+            while cell in taken or board.get(cell) is not None:
+                cell = (cell[0] + sign * dr, cell[1] + sign * dc)
+            for kind in set(rest):
+                longer = move + [(*cell, *kind)]
+                if is_legal(board, longer):
+                    left = list(rest)
+                    left.remove(kind)
+                    grow(longer, left, dr, dc)
+
+    for kind in set(hand):
+        rest = list(hand)
+        rest.remove(kind)
+        for cell in board.legal_cells(*kind):
+            for dr, dc in ((0, 1), (1, 0)):
+                grow([(*cell, *kind)], rest, dr, dc)
+    return found
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, n=st.integers(min_value=1, max_value=40), variant=variants)
+def test_legal_moves_of_full_hands_match_an_independent_search(seed, n, variant):
+    position = build_position(seed, n, variant)
+    board = position.board
+    hand = hand_from(position, random.Random(seed + 8), variant.hand_size)
+
+    listed = {frozenset(tuple(t) for t in move)
+              for _, move in engine.legal_moves(board, hand)}
+    expected = all_legal_moves_by_extension(board, hand)
+
+    assert listed == expected
+    best = engine.best_moves(board, hand, limit=1)
+    top = max((board.check(list(m)).points for m in expected), default=None)
+    assert (best[0][0] if best else None) == top
