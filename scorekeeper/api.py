@@ -148,10 +148,11 @@ def parse_names(value: object, variant: engine.Variant) -> list[str]:
     """Return trimmed unique player names fitting the variant, or answer 400."""
     if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
         _bad(_('"players" must be a list of names.'), "invalid_players")
-    problem = names_problem([" ".join(n.split()) for n in value], variant)
+    names = [" ".join(n.split()) for n in value]
+    problem = names_problem(names, variant)
     if problem:
         _bad(problem, "invalid_players")
-    return [" ".join(n.split()) for n in value]
+    return names
 
 
 def names_problem(names: list[str], variant: engine.Variant) -> str | None:

@@ -74,19 +74,7 @@ class GameRow:
 
 # --- connections and schema ---
 
-migrations = Migrations("scorekeeper")
-
-
-@migrations()
-def m001_initial(db: sqlite_utils.Database) -> None:
-    """Create the games, moves and game_players tables."""
-    # One statement at a time: executescript() would COMMIT the migration's
-    # transaction half-way.
-    for statement in _SCHEMA.split(";"):
-        if statement.strip():
-            db.execute(statement)
-
-
+#: The tables of the first migration (app-plan schema).
 _SCHEMA = """
         CREATE TABLE games (
             id INTEGER PRIMARY KEY,
@@ -133,6 +121,19 @@ _SCHEMA = """
         );
         CREATE INDEX game_players_name_key ON game_players(name_key);
 """
+
+
+migrations = Migrations("scorekeeper")
+
+
+@migrations()
+def m001_initial(db: sqlite_utils.Database) -> None:
+    """Create the games, moves and game_players tables."""
+    # One statement at a time: executescript() would COMMIT the migration's
+    # transaction half-way.
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
 
 
 def connect(path: str) -> sqlite_utils.Database:
