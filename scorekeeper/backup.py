@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from scorekeeper import engine
+from scorekeeper.i18n import _
 
 FORMAT = "qwirkle-backup/1"
 """The format tag of a backup file."""
@@ -71,18 +72,26 @@ def loads(data: bytes | str, *, limit: int) -> object:
     """Parse uploaded JSON bytes, refusing oversized, non-UTF-8 or non-JSON data."""
     if len(data) > limit:
         raise BackupError(
-            f"The file is too large ({len(data):,} bytes; at most {limit:,}).",
+            _(
+                "The file is too large (%(size)s bytes; at most %(limit)s).",
+                size=f"{len(data):,}",
+                limit=f"{limit:,}",
+            ),
             code="too_large",
         )
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise BackupError("The file is not UTF-8 text.", code="not_json") from exc
+            raise BackupError(
+                _("The file is not UTF-8 text."), code="not_json"
+            ) from exc
     try:
         return json.loads(data)
     except (ValueError, RecursionError) as exc:
-        raise BackupError(f"The file is not JSON: {exc}.", code="not_json") from exc
+        raise BackupError(
+            _("The file is not JSON: %(why)s.", why=str(exc)), code="not_json"
+        ) from exc
 
 
 def _timestamp(value: object, what: str, game_number: int) -> str | None:
@@ -91,13 +100,19 @@ def _timestamp(value: object, what: str, game_number: int) -> str | None:
         return None
     if not isinstance(value, str) or len(value) > 40:
         raise BackupError(
-            f"Game {game_number}: {what} is not a timestamp.", game_number=game_number
+            _("Game %(n)d: %(what)s is not a timestamp.", n=game_number, what=what),
+            game_number=game_number,
         )
     try:
         datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError as exc:
         raise BackupError(
-            f"Game {game_number}: {what} {value!r} is not an ISO timestamp.",
+            _(
+                "Game %(n)d: %(what)s %(value)r is not an ISO timestamp.",
+                n=game_number,
+                what=what,
+                value=value,
+            ),
             game_number=game_number,
         ) from exc
     return value
@@ -112,17 +127,24 @@ def _names_problem(names: list[str], variant: engine.Variant) -> str | None:
 
 def check_record(document: object, game_number: int | None = None) -> RestoredGame:
     """Validate one game record (with optional backup timestamps) by replaying it."""
-    prefix = f"Game {game_number}: " if game_number else ""
+    prefix = _("Game %(n)d: ", n=game_number) if game_number else ""
     if not isinstance(document, dict):
         raise BackupError(
-            f"{prefix}a game record must be a JSON object, not "
-            f"{type(document).__name__}.",
+            prefix
+            + _(
+                "a game record must be a JSON object, not %(kind)s.",
+                kind=type(document).__name__,
+            ),
             game_number=game_number,
         )
     if document.get("format") != RECORD_FORMAT:
         raise BackupError(
-            f"{prefix}the format must be {RECORD_FORMAT!r}, "
-            f"not {str(document.get('format'))[:40]!r}.",
+            prefix
+            + _(
+                "the format must be %(want)r, not %(got)r.",
+                want=RECORD_FORMAT,
+                got=str(document.get("format"))[:40],
+            ),
             game_number=game_number,
         )
     number = game_number or 1
@@ -147,7 +169,7 @@ def check_record(document: object, game_number: int | None = None) -> RestoredGa
     if problem is None and any(
         not isinstance(n, str) or n != " ".join(n.split()) for n in names
     ):
-        problem = "Player names may not start or end with spaces."
+        problem = _("Player names may not start or end with spaces.")
     if problem:
         raise BackupError(
             f"{prefix}{problem}", game_number=game_number, code="invalid_players"
@@ -156,7 +178,7 @@ def check_record(document: object, game_number: int | None = None) -> RestoredGa
     if move_times is not None:
         if not isinstance(move_times, list) or len(move_times) != len(game.moves):
             raise BackupError(
-                f"{prefix}move_times must list one timestamp per move.",
+                prefix + _("move_times must list one timestamp per move."),
                 game_number=game_number,
             )
         move_times = [_timestamp(t, "a move time", number) or "" for t in move_times]
@@ -175,15 +197,22 @@ def parse_backup(document: object) -> list[RestoredGame]:
     """Validate a whole backup; raise BackupError naming the first bad game."""
     if not isinstance(document, dict):
         raise BackupError(
-            f"A backup must be a JSON object, not {type(document).__name__}."
+            _(
+                "A backup must be a JSON object, not %(kind)s.",
+                kind=type(document).__name__,
+            )
         )
     if document.get("format") != FORMAT:
         raise BackupError(
-            f"The format must be {FORMAT!r}, not {str(document.get('format'))[:40]!r}."
+            _(
+                "The format must be %(want)r, not %(got)r.",
+                want=FORMAT,
+                got=str(document.get("format"))[:40],
+            )
         )
     games = document.get("games")
     if not isinstance(games, list):
-        raise BackupError("A backup needs a list of games.")
+        raise BackupError(_("A backup needs a list of games."))
     return [check_record(game, number) for number, game in enumerate(games, 1)]
 
 

@@ -687,8 +687,6 @@ def import_game() -> str | Response | tuple[str, int]:
             game_id, token = db.store_game(checked.names, checked.game)
         except backup.BackupError as exc:
             error = str(exc)
-        except engine.RecordError as exc:
-            error = str(exc)
         else:
             remember_token(game_id, token)
             flash(_("Game imported as game %(id)d.", id=game_id), "success")
