@@ -240,3 +240,85 @@ def test_landscape_tablet_shows_board_beside_scores(
     expect(page.locator("form.new-game")).to_be_visible()
     assert page.evaluate("document.documentElement.classList.contains('cb-mode')")
     browser.close()
+
+
+def test_a_second_device_conflict_reloads_and_viewers_follow(
+    live_server: str, playwright: Any
+) -> None:
+    browser = launch(playwright)
+    first = browser.new_context(**PHONE).new_page()
+    start_game(first, live_server, ["Ann", "Bob"])
+    game_url = first.url
+    join = first.locator("p.join-link a").get_attribute("href")
+    second = browser.new_context(**PHONE).new_page()
+    second.goto(join)
+    second.wait_for_selector("[data-board][data-drawn]")
+    viewer = browser.new_context(**PHONE).new_page()
+    viewer.goto(game_url)
+    expect(viewer.locator("text=View only")).to_be_visible()
+
+    # The first phone has a tile pending when the second one confirms a move.
+    tap_cell(first, 0, 0)
+    pick(first, "red circle")
+    tap_cell(second, 0, 0)
+    pick(second, "blue square")
+    confirm(second)
+    expect(totals(second)).to_have_text(["1", "0"])
+    confirm(first)
+    # 409: nothing stored twice; the page reloads to the stored game.
+    expect(first.locator("[data-board] g.t.c-blue")).to_have_count(1, timeout=10_000)
+    expect(totals(first)).to_have_text(["1", "0"])
+    # The viewer's page follows by itself (it polls while nothing is being entered).
+    expect(totals(viewer)).to_have_text(["1", "0"], timeout=12_000)
+    browser.close()
+
+
+def test_one_finger_pans_and_two_fingers_zoom(
+    live_server: str, playwright: Any
+) -> None:
+    browser = launch(playwright)
+    page = browser.new_context(**PHONE).new_page()
+    start_game(page, live_server, ["Ann", "Bob"])
+    view = page.evaluate("document.querySelector('[data-board]').viewBox.baseVal.width")
+    box = page.locator("[data-board]").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.evaluate(
+        """([cx, cy]) => {
+            const svg = document.querySelector('[data-board]');
+            const ev = (type, id, x, y) => svg.dispatchEvent(new PointerEvent(type, {
+                pointerId: id, clientX: x, clientY: y, bubbles: true,
+                pointerType: 'touch', isPrimary: id === 1}));
+            ev('pointerdown', 1, cx - 20, cy); ev('pointerdown', 2, cx + 20, cy);
+            for (let i = 1; i <= 10; i++) {
+                ev('pointermove', 1, cx - 20 - 8 * i, cy);
+                ev('pointermove', 2, cx + 20 + 8 * i, cy);
+            }
+            ev('pointerup', 1, cx - 100, cy); ev('pointerup', 2, cx + 100, cy);
+        }""",
+        [cx, cy],
+    )
+    assert page.evaluate(
+        "document.querySelector('[data-board]').viewBox.baseVal.width"
+    ) < view / 2
+    x_before = page.evaluate("document.querySelector('[data-board]').viewBox.baseVal.x")
+    page.evaluate(
+        """([cx, cy]) => {
+            const svg = document.querySelector('[data-board]');
+            const ev = (type, x) => svg.dispatchEvent(new PointerEvent(type, {
+                pointerId: 7, clientX: x, clientY: cy, bubbles: true,
+                pointerType: 'touch', isPrimary: true}));
+            ev('pointerdown', cx);
+            for (let i = 1; i <= 10; i++) { ev('pointermove', cx + 10 * i); }
+            ev('pointerup', cx + 100);
+        }""",
+        [cx, cy],
+    )
+    x_after = page.evaluate("document.querySelector('[data-board]').viewBox.baseVal.x")
+    assert x_after < x_before  # dragged right: the view moved left
+    # A drag is no tap: no cell got selected, the picker stays closed.
+    expect(page.locator("[data-picker]")).to_be_hidden()
+    page.tap("[data-fit]")
+    assert page.evaluate(
+        "document.querySelector('[data-board]').viewBox.baseVal.width"
+    ) == view
+    browser.close()
