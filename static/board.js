@@ -276,8 +276,8 @@
       var i = isPending(r, c);
       if (i >= 0) { pending.splice(i, 1); selected = null; changed(); return; }
       if (occupied[key(r, c)]) { return; }
-      if (selected && selected[0] === r && selected[1] === c) { selected = null; closePicker(); }
-      else if (slots()[key(r, c)]) { selected = [r, c]; openPicker(); }
+      // Tapping the chosen cell again keeps it (it may have been chosen by auto-advance).
+      if (slots()[key(r, c)]) { selected = [r, c]; openPicker(); }
       else { selected = null; closePicker(); }
       drawEntry();
       revealSelected();

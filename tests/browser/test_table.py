@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import threading
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "games"
 PHONE = {
     "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True
 }
@@ -321,4 +324,54 @@ def test_one_finger_pans_and_two_fingers_zoom(
     assert page.evaluate(
         "document.querySelector('[data-board]').viewBox.baseVal.width"
     ) == view
+    browser.close()
+
+
+def adjacency_order(board: set[tuple[int, int]], tiles: list[dict]) -> list[dict]:
+    """Order a move's tiles so that each one touches the board or an earlier one."""
+    placed, left, out = set(board), list(tiles), []
+    while left:
+        for tile in left:
+            r, c = tile["row"], tile["col"]
+            if not placed or {(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)} & placed:
+                out.append(tile)
+                placed.add((r, c))
+                left.remove(tile)
+                break
+        else:
+            raise AssertionError("the move does not touch the board")
+    return out
+
+
+def test_the_last_move_ends_the_game_and_shows_the_final_screen(
+    live_server: str, playwright: Any
+) -> None:
+    record = json.loads((CORPUS / "classic-10003.json").read_text())
+    last = record["moves"].pop()
+    final = record.pop("final")
+    request = urllib.request.Request(
+        f"{live_server}/api/games/import", data=json.dumps(record).encode(),
+        headers={"Content-Type": "application/json"}, method="POST",
+    )
+    with urllib.request.urlopen(request) as response:
+        created = json.load(response)
+    board = {(t["row"], t["col"]) for t in created["board"]}
+    browser = launch(playwright)
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{live_server}/games/{created['id']}/join/{created['edit_token']}")
+    page.wait_for_selector("[data-board][data-drawn]")
+    expect(page.locator("[data-hand]").first).to_be_visible()  # bag empty: hands shown
+    for tile in adjacency_order(board, last["tiles"]):
+        tap_cell(page, tile["row"], tile["col"])
+        pick(page, f"{tile['color']} {tile['shape']}")
+    expect(preview(page)).to_contain_text("end bonus 6")
+    confirm(page)
+    ranking = page.locator("ol.ranking li .total")
+    scores = final["scores"]
+    expect(ranking).to_have_text([str(s) for s in sorted(scores, reverse=True)])
+    winner = record["players"][scores.index(max(scores))]
+    expect(page.locator("ol.ranking li.winner .name")).to_contain_text(winner)
+    expect(page.locator("[data-reason]")).to_contain_text("last tile")
+    expect(page.locator("[data-entry]")).to_have_count(0)
+    expect(page.locator("text=Undo last move")).to_be_visible()
     browser.close()
