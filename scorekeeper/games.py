@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 import json
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import segno
 from flask import (
@@ -152,6 +153,26 @@ def js_text(variant: engine.Variant) -> dict[str, str]:
     return text
 
 
+LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
+"""Host names another device cannot reach."""
+
+
+def lan_url(url: str) -> str | None:
+    """Return url with a loopback host replaced by this machine's LAN address, if any.
+
+    The laptop serving the table often opens the page as localhost; the phone that
+    scans the QR code needs the address it can reach.
+    """
+    from .__main__ import lan_addresses
+
+    addresses = lan_addresses()
+    if not addresses:
+        return None
+    parts = urlsplit(url)
+    netloc = addresses[0] + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def page_context(row: db.GameRow) -> dict[str, Any]:
     """Return everything the game page template needs."""
     game = row.game
@@ -177,10 +198,13 @@ def page_context(row: db.GameRow) -> dict[str, Any]:
     trade_form = TradeForm(turn=game.turn)
     trade_form.count.choices = [choice(n, str(n)) for n in range(1, trade_max + 1)]
     join_url = qr_svg = None
+    loopback = request.host.rsplit(":", 1)[0] in LOOPBACK
     if editable:
         join_url = url_for(
             "games.join", game_id=row.id, token=row.edit_token, _external=True
         )
+        if loopback:
+            join_url = lan_url(join_url) or join_url
         qr_svg = segno.make(join_url, error="m").svg_inline(
             scale=3, dark="#000", light="#fff", omitsize=False
         )
@@ -212,7 +236,8 @@ def page_context(row: db.GameRow) -> dict[str, Any]:
         "end_reason": END_REASONS.get(final.reason.value, "") if final else "",
         "join_url": join_url,
         "qr_svg": qr_svg,
-        "loopback": request.host.split(":")[0] in {"127.0.0.1", "localhost", "[::1]"},
+        "loopback": loopback and join_url is not None and urlsplit(join_url).hostname
+        in LOOPBACK,
         "letters": COLOR_LETTERS,
     }
 
