@@ -38,6 +38,10 @@ TileInput = Sequence[object]
 """A placed tile as callers give it: (row, col, color, shape) or a Placement."""
 
 
+LINE_FAULT_RANK = {"line_too_long": 0, "mixed_line": 1, "duplicate_in_line": 2}
+"""Which fault of a line is reported when a move's lines have several."""
+
+
 def _line_cells(line: int, first: int, length: int, horizontal: bool) -> list[Cell]:
     """List the cells of row (or column) `line` from index `first`, `length` long."""
     if horizontal:
@@ -422,16 +426,12 @@ class Board:
             if detail is not None:
                 detail.append(LineScore("single", (cell,), "tile", "", 1, False))
             return 1
-        points = 0
+        lines = []
         if row_len > 1:
-            points += self._line_points(
-                r, row_first, row_len, row_m, True, (cell,), detail
-            )
+            lines.append((r, row_first, row_len, row_m, True))
         if col_len > 1:
-            points += self._line_points(
-                c, col_first, col_len, col_m, False, (cell,), detail
-            )
-        return points
+            lines.append((c, col_first, col_len, col_m, False))
+        return self._score_lines(lines, (cell,), detail)
 
     def _score_line_move(
         self, placed: list[tuple[Cell, int]], horizontal: bool, first_move: bool,
@@ -469,17 +469,54 @@ class Board:
 
         if not first_move and length == k and not crosses:
             raise self._not_connected(placed_cells)
-        points = self._line_points(
-            line, first, length, m, horizontal, placed_cells, detail
-        )
         if crosses:
             crosses.sort()
-            for r, c, (first, length, m) in crosses:
+        try:
+            points = self._line_points(
+                line, first, length, m, horizontal, placed_cells, detail
+            )
+            for r, c, (start, size, mask) in crosses:
                 points += self._line_points(
-                    c if horizontal else r, first, length, m, not horizontal,
+                    c if horizontal else r, start, size, mask, not horizontal,
                     placed_cells, detail,
                 )
+        except IllegalMove:
+            lines = [(line, first, length, m, horizontal)] + [
+                (c if horizontal else r, start, size, mask, not horizontal)
+                for r, c, (start, size, mask) in crosses
+            ]
+            raise self._worst_fault(lines, placed_cells) from None
         return points
+
+    def _score_lines(
+        self, lines: list[tuple[int, int, int, int, bool]],
+        placed_cells: tuple[Cell, ...], detail: list[LineScore] | None,
+    ) -> int:
+        """Validate and score the lines a move touches, the line along it first."""
+        points = 0
+        try:
+            for line in lines:
+                points += self._line_points(*line, placed_cells, detail)
+        except IllegalMove:
+            raise self._worst_fault(lines, placed_cells) from None
+        return points
+
+    def _worst_fault(
+        self, lines: list[tuple[int, int, int, int, bool]],
+        placed_cells: tuple[Cell, ...],
+    ) -> IllegalMove:
+        """Return the most basic fault among a move's lines.
+
+        Ranking the faults keeps the code from depending on which line was
+        looked at first, which would change when the board is turned or mirrored.
+        """
+        faults = []
+        for line in lines:
+            try:
+                self._line_points(*line, placed_cells, None)
+            except IllegalMove as fault:
+                faults.append(fault)
+        return min(faults, key=lambda fault: LINE_FAULT_RANK[fault.code])
 
     def _line_points(
         self, line: int, first: int, length: int, m: int, horizontal: bool,

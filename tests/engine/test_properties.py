@@ -209,6 +209,18 @@ def test_rotating_or_mirroring_changes_neither_legality_nor_score(
         assert is_legal(board, move) == is_legal(mirror, turned), (move, turned)
         if is_legal(board, move):
             assert board.check(move).points == mirror.check(turned).points
+        else:
+            # Faults are ranked, so the code does not depend on orientation.
+            assert refusal_code(board, move) == refusal_code(mirror, turned)
+
+
+def refusal_code(board, move) -> str | None:
+    """The illegal-move code a board gives a move, or None if it is legal."""
+    try:
+        board.check(move)
+    except engine.IllegalMove as refused:
+        return refused.code
+    return None
 
 
 def replay_score(position, move) -> int:
