@@ -434,3 +434,17 @@ def test_form_posts_need_the_csrf_token(csrf_client: FlaskClient) -> None:
         "/games/new", data={"csrf_token": token, "names-0": "A", "names-1": "B"}
     )
     assert response.status_code == 302
+
+
+def test_the_join_link_names_the_lan_address_instead_of_localhost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from scorekeeper import __main__ as run
+    from scorekeeper import games
+
+    monkeypatch.setattr(run, "lan_addresses", lambda: ["192.168.1.20"])
+    assert games.lan_url("http://localhost:5000/games/3/join/abc") == (
+        "http://192.168.1.20:5000/games/3/join/abc"
+    )
+    monkeypatch.setattr(run, "lan_addresses", lambda: [])
+    assert games.lan_url("http://localhost/games/3/join/abc") is None

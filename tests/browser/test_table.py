@@ -253,8 +253,11 @@ def test_a_second_device_conflict_reloads_and_viewers_follow(
     start_game(first, live_server, ["Ann", "Bob"])
     game_url = first.url
     join = first.locator("p.join-link a").get_attribute("href")
+    # The code names the LAN address (the page was opened as 127.0.0.1); this
+    # server listens on loopback only, so the second phone uses the same path there.
+    path = join.split("/", 3)[3]
     second = browser.new_context(**PHONE).new_page()
-    second.goto(join)
+    second.goto(f"{live_server}/{path}")
     second.wait_for_selector("[data-board][data-drawn]")
     viewer = browser.new_context(**PHONE).new_page()
     viewer.goto(game_url)
@@ -349,12 +352,7 @@ def test_the_last_move_ends_the_game_and_shows_the_final_screen(
     record = json.loads((CORPUS / "classic-10003.json").read_text())
     last = record["moves"].pop()
     final = record.pop("final")
-    request = urllib.request.Request(
-        f"{live_server}/api/games/import", data=json.dumps(record).encode(),
-        headers={"Content-Type": "application/json"}, method="POST",
-    )
-    with urllib.request.urlopen(request) as response:
-        created = json.load(response)
+    created = import_game(live_server, record)
     board = {(t["row"], t["col"]) for t in created["board"]}
     browser = launch(playwright)
     page = browser.new_context(**PHONE).new_page()
@@ -374,4 +372,45 @@ def test_the_last_move_ends_the_game_and_shows_the_final_screen(
     expect(page.locator("[data-reason]")).to_contain_text("last tile")
     expect(page.locator("[data-entry]")).to_have_count(0)
     expect(page.locator("text=Undo last move")).to_be_visible()
+    browser.close()
+
+
+def import_game(base: str, record: dict) -> dict:
+    """Import a record through the live server's API; return the created state."""
+    request = urllib.request.Request(
+        f"{base}/api/games/import", data=json.dumps(record).encode(),
+        headers={"Content-Type": "application/json"}, method="POST",
+    )
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def test_a_100_tile_game_page_weighs_under_150_kb(
+    live_server: str, playwright: Any
+) -> None:
+    record = json.loads((CORPUS / "classic-10002.json").read_text())
+    count = 0
+    for i, move in enumerate(record["moves"]):
+        count += len(move.get("tiles", []))
+        if count >= 100:
+            record["moves"] = record["moves"][: i + 1]
+            break
+    record["final"] = None
+    created = import_game(live_server, record)
+    assert len(created["board"]) >= 100
+    browser = launch(playwright)
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{created['id']}/join/{created['edit_token']}")
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    page.goto(f"{live_server}/games/{created['id']}")
+    page.wait_for_selector(f"[data-board][data-drawn='{len(created['board'])}']")
+    weight = page.evaluate("""() => [
+        ...performance.getEntriesByType('navigation'),
+        ...performance.getEntriesByType('resource').filter(
+            e => /\\.(css|js)$/.test(new URL(e.name).pathname))
+    ].reduce((sum, e) => sum + e.decodedBodySize, 0)""")
+    assert 20_000 < weight < 150 * 1024
     browser.close()
