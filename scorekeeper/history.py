@@ -36,7 +36,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from . import backup, bgstats, chart, db, engine
-from .auth import remember_token, session_may_edit
+from .auth import MAX_SESSION_TOKENS, remember_token, session_may_edit
 from .forms import choice
 from .i18n import _
 from .pdf import cell_text, scoresheet_pdf
@@ -780,6 +780,12 @@ def restore() -> str | Response | tuple[str, int]:
             error = str(exc)
         else:
             ids = db.restore_games(items)
+            # The restoring browser may edit what it restored (the session keeps
+            # the most recent few dozen tokens; older ones drop out).
+            for game_id in ids[-MAX_SESSION_TOKENS:]:
+                token = db.edit_token(game_id)
+                if token:
+                    remember_token(game_id, token)
             flash(
                 _("Restored %(n)d games; nothing else was changed.", n=len(ids)),
                 "success",

@@ -207,3 +207,14 @@ def test_restore_form_needs_the_csrf_token(csrf_client: FlaskClient) -> None:
 def test_backup_of_an_empty_database(client: FlaskClient) -> None:
     document = json.loads(client.get("/backup").data)
     assert document["games"] == []
+
+
+def test_the_restoring_browser_may_edit_what_it_restored(
+    client: FlaskClient, tmp_path: Path
+) -> None:
+    import_corpus(client, ["classic-10001.json"])
+    fresh_app = make_app(tmp_path / "fresh.sqlite3")
+    fresh = fresh_app.test_client()
+    assert restore(fresh, client.get("/backup").data).status_code == 302
+    assert fresh.get("/games/1/delete").status_code == 200
+    assert fresh_app.test_client().get("/games/1/delete").status_code == 403
