@@ -61,15 +61,20 @@ def load_corpus(folder: Path) -> list[engine.Game]:
 
 
 def make_items(
-    corpus: list[engine.Game], count: int, seed: int, start: datetime
+    corpus: list[engine.Game],
+    count: int,
+    seed: int,
+    start: datetime,
+    pool: list[str] | None = None,
 ) -> list[Item]:
     """Return `count` games: corpus games with new names and spread-out dates."""
     rng = random.Random(seed)
+    pool = pool or list(NAMES)
     items = []
     moment = start
     for _ in range(count):
         game = rng.choice(corpus)
-        names = rng.sample(NAMES, game.players)
+        names = rng.sample(pool, game.players)
         moment += timedelta(minutes=rng.randint(60, 300))
         stamp = moment
         times = []
@@ -98,6 +103,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--chunk", type=int, default=1000)
+    parser.add_argument(
+        "--names",
+        type=int,
+        default=len(NAMES),
+        help="size of the name pool (a family table: 4 or 5, so each plays most games)",
+    )
     args = parser.parse_args(argv)
 
     out = Path(args.out)
@@ -107,7 +118,9 @@ def main(argv: list[str] | None = None) -> None:
     began = time.perf_counter()
     corpus = load_corpus(args.corpus)
     start = datetime(2024, 1, 1, 18, 0, tzinfo=UTC)
-    items = make_items(corpus, args.games, args.seed, start)
+    largest = max(game.players for game in corpus)
+    pool = list(NAMES[: max(args.names, largest)])
+    items = make_items(corpus, args.games, args.seed, start, pool)
     app = create_app({"DATABASE": str(out), "SECRET_KEY": "gen-db", "TESTING": True})
     with app.app_context():
         for first in range(0, len(items), args.chunk):
