@@ -39,12 +39,20 @@ COLOR_LETTERS = {
     "blue": "B", "purple": "P", "pink": "K", "brown": "N",
 }
 
-#: How each end reason reads on the final screen.
-END_REASONS = {
-    "hand_emptied": _("A player placed their last tile with the bag empty (+6)."),
-    "stalled": _("No tile left in the game can be placed anywhere."),
-    "all_passed": _("Every player passed in turn."),
-}
+
+
+def end_reason_text(reason: str, names: list[str], bonus_player: int | None) -> str:
+    """Return how the game ended, as the final screen says it (translated per call)."""
+    if reason == "hand_emptied" and bonus_player is not None:
+        return _(
+            "%(name)s placed their last tile with the bag empty: +6 end bonus.",
+            name=names[bonus_player],
+        )
+    if reason == "stalled":
+        return _("No tile left in the game can be placed anywhere: no end bonus.")
+    if reason == "all_passed":
+        return _("Every player passed in turn: no end bonus.")
+    return reason
 
 
 # --- the edit token in the session ---
@@ -233,7 +241,9 @@ def page_context(row: db.GameRow) -> dict[str, Any]:
         "turn_form": TurnForm(turn=game.turn),
         "final": final,
         "ranking": ranking,
-        "end_reason": END_REASONS.get(final.reason.value, "") if final else "",
+        "end_reason": end_reason_text(
+            final.reason.value, row.names, final.end_bonus_player
+        ) if final else "",
         "join_url": join_url,
         "qr_svg": qr_svg,
         "loopback": loopback and join_url is not None and urlsplit(join_url).hostname

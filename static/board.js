@@ -84,6 +84,7 @@
     var lastCells = {};
     var pending = [];
     var selected = null;
+    var cursor = null;  // keyboard cursor cell
     var badCells = [];
     var legal = null;
     var previewSeq = 0;
@@ -158,6 +159,7 @@
       });
       badCells.forEach(function (rc) { cellRect(layers.sel, rc[0], rc[1], "bad", -2); });
       if (selected) { cellRect(layers.sel, selected[0], selected[1], "selected", 2); }
+      if (cursor) { cellRect(layers.sel, cursor[0], cursor[1], "cursor", -4); }
     }
 
     /* Everything worth seeing: the tiles, the pending ones and the free cells next to them. */
@@ -265,6 +267,24 @@
       ev.preventDefault();
       zoomAt(ev.deltaY > 0 ? 1.15 : 1 / 1.15, ev.clientX, ev.clientY);
     }, {passive: false});
+    // Keyboard: arrows move a cursor over the board, Enter or Space taps its cell.
+    svg.addEventListener("keydown", function (ev) {
+      var moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+      if (!state.edit) { return; }
+      if (!cursor) {
+        var free = slots();
+        var first = Object.keys(free)[0];
+        cursor = selected ? selected.slice() : free[first].slice();
+      }
+      if (moves[ev.key]) {
+        cursor = [cursor[0] + moves[ev.key][0], cursor[1] + moves[ev.key][1]];
+      } else if (ev.key === "Enter" || ev.key === " ") {
+        tap(cursor[0], cursor[1]);
+      } else { return; }
+      ev.preventDefault();
+      layers.sel.querySelectorAll(".cursor").forEach(function (el) { el.remove(); });
+      cellRect(layers.sel, cursor[0], cursor[1], "cursor", -4);
+    });
     var fitBtn = main.querySelector("[data-fit]");
     if (fitBtn) { fitBtn.addEventListener("click", fit); }
 

@@ -406,7 +406,10 @@ def test_undo_reopens_a_finished_game(client: FlaskClient) -> None:
         final["scores"], reverse=True)
     winner = ranking[0]
     assert "winner" in winner.classes()
-    assert doc.find("[data-reason]").text
+    finisher = record["players"][final["end_bonus_player"]]
+    assert doc.find("[data-reason]").text == (
+        f"{finisher} placed their last tile with the bag empty: +6 end bonus."
+    )
     assert "end bonus" in doc.find("ol.ranking").text
     assert not doc.find_all("[data-entry]")
     client.post(f"/games/{game_id}/undo", data={"turn": str(len(record["moves"]))})

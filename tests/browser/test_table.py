@@ -369,7 +369,9 @@ def test_the_last_move_ends_the_game_and_shows_the_final_screen(
     expect(ranking).to_have_text([str(s) for s in sorted(scores, reverse=True)])
     winner = record["players"][scores.index(max(scores))]
     expect(page.locator("ol.ranking li.winner .name")).to_contain_text(winner)
-    expect(page.locator("[data-reason]")).to_contain_text("last tile")
+    finisher = record["players"][final["end_bonus_player"]]
+    reason = page.locator("[data-reason]")
+    expect(reason).to_contain_text(f"{finisher} placed their last tile")
     expect(page.locator("[data-entry]")).to_have_count(0)
     expect(page.locator("text=Undo last move")).to_be_visible()
     browser.close()
@@ -413,4 +415,28 @@ def test_a_100_tile_game_page_weighs_under_150_kb(
             e => /\\.(css|js)$/.test(new URL(e.name).pathname))
     ].reduce((sum, e) => sum + e.decodedBodySize, 0)""")
     assert 20_000 < weight < 150 * 1024
+    browser.close()
+
+
+def test_a_move_can_be_entered_with_the_keyboard(
+    live_server: str, playwright: Any
+) -> None:
+    browser = launch(playwright)
+    page = browser.new_context(
+        viewport={"width": 1024, "height": 700}, has_touch=True
+    ).new_page()
+    start_game(page, live_server, ["Ann", "Bob"])
+    page.focus("[data-board]")
+    page.keyboard.press("Enter")  # the only free cell on an empty board
+    page.focus('[data-picker] [data-kind="green clover"]')
+    page.keyboard.press("Enter")
+    page.focus("[data-board]")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.focus('[data-picker] [data-kind="green diamond"]')
+    page.keyboard.press("Enter")
+    expect(preview(page)).to_have_text("green line 2 = 2")
+    page.focus("[data-confirm]")
+    page.keyboard.press("Enter")
+    expect(totals(page)).to_have_text(["2", "0"])
     browser.close()
