@@ -920,7 +920,7 @@ def restore_games(
                     secrets.token_urlsafe(16), json.dumps([0] * len(item.names)),
                 ],
             )
-            game_id = int(cursor.lastrowid)
+            game_id = int(cursor.lastrowid or 0)
             db.conn.executemany(
                 "INSERT INTO game_players (game_id, seat, name, name_key)"
                 " VALUES (?, ?, ?, ?)",
@@ -976,8 +976,8 @@ def correct_moves(
                 raise
         stamp = _next_stamp(row.updated_at)
         db.execute("DELETE FROM moves WHERE game_id = ?", [game_id])
-        for seq, move in enumerate(game.moves):
-            values = move_to_row_values(move)
+        for seq, played in enumerate(game.moves):
+            values = move_to_row_values(played)
             kept = (
                 seq < len(old)
                 and old[seq]["type"] == values["type"]
@@ -985,7 +985,7 @@ def correct_moves(
                 and old[seq]["count"] == values["count"]
             )
             when = old[seq]["created_at"] if kept else stamp
-            _insert_moves(db, game_id, [move], seq, when)
+            _insert_moves(db, game_id, [played], seq, when)
         previous_finish = next(
             iter(db.query("SELECT finished_at FROM games WHERE id = ?", [game_id]))
         )["finished_at"]

@@ -21,6 +21,7 @@ from flask import (
     stream_with_context,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from markupsafe import Markup
@@ -247,7 +248,7 @@ def board_view(moves: list[engine.Move], step: int) -> dict[str, Any]:
     if current is not None and current.breakdown is not None:
         for line in current.breakdown.lines:
             if line.qwirkle:
-                qwirkle_cells.update(tuple(cell) for cell in line.cells)
+                qwirkle_cells.update((cell[0], cell[1]) for cell in line.cells)
     tiles = [
         BoardTile(
             x=(t.col - left) * CELL,
@@ -282,11 +283,11 @@ def replay_context(row: db.GameRow, step: int) -> dict[str, Any]:
     totals = [0] * game.players
     qwirkles = [0] * game.players
     on_board = 0
-    for move in moves[:step]:
-        totals[move.player] += move.score + move.end_bonus
-        on_board += len(move.tiles)
-        if move.breakdown is not None:
-            qwirkles[move.player] += move.breakdown.qwirkles
+    for done in moves[:step]:
+        totals[done.player] += done.score + done.end_bonus
+        on_board += len(done.tiles)
+        if done.breakdown is not None:
+            qwirkles[done.player] += done.breakdown.qwirkles
     variant = game.variant
     bag = max(0, variant.total_tiles - on_board - variant.hand_size * game.players)
     move = moves[step - 1] if step > 0 else None
@@ -296,7 +297,8 @@ def replay_context(row: db.GameRow, step: int) -> dict[str, Any]:
             lines.append(
                 {"label": line.label(), "points": line.points, "qwirkle": line.qwirkle}
             )
-    finished = step == len(moves) and game.final is not None
+    final = game.final if step == len(moves) else None
+    finished = final is not None
     return {
         "row": row,
         "names": row.names,
@@ -312,8 +314,8 @@ def replay_context(row: db.GameRow, step: int) -> dict[str, Any]:
         "on_board": on_board,
         "board": board_view(moves, step),
         "winners": winners_of(totals, finished),
-        "final": game.final if finished else None,
-        "reason": reason_text(game.final.reason.value) if finished else "",
+        "final": final,
+        "reason": reason_text(final.reason.value) if final is not None else "",
         "next_player": (
             row.names[
                 game.first_player
@@ -422,7 +424,7 @@ def _move_from_form(form: CorrectForm) -> dict[str, Any] | str:
 
 
 @bp.route("/games/<int:game_id>/moves/<int:number>/edit", methods=["GET", "POST"])
-def correct(game_id: int, number: int) -> str | Response | tuple[str, int]:
+def correct(game_id: int, number: int) -> ResponseReturnValue:
     """Correct move `number` (1-based); every later move is rescored, or refused."""
     row = _load_or_404(game_id)
     db.release(row)
@@ -490,7 +492,7 @@ def correct(game_id: int, number: int) -> str | Response | tuple[str, int]:
 
 
 @bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
-def delete(game_id: int) -> str | Response:
+def delete(game_id: int) -> ResponseReturnValue:
     """Ask, then delete a game (needs this browser's edit token and CSRF)."""
     row = _load_or_404(game_id)
     db.release(row)
@@ -507,7 +509,7 @@ def delete(game_id: int) -> str | Response:
 
 
 @bp.route("/games/<int:game_id>/rename", methods=["GET", "POST"])
-def rename(game_id: int) -> str | Response:
+def rename(game_id: int) -> ResponseReturnValue:
     """Correct the players' names of a game (needs the edit token)."""
     row = _load_or_404(game_id)
     db.release(row)
@@ -538,7 +540,8 @@ def rename(game_id: int) -> str | Response:
 
 def _sheet_context(row: db.GameRow) -> dict[str, Any]:
     sheet = score_sheet(row.names, row.game)
-    finished = row.game.final is not None
+    final = row.game.final
+    finished = final is not None
     winners = winners_of(list(sheet.totals), finished)
     spans = db.move_spans([row.id]).get(row.id, (None, None))
     qwirkles = [0] * len(row.names)
@@ -560,7 +563,7 @@ def _sheet_context(row: db.GameRow) -> dict[str, Any]:
         "date": date_text(spans[0] or row.created_at),
         "duration": duration_text(duration_minutes(*spans)),
         "cell_text": cell_text,
-        "reason": reason_text(row.game.final.reason.value) if finished else "",
+        "reason": reason_text(final.reason.value) if final is not None else "",
     }
 
 
@@ -675,7 +678,7 @@ def _allow_big_backups(endpoint: str | None, values: dict[str, Any] | None) -> N
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_game() -> str | Response | tuple[str, int]:
+def import_game() -> ResponseReturnValue:
     """Upload a game record; an illegal or mis-scored record stores nothing."""
     form = UploadForm()
     error = None
@@ -767,7 +770,7 @@ def backup_record(game_row: dict[str, Any], move_rows: list[dict[str, Any]]) -> 
 
 
 @bp.route("/restore", methods=["GET", "POST"])
-def restore() -> str | Response | tuple[str, int]:
+def restore() -> ResponseReturnValue:
     """Upload a backup; every game is checked first and all or none are stored."""
     form = UploadForm()
     error = None
