@@ -181,3 +181,44 @@ def test_a_shared_step_address_opens_that_step(live_game: str, page: Any) -> Non
     page.keyboard.press("ArrowRight")
     page.wait_for_url(re.compile(r"move=18$"))
     assert page.get_attribute(".replay-board", "viewBox") == box
+
+
+def test_on_a_phone_the_step_buttons_answer_taps(live_game: str) -> None:
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            context = browser.new_context(
+                viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+            )
+            tab = context.new_page()
+            tab.goto(f"{live_game}?move=5")
+            tab.tap("a[data-replay-go=next]")
+            tab.wait_for_url(re.compile(r"move=6$"))
+            check(tab, 6)
+            # The board fits the phone's width.
+            width = tab.eval_on_selector(
+                ".replay-board", "el => el.getBoundingClientRect().width"
+            )
+            assert 300 <= width <= 390
+        finally:
+            browser.close()
+
+
+def test_the_score_sheet_prints_without_the_app_chrome(live_game: str) -> None:
+    sheet = live_game.replace("/replay", "/scoresheet")
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            tab = browser.new_page()
+            tab.goto(sheet)
+            assert tab.is_visible("header.top")
+            tab.emulate_media(media="print")
+            assert not tab.is_visible("header.top")
+            assert not tab.is_visible(".no-print")
+            assert tab.is_visible("table.sheet")
+            rows = tab.locator("table.sheet tbody tr").count()
+            assert rows == len(RECORD["moves"]) // len(RECORD["players"])
+            pdf = tab.pdf(format="A4")
+            assert pdf.startswith(b"%PDF-")
+        finally:
+            browser.close()
