@@ -177,14 +177,38 @@
     function apply() {
       svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" "));
     }
+    /* The part of the board on screen, in px from its top: the sticky header and the
+       sticky entry bar (phone) may cover some; the fit button takes the top corner. */
+    function visibleBand(box) {
+      var header = document.querySelector("header");
+      var entry = main.querySelector("[data-entry]");
+      var top = Math.max(box.top, header ? header.getBoundingClientRect().bottom : 0);
+      var bottom = Math.min(box.bottom, window.innerHeight || box.bottom);
+      if (entry) {
+        var entryTop = entry.getBoundingClientRect().top;
+        if (entryTop > top && entryTop < bottom) { bottom = entryTop; }
+      }
+      var v0 = top - box.top, v1 = bottom - box.top;
+      if (v1 - v0 < 120) { return [0, box.height]; }
+      if (v0 < 52 && v1 - v0 > 260) { v0 = 52; }
+      return [v0, v1];
+    }
     function fit() {
       var e = extent();
-      var w = (e.c1 - e.c0 + 1.4) * CELL, h = (e.r1 - e.r0 + 1.4) * CELL;
-      var minSide = 5 * CELL;
+      var w = Math.max((e.c1 - e.c0 + 1.4) * CELL, 5 * CELL);
+      var h = Math.max((e.r1 - e.r0 + 1.4) * CELL, 5 * CELL);
       var cx = (e.c0 + e.c1 + 1) * CELL / 2, cy = (e.r0 + e.r1 + 1) * CELL / 2;
-      w = Math.max(w, minSide);
-      h = Math.max(h, minSide);
-      view = {x: cx - w / 2, y: cy - h / 2, w: w, h: h};
+      var box = svg.getBoundingClientRect();
+      if (!box.width || !box.height) {
+        view = {x: cx - w / 2, y: cy - h / 2, w: w, h: h};
+        apply();
+        return;
+      }
+      // Same aspect as the element (no letterboxing), the tiles centred in the band.
+      var band = visibleBand(box);
+      var s = Math.max(w / box.width, h / (band[1] - band[0]));
+      view = {x: cx - box.width * s / 2, y: cy - (band[0] + band[1]) / 2 * s,
+              w: box.width * s, h: box.height * s};
       apply();
     }
     /* Grow the view (never shrink it) so the pending tiles and their free neighbours show. */
