@@ -12,6 +12,7 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -314,6 +315,73 @@ def join(game_id: int, token: str) -> Response:
     remember_token(game_id, token)
     flash(_("This device can now enter moves for this game."), "info")
     return redirect(url_for("games.game", game_id=game_id))
+
+
+#: Most pending tiles the options endpoint looks at (a hand holds at most 12).
+MAX_PENDING = 12
+
+
+def _parse_cell(text: str | None) -> tuple[int, int] | None:
+    try:
+        row, col = (int(part) for part in (text or "").split(","))
+    except ValueError:
+        return None
+    return row, col
+
+
+def _parse_pending(text: str | None) -> list[tuple[int, int, str, str]] | None:
+    try:
+        items = json.loads(text or "[]")
+    except ValueError:
+        return None
+    if not isinstance(items, list) or len(items) > MAX_PENDING:
+        return None
+    out = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 4):
+            return None
+        r, c, color, shape = item
+        if not (type(r) is int and type(c) is int
+                and isinstance(color, str) and isinstance(shape, str)):
+            return None
+        out.append((r, c, color, shape))
+    return out
+
+
+@bp.get("/games/<int:game_id>/options")
+def options(game_id: int) -> Response | tuple[Response, int]:
+    """Return the tile kinds that may go on `cell` together with the pending tiles.
+
+    Query: cell=r,c and tiles=[[r,c,color,shape],...] (JSON). Read-only: the picker
+    greys out every other kind; the engine decides, as for the move itself.
+    """
+    cell = _parse_cell(request.args.get("cell"))
+    pending = _parse_pending(request.args.get("tiles"))
+    if cell is None or pending is None:
+        return jsonify({"error": {"code": "bad_request", "message": _(
+            "Give cell=row,col and tiles as a JSON list of [row, col, colour, shape]."
+        )}}), 400
+    row = _load_or_404(game_id)
+    try:
+        game = row.game
+        used = {}
+        for _r, _c, color, shape in pending:
+            used[(color, shape)] = used.get((color, shape), 0) + 1
+        kinds = []
+        if not game.is_over():
+            for (color, shape), left in game.unseen().items():
+                if left - used.get((color, shape), 0) <= 0:
+                    continue
+                try:
+                    game.check_place([*pending, (*cell, color, shape)])
+                except engine.IllegalMove as exc:
+                    # A gap may still be filled by a later tile of the same move.
+                    if exc.code != "gap":
+                        continue
+                kinds.append(f"{color} {shape}")
+    finally:
+        db.release(row)
+    return jsonify({"cell": list(cell), "kinds": kinds})
 
 
 def _turn_from(form: Any) -> int | None:

@@ -334,13 +334,39 @@
       var kinds = legal[key(selected[0], selected[1])];
       return !!(kinds && kinds[kind]);
     }
-    function openPicker() {
+    /* With tiles pending, ask the server which kinds still fit the chosen cell. */
+    var optionsSeq = 0;
+    var options = null;  // {cell: "r,c", kinds: {kind: true}} for the current pending tiles
+    function askOptions() {
+      if (!selected || !pending.length) { return; }
+      var seq = ++optionsSeq;
+      var cellKey = key(selected[0], selected[1]);
+      var tiles = pending.map(function (p) { return [p.row, p.col, p.color, p.shape]; });
+      var url = svg.getAttribute("data-options") + "?cell=" + encodeURIComponent(cellKey) +
+        "&tiles=" + encodeURIComponent(JSON.stringify(tiles));
+      send("GET", url).then(function (res) {
+        if (seq !== optionsSeq || res.status !== 200) { return; }
+        var kinds = {};
+        res.data.kinds.forEach(function (k) { kinds[k] = true; });
+        options = {cell: cellKey, count: pending.length, kinds: kinds};
+        if (selected && picker && !picker.hidden) { openPicker(true); }
+      }).catch(function () { /* no greying: the server still checks the move */ });
+    }
+    function fitsWithPending(kind) {
+      if (!pending.length || !selected || !options) { return true; }
+      if (options.cell !== key(selected[0], selected[1]) || options.count !== pending.length) {
+        return true;
+      }
+      return !!options.kinds[kind];
+    }
+    function openPicker(fromOptions) {
       if (!picker) { return; }
+      if (!fromOptions) { options = null; askOptions(); }
       picker.hidden = false;
       picker.querySelectorAll("[data-kind]").forEach(function (btn) {
         var kind = btn.getAttribute("data-kind");
         var left = (state.unseen[kind] || 0) - pendingCount(kind);
-        var ok = left > 0 && legalHere(kind);
+        var ok = left > 0 && legalHere(kind) && fitsWithPending(kind);
         btn.disabled = !ok;
         btn.classList.toggle("none", left <= 0);
         var n = btn.querySelector(".n");

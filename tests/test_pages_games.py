@@ -451,3 +451,62 @@ def test_the_join_link_names_the_lan_address_instead_of_localhost(
     )
     monkeypatch.setattr(run, "lan_addresses", lambda: [])
     assert games.lan_url("http://localhost/games/3/join/abc") is None
+
+
+# --- the picker's options with tiles pending ---
+
+
+def options(client: FlaskClient, game_id: int, cell: str, tiles: list) -> Any:
+    """GET the kinds that fit `cell` together with the pending tiles."""
+    return client.get(
+        f"/games/{game_id}/options",
+        query_string={"cell": cell, "tiles": json.dumps(tiles)},
+    )
+
+
+def test_options_grey_what_cannot_join_the_pending_tiles(client: FlaskClient) -> None:
+    game_id = new_game(client, "Anna", "Chris", "Sally", "Dave")
+    place(client, game_id, SAMPLE[0])
+    place(client, game_id, SAMPLE[1])
+    response = options(client, game_id, "2,2", [[1, 2, "blue", "circle"]])
+    assert response.status_code == 200
+    kinds = set(response.get_json()["kinds"])
+    # Under a blue circle and left of a green square: green circle only.
+    assert kinds == {"green circle"}
+    # A gap may be filled later in the same move: not greyed.
+    gap = options(client, game_id, "1,0", [[1, 2, "blue", "circle"]]).get_json()
+    assert "blue clover" in gap["kinds"]
+
+
+def test_options_offer_only_tiles_that_keep_the_line_valid(
+    client: FlaskClient,
+) -> None:
+    game_id = new_game(client, "Anna", "Chris")
+    place(client, game_id, [(0, 0, "red", "circle")])
+    pending = [[1, 0, "blue", "circle"], [2, 0, "green", "circle"]]
+    kinds = options(client, game_id, "3,0", pending).get_json()["kinds"]
+    assert "red circle" not in kinds  # duplicate in the line
+    assert "yellow circle" in kinds
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"cell": "x", "tiles": "[]"},
+        {"cell": "1,2", "tiles": "not json"},
+        {"cell": "1,2", "tiles": '[[1, 2, "red"]]'},
+        {"cell": "1,2", "tiles": '[["1", 2, "red", "circle"]]'},
+        {"cell": "1,2", "tiles": '{"a": 1}'},
+    ],
+)
+def test_options_refuse_malformed_queries(
+    client: FlaskClient, query: dict[str, str]
+) -> None:
+    game_id = new_game(client, "Anna", "Chris")
+    response = client.get(f"/games/{game_id}/options", query_string=query)
+    assert response.status_code == 400
+    assert response.get_json()["error"]["code"] == "bad_request"
+
+
+def test_options_for_an_unknown_game_are_404(client: FlaskClient) -> None:
+    assert options(client, 99, "0,0", []).status_code == 404

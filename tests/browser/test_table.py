@@ -153,17 +153,22 @@ def test_sample_game_by_tapping(
     confirm(page)
     expect(totals(page)).to_have_text(["3", "7", "0", "0"])
 
-    # 3. Sally: first an illegal entry (blue circle, then a red diamond under it).
+    # 3. Sally: a blue circle; with it pending, the picker greys what cannot join it.
     tap_cell(page, 1, 2)
     pick(page, "blue circle")
     expect(preview(page)).to_contain_text("= 4")
     tap_cell(page, 2, 2)
-    pick(page, "red diamond")
+    expect(page.locator('[data-picker] [data-kind="red diamond"]')).to_be_disabled()
+    expect(page.locator('[data-picker] [data-kind="green circle"]')).to_be_enabled()
+    # An illegal entry: a blue clover two cells left of the circle leaves a gap.
+    tap_cell(page, 1, 0)
+    pick(page, "blue clover")
     expect(preview(page)).to_have_class("preview error")
-    expect(preview(page)).to_contain_text("share one colour or one shape")
+    expect(preview(page)).to_contain_text("(1, 1) between the placed tiles is empty")
     expect(page.locator("[data-confirm]")).to_be_disabled()
     expect(page.locator("[data-board] g.pending")).to_have_count(2)
-    tap_cell(page, 2, 2)  # tapping a pending tile takes it back
+    expect(page.locator("[data-board] rect.bad")).not_to_have_count(0)
+    tap_cell(page, 1, 0)  # tapping a pending tile takes it back
     expect(page.locator("[data-board] g.pending")).to_have_count(1)
     expect(preview(page)).to_contain_text("circle line 2")
     expect(preview(page)).to_contain_text("blue line 2")
