@@ -81,7 +81,6 @@
       return out;
     }
     var occupied = {};
-    var lastCells = {};
     var pending = [];
     var selected = null;
     var cursor = null;  // keyboard cursor cell
@@ -95,7 +94,6 @@
     current = board;
 
     state.board.forEach(function (t) { occupied[key(t[0], t[1])] = t; });
-    state.last.forEach(function (rc) { lastCells[key(rc[0], rc[1])] = true; });
     ["slots", "tiles", "marks", "pend", "sel"].forEach(function (name) {
       layers[name] = node("g", {"class": "layer-" + name}, svg);
     });
