@@ -1,0 +1,96 @@
+"""Per-thread connections: reused by a thread's requests, never shared, left clean."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import make_app
+from flask import Flask
+
+from scorekeeper import db
+
+
+def test_a_thread_reuses_its_connection_across_requests(app: Flask) -> None:
+    with app.app_context():
+        first = db.get_db()
+    with app.app_context():
+        second = db.get_db()
+
+    assert first is second
+
+
+def test_each_thread_has_its_own_connection(app: Flask) -> None:
+    with app.app_context():
+        mine = db.get_db()
+    theirs: list[object] = []
+
+    def worker() -> None:
+        with app.app_context():
+            theirs.append(db.get_db())
+            # A thread's connection works in that thread.
+            theirs.append(db.get_db().execute("SELECT 1").fetchone()[0])
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+
+    assert theirs[0] is not mine
+    assert theirs[1] == 1
+
+
+def test_a_transaction_left_open_is_rolled_back_at_teardown(
+    app: Flask, database: Path
+) -> None:
+    with app.app_context():
+        conn = db.get_db().conn
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(
+            "INSERT INTO games (created_at, updated_at, players, variant,"
+            " first_player, edit_token, scores) VALUES ('x', 'x', '[]', '{}', 0, 't',"
+            " '[]')"
+        )
+    assert not conn.in_transaction
+    # The write lock is gone too: another connection can write at once.
+    other = sqlite3.connect(database, timeout=0)
+    other.execute("BEGIN IMMEDIATE")
+    assert other.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+    other.rollback()
+    other.close()
+
+
+def test_a_reused_connection_sees_writes_made_meanwhile(
+    app: Flask, database: Path
+) -> None:
+    with app.app_context():
+        assert db.count_games() == 0
+    other = make_app(database)
+    with other.app_context():
+        db.create_game(["Ann", "Bob"])
+    with app.app_context():
+        assert db.count_games() == 1
+
+
+def test_a_forked_child_opens_its_own_connection(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with app.app_context():
+        parent = db.get_db()
+    monkeypatch.setattr(db.os, "getpid", lambda: -1)
+    with app.app_context():
+        child = db.get_db()
+
+    assert child is not parent
+
+
+def test_closing_the_app_closes_its_connections(app: Flask) -> None:
+    with app.app_context():
+        conn = db.get_db().conn
+    app.extensions["scorekeeper_connections"].close_all()
+
+    with pytest.raises(sqlite3.ProgrammingError):
+        conn.execute("SELECT 1")
+    with app.app_context():
+        assert db.get_db().execute("SELECT 1").fetchone()[0] == 1
