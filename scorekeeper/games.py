@@ -285,6 +285,7 @@ def new() -> str | Response:
                 flash(str(exc), "error")
             else:
                 remember_token(game_id, token)
+                flash(starter_text(form, first), "info")
                 return redirect(url_for("games.game", game_id=game_id))
     return render_template(
         "games/new.html",
@@ -293,6 +294,21 @@ def new() -> str | Response:
         classic_seats=CLASSIC_SEATS,
         max_seats=MAX_SEATS,
     )
+
+
+def starter_text(form: NewGameForm, first: int) -> str:
+    """Return who starts and why (RULES §2), for the flash after creating a game."""
+    name = form.player_names()[first]
+    seat = form.seats()[first][0]
+    length = form.openings[seat].data
+    if form.starter.data:
+        return _("%(name)s starts (the table's choice).", name=name)
+    if length:
+        return _(
+            "%(name)s starts: the longest opening row (%(n)s tiles).",
+            name=name, n=length,
+        )
+    return _("%(name)s starts (first seat).", name=name)
 
 
 @bp.get("/games/<int:game_id>")

@@ -244,6 +244,8 @@ def test_the_longest_opening_row_starts(client: FlaskClient) -> None:
         client, "Anna", "Chris", "Sally", **{"openings-0": "2", "openings-1": "4"}
     )
     assert state(client, game_id)["current_player"] == 1
+    flash = page(client, f"/games/{game_id}").find("p.flash-info").text
+    assert flash == "Chris starts: the longest opening row (4 tiles)."
 
 
 def test_a_tie_for_the_longest_row_asks_the_table(client: FlaskClient) -> None:
