@@ -215,7 +215,7 @@ def page_context(row: db.GameRow) -> dict[str, Any]:
         if loopback:
             join_url = lan_url(join_url) or join_url
         qr_svg = segno.make(join_url, error="m").svg_inline(
-            scale=3, dark="#000", light="#fff", omitsize=False
+            scale=3, dark="#000", light="#fff", omitsize=True
         )
     last = game.moves[-1] if game.moves else None
     unseen = game.unseen()

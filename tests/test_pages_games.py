@@ -284,7 +284,8 @@ def test_game_page_shows_totals_bag_tracker_and_entry(client: FlaskClient) -> No
     # No trade on the first move, no pass while the bag holds tiles (RULES §5).
     assert not doc.find_all("[data-trade]")
     assert "Pass" not in doc.find("section.actions").text
-    assert doc.find("div.qr").find("svg")
+    # html.parser lower-cases attribute names; a viewBox lets CSS size the code.
+    assert "viewbox" in doc.find("div.qr").find("svg").attrs
 
 
 def test_sample_moves_show_scores_last_move_and_tracker(client: FlaskClient) -> None:
