@@ -264,6 +264,10 @@ def home() -> str:
     return render_template("games/home.html", running=running, finished=finished)
 
 
+#: Player names the new-game form suggests.
+KNOWN_NAMES = 40
+
+
 @bp.route("/games/new", methods=["GET", "POST"])
 def new() -> str | Response:
     """Show the new-game form; on a valid POST store the game and open it."""
@@ -287,10 +291,13 @@ def new() -> str | Response:
                 remember_token(game_id, token)
                 flash(starter_text(form, first), "info")
                 return redirect(url_for("games.game", game_id=game_id))
+    # Names already played, most games first: the name fields suggest them.
+    known = [p["name"] for p in db.player_summaries()[:KNOWN_NAMES]]
     return render_template(
         "games/new.html",
         form=form,
         tie=tie,
+        known=known,
         classic_seats=CLASSIC_SEATS,
         max_seats=MAX_SEATS,
     )

@@ -231,6 +231,15 @@ def test_new_game_refuses_bad_tables_with_a_message(
     assert "No game is running" in page(client, "/").text
 
 
+def test_the_form_suggests_names_already_played(client: FlaskClient) -> None:
+    new_game(client, "Anna", "Chris")
+    doc = page(client, "/games/new")
+    names = {o.attrs["value"] for o in doc.find("datalist").find_all("option")}
+    assert names == {"Anna", "Chris"}
+    inputs = [i for i in doc.find_all("input") if i.attrs.get("id") == "names-0"]
+    assert inputs[0].attrs["list"] == "known-players"
+
+
 def test_a_custom_set_allows_more_players(client: FlaskClient) -> None:
     names = {f"names-{i}": f"P{i}" for i in range(6)}
     game_id = new_game(client, **names, colors="5", copies="2", hand_size="5")
