@@ -183,8 +183,11 @@
       var top = Math.max(box.top, header ? header.getBoundingClientRect().bottom : 0);
       var bottom = Math.min(box.bottom, window.innerHeight || box.bottom);
       if (entry) {
-        var entryTop = entry.getBoundingClientRect().top;
-        if (entryTop > top && entryTop < bottom) { bottom = entryTop; }
+        var bar = entry.getBoundingClientRect();
+        // Only where the bar lies over the board (phone portrait), not beside it.
+        if (bar.left < box.right && bar.right > box.left && bar.top > top && bar.top < bottom) {
+          bottom = bar.top;
+        }
       }
       var v0 = top - box.top, v1 = bottom - box.top;
       if (v1 - v0 < 120) { return [0, box.height]; }
