@@ -445,3 +445,27 @@ def test_a_move_can_be_entered_with_the_keyboard(
     page.keyboard.press("Enter")
     expect(totals(page)).to_have_text(["2", "0"])
     browser.close()
+
+
+def test_on_a_small_phone_the_chosen_cell_stays_visible_above_the_picker(
+    live_server: str, playwright: Any
+) -> None:
+    browser = launch(playwright)
+    page = browser.new_context(
+        viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True
+    ).new_page()
+    start_game(page, live_server, ["Anna", "Chris", "Sally", "Dave"])
+    tap_cell(page, 0, 0)
+    pick(page, "red clover")
+    tap_cell(page, 1, 0)
+    expect(page.locator("[data-picker]")).to_be_visible()
+    cell = page.locator("[data-board] rect.selected").bounding_box()
+    entry = page.locator("[data-entry]").bounding_box()
+    header = page.locator("header").bounding_box()
+    assert header["height"] <= cell["y"]
+    assert cell["y"] + cell["height"] <= entry["y"] + 1
+    # Every tile of the picker is on screen, and so is Confirm.
+    last = page.locator("[data-picker] [data-kind]").last.bounding_box()
+    assert last["y"] + last["height"] <= 640
+    assert page.locator("[data-confirm]").bounding_box()["y"] >= 0
+    browser.close()
