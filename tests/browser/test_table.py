@@ -26,13 +26,15 @@ PHONE = {
     "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True
 }
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
-]
+pytestmark = pytest.mark.browser
 
-sync_api = pytest.importorskip("playwright.sync_api")
-expect = sync_api.expect
+if not os.path.exists(CHROMIUM):
+    pytest.skip("needs Debian's chromium (apt-get install chromium)",
+                allow_module_level=True)
+
+# Imported only where chromium exists; elsewhere a missing playwright is an error.
+from playwright import sync_api  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 
 @pytest.fixture
