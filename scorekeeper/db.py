@@ -12,11 +12,11 @@ import secrets
 import sqlite3
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlite_utils
 from flask import Flask, current_app, g
@@ -66,6 +66,8 @@ class GameRow:
     first_player: int
     edit_token: str
     game: engine.Game
+    memo: dict[str, Any] = field(default_factory=dict)
+    """Values derived from game's moves (see per_move); cached along with game."""
 
     @property
     def key(self) -> tuple[int, int, str]:
@@ -266,23 +268,30 @@ class _GameCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._games: dict[int, tuple[tuple[int, int, str], engine.Game]] = {}
+        self._games: dict[
+            int, tuple[tuple[int, int, str], engine.Game, dict[str, Any]]
+        ] = {}
 
-    def take(self, key: tuple[int, int, str]) -> engine.Game | None:
-        """Remove and return the Game stored under key, if any."""
+    def take(
+        self, key: tuple[int, int, str]
+    ) -> tuple[engine.Game, dict[str, Any]] | None:
+        """Remove and return the Game stored under key with its memo, if any."""
         with self._lock:
             entry = self._games.pop(key[0], None)
         if entry is not None and entry[0] == key:
-            return entry[1]
+            return entry[1], entry[2]
         return None
 
-    def put(self, key: tuple[int, int, str], game: engine.Game) -> None:
-        """Store game under key (dropping the oldest entry when full)."""
+    def put(
+        self, key: tuple[int, int, str], game: engine.Game,
+        memo: dict[str, Any] | None = None,
+    ) -> None:
+        """Store game and its memo under key (dropping the oldest entry when full)."""
         with self._lock:
             self._games.pop(key[0], None)
             if len(self._games) >= CACHE_SIZE:
                 self._games.pop(next(iter(self._games)))
-            self._games[key[0]] = (key, game)
+            self._games[key[0]] = (key, game, memo if memo is not None else {})
 
     def drop(self, game_id: int) -> None:
         """Forget whatever is stored for game_id."""
@@ -299,7 +308,35 @@ def _cache() -> _GameCache:
 
 def release(row: GameRow) -> None:
     """Hand a loaded game back for reuse; call when done with row.game (optional)."""
-    _cache().put(row.key, row.game)
+    _cache().put(row.key, row.game, row.memo)
+
+
+_T = TypeVar("_T")
+
+
+def per_move(row: GameRow, name: str, build: Callable[[engine.Move], _T]) -> list[_T]:
+    """Return build(move) for each move of row.game, reusing values memoised earlier.
+
+    A value is reused only for the very Move object it was built from: the engine
+    makes a new Move for every move played, so after an undo, a correction or a
+    replay nothing stale survives (the memo holds the Moves, so none is recycled).
+    """
+    moves = row.game.moves
+    entry = row.memo.get(name)
+    if entry is None:
+        entry = row.memo[name] = ([], [])
+    seen, values = entry
+    keep = 0
+    for old, new in zip(seen, moves, strict=False):
+        if old is not new:
+            break
+        keep += 1
+    if keep < len(seen):
+        del seen[keep:], values[keep:]
+    for move in moves[keep:]:
+        seen.append(move)
+        values.append(build(move))
+    return values
 
 
 # --- helpers ---
@@ -365,8 +402,14 @@ def _game_from_rows(
 
 
 def _game_row(db: sqlite_utils.Database, game_id: int) -> dict[str, Any] | None:
-    rows = list(db.query("SELECT * FROM games WHERE id = ?", [game_id]))
-    return rows[0] if rows else None
+    # The sqlite3 connection directly: db.query() wraps each SELECT in a savepoint,
+    # two more statements on the path of every move.
+    cursor = db.conn.execute("SELECT * FROM games WHERE id = ?", [game_id])
+    rows = cursor.fetchall()
+    if not rows:
+        return None
+    names = [column[0] for column in cursor.description]
+    return dict(zip(names, rows[0], strict=True))
 
 
 def _load(db: sqlite_utils.Database, game_id: int) -> GameRow | None:
@@ -375,12 +418,14 @@ def _load(db: sqlite_utils.Database, game_id: int) -> GameRow | None:
     if row is None:
         return None
     key = (row["id"], row["move_count"], row["updated_at"])
-    game = _cache().take(key)
-    if game is None:
+    cached = _cache().take(key)
+    if cached is None:
         move_rows = list(
             db.query("SELECT * FROM moves WHERE game_id = ? ORDER BY seq", [game_id])
         )
-        game = _game_from_rows(row, move_rows)
+        game, memo = _game_from_rows(row, move_rows), {}
+    else:
+        game, memo = cached
     return GameRow(
         id=row["id"],
         created_at=row["created_at"],
@@ -390,6 +435,7 @@ def _load(db: sqlite_utils.Database, game_id: int) -> GameRow | None:
         first_player=row["first_player"],
         edit_token=row["edit_token"],
         game=game,
+        memo=memo,
     )
 
 
@@ -477,12 +523,10 @@ def _insert_game(
         ],
     )
     game_id = int(cursor.lastrowid)
-    for seat, name in enumerate(names):
-        db.execute(
-            "INSERT INTO game_players (game_id, seat, name, name_key)"
-            " VALUES (?, ?, ?, ?)",
-            [game_id, seat, name, name_key(name)],
-        )
+    db.conn.executemany(
+        "INSERT INTO game_players (game_id, seat, name, name_key) VALUES (?, ?, ?, ?)",
+        [(game_id, seat, name, name_key(name)) for seat, name in enumerate(names)],
+    )
     _insert_moves(db, game_id, game.moves, 0, stamp)
     _refresh_summary(db, game_id, game, stamp, stamp)
     _cache().put((game_id, game.turn, stamp), game)
@@ -599,7 +643,7 @@ def replace_moves(
         db.execute("DELETE FROM moves WHERE game_id = ?", [game_id])
         _insert_moves(db, game_id, game.moves, 0, stamp)
         _refresh_summary(db, game_id, game, stamp, stamp)
-    row.game = game
+    row.game, row.memo = game, {}
     row.updated_at = stamp
     return row
 
@@ -619,10 +663,11 @@ def store_game(names: Sequence[str], game: engine.Game) -> tuple[int, str]:
 
 def edit_token(game_id: int) -> str | None:
     """Return the game's edit token, or None when there is no such game."""
-    rows = list(
-        get_db().query("SELECT edit_token FROM games WHERE id = ?", [game_id])
-    )
-    return rows[0]["edit_token"] if rows else None
+    # Directly on the connection: checked before every write, no savepoint needed.
+    rows = get_db().conn.execute(
+        "SELECT edit_token FROM games WHERE id = ?", [game_id]
+    ).fetchall()
+    return rows[0][0] if rows else None
 
 
 def export_record(row: GameRow) -> dict[str, Any]:
@@ -1046,6 +1091,6 @@ def correct_moves(
             iter(db.query("SELECT finished_at FROM games WHERE id = ?", [game_id]))
         )["finished_at"]
         _refresh_summary(db, game_id, game, stamp, previous_finish or stamp)
-    row.game = game
+    row.game, row.memo = game, {}
     row.updated_at = stamp
     return row

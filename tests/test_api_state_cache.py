@@ -1,0 +1,179 @@
+"""The encoded state reuses each move's JSON, yet always equals a fresh replay.
+
+Also Qwirkle Cubes games through the API (unseen counted per colour).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import Table, TableGame, corpus_files, make_app
+from flask import Flask
+
+from scorekeeper import api, db, engine
+
+RED_PAIR = [{"row": 0, "col": 0, "color": "red", "shape": "circle"},
+            {"row": 0, "col": 1, "color": "red", "shape": "square"}]
+BLUE = [{"row": 1, "col": 0, "color": "blue", "shape": "circle"}]
+GREEN = [{"row": -1, "col": 0, "color": "green", "shape": "circle"}]
+
+
+def fresh_state(database: Path, game_id: int) -> dict[str, Any]:
+    """Return the state of a game replayed from the file by an app of its own."""
+    reference = make_app(database)
+    with reference.test_request_context():
+        row = db.load_game(game_id)  # never released: this app never caches
+        assert row is not None
+        return api.state_json(row)
+
+
+def play(game: TableGame, move: dict[str, Any]) -> dict[str, Any]:
+    """Post a move body (record fields dropped) and return the answer's state."""
+    body = {k: v for k, v in move.items() if k not in ("player", "score")}
+    return game.move(body)["game"]
+
+
+@pytest.mark.parametrize("path", corpus_files()[:3] + corpus_files()[-3:],
+                         ids=lambda p: p.stem)
+def test_every_answer_equals_a_fresh_replay_through_undos(
+    database: Path, table: Table, path: Path
+) -> None:
+    record = json.loads(path.read_text(encoding="utf-8"))
+    game = table.new(record["players"], variant=record["variant"],
+                     first_player=record["moves"][0]["player"])
+    moves = record["moves"]
+    for number, move in enumerate(moves, start=1):
+        state = play(game, move)
+        if number % 7 == 0:
+            # Take two back and play them again: new Move objects, same content.
+            game.undo()
+            assert game.undo() == fresh_state(database, game.id)
+            play(game, moves[number - 2])
+            state = play(game, move)
+        if number % 5 == 0 or number == len(moves):
+            assert state == fresh_state(database, game.id), number
+            assert game.state() == state
+    assert state["final"] is not None
+
+
+def test_an_undo_then_a_different_move_drops_the_undone_json(
+    database: Path, table: Table
+) -> None:
+    game = table.new()
+    game.place(*[tuple(t.values()) for t in RED_PAIR])
+    game.move({"type": "place", "tiles": BLUE})
+    assert game.state()["moves"][-1]["tiles"] == BLUE
+
+    game.undo()
+    state = game.move({"type": "place", "tiles": GREEN})["game"]
+
+    assert state == fresh_state(database, game.id)
+    assert state["moves"][-1]["tiles"] == GREEN
+    assert GREEN[0] in state["board"] and BLUE[0] not in state["board"]
+
+
+def test_a_correction_is_never_served_from_the_old_json(
+    app: Flask, database: Path, table: Table
+) -> None:
+    game = table.new()
+    game.move({"type": "place", "tiles": RED_PAIR})
+    game.move({"type": "place", "tiles": BLUE})
+    game.state()  # the cached game now carries its encoded moves
+    with app.test_request_context():
+        row = db.replace_moves(game.id, [{"type": "place", "tiles": RED_PAIR},
+                                         {"type": "place", "tiles": GREEN}])
+        db.release(row)  # as a page would: the corrected game goes back to the cache
+
+    state = game.state()
+
+    assert state == fresh_state(database, game.id)
+    assert state["moves"][1]["tiles"] == GREEN
+
+
+def test_a_write_by_a_second_app_is_seen_despite_the_cached_json(
+    database: Path, table: Table
+) -> None:
+    game = table.new()
+    game.move({"type": "place", "tiles": RED_PAIR})
+    game.state()
+    other = make_app(database).test_client()
+    headers = game.headers
+    assert other.delete(f"{game.url}/moves/last", headers=headers).status_code == 200
+    assert other.post(f"{game.url}/moves", headers=headers,
+                      json={"type": "place", "tiles": GREEN}).status_code == 201
+
+    state = game.state()
+
+    assert state == fresh_state(database, game.id)
+    assert state["moves"][0]["tiles"] == GREEN
+
+
+def test_a_deleted_game_is_gone_and_a_reimport_is_fresh(
+    database: Path, table: Table
+) -> None:
+    path = corpus_files()[0]
+    record = json.loads(path.read_text(encoding="utf-8"))
+    game = table.import_record(record)
+    assert game.state()["turn"] == len(record["moves"])
+    assert game.client.delete(game.url, headers=game.headers).status_code == 200
+    assert game.client.get(game.url).status_code == 404
+
+    record["moves"] = record["moves"][:5]
+    record["final"] = None
+    again = table.import_record(record)
+
+    assert again.state() == fresh_state(database, again.id)
+    assert again.state()["turn"] == 5
+
+
+def test_per_move_rebuilds_only_what_changed(app: Flask) -> None:
+    built: list[int] = []
+
+    def build(move: engine.Move) -> int:
+        built.append(move.score)
+        return move.score
+
+    with app.test_request_context():
+        game_id, _token = db.create_game(["Ann", "Bob"])
+        db.record_move(game_id, {"type": "place", "tiles": RED_PAIR})
+        db.record_move(game_id, {"type": "place", "tiles": BLUE})
+        row = db.load_game(game_id)
+        assert db.per_move(row, "t", build) == [2, 2]
+        assert db.per_move(row, "t", build) == [2, 2]
+        assert built == [2, 2]
+
+        row.game.pop()
+        row.game.push({"type": "place", "tiles": GREEN})
+        assert db.per_move(row, "t", build) == [2, 2]
+        assert built == [2, 2, 2]
+        row.game.pop()
+        assert db.per_move(row, "t", build) == [2]
+        assert db.per_move(row, "other", build) == [2]
+
+
+CUBES = {"system": "cubes", "colors": 6, "copies": 15, "hand_size": 6}
+
+
+def test_a_cubes_game_through_the_api(database: Path, table: Table) -> None:
+    game = table.new(variant=CUBES)
+    created = game.created
+    assert created["variant"]["system"] == "cubes"
+    assert created["unseen"] == [
+        {"color": color, "shape": "", "count": 15}
+        for color in ("red", "orange", "yellow", "green", "blue", "purple")
+    ]
+
+    answer = game.move({"type": "place", "tiles": RED_PAIR})
+    state = answer["game"]
+
+    assert answer["score"] == 2
+    assert state == fresh_state(database, game.id)
+    assert state["unseen"][0] == {"color": "red", "shape": "", "count": 13}
+    assert sum(kind["count"] for kind in state["unseen"]) == 88
+    legal = game.client.get(f"{game.url}/legal").get_json()
+    assert "red circle" in legal["kinds"] and "blue square" in legal["kinds"]
+    assert game.client.get(f"{game.url}/scoresheet.csv").status_code == 200
+    assert game.undo() == fresh_state(database, game.id)
