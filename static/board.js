@@ -139,7 +139,10 @@
       var frag = document.createDocumentFragment();
       state.board.forEach(function (t) { drawTile(frag, t[0], t[1], t[2], t[3]); });
       layers.tiles.appendChild(frag);
-      state.last.forEach(function (rc) { cellRect(layers.marks, rc[0], rc[1], "last", -3); });
+      state.last.forEach(function (rc) {
+        cellRect(layers.marks, rc[0], rc[1], "last", -3);
+        cellRect(layers.marks, rc[0], rc[1], "last-inner", 2);  // tells it from pink tiles
+      });
     }
     function drawEntry() {
       layers.slots.textContent = "";
