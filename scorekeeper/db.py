@@ -314,28 +314,43 @@ def release(row: GameRow) -> None:
 _T = TypeVar("_T")
 
 
-def per_move(row: GameRow, name: str, build: Callable[[engine.Move], _T]) -> list[_T]:
-    """Return build(move) for each move of row.game, reusing values memoised earlier.
+def per_move(
+    row: GameRow, name: str, build: Callable[[engine.Move, _T | None], _T]
+) -> list[_T]:
+    """Return build(move, previous value) for each move of row.game, memoised.
 
-    A value is reused only for the very Move object it was built from: the engine
-    makes a new Move for every move played, so after an undo, a correction or a
-    replay nothing stale survives (the memo holds the Moves, so none is recycled).
+    Values are kept in row.memo (cached with the game) and reused only for the
+    moves they were built from: the engine makes a new Move for every move played,
+    so after an undo, a correction or a replay nothing stale survives. build sees
+    the value of the move before (None for the first), for running totals.
     """
-    moves = row.game.moves
-    entry = row.memo.get(name)
+    return _memoised(row.memo, row.game.moves, name, build)
+
+
+def _memoised(
+    memo: dict[str, Any], moves: list[engine.Move], name: str,
+    build: Callable[[engine.Move, _T | None], _T],
+) -> list[_T]:
+    entry = memo.get(name)
     if entry is None:
-        entry = row.memo[name] = ([], [])
+        entry = memo[name] = ([], [])
     seen, values = entry
-    keep = 0
-    for old, new in zip(seen, moves, strict=False):
-        if old is not new:
-            break
-        keep += 1
-    if keep < len(seen):
+    keep = len(seen)
+    # One C-speed comparison in the usual case (moves only appended). It checks
+    # identity first, then equality, which is as good: a value depends only on
+    # the move's fields and those before it.
+    if keep > len(moves) or seen != moves[:keep]:
+        keep = 0
+        for old, new in zip(seen, moves, strict=False):
+            if old is not new:
+                break
+            keep += 1
         del seen[keep:], values[keep:]
+    previous = values[-1] if values else None
     for move in moves[keep:]:
+        previous = build(move, previous)
         seen.append(move)
-        values.append(build(move))
+        values.append(previous)
     return values
 
 
@@ -439,11 +454,42 @@ def _load(db: sqlite_utils.Database, game_id: int) -> GameRow | None:
     )
 
 
+_SeatTotals = tuple[
+    int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int | None, ...]
+]
+"""After a move: its seq, and per seat qwirkles, turns, best move score and seq."""
+
+
+def _seat_totals(
+    move: engine.Move, previous: _SeatTotals | None, players: int
+) -> _SeatTotals:
+    """Return the game_players totals after move, from those before it."""
+    if previous is None:
+        seq, qwirkles, turns = 0, [0] * players, [0] * players
+        best_score: list[int] = [0] * players
+        best_seq: list[int | None] = [None] * players
+    else:
+        seq = previous[0] + 1
+        qwirkles, turns, best_score, best_seq = (list(v) for v in previous[1:])
+    seat = move.player
+    turns[seat] += 1
+    if move.breakdown is not None:
+        qwirkles[seat] += move.breakdown.qwirkles
+    if move.type == "place" and (best_seq[seat] is None
+                                 or move.score > best_score[seat]):
+        best_seq[seat], best_score[seat] = seq, move.score
+    return seq, tuple(qwirkles), tuple(turns), tuple(best_score), tuple(best_seq)
+
+
 def _refresh_summary(
     db: sqlite_utils.Database, game_id: int, game: engine.Game, stamp: str,
-    finished_at: str | None,
+    finished_at: str | None, memo: dict[str, Any] | None = None,
 ) -> None:
-    """Write the games summary columns and the game_players rows from game."""
+    """Write the games summary columns and the game_players rows from game.
+
+    memo, the GameRow's when game is row.game, keeps the running per-seat totals
+    so that a move adds one step instead of walking the whole game again.
+    """
     final = game.final
     db.execute(
         "UPDATE games SET updated_at = ?, status = ?, end_reason = ?, finished_at = ?,"
@@ -459,18 +505,16 @@ def _refresh_summary(
         ],
     )
     best = max(game.scores) if final is not None else None
-    qwirkles = [0] * game.players
-    turns = [0] * game.players
-    best_seq: list[int | None] = [None] * game.players
-    best_score = [0] * game.players
-    for seq, move in enumerate(game.moves):
-        seat = move.player
-        turns[seat] += 1
-        if move.breakdown is not None:
-            qwirkles[seat] += move.breakdown.qwirkles
-        if move.type == "place" and (best_seq[seat] is None
-                                     or move.score > best_score[seat]):
-            best_seq[seat], best_score[seat] = seq, move.score
+    players = game.players
+    totals = _memoised(
+        {} if memo is None else memo, game.moves, "db.seat_totals",
+        lambda move, previous: _seat_totals(move, previous, players),
+    )
+    if totals:
+        _seq, qwirkles, turns, best_score, best_seq = totals[-1]
+    else:
+        qwirkles = turns = best_score = (0,) * players
+        best_seq = (None,) * players
     db.conn.executemany(
         "UPDATE game_players SET score = ?, is_winner = ?, qwirkles = ?, turns = ?,"
         " best_move_score = ?, best_move_seq = ? WHERE game_id = ? AND seat = ?",
@@ -578,7 +622,7 @@ def apply_move(
             raise
         stamp = _next_stamp(row.updated_at)
         _insert_moves(db, game_id, [played], row.game.turn - 1, stamp)
-        _refresh_summary(db, game_id, row.game, stamp, stamp)
+        _refresh_summary(db, game_id, row.game, stamp, stamp, row.memo)
     row.updated_at = stamp
     return played, row
 
@@ -612,7 +656,7 @@ def undo_last_move(game_id: int, expected_turn: int | None = None) -> GameRow:
         db.execute(
             "DELETE FROM moves WHERE game_id = ? AND seq = ?", [game_id, row.game.turn]
         )
-        _refresh_summary(db, game_id, row.game, stamp, None)
+        _refresh_summary(db, game_id, row.game, stamp, None, row.memo)
     row.updated_at = stamp
     return row
 

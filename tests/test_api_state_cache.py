@@ -75,6 +75,25 @@ def test_an_undo_then_a_different_move_drops_the_undone_json(
     assert GREEN[0] in state["board"] and BLUE[0] not in state["board"]
 
 
+def test_writes_that_never_encode_the_state_leave_no_stale_json(
+    app: Flask, database: Path, table: Table
+) -> None:
+    # The pages write through db without asking for the API's state in between:
+    # an undo and a different move leave the move count as it was.
+    game = table.new()
+    game.move({"type": "place", "tiles": RED_PAIR})
+    game.move({"type": "place", "tiles": BLUE})
+    game.state()
+    with app.test_request_context():
+        db.release(db.undo_last_move(game.id))  # back to the cache, as pages do
+        db.record_move(game.id, {"type": "place", "tiles": GREEN})
+
+    state = game.state()
+
+    assert state == fresh_state(database, game.id)
+    assert state["moves"][1]["tiles"] == GREEN
+
+
 def test_a_correction_is_never_served_from_the_old_json(
     app: Flask, database: Path, table: Table
 ) -> None:
@@ -132,22 +151,22 @@ def test_a_deleted_game_is_gone_and_a_reimport_is_fresh(
 def test_per_move_rebuilds_only_what_changed(app: Flask) -> None:
     built: list[int] = []
 
-    def build(move: engine.Move) -> int:
+    def build(move: engine.Move, previous: int | None) -> int:
         built.append(move.score)
-        return move.score
+        return move.score + (previous or 0)  # a running total
 
     with app.test_request_context():
         game_id, _token = db.create_game(["Ann", "Bob"])
         db.record_move(game_id, {"type": "place", "tiles": RED_PAIR})
         db.record_move(game_id, {"type": "place", "tiles": BLUE})
         row = db.load_game(game_id)
-        assert db.per_move(row, "t", build) == [2, 2]
-        assert db.per_move(row, "t", build) == [2, 2]
+        assert db.per_move(row, "t", build) == [2, 4]
+        assert db.per_move(row, "t", build) == [2, 4]
         assert built == [2, 2]
 
         row.game.pop()
         row.game.push({"type": "place", "tiles": GREEN})
-        assert db.per_move(row, "t", build) == [2, 2]
+        assert db.per_move(row, "t", build) == [2, 4]
         assert built == [2, 2, 2]
         row.game.pop()
         assert db.per_move(row, "t", build) == [2]
