@@ -216,8 +216,8 @@ class Board:
             if type(row) is not int or type(col) is not int:
                 raise ValueError(f"row and col must be whole numbers, not {tile!r}")
             try:
-                code = code_of.get((color, shape))
-            except TypeError:
+                code = code_of.get((color, shape))  # type: ignore[arg-type]
+            except TypeError:  # unhashable colour or shape: not a tile name
                 code = None
             if code is None:
                 raise self._unknown_tile(color, shape, (row, col))

@@ -291,11 +291,9 @@ class Game:
             final = Final(tuple(scores), seat, EndReason.HAND_EMPTIED)
         elif not self.board.can_place_any(self.board.unplayed_mask()):
             final = Final(tuple(scores), None, EndReason.STALLED)
-        move = Move(
-            seat, "place",
-            tuple(Placement(*tile) for tile in tiles),
-            0, breakdown.points, breakdown, bonus,
-        )
+        # The board has checked every tile's types and names by now.
+        placements = tuple(Placement(*tile) for tile in tiles)  # type: ignore[arg-type]
+        move = Move(seat, "place", placements, 0, breakdown.points, breakdown, bonus)
         self.moves.append(move)
         self._states.append(_State(tuple(scores), tuple(hands), bag, 0, final))
         return move
