@@ -122,3 +122,18 @@ def test_s7_cubes_game_ends_when_a_hand_empties_with_the_bag_empty():
     assert game.moves[-1].end_bonus == 6
     assert game.final.end_bonus_player == 1
     assert game.scores == [2, 2 + 2 + 2 + 6]
+
+
+def test_s7_cubes_record_round_trips_with_its_system():
+    game = engine.Game(engine.CUBES)
+    game.place([(0, col, "red", shape) for col, shape in
+                enumerate(("circle", "crisscross", "diamond"))])
+    game.place([(1, 0, "blue", "circle")])
+
+    record = engine.to_record(game, ["Jessica", "Chris"])
+    replayed, names = engine.from_record(record)
+
+    assert record["variant"]["system"] == "cubes"
+    assert replayed.variant == engine.CUBES
+    assert engine.to_record(replayed, names) == record
+    assert "system" not in engine.CLASSIC.to_dict()
