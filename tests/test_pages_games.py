@@ -248,7 +248,7 @@ def test_a_custom_set_allows_more_players(client: FlaskClient) -> None:
     assert got["variant"]["colors"] == 5
 
 
-def test_the_longest_opening_row_starts(client: FlaskClient) -> None:
+def test_s2_the_longest_opening_row_starts(client: FlaskClient) -> None:
     game_id = new_game(
         client, "Anna", "Chris", "Sally", **{"openings-0": "2", "openings-1": "4"}
     )
@@ -257,7 +257,7 @@ def test_the_longest_opening_row_starts(client: FlaskClient) -> None:
     assert flash == "Chris starts: the longest opening row (4 tiles)."
 
 
-def test_a_tie_for_the_longest_row_asks_the_table(client: FlaskClient) -> None:
+def test_s2_a_tie_for_the_longest_row_asks_the_table(client: FlaskClient) -> None:
     data = {"names-0": "Anna", "names-1": "Chris", "names-2": "Sally",
             "openings-0": "3", "openings-1": "3", "openings-2": "1"}
     response = client.post("/games/new", data=data)
