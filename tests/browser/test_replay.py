@@ -200,6 +200,17 @@ def test_on_a_phone_the_step_buttons_answer_taps(live_game: str) -> None:
                 ".replay-board", "el => el.getBoundingClientRect().width"
             )
             assert 300 <= width <= 390
+            # A step reads without scrolling: summary, totals and the whole board
+            # are on the first screen.
+            for selector in ("[data-replay-title]", ".totals", ".replay-board"):
+                bottom = tab.eval_on_selector(
+                    selector, "el => el.getBoundingClientRect().bottom"
+                )
+                assert bottom <= 844, selector
+            height = tab.eval_on_selector(
+                ".replay-board", "el => el.getBoundingClientRect().height"
+            )
+            assert height >= 300
         finally:
             browser.close()
 
