@@ -196,6 +196,15 @@ class _ThreadConnections:
                 self._opened.add(db)
         return db
 
+    def discard(self, path: str) -> None:
+        """Close this thread's connection to path; the next use opens a new one."""
+        dbs = getattr(self._local, "dbs", None)
+        db = dbs.pop(path, None) if dbs is not None else None
+        if db is not None:
+            with self._lock:
+                self._opened.discard(db)
+            db.close()
+
     def close_all(self) -> None:
         """Close every connection still open (the app is going away)."""
         with self._lock:
@@ -222,10 +231,22 @@ def get_db() -> sqlite_utils.Database:
 
 
 def close_db(exc: BaseException | None = None) -> None:
-    """End this request's use of the connection, rolling back an unfinished write."""
+    """End this request's use of the connection, rolling back an unfinished write.
+
+    After an unhandled error the connection is closed instead: a cursor the error
+    left unfinished would keep an old read snapshot for the thread's next request.
+    """
     db = g.pop("db", None)
-    if db is not None and db.conn.in_transaction:
-        db.conn.rollback()
+    if db is None:
+        return
+    if exc is None:
+        try:
+            if db.conn.in_transaction:
+                db.conn.rollback()
+            return
+        except sqlite3.Error:
+            pass  # a connection that cannot roll back is not reused
+    _connections().discard(current_app.config["DATABASE"])
 
 
 def init_app(app: Flask) -> None:

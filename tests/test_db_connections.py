@@ -61,6 +61,28 @@ def test_a_transaction_left_open_is_rolled_back_at_teardown(
     other.close()
 
 
+def test_an_unhandled_error_closes_the_threads_connection(
+    database: Path,
+) -> None:
+    app = make_app(database, TESTING=False)  # let the error reach teardown
+
+    @app.get("/_fails_mid_query")
+    def _fails_mid_query() -> str:
+        rows = db.get_db().query("SELECT 1 UNION ALL SELECT 2")
+        next(rows)  # an unfinished cursor, then an error
+        raise RuntimeError("boom")
+
+    with app.app_context():
+        before = db.get_db()
+    assert app.test_client().get("/_fails_mid_query").status_code == 500
+    with app.app_context():
+        after = db.get_db()
+
+    assert after is not before
+    with pytest.raises(sqlite3.ProgrammingError):
+        before.execute("SELECT 1")
+
+
 def test_a_reused_connection_sees_writes_made_meanwhile(
     app: Flask, database: Path
 ) -> None:
