@@ -31,8 +31,11 @@ from .forms import (
     choice,
 )
 from .i18n import _
+from .timefmt import time_tag
 
 bp = Blueprint("games", __name__)
+# Every page's timestamps go through one helper (history and player pages too).
+bp.add_app_template_global(time_tag, "time_tag")
 
 #: Letters marking each colour in colour-blind mode (pink K, brown N: distinct).
 COLOR_LETTERS = {

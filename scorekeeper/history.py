@@ -561,6 +561,7 @@ def _sheet_context(row: db.GameRow) -> dict[str, Any]:
         "winner_line": winner_line,
         "qwirkles": qwirkles,
         "date": date_text(spans[0] or row.created_at),
+        "started_at": spans[0] or row.created_at,
         "duration": duration_text(duration_minutes(*spans)),
         "cell_text": cell_text,
         "reason": reason_text(final.reason.value) if final is not None else "",

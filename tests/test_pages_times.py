@@ -1,0 +1,119 @@
+"""Times on pages: <time datetime="…Z"> with UTC text, localised by localtime.js."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from test_history_helpers import Node, corpus_record, parse
+
+from scorekeeper import db, engine
+from scorekeeper.timefmt import parse_utc, time_tag
+
+START = datetime(2025, 1, 1, 20, 5, tzinfo=UTC)
+
+
+class Stored:
+    """A finished corpus game with chosen names and times, for db.restore_games."""
+
+    def __init__(self, names: list[str], start: datetime) -> None:
+        self.game, _ = engine.from_record(corpus_record())
+        self.names = names
+        self.created_at = start.isoformat()
+        self.move_times = [
+            (start + timedelta(minutes=1 + i)).isoformat()
+            for i in range(len(self.game.moves))
+        ]
+        self.updated_at = self.finished_at = self.move_times[-1]
+
+
+def store(app: Flask) -> int:
+    with app.test_request_context():
+        return db.restore_games([Stored(["Anna", "Chris"], START)])[0]
+
+
+def times(page: Node) -> list[Node]:
+    return page.find_all("time", data_localtime=True)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2025-01-01T20:05:00+00:00", "2025-01-01T20:05:00Z"),
+        ("2025-01-01T20:05:09.123Z", "2025-01-01T20:05:09Z"),
+        ("2025-01-01T20:05:00", "2025-01-01T20:05:00Z"),  # naive means UTC
+        ("2025-01-01T21:05:00+01:00", "2025-01-01T20:05:00Z"),
+    ],
+)
+def test_a_time_tag_carries_the_utc_instant_and_utc_text(
+    value: str, expected: str
+) -> None:
+    tag = parse(str(time_tag(value))).find("time")
+    assert tag.attrs["datetime"] == expected
+    assert tag.attrs["data-localtime"] == "datetime"
+    assert tag.text() == "2025-01-01 20:05 UTC"
+
+
+@pytest.mark.parametrize("value", [None, "", "yesterday", "2025-13-01T00:00:00"])
+def test_a_missing_or_bad_time_shows_a_dash_and_no_time_tag(
+    value: str | None,
+) -> None:
+    assert str(time_tag(value)) == "–"
+    assert parse_utc(value) is None
+
+
+def test_a_date_only_tag_says_the_day() -> None:
+    tag = parse(str(time_tag("2025-01-01T20:05:00Z", style="date"))).find("time")
+    assert tag.attrs["data-localtime"] == "date"
+    assert tag.text() == "2025-01-01"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/history",
+        "/players/Anna",
+        "/players/compare?a=Anna&b=Chris",
+        "/games/{id}/scoresheet",
+    ],
+)
+def test_pages_render_times_as_time_tags_and_load_the_localiser(
+    app: Flask, client: FlaskClient, url: str
+) -> None:
+    game_id = store(app)
+    page = parse(client.get(url.format(id=game_id)).data)
+    tags = times(page)
+    assert tags, url
+    for tag in tags:
+        assert parse_utc(tag.attrs["datetime"]) is not None
+        assert tag.attrs["datetime"].endswith("Z")
+        assert tag.text().endswith("UTC")
+    scripts = [s.attrs.get("src", "") for s in page.find_all("script")]
+    assert any(src.endswith("/localtime.js") for src in scripts)
+    assert "Date (UTC)" not in page.text()
+
+
+def test_the_history_row_shows_when_the_game_was_created(
+    app: Flask, client: FlaskClient
+) -> None:
+    store(app)
+    row = parse(client.get("/history").data).find("tr", data_game_id=True)
+    assert row.find("time").attrs["datetime"] == "2025-01-01T20:05:00Z"
+
+
+def test_the_home_page_dates_a_finished_game_by_its_end(
+    app: Flask, client: FlaskClient
+) -> None:
+    store(app)
+    recent = parse(client.get("/").data).find("ul", data_finished=True)
+    # 60 moves, one a minute from 20:06: the last at 21:05.
+    assert recent.find("time").attrs["datetime"] == "2025-01-01T21:05:00Z"
+
+
+def test_the_localiser_is_served(client: FlaskClient) -> None:
+    with client.get("/static/localtime.js") as response:
+        assert response.status_code == 200
+        assert b"data-localtime" in response.data
