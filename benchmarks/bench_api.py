@@ -6,8 +6,8 @@ Replays the classic corpus games (../shared/games) move by move through
 POST /api/games/<id>/moves on a real SQLite file in a temporary folder, sent by
 Flask's test client, and a no-op GET on the same app after each move. Server
 time is measured around the WSGI call (the app's whole work for the request,
-connection open and close included; not the test client's own environ
-building). Prints medians, their ratio, and the client-side round trip too.
+getting and releasing the connection included; not the test client's own
+environ building). Prints medians, their ratio, and the client-side round trip too.
 """
 
 from __future__ import annotations
