@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, IntegerField, SelectField, StringField
+from wtforms import (
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+)
 from wtforms.validators import NumberRange, Optional, ValidationError
 
+from . import engine
 from .i18n import _
 
 try:  # WTForms 3.3 deprecates (value, label) tuples in favour of SelectChoice.
@@ -51,6 +59,15 @@ class NewGameForm(FlaskForm):
         min_entries=MAX_SEATS,
         max_entries=MAX_SEATS,
     )
+    tile_set = RadioField(
+        _("Game"),
+        choices=[
+            choice("classic", _("Qwirkle (108 tiles)")),
+            choice("cubes", _("Qwirkle Cubes (90 cubes)")),
+            choice("custom", _("Custom tile set")),
+        ],
+        default="classic",
+    )
     # "" lets the app decide from the opening rows; a seat number is the table's pick.
     starter = SelectField(_("Who starts"), choices=[choice("", "")], default="")
     colors = IntegerField(
@@ -70,19 +87,43 @@ class NewGameForm(FlaskForm):
             choice(str(i), _("Seat %(n)s", n=i + 1)) for i in range(MAX_SEATS)
         ]
 
-    def variant(self) -> dict[str, int]:
-        """Return the chosen set as a colors/copies/hand_size dict (classic default)."""
-        return {
-            "colors": self.colors.data or 6,
-            "copies": self.copies.data or 3,
-            "hand_size": self.hand_size.data or 6,
-        }
+    def set_name(self) -> str:
+        """Return the chosen set: 'classic', 'cubes' or 'custom'.
+
+        A post without the choice (an older page, a script) that fills the custom
+        fields means a custom set, as before the choice existed.
+        """
+        if not self.tile_set.raw_data and any(
+            f.data for f in (self.colors, self.copies, self.hand_size)
+        ):
+            return "custom"
+        return self.tile_set.data or "classic"
+
+    def variant(self) -> dict[str, int | str]:
+        """Return the chosen set as keyword arguments for engine.Variant."""
+        chosen = self.set_name()
+        if chosen == "cubes":
+            cubes = engine.CUBES
+            return {
+                "colors": cubes.colors,
+                "copies": cubes.copies,
+                "hand_size": cubes.hand_size,
+                "system": cubes.system,
+            }
+        if chosen == "custom":
+            return {
+                "colors": self.colors.data or 6,
+                "copies": self.copies.data or 3,
+                "hand_size": self.hand_size.data or 6,
+            }
+        return {"colors": 6, "copies": 3, "hand_size": 6}
 
     def max_players(self) -> int:
-        """Return how many players the chosen set allows (4 classic, 8 otherwise)."""
-        return CLASSIC_SEATS if self.variant() == {
-            "colors": 6, "copies": 3, "hand_size": 6
-        } else MAX_SEATS
+        """Return how many players the chosen set allows (4 for a box, 8 otherwise)."""
+        try:
+            return engine.Variant(**self.variant()).max_players  # type: ignore[arg-type]
+        except ValueError:
+            return MAX_SEATS
 
     def seats(self) -> list[tuple[int, str]]:
         """Return (row index, name) for every filled name row, in seat order."""

@@ -124,11 +124,29 @@ def breakdown_text(move: Any) -> str:
     return " + ".join(parts) + f" = {total}" if parts else str(total)
 
 
+def unseen_by_kind(game: engine.Game) -> dict[tuple[str, str], int]:
+    """Return, for every colour-and-shape the picker offers, how many are off the board.
+
+    For Qwirkle Cubes a cube can show any face, so each face of a colour counts
+    the cubes of that colour still off the board (RULES §7).
+    """
+    unseen = game.unseen()
+    variant = game.variant
+    if variant.is_cubes:
+        return {
+            (color, shape): unseen.get((color, ""), 0)
+            for color in variant.color_names
+            for shape in variant.shape_names
+        }
+    return unseen
+
+
 def board_state(row: db.GameRow, editable: bool) -> dict[str, Any]:
     """Return the compact state board.js draws from (no move history)."""
     game = row.game
     last = game.moves[-1] if game.moves else None
     return {
+        "cubes": game.variant.is_cubes,
         "id": row.id,
         "turn": game.turn,
         "status": game.status,
@@ -138,13 +156,15 @@ def board_state(row: db.GameRow, editable: bool) -> dict[str, Any]:
         "board": [[r, c, color, shape] for r, c, color, shape in game.board.tiles()],
         "last": [[p.row, p.col] for p in last.tiles] if last is not None else [],
         "unseen": {
-            _tile_key(color, shape): n for (color, shape), n in game.unseen().items()
+            _tile_key(color, shape): n
+            for (color, shape), n in unseen_by_kind(game).items()
         },
     }
 
 
 def js_text(variant: engine.Variant) -> dict[str, str]:
     """Return the sentences board.js shows, in the page's language (gettext)."""
+    cubes = variant.is_cubes
     text = {
         "single": _("single tile 1"),
         "line": _("%(value)s line %(length)s"),
@@ -157,7 +177,11 @@ def js_text(variant: engine.Variant) -> dict[str, str]:
                        "game's code from the device that started it."),
         "refused": _("The move was refused (%(status)s)."),
         "offline": _("No connection to the scorekeeper. Try again."),
-        "ready": _("%(n)s tile(s) ready: confirm to score."),
+        "ready": (
+            _("%(n)s cube(s) ready: confirm to score.")
+            if cubes
+            else _("%(n)s tile(s) ready: confirm to score.")
+        ),
     }
     # Colour and shape names as the breakdown names them.
     for name in (*variant.color_names, *variant.shape_names):
@@ -205,8 +229,10 @@ def page_context(row: db.GameRow) -> dict[str, Any]:
                 "bonus": final.end_bonus_player == seat,
                 "place": place,
             })
+    cubes = game.variant.is_cubes
     hand = game.hands[game.current_player]
-    trade_max = min(hand, game.bag)
+    # Qwirkle Cubes has no trading and no passing (RULES §7).
+    trade_max = 0 if cubes else min(hand, game.bag)
     trade_form = TradeForm(turn=game.turn)
     trade_form.count.choices = [choice(n, str(n)) for n in range(1, trade_max + 1)]
     join_url = qr_svg = None
@@ -221,9 +247,14 @@ def page_context(row: db.GameRow) -> dict[str, Any]:
             scale=3, dark="#000", light="#fff", omitsize=True
         )
     last = game.moves[-1] if game.moves else None
-    unseen = game.unseen()
+    unseen = unseen_by_kind(game)
     return {
         "row": row,
+        "cubes": cubes,
+        "color_left": [
+            (color, unseen[(color, game.variant.shape_names[0])])
+            for color in game.variant.color_names
+        ] if cubes else [],
         "game": game,
         "names": row.names,
         "editable": editable,
@@ -240,7 +271,7 @@ def page_context(row: db.GameRow) -> dict[str, Any]:
             for color in game.variant.color_names
         ],
         "can_trade": game.turn > 0 and trade_max > 0,
-        "can_pass": game.bag == 0 and game.turn > 0,
+        "can_pass": not cubes and game.bag == 0 and game.turn > 0,
         "trade_form": trade_form,
         "turn_form": TurnForm(turn=game.turn),
         "final": final,
@@ -286,7 +317,7 @@ def new() -> str | Response:
             ]
         else:
             try:
-                variant = engine.Variant(**form.variant())
+                variant = engine.Variant(**form.variant())  # type: ignore[arg-type]
                 game_id, token = db.create_game(form.player_names(), variant, first)
             except ValueError as exc:
                 flash(str(exc), "error")
@@ -390,13 +421,18 @@ def options(game_id: int) -> Response | tuple[Response, int]:
     row = _load_or_404(game_id)
     try:
         game = row.game
-        used = {}
+        cubes = game.variant.is_cubes
+        used: dict[tuple[str, str], int] = {}
         for _r, _c, color, shape in pending:
-            used[(color, shape)] = used.get((color, shape), 0) + 1
+            # Cubes run out per colour, tiles per colour and shape.
+            used_key = (color, "" if cubes else shape)
+            used[used_key] = used.get(used_key, 0) + 1
+        unseen = game.unseen()
         kinds = []
         if not game.is_over():
-            for (color, shape), left in game.unseen().items():
-                if left - used.get((color, shape), 0) <= 0:
+            for color, shape in unseen_by_kind(game):
+                used_key = (color, "" if cubes else shape)
+                if unseen.get(used_key, 0) - used.get(used_key, 0) <= 0:
                     continue
                 try:
                     game.check_place([*pending, (*cell, color, shape)])

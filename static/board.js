@@ -331,7 +331,11 @@
       revealSelected();
     }
     function pendingCount(kind) {
-      return pending.filter(function (p) { return p.color + " " + p.shape === kind; }).length;
+      // Cubes run out per colour (any face), tiles per colour and shape.
+      var color = kind.split(" ")[0];
+      return pending.filter(function (p) {
+        return state.cubes ? p.color === color : p.color + " " + p.shape === kind;
+      }).length;
     }
     function legalHere(kind) {
       if (!legal || pending.length || !selected) { return true; }
