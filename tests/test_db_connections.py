@@ -39,6 +39,10 @@ def test_each_thread_has_its_own_connection(app: Flask) -> None:
 
     assert theirs[0] is not mine
     assert theirs[1] == 1
+    # The thread has ended: its connection is closed, not left to the collector
+    # (which would keep its file handles open).
+    with pytest.raises(sqlite3.ProgrammingError):
+        theirs[0].execute("SELECT 1")  # type: ignore[attr-defined]
 
 
 def test_a_transaction_left_open_is_rolled_back_at_teardown(
@@ -105,6 +109,11 @@ def test_a_forked_child_opens_its_own_connection(
         child = db.get_db()
 
     assert child is not parent
+    assert parent.execute("SELECT 1").fetchone() == (1,)  # left untouched
+    db._INHERITED.clear()
+    monkeypatch.undo()
+    parent.close()
+    child.close()
 
 
 def test_closing_the_app_closes_its_connections(app: Flask) -> None:
