@@ -11,7 +11,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from . import config, db
+from . import config, db, errors
 from .i18n import _, gettext, ngettext
 
 csrf = CSRFProtect()
@@ -79,6 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals.update(_=_, gettext=gettext, ngettext=ngettext)
     _register_blueprints(app)
     _register_error_handlers(app)
+    errors.init_app(app)  # after them: page paths get HTML pages, /api keeps JSON
 
     @app.after_request
     def _security_headers(response: Response) -> Response:
