@@ -21,13 +21,18 @@ def to_record(game: Game, names: Sequence[str]) -> dict[str, object]:
     if len(names) != game.players:
         raise ValueError(f"{game.players} players need {game.players} names")
     final = game.final
-    return {
+    record: dict[str, object] = {
         "format": FORMAT,
         "variant": game.variant.to_dict(),
         "players": list(names),
-        "moves": [move.to_dict() for move in game.moves],
-        "final": final.to_dict() if final is not None else None,
     }
+    if not game.moves:
+        # The starter is the first move's player; before any move the record
+        # has to say it, or an exported new game would come back starting at 0.
+        record["first_player"] = game.first_player
+    record["moves"] = [move.to_dict() for move in game.moves]
+    record["final"] = final.to_dict() if final is not None else None
+    return record
 
 
 def dumps_record(record: dict[str, object]) -> str:
@@ -67,9 +72,16 @@ def from_record(record: object) -> tuple[Game, list[str]]:
     moves = record.get("moves")
     if not isinstance(moves, list):
         raise RecordError("bad_record", "The record's moves must be a list.")
-    first = 0
+    first = record.get("first_player", 0)
     if moves and isinstance(moves[0], dict):
-        first = moves[0].get("player", 0)
+        first = moves[0].get("player", first)
+        if "first_player" in record and first != record["first_player"]:
+            raise RecordError(
+                "out_of_turn",
+                f"Move 1 is by player {first!r}, but the record's first player is"
+                f" {record['first_player']!r}.",
+                1,
+            )
     try:
         game = Game(variant, len(names), first)
     except ValueError as exc:

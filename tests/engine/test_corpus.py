@@ -247,3 +247,26 @@ def test_record_with_a_move_after_the_end_names_that_move():
 
     assert error.value.code == "game_over"
     assert error.value.move_number == len(record["moves"])
+
+
+def test_a_record_of_a_game_without_moves_keeps_its_first_player():
+    game = engine.Game(players=3, first_player=2)
+
+    record = engine.to_record(game, ["Ann", "Bob", "Cas"])
+    again, _ = engine.from_record(record)
+
+    assert record["first_player"] == 2
+    assert again.first_player == 2 and again.current_player == 2
+    assert engine.to_record(again, ["Ann", "Bob", "Cas"]) == record
+
+
+def test_a_record_whose_first_player_contradicts_its_first_move_is_refused():
+    game = engine.Game(players=2)
+    game.place([(0, 0, "red", "circle")])
+    record = engine.to_record(game, ["Ann", "Bob"])
+    record["first_player"] = 1
+
+    with pytest.raises(engine.RecordError) as refused:
+        engine.from_record(record)
+
+    assert refused.value.code == "out_of_turn" and refused.value.move_number == 1
