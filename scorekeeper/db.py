@@ -714,6 +714,8 @@ def replace_moves(
 
     Replays every move first; raises engine.IllegalMove (with .move_number, 1-based,
     set on the exception), GameNotFound or TurnConflict and then stores nothing.
+    Moves are matched by position: an unchanged move keeps its timestamp (so a
+    game's duration survives a correction), a changed one gets the current time.
     """
     db = get_db()
     with _immediate(db):
@@ -721,6 +723,13 @@ def replace_moves(
         if expected_turn is not None and expected_turn != row.game.turn:
             release(row)
             raise TurnConflict(expected_turn, row.game.turn)
+        old = list(
+            db.query(
+                "SELECT seq, player, type, tiles, count, created_at FROM moves"
+                " WHERE game_id = ? ORDER BY seq",
+                [game_id],
+            )
+        )
         game = _new_game(row.variant, len(row.names), row.first_player)
         for number, move in enumerate(moves, start=1):
             try:
@@ -731,8 +740,20 @@ def replace_moves(
                 raise
         stamp = _next_stamp(row.updated_at)
         db.execute("DELETE FROM moves WHERE game_id = ?", [game_id])
-        _insert_moves(db, game_id, game.moves, 0, stamp)
-        _refresh_summary(db, game_id, game, stamp, stamp)
+        for seq, played in enumerate(game.moves):
+            values = move_to_row_values(played)
+            kept = (
+                seq < len(old)
+                and old[seq]["type"] == values["type"]
+                and old[seq]["tiles"] == values["tiles"]
+                and old[seq]["count"] == values["count"]
+            )
+            when = old[seq]["created_at"] if kept else stamp
+            _insert_moves(db, game_id, [played], seq, when)
+        previous_finish = next(
+            iter(db.query("SELECT finished_at FROM games WHERE id = ?", [game_id]))
+        )["finished_at"]
+        _refresh_summary(db, game_id, game, stamp, previous_finish or stamp)
     row.game, row.memo = game, {}
     row.updated_at = stamp
     return row
@@ -1133,54 +1154,3 @@ def restore_games(
             _refresh_summary(db, game_id, game, updated, item.finished_at or updated)
             ids.append(game_id)
     return ids
-
-
-def correct_moves(
-    game_id: int, moves: Sequence[dict[str, Any]], expected_turn: int | None = None
-) -> GameRow:
-    """Replace a game's moves like replace_moves, keeping each kept move's timestamp.
-
-    Moves are matched by position; a move that changed gets the current time.
-    Raises engine.IllegalMove (with .move_number), GameNotFound or TurnConflict;
-    then nothing is stored.
-    """
-    db = get_db()
-    with _immediate(db):
-        row = _load_or_raise(db, game_id)
-        if expected_turn is not None and expected_turn != row.game.turn:
-            release(row)
-            raise TurnConflict(expected_turn, row.game.turn)
-        old = list(
-            db.query(
-                "SELECT seq, player, type, tiles, count, created_at FROM moves"
-                " WHERE game_id = ? ORDER BY seq",
-                [game_id],
-            )
-        )
-        game = _new_game(row.variant, len(row.names), row.first_player)
-        for number, move in enumerate(moves, start=1):
-            try:
-                game.push(move)
-            except engine.IllegalMove as exc:
-                exc.move_number = number  # type: ignore[attr-defined]
-                release(row)
-                raise
-        stamp = _next_stamp(row.updated_at)
-        db.execute("DELETE FROM moves WHERE game_id = ?", [game_id])
-        for seq, played in enumerate(game.moves):
-            values = move_to_row_values(played)
-            kept = (
-                seq < len(old)
-                and old[seq]["type"] == values["type"]
-                and old[seq]["tiles"] == values["tiles"]
-                and old[seq]["count"] == values["count"]
-            )
-            when = old[seq]["created_at"] if kept else stamp
-            _insert_moves(db, game_id, [played], seq, when)
-        previous_finish = next(
-            iter(db.query("SELECT finished_at FROM games WHERE id = ?", [game_id]))
-        )["finished_at"]
-        _refresh_summary(db, game_id, game, stamp, previous_finish or stamp)
-    row.game, row.memo = game, {}
-    row.updated_at = stamp
-    return row

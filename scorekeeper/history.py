@@ -447,7 +447,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
             dicts = [m.to_dict() for m in moves]
             dicts[number - 1] = new_move
             try:
-                db.correct_moves(game_id, dicts, expected_turn=len(moves))
+                db.replace_moves(game_id, dicts, expected_turn=len(moves))
             except engine.IllegalMove as exc:
                 failed = getattr(exc, "move_number", None) or number
                 who = (
