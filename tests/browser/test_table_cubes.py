@@ -1,0 +1,160 @@
+"""Qwirkle Cubes by tapping: the set choice, the picker counting cubes per colour."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True
+}
+
+pytestmark = pytest.mark.browser
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip("needs Debian's chromium (apt-get install chromium)",
+                allow_module_level=True)
+
+# Imported only where chromium exists; elsewhere a missing playwright is an error.
+from playwright import sync_api  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+from test_pages_cubes import SHAPES, red_row  # noqa: E402
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """The app (CSRF on) at a free port, with a cubes game whose 15 reds are down.
+
+    Yields the base address and that game's join link.
+    """
+    app = create_app({
+        "TESTING": True,
+        "DATABASE": str(tmp_path / "live.sqlite3"),
+        "SECRET_KEY": "browser-test-key",
+        "WTF_CSRF_ENABLED": True,
+    })
+    client = app.test_client()
+    game = client.post("/api/games", json={
+        "players": ["Anna", "Bo"], "variant": {"name": "cubes"},
+    }).get_json()
+    column = [(r, 0, "red", SHAPES[r]) for r in range(2, 5)]
+    for tiles in (red_row(0, 0), red_row(1, 1), column):
+        response = client.post(
+            f"/api/games/{game['id']}/moves",
+            json={"type": "place", "tiles": [
+                {"row": r, "col": c, "color": color, "shape": shape}
+                for r, c, color, shape in tiles
+            ]},
+            headers={"X-Edit-Token": game["edit_token"]},
+        )
+        assert response.status_code == 201, response.get_json()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        yield base, f"{base}/games/{game['id']}/join/{game['edit_token']}"
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+@pytest.fixture
+def page(live: tuple[str, str]) -> Iterator[Any]:
+    """A phone-sized page; fails the test on any script error."""
+    with sync_api.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        tab = browser.new_context(**PHONE).new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+        try:
+            yield tab
+        finally:
+            browser.close()
+        assert errors == []
+
+
+def tap_cell(page: Any, row: int, col: int) -> None:
+    """Tap the centre of a board cell, wherever the board view has put it."""
+    x, y = page.evaluate(
+        """([r, c]) => {
+            const svg = document.querySelector('[data-board]');
+            const p = svg.createSVGPoint();
+            p.x = c * 100 + 50; p.y = r * 100 + 50;
+            const q = p.matrixTransform(svg.getScreenCTM());
+            return [q.x, q.y];
+        }""",
+        [row, col],
+    )
+    page.touchscreen.tap(x, y)
+
+
+def button(page: Any, kind: str) -> Any:
+    return page.locator(f'[data-picker] [data-kind="{kind}"]')
+
+
+def count(page: Any, kind: str) -> Any:
+    return page.locator(f'[data-picker] [data-kind="{kind}"] .n')
+
+
+def test_a_cubes_game_counts_pending_cubes_by_colour(
+    live: tuple[str, str], page: Any
+) -> None:
+    base, _join = live
+    page.goto(f"{base}/games/new")
+    page.fill("#names-0", "Anna")
+    page.fill("#names-1", "Bo")
+    # The custom fields show only for a custom set.
+    expect(page.locator(".custom-set")).to_be_hidden()
+    page.check("input[name=tile_set][value=cubes]")
+    expect(page.locator(".custom-set")).to_be_hidden()
+    page.tap("form.new-game button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    page.wait_for_selector("[data-board][data-drawn]")
+    expect(page.locator("[data-bag]")).to_have_text("78")
+    assert page.locator("form[data-trade]").count() == 0
+
+    tap_cell(page, 0, 0)
+    page.tap('[data-picker] [data-kind="blue circle"]')
+    tap_cell(page, 0, 1)
+    expect(page.locator("[data-picker]")).to_be_visible()
+    # One blue cube is pending: every blue face has 14 left, other colours 15.
+    expect(count(page, "blue square")).to_have_text("14")
+    expect(count(page, "red square")).to_have_text("15")
+    page.tap('[data-picker] [data-kind="blue square"]')
+    expect(page.locator("[data-preview]")).to_have_text("blue line 2 = 2")
+    expect(page.locator("[data-confirm]")).to_be_enabled()
+    page.tap("[data-confirm]")
+    expect(page.locator("section.scores [data-total]")).to_have_text(["2", "0"])
+    expect(page.locator('.color-left [data-color="blue"]')).to_have_text(
+        "blue 13 left"
+    )
+
+
+def test_the_picker_greys_a_colour_whose_cubes_are_all_down(
+    live: tuple[str, str], page: Any
+) -> None:
+    _base, join = live
+    page.goto(join)
+    page.wait_for_selector("[data-board][data-drawn]")
+    expect(page.locator('.color-left [data-color="red"]')).to_have_text("red 0 left")
+    tap_cell(page, 3, 1)  # beside the red cube at (3, 0): its face may follow
+    expect(page.locator("[data-picker]")).to_be_visible()
+    for shape in SHAPES:
+        expect(button(page, f"red {shape}")).to_be_disabled()
+        expect(count(page, f"red {shape}")).to_have_text("0")
+    expect(button(page, f"blue {SHAPES[3]}")).to_be_enabled()
