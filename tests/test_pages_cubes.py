@@ -210,3 +210,12 @@ def test_the_first_cubes_move_needs_two_cubes(
     assert "at least 2" in page.find("p", class_="board-hint").text()
     response = place(client, game_id, first)
     assert response.status_code == 422
+
+
+def test_the_replay_of_a_cubes_game_says_cubes(client: FlaskClient) -> None:
+    game_id = new_game(client, "Anna", "Bo", tile_set="cubes")
+    assert place(client, game_id, red_row(0, 0, count=2)).status_code == 201
+    response = client.get(f"/games/{game_id}/replay?move=1")
+    move = parse(response.data).find("p", class_="replay-move").text()
+    assert move.startswith("Placed 2 cubes:")
+    assert parse(response.data).find(data_bag=True).text() == str(90 - 2 - 12)
