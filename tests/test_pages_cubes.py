@@ -219,3 +219,14 @@ def test_the_replay_of_a_cubes_game_says_cubes(client: FlaskClient) -> None:
     move = parse(response.data).find("p", class_="replay-move").text()
     assert move.startswith("Placed 2 cubes:")
     assert parse(response.data).find(data_bag=True).text() == str(90 - 2 - 12)
+
+
+def test_lists_name_a_cubes_game(client: FlaskClient) -> None:
+    game_id = new_game(client, "Anna", "Bo", tile_set="cubes")
+    new_game(client, "Cy", "Di")
+    home = parse(client.get("/").data).find("ul", data_running=True).text()
+    assert home.count("Qwirkle Cubes") == 1
+    history = parse(client.get("/history").data)
+    row = history.find("tr", data_game_id=str(game_id))
+    assert row.find("small", data_set="cubes").text() == "Qwirkle Cubes"
+    assert len(history.find_all("small", class_="set-name")) == 1
