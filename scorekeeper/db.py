@@ -641,10 +641,16 @@ def load_game(game_id: int) -> GameRow | None:
     return _load(get_db(), game_id)
 
 
-def _load_or_raise(db: sqlite_utils.Database, game_id: int) -> GameRow:
+def _load_to_change(
+    db: sqlite_utils.Database, game_id: int, expected_turn: int | None
+) -> GameRow:
+    """Return the game a write will change; GameNotFound, or TurnConflict (released)."""
     row = _load(db, game_id)
     if row is None:
         raise GameNotFound(game_id)
+    if expected_turn is not None and expected_turn != row.game.turn:
+        release(row)
+        raise TurnConflict(expected_turn, row.game.turn)
     return row
 
 
@@ -657,10 +663,7 @@ def apply_move(
     """
     db = get_db()
     with _immediate(db):
-        row = _load_or_raise(db, game_id)
-        if expected_turn is not None and expected_turn != row.game.turn:
-            release(row)
-            raise TurnConflict(expected_turn, row.game.turn)
+        row = _load_to_change(db, game_id, expected_turn)
         try:
             played = row.game.push(move)
         except engine.IllegalMove:
@@ -689,10 +692,7 @@ def undo_last_move(game_id: int, expected_turn: int | None = None) -> GameRow:
     """
     db = get_db()
     with _immediate(db):
-        row = _load_or_raise(db, game_id)
-        if expected_turn is not None and expected_turn != row.game.turn:
-            release(row)
-            raise TurnConflict(expected_turn, row.game.turn)
+        row = _load_to_change(db, game_id, expected_turn)
         if not row.game.moves:
             release(row)
             raise NothingToUndo("there is no move to undo")
@@ -719,10 +719,7 @@ def replace_moves(
     """
     db = get_db()
     with _immediate(db):
-        row = _load_or_raise(db, game_id)
-        if expected_turn is not None and expected_turn != row.game.turn:
-            release(row)
-            raise TurnConflict(expected_turn, row.game.turn)
+        row = _load_to_change(db, game_id, expected_turn)
         old = list(
             db.query(
                 "SELECT seq, player, type, tiles, count, created_at FROM moves"
