@@ -3,95 +3,56 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
+from conftest import CORPUS
+from flask import Flask
 
-from scorekeeper import create_app
+from .helpers import PHONE
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "games"
+pytestmark = pytest.mark.browser
+
 RECORD = json.loads((CORPUS / "classic-10003.json").read_text(encoding="utf-8"))
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
-]
-
-sync_api = pytest.importorskip("playwright.sync_api")
-
 
 @pytest.fixture
-def live_game(tmp_path: Path) -> Iterator[str]:
+def live_game(live_app: Flask, live_server: str) -> str:
     """The app (CSRF on) on a free port, holding one finished corpus game."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "live.sqlite3"),
-            "SECRET_KEY": "browser-test-key",
-            "WTF_CSRF_ENABLED": True,
-        }
-    )
-    response = app.test_client().post("/api/games/import", json=RECORD)
+    response = live_app.test_client().post("/api/games/import", json=RECORD)
     assert response.status_code == 201
     game_id = response.get_json()["id"]
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/games/{game_id}/replay"
-    finally:
-        server.shutdown()
-        thread.join(5)
+    return f"{live_server}/games/{game_id}/replay"
 
 
 @pytest.fixture
-def page(live_game: str) -> Iterator[Any]:
+def page(live_game: str, browser: Any) -> Iterator[Any]:
     """A desktop-sized page; fails the test on any console error (e.g. CSP)."""
-    with sync_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 1100, "height": 900})
-        tab = context.new_page()
-        errors: list[str] = []
-        tab.on(
-            "console",
-            lambda m: (
-                errors.append(m.text)
-                if m.type == "error" and "Failed to load resource" not in m.text
-                else None
-            ),
-        )
-        tab.on("pageerror", lambda e: errors.append(str(e)))
-        # Report failed requests by URL (the browser's own favicon probe aside).
-        tab.on(
-            "response",
-            lambda r: (
-                errors.append(f"{r.status} {r.url}")
-                if r.status >= 400 and not r.url.endswith("/favicon.ico")
-                else None
-            ),
-        )
-        try:
-            yield tab
-        finally:
-            browser.close()
-        assert errors == []
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and "Failed to load resource" not in m.text
+            else None
+        ),
+    )
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    # Report failed requests by URL (the browser's own favicon probe aside).
+    tab.on(
+        "response",
+        lambda r: (
+            errors.append(f"{r.status} {r.url}")
+            if r.status >= 400 and not r.url.endswith("/favicon.ico")
+            else None
+        ),
+    )
+    yield tab
+    assert errors == []
 
 
 def expected(step: int) -> tuple[int, list[int]]:
@@ -183,53 +144,42 @@ def test_a_shared_step_address_opens_that_step(live_game: str, page: Any) -> Non
     assert page.get_attribute(".replay-board", "viewBox") == box
 
 
-def test_on_a_phone_the_step_buttons_answer_taps(live_game: str) -> None:
-    with sync_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            context = browser.new_context(
-                viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
-            )
-            tab = context.new_page()
-            tab.goto(f"{live_game}?move=5")
-            tab.tap("a[data-replay-go=next]")
-            tab.wait_for_url(re.compile(r"move=6$"))
-            check(tab, 6)
-            # The board fits the phone's width.
-            width = tab.eval_on_selector(
-                ".replay-board", "el => el.getBoundingClientRect().width"
-            )
-            assert 300 <= width <= 390
-            # A step reads without scrolling: summary, totals and the whole board
-            # are on the first screen.
-            for selector in ("[data-replay-title]", ".totals", ".replay-board"):
-                bottom = tab.eval_on_selector(
-                    selector, "el => el.getBoundingClientRect().bottom"
-                )
-                assert bottom <= 844, selector
-            height = tab.eval_on_selector(
-                ".replay-board", "el => el.getBoundingClientRect().height"
-            )
-            assert height >= 300
-        finally:
-            browser.close()
+def test_on_a_phone_the_step_buttons_answer_taps(live_game: str, browser: Any) -> None:
+    tab = browser.new_context(**PHONE).new_page()
+    tab.goto(f"{live_game}?move=5")
+    tab.tap("a[data-replay-go=next]")
+    tab.wait_for_url(re.compile(r"move=6$"))
+    check(tab, 6)
+    # The board fits the phone's width.
+    width = tab.eval_on_selector(
+        ".replay-board", "el => el.getBoundingClientRect().width"
+    )
+    assert 300 <= width <= 390
+    # A step reads without scrolling: summary, totals and the whole board
+    # are on the first screen.
+    for selector in ("[data-replay-title]", ".totals", ".replay-board"):
+        bottom = tab.eval_on_selector(
+            selector, "el => el.getBoundingClientRect().bottom"
+        )
+        assert bottom <= 844, selector
+    height = tab.eval_on_selector(
+        ".replay-board", "el => el.getBoundingClientRect().height"
+    )
+    assert height >= 300
 
 
-def test_the_score_sheet_prints_without_the_app_chrome(live_game: str) -> None:
+def test_the_score_sheet_prints_without_the_app_chrome(
+    live_game: str, browser: Any
+) -> None:
     sheet = live_game.replace("/replay", "/scoresheet")
-    with sync_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            tab = browser.new_page()
-            tab.goto(sheet)
-            assert tab.is_visible("header.top")
-            tab.emulate_media(media="print")
-            assert not tab.is_visible("header.top")
-            assert not tab.is_visible(".no-print")
-            assert tab.is_visible("table.sheet")
-            rows = tab.locator("table.sheet tbody tr").count()
-            assert rows == len(RECORD["moves"]) // len(RECORD["players"])
-            pdf = tab.pdf(format="A4")
-            assert pdf.startswith(b"%PDF-")
-        finally:
-            browser.close()
+    tab = browser.new_page()
+    tab.goto(sheet)
+    assert tab.is_visible("header.top")
+    tab.emulate_media(media="print")
+    assert not tab.is_visible("header.top")
+    assert not tab.is_visible(".no-print")
+    assert tab.is_visible("table.sheet")
+    rows = tab.locator("table.sheet tbody tr").count()
+    assert rows == len(RECORD["moves"]) // len(RECORD["players"])
+    pdf = tab.pdf(format="A4")
+    assert pdf.startswith(b"%PDF-")

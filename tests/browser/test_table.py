@@ -3,94 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import threading
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
+from conftest import CORPUS
+from playwright.sync_api import expect
 
-from scorekeeper import create_app
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "games"
-PHONE = {
-    "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True
-}
+from .helpers import PHONE, launch, start_game, tap_cell
 
 pytestmark = pytest.mark.browser
-
-if not os.path.exists(CHROMIUM):
-    pytest.skip("needs Debian's chromium (apt-get install chromium)",
-                allow_module_level=True)
-
-# Imported only where chromium exists; elsewhere a missing playwright is an error.
-from playwright import sync_api  # noqa: E402
-from playwright.sync_api import expect  # noqa: E402
-
-
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
-    """The app (CSRF on, as in production) on 127.0.0.1 at a free port."""
-    app = create_app({
-        "TESTING": True,
-        "DATABASE": str(tmp_path / "live.sqlite3"),
-        "SECRET_KEY": "browser-test-key",
-        "WTF_CSRF_ENABLED": True,
-    })
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(5)
-
-
-@pytest.fixture
-def playwright() -> Iterator[Any]:
-    """A Playwright driver."""
-    with sync_api.sync_playwright() as driver:
-        yield driver
-
-
-def launch(playwright: Any, *extra: str) -> Any:
-    """Start Debian's chromium headless with the machine's recommended flags."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS + list(extra))
-
-
-def start_game(page: Any, base: str, names: list[str]) -> None:
-    """Fill the new-game form by tapping and typing, then wait for the game page."""
-    page.goto(f"{base}/games/new")
-    for i, name in enumerate(names):
-        page.fill(f"#names-{i}", name)
-    page.tap("form.new-game button[type=submit]")
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    page.wait_for_selector("[data-board][data-drawn]")
-
-
-def tap_cell(page: Any, row: int, col: int) -> None:
-    """Tap the centre of a board cell, wherever the board view has put it."""
-    x, y = page.evaluate(
-        """([r, c]) => {
-            const svg = document.querySelector('[data-board]');
-            const p = svg.createSVGPoint();
-            p.x = c * 100 + 50; p.y = r * 100 + 50;
-            const q = p.matrixTransform(svg.getScreenCTM());
-            return [q.x, q.y];
-        }""",
-        [row, col],
-    )
-    page.touchscreen.tap(x, y)
 
 
 def pick(page: Any, kind: str) -> None:
@@ -115,9 +39,8 @@ def confirm(page: Any) -> None:
 
 
 def test_sample_game_by_tapping(
-    live_server: str, playwright: Any, tmp_path: Path
+    live_server: str, browser: Any, tmp_path: Path
 ) -> None:
-    browser = launch(playwright)
     page = browser.new_context(**PHONE).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -207,7 +130,6 @@ def test_sample_game_by_tapping(
     page.wait_for_selector("[data-board][data-drawn='7']")
     expect(totals(page)).to_have_text(["3", "7", "4", "0"])
     assert errors == []
-    browser.close()
 
 
 def test_form_post_and_move_over_a_lan_host_name(
@@ -231,9 +153,8 @@ def test_form_post_and_move_over_a_lan_host_name(
 
 
 def test_landscape_tablet_shows_board_beside_scores(
-    live_server: str, playwright: Any, tmp_path: Path
+    live_server: str, browser: Any, tmp_path: Path
 ) -> None:
-    browser = launch(playwright)
     page = browser.new_context(viewport={"width": 1024, "height": 700},
                                has_touch=True).new_page()
     start_game(page, live_server, ["Ann", "Bob", "Cy"])
@@ -249,13 +170,11 @@ def test_landscape_tablet_shows_board_beside_scores(
     page.goto(f"{live_server}/games/new")
     expect(page.locator("form.new-game")).to_be_visible()
     assert page.evaluate("document.documentElement.classList.contains('cb-mode')")
-    browser.close()
 
 
 def test_a_second_device_conflict_reloads_and_viewers_follow(
-    live_server: str, playwright: Any
+    live_server: str, browser: Any
 ) -> None:
-    browser = launch(playwright)
     first = browser.new_context(**PHONE).new_page()
     start_game(first, live_server, ["Ann", "Bob"])
     game_url = first.url
@@ -283,13 +202,11 @@ def test_a_second_device_conflict_reloads_and_viewers_follow(
     expect(totals(first)).to_have_text(["1", "0"])
     # The viewer's page follows by itself (it polls while nothing is being entered).
     expect(totals(viewer)).to_have_text(["1", "0"], timeout=12_000)
-    browser.close()
 
 
 def test_one_finger_pans_and_two_fingers_zoom(
-    live_server: str, playwright: Any
+    live_server: str, browser: Any
 ) -> None:
-    browser = launch(playwright)
     page = browser.new_context(**PHONE).new_page()
     start_game(page, live_server, ["Ann", "Bob"])
     view = page.evaluate("document.querySelector('[data-board]').viewBox.baseVal.width")
@@ -334,7 +251,6 @@ def test_one_finger_pans_and_two_fingers_zoom(
     assert page.evaluate(
         "document.querySelector('[data-board]').viewBox.baseVal.width"
     ) == view
-    browser.close()
 
 
 def adjacency_order(board: set[tuple[int, int]], tiles: list[dict]) -> list[dict]:
@@ -354,14 +270,13 @@ def adjacency_order(board: set[tuple[int, int]], tiles: list[dict]) -> list[dict
 
 
 def test_the_last_move_ends_the_game_and_shows_the_final_screen(
-    live_server: str, playwright: Any
+    live_server: str, browser: Any
 ) -> None:
     record = json.loads((CORPUS / "classic-10003.json").read_text())
     last = record["moves"].pop()
     final = record.pop("final")
     created = import_game(live_server, record)
     board = {(t["row"], t["col"]) for t in created["board"]}
-    browser = launch(playwright)
     page = browser.new_context(**PHONE).new_page()
     page.goto(f"{live_server}/games/{created['id']}/join/{created['edit_token']}")
     page.wait_for_selector("[data-board][data-drawn]")
@@ -381,7 +296,6 @@ def test_the_last_move_ends_the_game_and_shows_the_final_screen(
     expect(reason).to_contain_text(f"{finisher} placed their last tile")
     expect(page.locator("[data-entry]")).to_have_count(0)
     expect(page.locator("text=Undo last move")).to_be_visible()
-    browser.close()
 
 
 def import_game(base: str, record: dict) -> dict:
@@ -395,7 +309,7 @@ def import_game(base: str, record: dict) -> dict:
 
 
 def test_a_100_tile_game_page_weighs_under_150_kb(
-    live_server: str, playwright: Any
+    live_server: str, browser: Any
 ) -> None:
     record = json.loads((CORPUS / "classic-10002.json").read_text())
     count = 0
@@ -407,7 +321,6 @@ def test_a_100_tile_game_page_weighs_under_150_kb(
     record["final"] = None
     created = import_game(live_server, record)
     assert len(created["board"]) >= 100
-    browser = launch(playwright)
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(f"{live_server}/games/{created['id']}/join/{created['edit_token']}")
@@ -422,13 +335,11 @@ def test_a_100_tile_game_page_weighs_under_150_kb(
             e => /\\.(css|js)$/.test(new URL(e.name).pathname))
     ].reduce((sum, e) => sum + e.decodedBodySize, 0)""")
     assert 20_000 < weight < 150 * 1024
-    browser.close()
 
 
 def test_a_move_can_be_entered_with_the_keyboard(
-    live_server: str, playwright: Any
+    live_server: str, browser: Any
 ) -> None:
-    browser = launch(playwright)
     page = browser.new_context(
         viewport={"width": 1024, "height": 700}, has_touch=True
     ).new_page()
@@ -446,13 +357,11 @@ def test_a_move_can_be_entered_with_the_keyboard(
     page.focus("[data-confirm]")
     page.keyboard.press("Enter")
     expect(totals(page)).to_have_text(["2", "0"])
-    browser.close()
 
 
 def test_on_a_small_phone_the_chosen_cell_stays_visible_above_the_picker(
-    live_server: str, playwright: Any
+    live_server: str, browser: Any
 ) -> None:
-    browser = launch(playwright)
     page = browser.new_context(
         viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True
     ).new_page()
@@ -470,4 +379,3 @@ def test_on_a_small_phone_the_chosen_cell_stays_visible_above_the_picker(
     last = page.locator("[data-picker] [data-kind]").last.bounding_box()
     assert last["y"] + last["height"] <= 640
     assert page.locator("[data-confirm]").bounding_box()["y"] >= 0
-    browser.close()

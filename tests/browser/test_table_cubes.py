@@ -2,52 +2,27 @@
 
 from __future__ import annotations
 
-import os
 import re
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
+from flask import Flask
+from playwright.sync_api import expect
+from test_pages_cubes import SHAPES, red_row
 
-from scorekeeper import create_app
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-PHONE = {
-    "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True
-}
+from .helpers import PHONE, tap_cell
 
 pytestmark = pytest.mark.browser
 
-if not os.path.exists(CHROMIUM):
-    pytest.skip("needs Debian's chromium (apt-get install chromium)",
-                allow_module_level=True)
-
-# Imported only where chromium exists; elsewhere a missing playwright is an error.
-from playwright import sync_api  # noqa: E402
-from playwright.sync_api import expect  # noqa: E402
-from test_pages_cubes import SHAPES, red_row  # noqa: E402
-
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[tuple[str, str]]:
+def live(live_app: Flask, live_server: str) -> tuple[str, str]:
     """The app (CSRF on) at a free port, with a cubes game whose 15 reds are down.
 
-    Yields the base address and that game's join link.
+    Returns the base address and that game's join link.
     """
-    app = create_app({
-        "TESTING": True,
-        "DATABASE": str(tmp_path / "live.sqlite3"),
-        "SECRET_KEY": "browser-test-key",
-        "WTF_CSRF_ENABLED": True,
-    })
-    client = app.test_client()
+    client = live_app.test_client()
     game = client.post("/api/games", json={
         "players": ["Anna", "Bo"], "variant": {"name": "cubes"},
     }).get_json()
@@ -62,45 +37,17 @@ def live(tmp_path: Path) -> Iterator[tuple[str, str]]:
             headers={"X-Edit-Token": game["edit_token"]},
         )
         assert response.status_code == 201, response.get_json()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{server.server_port}"
-    try:
-        yield base, f"{base}/games/{game['id']}/join/{game['edit_token']}"
-    finally:
-        server.shutdown()
-        thread.join(5)
+    return live_server, f"{live_server}/games/{game['id']}/join/{game['edit_token']}"
 
 
 @pytest.fixture
-def page(live: tuple[str, str]) -> Iterator[Any]:
+def page(live: tuple[str, str], browser: Any) -> Iterator[Any]:
     """A phone-sized page; fails the test on any script error."""
-    with sync_api.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        tab = browser.new_context(**PHONE).new_page()
-        errors: list[str] = []
-        tab.on("pageerror", lambda exc: errors.append(str(exc)))
-        try:
-            yield tab
-        finally:
-            browser.close()
-        assert errors == []
-
-
-def tap_cell(page: Any, row: int, col: int) -> None:
-    """Tap the centre of a board cell, wherever the board view has put it."""
-    x, y = page.evaluate(
-        """([r, c]) => {
-            const svg = document.querySelector('[data-board]');
-            const p = svg.createSVGPoint();
-            p.x = c * 100 + 50; p.y = r * 100 + 50;
-            const q = p.matrixTransform(svg.getScreenCTM());
-            return [q.x, q.y];
-        }""",
-        [row, col],
-    )
-    page.touchscreen.tap(x, y)
+    tab = browser.new_context(**PHONE).new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    assert errors == []
 
 
 def button(page: Any, kind: str) -> Any:

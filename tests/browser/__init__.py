@@ -1,0 +1,1 @@
+"""Browser tests: the pages in Debian's headless chromium, driven by Playwright."""

@@ -1,0 +1,82 @@
+"""Browser-test set-up: skipped where chromium is missing; a live server; a browser.
+
+Where /usr/bin/chromium exists the test modules import playwright, so a missing
+playwright is an error there, never a silent skip.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+
+from .helpers import CHROMIUM, launch
+
+
+class _NeedsChromium(pytest.File):
+    """A test module collected where chromium is missing: skipped, not imported."""
+
+    def collect(self) -> list[pytest.Item]:
+        pytest.skip("needs Debian's chromium (apt-get install chromium)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(
+    module_path: Path, parent: pytest.Collector
+) -> pytest.Collector | None:
+    """Skip every module here where chromium is missing (before it imports anything)."""
+    if os.path.exists(CHROMIUM):
+        return None
+    return _NeedsChromium.from_parent(parent, path=module_path)
+
+
+@pytest.fixture
+def live_app(tmp_path: Path) -> Flask:
+    """The app with CSRF on, as in production, on the test's own database file."""
+    return create_app({
+        "TESTING": True,
+        "DATABASE": str(tmp_path / "live.sqlite3"),
+        "SECRET_KEY": "browser-test-key",
+        "WTF_CSRF_ENABLED": True,
+    })
+
+
+@pytest.fixture
+def live_server(live_app: Flask) -> Iterator[str]:
+    """Serve live_app on 127.0.0.1 at a free port; yield its base address."""
+    server = make_server("127.0.0.1", 0, live_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+@pytest.fixture
+def playwright() -> Iterator[Any]:
+    """A Playwright driver."""
+    # Imported here, not at the top: where chromium is missing nothing needs it.
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture
+def browser(playwright: Any) -> Iterator[Any]:
+    """Debian's chromium, headless; closed after the test."""
+    browser = launch(playwright)
+    try:
+        yield browser
+    finally:
+        browser.close()

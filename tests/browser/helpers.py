@@ -1,0 +1,56 @@
+"""Helpers for the browser tests: Debian's chromium, a phone, the table's board."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's chromium (Playwright's own browsers are never installed)."""
+
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+"""The machine's recommended flags for headless chromium."""
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True
+}
+"""Keyword arguments of `browser.new_context()` for a 390x844 touch phone."""
+
+
+def launch(playwright: Any, *extra: str) -> Any:
+    """Start Debian's chromium headless with the machine's recommended flags."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS + list(extra))
+
+
+def start_game(page: Any, base: str, names: list[str]) -> None:
+    """Fill the new-game form by tapping and typing, then wait for the game page."""
+    page.goto(f"{base}/games/new")
+    for i, name in enumerate(names):
+        page.fill(f"#names-{i}", name)
+    page.tap("form.new-game button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    page.wait_for_selector("[data-board][data-drawn]")
+
+
+def tap_cell(page: Any, row: int, col: int) -> None:
+    """Tap the centre of a board cell, wherever the board view has put it."""
+    x, y = page.evaluate(
+        """([r, c]) => {
+            const svg = document.querySelector('[data-board]');
+            const p = svg.createSVGPoint();
+            p.x = c * 100 + 50; p.y = r * 100 + 50;
+            const q = p.matrixTransform(svg.getScreenCTM());
+            return [q.x, q.y];
+        }""",
+        [row, col],
+    )
+    page.touchscreen.tap(x, y)
