@@ -74,9 +74,13 @@ def _load_or_404(game_id: int) -> db.GameRow:
     return row
 
 
-def _require_edit(row: db.GameRow) -> None:
+def _load_to_edit(game_id: int) -> db.GameRow:
+    """Return the game (released) for a change; 404 without it, 403 if not ours."""
+    row = _load_or_404(game_id)
+    db.release(row)
     if not can_edit(row):
         abort(403)
+    return row
 
 
 # --- what the pages show ---
@@ -466,9 +470,7 @@ def _store(game_id: int, move: dict[str, Any], turn: int | None) -> None:
 @bp.post("/games/<int:game_id>/trade")
 def trade(game_id: int) -> Response:
     """Record a trade of the chosen number of tiles."""
-    row = _load_or_404(game_id)
-    db.release(row)
-    _require_edit(row)
+    _load_to_edit(game_id)
     form = TradeForm()
     form.count.choices = [choice(n, str(n)) for n in range(1, 13)]
     if form.validate_on_submit():
@@ -481,9 +483,7 @@ def trade(game_id: int) -> Response:
 @bp.post("/games/<int:game_id>/pass")
 def pass_turn(game_id: int) -> Response:
     """Record a pass (allowed only with the bag empty; the engine checks)."""
-    row = _load_or_404(game_id)
-    db.release(row)
-    _require_edit(row)
+    _load_to_edit(game_id)
     form = TurnForm()
     if form.validate_on_submit():
         _store(game_id, {"type": "pass"}, _turn_from(form))
@@ -493,9 +493,7 @@ def pass_turn(game_id: int) -> Response:
 @bp.route("/games/<int:game_id>/undo", methods=["GET", "POST"])
 def undo(game_id: int) -> str | Response:
     """Ask to confirm taking back the last move; on POST take it back."""
-    row = _load_or_404(game_id)
-    db.release(row)
-    _require_edit(row)
+    row = _load_to_edit(game_id)
     form = TurnForm(turn=row.game.turn)
     if request.method == "POST":
         if form.validate_on_submit():
