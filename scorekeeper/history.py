@@ -42,6 +42,7 @@ from .forms import choice
 from .i18n import _
 from .pdf import cell_text, scoresheet_pdf
 from .scoresheet import score_sheet
+from .timefmt import parse_time
 
 bp = Blueprint("history", __name__)
 
@@ -122,19 +123,9 @@ def _load_or_404(game_id: int) -> db.GameRow:
     return row
 
 
-def _parse_time(value: str | None) -> datetime | None:
-    if not value:
-        return None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def duration_minutes(first: str | None, last: str | None) -> int | None:
     """Return whole minutes between two move timestamps (None when unknown)."""
-    start, end = _parse_time(first), _parse_time(last)
+    start, end = parse_time(first), parse_time(last)
     if start is None or end is None:
         return None
     return max(0, round((end - start).total_seconds() / 60))
@@ -151,7 +142,7 @@ def duration_text(minutes: int | None) -> str:
 
 def date_text(value: str | None) -> str:
     """Return the date and time of an ISO timestamp as YYYY-MM-DD HH:MM (UTC)."""
-    moment = _parse_time(value)
+    moment = parse_time(value)
     return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
 
 

@@ -7,8 +7,12 @@ from datetime import UTC, datetime
 from markupsafe import Markup
 
 
-def parse_utc(value: str | None) -> datetime | None:
-    """Return a stored ISO timestamp as an aware UTC datetime (None if empty or bad)."""
+def parse_time(value: str | None) -> datetime | None:
+    """Return a stored ISO timestamp as an aware datetime (None if empty or bad).
+
+    The datetime keeps the offset written in the timestamp (a restored backup may
+    carry one); parse_utc converts it to UTC.
+    """
     if not value:
         return None
     try:
@@ -18,7 +22,13 @@ def parse_utc(value: str | None) -> datetime | None:
     if moment.tzinfo is None:
         # Stored times are UTC; an old naive one is read as such.
         return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    return moment
+
+
+def parse_utc(value: str | None) -> datetime | None:
+    """Return a stored ISO timestamp as an aware UTC datetime (None if empty or bad)."""
+    moment = parse_time(value)
+    return None if moment is None else moment.astimezone(UTC)
 
 
 def time_tag(value: str | None, style: str = "datetime", empty: str = "–") -> Markup:
