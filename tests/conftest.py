@@ -82,6 +82,21 @@ def tiles_json(tiles: Sequence[Tile]) -> list[dict[str, Any]]:
             for r, c, color, shape in tiles]
 
 
+def new_game(client: FlaskClient, *names: str, **fields: Any) -> int:
+    """Start a game through the form and return its id (the session gets the token)."""
+    data = {f"names-{i}": name for i, name in enumerate(names)}
+    data.update(fields)
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 302, response.data
+    return int(response.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+
+
+def token_of(client: FlaskClient, game_id: int) -> str:
+    """The edit token the browser session holds for the game."""
+    with client.session_transaction() as session:
+        return str(session["tokens"][str(game_id)])
+
+
 class TableGame:
     """One game created through the API, with its edit token at hand."""
 

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from conftest import new_game, tiles_json, token_of
 from flask.testing import FlaskClient
 from test_history_helpers import Node, parse
 
@@ -14,28 +15,11 @@ from scorekeeper.engine import SHAPE_NAMES
 SHAPES = SHAPE_NAMES[:6]
 
 
-def new_game(client: FlaskClient, *names: str, **fields: str) -> int:
-    """Start a game through the form and return its id."""
-    data = {f"names-{i}": name for i, name in enumerate(names)}
-    data.update(fields)
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302, response.data
-    return int(response.headers["Location"].rstrip("/").rsplit("/", 1)[1])
-
-
-def token_of(client: FlaskClient, game_id: int) -> str:
-    with client.session_transaction() as session:
-        return str(session["tokens"][str(game_id)])
-
-
 def place(client: FlaskClient, game_id: int, tiles: list[tuple[Any, ...]]) -> Any:
     """Place cubes through the JSON API; return the response."""
     return client.post(
         f"/api/games/{game_id}/moves",
-        json={"type": "place", "tiles": [
-            {"row": r, "col": c, "color": color, "shape": shape}
-            for r, c, color, shape in tiles
-        ]},
+        json={"type": "place", "tiles": tiles_json(tiles)},
         headers={"X-Edit-Token": token_of(client, game_id)},
     )
 

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, new_game, tiles_json, token_of
 from flask.testing import FlaskClient
 
 SAMPLE = [
@@ -116,31 +116,13 @@ def parse(html: bytes | str) -> Node:
 # --- helpers ---
 
 
-def new_game(client: FlaskClient, *names: str, **fields: Any) -> int:
-    """Start a game through the form and return its id (the session gets the token)."""
-    data = {f"names-{i}": name for i, name in enumerate(names)}
-    data.update(fields)
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302, response.data
-    return int(response.headers["Location"].rstrip("/").rsplit("/", 1)[1])
-
-
-def token_of(client: FlaskClient, game_id: int) -> str:
-    """The edit token the browser session holds for the game."""
-    with client.session_transaction() as session:
-        return session["tokens"][str(game_id)]
-
-
 def place(
     client: FlaskClient, game_id: int, tiles: list[tuple], status: int = 201
 ) -> Any:
     """Place tiles through the JSON API with the session's token."""
     response = client.post(
         f"/api/games/{game_id}/moves",
-        json={"type": "place", "tiles": [
-            {"row": r, "col": c, "color": color, "shape": shape}
-            for r, c, color, shape in tiles
-        ]},
+        json={"type": "place", "tiles": tiles_json(tiles)},
         headers={"X-Edit-Token": token_of(client, game_id)},
     )
     assert response.status_code == status, response.get_json()

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from conftest import tiles_json
 from flask import Flask
 from playwright.sync_api import expect
 from test_pages_cubes import SHAPES, red_row
@@ -30,10 +31,7 @@ def live(live_app: Flask, live_server: str) -> tuple[str, str]:
     for tiles in (red_row(0, 0), red_row(1, 1), column):
         response = client.post(
             f"/api/games/{game['id']}/moves",
-            json={"type": "place", "tiles": [
-                {"row": r, "col": c, "color": color, "shape": shape}
-                for r, c, color, shape in tiles
-            ]},
+            json={"type": "place", "tiles": tiles_json(tiles)},
             headers={"X-Edit-Token": game["edit_token"]},
         )
         assert response.status_code == 201, response.get_json()
