@@ -1,4 +1,4 @@
-"""Helpers for the history, players and export tests: corpus records and HTML parsing.
+"""Helpers for the history, players and export tests: corpus games, HTML parsing.
 
 (Named test_* so that it sits in the HISTORY helper's file pattern; it holds one
 self-check of the parser.)
@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+
+from scorekeeper import engine
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "games"
 """The shared corpus of independently scored games."""
@@ -35,6 +38,25 @@ VOID = {
 def corpus_record(name: str = "classic-10001.json") -> dict[str, Any]:
     """Return one corpus record as a dict."""
     return json.loads((CORPUS / name).read_text(encoding="utf-8"))
+
+
+class Stored:
+    """A game for db.restore_games: a record with chosen names and times.
+
+    Created at `start`, then one move a minute; finished with its last move.
+    """
+
+    def __init__(
+        self, record: dict[str, Any], names: list[str], start: datetime
+    ) -> None:
+        self.game, _ = engine.from_record(record)
+        self.names = names
+        self.created_at = start.isoformat()
+        self.move_times = [
+            (start + timedelta(minutes=1 + i)).isoformat()
+            for i in range(len(self.game.moves))
+        ]
+        self.updated_at = self.finished_at = self.move_times[-1]
 
 
 def corpus_names() -> list[str]:

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_history_helpers import Node, corpus_names, corpus_record, parse
+from test_history_helpers import Node, Stored, corpus_names, corpus_record, parse
 
-from scorekeeper import db, engine
+from scorekeeper import db
 from scorekeeper.history import duration_text, winners_of
 
 
@@ -21,27 +21,13 @@ def imported(client: FlaskClient, name: str = "classic-10001.json") -> int:
     return response.get_json()["id"]
 
 
-class Item:
-    """A game for db.restore_games with chosen names and times."""
-
-    def __init__(self, record: dict[str, Any], names: list[str], start: datetime):
-        self.game, _ = engine.from_record(record)
-        self.names = names
-        self.created_at = start.isoformat()
-        self.move_times = [
-            (start + timedelta(minutes=1 + i)).isoformat()
-            for i in range(len(self.game.moves))
-        ]
-        self.updated_at = self.finished_at = self.move_times[-1]
-
-
 def store_many(app: Flask, count: int, names: list[str] | None = None) -> None:
     record = corpus_record()
     start = datetime(2025, 1, 1, 20, 0, tzinfo=UTC)
     with app.test_request_context():
         db.restore_games(
             [
-                Item(record, names or [f"P{i}a", f"P{i}b"], start + timedelta(days=i))
+                Stored(record, names or [f"P{i}a", f"P{i}b"], start + timedelta(days=i))
                 for i in range(count)
             ]
         )

@@ -2,36 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_history_helpers import Node, corpus_record, parse
+from test_history_helpers import Node, Stored, corpus_record, parse
 
-from scorekeeper import db, engine
+from scorekeeper import db
 from scorekeeper.timefmt import parse_utc, time_tag
 
 START = datetime(2025, 1, 1, 20, 5, tzinfo=UTC)
 
 
-class Stored:
-    """A finished corpus game with chosen names and times, for db.restore_games."""
-
-    def __init__(self, names: list[str], start: datetime) -> None:
-        self.game, _ = engine.from_record(corpus_record())
-        self.names = names
-        self.created_at = start.isoformat()
-        self.move_times = [
-            (start + timedelta(minutes=1 + i)).isoformat()
-            for i in range(len(self.game.moves))
-        ]
-        self.updated_at = self.finished_at = self.move_times[-1]
-
-
 def store(app: Flask) -> int:
     with app.test_request_context():
-        return db.restore_games([Stored(["Anna", "Chris"], START)])[0]
+        return db.restore_games([Stored(corpus_record(), ["Anna", "Chris"], START)])[0]
 
 
 def times(page: Node) -> list[Node]:
