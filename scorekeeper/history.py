@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -121,6 +122,16 @@ def _load_or_404(game_id: int) -> db.GameRow:
     if row is None:
         abort(404)
     return row
+
+
+@contextmanager
+def _loaded(game_id: int) -> Iterator[db.GameRow]:
+    """Yield the game (404 when there is none); release it after the block."""
+    row = _load_or_404(game_id)
+    try:
+        yield row
+    finally:
+        db.release(row)
 
 
 def duration_minutes(first: str | None, last: str | None) -> int | None:
@@ -335,8 +346,7 @@ def chart_svg(row: db.GameRow) -> Markup:
 @bp.get("/games/<int:game_id>/replay")
 def replay(game_id: int) -> str:
     """Show one step of a game's replay; ?move=N is the step (0 = empty board)."""
-    row = _load_or_404(game_id)
-    try:
+    with _loaded(game_id) as row:
         step = request.args.get("move", type=int)
         if step is None:
             step = row.game.turn
@@ -345,18 +355,13 @@ def replay(game_id: int) -> str:
         context["can_edit"] = session_may_edit(row.id, row.edit_token)
         context["game_url"] = game_page_url(row.id)
         return render_template("history/replay.html", **context)
-    finally:
-        db.release(row)
 
 
 @bp.get("/games/<int:game_id>/chart.svg")
 def chart_file(game_id: int) -> Response:
     """Return the game's score chart as a standalone SVG image."""
-    row = _load_or_404(game_id)
-    try:
+    with _loaded(game_id) as row:
         return Response(str(chart_svg(row)), mimetype="image/svg+xml")
-    finally:
-        db.release(row)
 
 
 # --- correcting a past move ---
@@ -562,20 +567,16 @@ def _sheet_context(row: db.GameRow) -> dict[str, Any]:
 @bp.get("/games/<int:game_id>/scoresheet")
 def scoresheet(game_id: int) -> str:
     """Show the printable paper-like score sheet."""
-    row = _load_or_404(game_id)
-    try:
+    with _loaded(game_id) as row:
         context = _sheet_context(row)
         context["chart"] = chart_svg(row)
         return render_template("history/scoresheet.html", **context)
-    finally:
-        db.release(row)
 
 
 @bp.get("/games/<int:game_id>/scoresheet.pdf")
 def scoresheet_file(game_id: int) -> Response:
     """Return the score sheet as a PDF download."""
-    row = _load_or_404(game_id)
-    try:
+    with _loaded(game_id) as row:
         context = _sheet_context(row)
         data = scoresheet_pdf(
             context["sheet"],
@@ -590,19 +591,14 @@ def scoresheet_file(game_id: int) -> Response:
             round_label=_("Round"),
             total_label=_("Total"),
         )
-    finally:
-        db.release(row)
     return _download(data, f"qwirkle-{game_id}-scoresheet.pdf", "application/pdf")
 
 
 @bp.get("/games/<int:game_id>/record.json")
 def record_file(game_id: int) -> Response:
     """Return the game record (qwirkle-game/1) as a download."""
-    row = _load_or_404(game_id)
-    try:
+    with _loaded(game_id) as row:
         body = db.dump_record(db.export_record(row))
-    finally:
-        db.release(row)
     return _download(body, f"qwirkle-{game_id}.json", "application/json")
 
 
@@ -631,8 +627,7 @@ def bgstats_link(row: db.GameRow) -> str | None:
 @bp.get("/games/<int:game_id>/bgstats")
 def bgstats_page(game_id: int) -> str:
     """Offer the BG Stats push-play links of a finished game."""
-    row = _load_or_404(game_id)
-    try:
+    with _loaded(game_id) as row:
         link = bgstats_link(row)
         if link is None:
             abort(404)
@@ -640,8 +635,6 @@ def bgstats_page(game_id: int) -> str:
         return render_template(
             "history/bgstats.html", row=row, link=link, scheme_link=scheme_link
         )
-    finally:
-        db.release(row)
 
 
 # --- import, backup, restore ---
