@@ -39,7 +39,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from . import backup, bgstats, chart, db, engine
 from .auth import MAX_SESSION_TOKENS, remember_token, session_may_edit
-from .forms import choice
+from .forms import MAX_NAME_LENGTH, choice
 from .i18n import _
 from .pdf import cell_text, scoresheet_pdf
 from .scoresheet import score_sheet
@@ -49,9 +49,6 @@ bp = Blueprint("history", __name__)
 
 PER_PAGE = 25
 """Games per history page."""
-
-MAX_NAME_LENGTH = 40
-"""Longest player name accepted (as on the new-game form)."""
 
 
 # --- forms ---

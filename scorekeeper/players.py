@@ -7,7 +7,8 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request, url_for
 
 from . import db
-from .history import MAX_NAME_LENGTH, date_text
+from .forms import MAX_NAME_LENGTH
+from .history import date_text
 
 bp = Blueprint("players", __name__)
 
