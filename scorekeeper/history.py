@@ -131,6 +131,15 @@ def _loaded(game_id: int) -> Iterator[db.GameRow]:
         db.release(row)
 
 
+def _load_to_edit(game_id: int) -> db.GameRow:
+    """Return the game (released) for a change; 404 without it, 403 if not ours."""
+    row = _load_or_404(game_id)
+    db.release(row)
+    if not session_may_edit(row.id, row.edit_token):
+        abort(403)
+    return row
+
+
 def duration_minutes(first: str | None, last: str | None) -> int | None:
     """Return whole minutes between two move timestamps (None when unknown)."""
     start, end = parse_time(first), parse_time(last)
@@ -487,10 +496,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
 @bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
 def delete(game_id: int) -> ResponseReturnValue:
     """Ask, then delete a game (needs this browser's edit token and CSRF)."""
-    row = _load_or_404(game_id)
-    db.release(row)
-    if not session_may_edit(row.id, row.edit_token):
-        abort(403)
+    row = _load_to_edit(game_id)
     form = ConfirmForm()
     if form.validate_on_submit():
         db.delete_game(game_id)
@@ -504,10 +510,7 @@ def delete(game_id: int) -> ResponseReturnValue:
 @bp.route("/games/<int:game_id>/rename", methods=["GET", "POST"])
 def rename(game_id: int) -> ResponseReturnValue:
     """Correct the players' names of a game (needs the edit token)."""
-    row = _load_or_404(game_id)
-    db.release(row)
-    if not session_may_edit(row.id, row.edit_token):
-        abort(403)
+    row = _load_to_edit(game_id)
     form = RenameForm()
     if request.method == "GET":
         for name in row.names:
