@@ -43,7 +43,7 @@ from .forms import MAX_NAME_LENGTH, choice
 from .i18n import _
 from .pdf import cell_text, scoresheet_pdf
 from .scoresheet import score_sheet
-from .timefmt import parse_time
+from .timefmt import parse_time, parse_utc
 
 bp = Blueprint("history", __name__)
 
@@ -159,7 +159,7 @@ def duration_text(minutes: int | None) -> str:
 
 def date_text(value: str | None) -> str:
     """Return the date and time of an ISO timestamp as YYYY-MM-DD HH:MM (UTC)."""
-    moment = parse_time(value)
+    moment = parse_utc(value)
     return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
 
 

@@ -103,3 +103,13 @@ def test_the_localiser_is_served(client: FlaskClient) -> None:
     with client.get("/static/localtime.js") as response:
         assert response.status_code == 200
         assert b"data-localtime" in response.data
+
+
+def test_dates_with_another_offset_are_written_in_utc() -> None:
+    # A restored backup may carry timestamps with an offset; the score sheet and
+    # PDF label their times UTC, so they must be converted, not shown as written.
+    from scorekeeper.history import date_text
+
+    assert date_text("2026-01-01T10:00:00+02:00") == "2026-01-01 08:00"
+    assert date_text("2026-01-01T10:00:00Z") == "2026-01-01 10:00"
+    assert date_text(None) == ""
