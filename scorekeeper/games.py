@@ -20,7 +20,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from . import auth, db, engine
+from . import db, engine
 from .auth import remember_token
 from .forms import (
     CLASSIC_SEATS,
@@ -31,6 +31,7 @@ from .forms import (
     choice,
 )
 from .i18n import _
+from .pages import can_edit, load_or_404, load_to_edit, loaded
 from .timefmt import time_tag
 
 bp = Blueprint("games", __name__)
@@ -60,27 +61,6 @@ def end_reason_text(reason: str, names: list[str], bonus_player: int | None) -> 
 
 
 # --- the edit token in the session ---
-
-
-def can_edit(row: db.GameRow) -> bool:
-    """Return whether this browser's session holds the game's edit token."""
-    return auth.session_may_edit(row.id, row.edit_token)
-
-
-def _load_or_404(game_id: int) -> db.GameRow:
-    row = db.load_game(game_id)
-    if row is None:
-        abort(404)
-    return row
-
-
-def _load_to_edit(game_id: int) -> db.GameRow:
-    """Return the game (released) for a change; 404 without it, 403 if not ours."""
-    row = _load_or_404(game_id)
-    db.release(row)
-    if not can_edit(row):
-        abort(403)
-    return row
 
 
 # --- what the pages show ---
@@ -359,19 +339,16 @@ def starter_text(form: NewGameForm, first: int) -> str:
 @bp.get("/games/<int:game_id>")
 def game(game_id: int) -> str:
     """Show the game: board, scores, tracker, move entry (or the final screen)."""
-    row = _load_or_404(game_id)
-    try:
+    with loaded(game_id) as row:
         return render_template("games/game.html", **page_context(row))
-    finally:
-        db.release(row)
 
 
 @bp.get("/games/<int:game_id>/join/<token>")
 def join(game_id: int, token: str) -> Response:
     """Take a game's edit token into this browser's session, then open the game."""
-    row = _load_or_404(game_id)
-    db.release(row)
-    if not hmac.compare_digest(token, row.edit_token):
+    with loaded(game_id) as row:
+        edit_token = row.edit_token
+    if not hmac.compare_digest(token, edit_token):
         abort(404)
     remember_token(game_id, token)
     flash(_("This device can now enter moves for this game."), "info")
@@ -422,7 +399,7 @@ def options(game_id: int) -> Response | tuple[Response, int]:
         return jsonify({"error": {"code": "bad_request", "message": _(
             "Give cell=row,col and tiles as a JSON list of [row, col, colour, shape]."
         )}}), 400
-    row = _load_or_404(game_id)
+    row = load_or_404(game_id)
     try:
         game = row.game
         cubes = game.variant.is_cubes
@@ -470,7 +447,7 @@ def _store(game_id: int, move: dict[str, Any], turn: int | None) -> None:
 @bp.post("/games/<int:game_id>/trade")
 def trade(game_id: int) -> Response:
     """Record a trade of the chosen number of tiles."""
-    _load_to_edit(game_id)
+    load_to_edit(game_id)
     form = TradeForm()
     form.count.choices = [choice(n, str(n)) for n in range(1, 13)]
     if form.validate_on_submit():
@@ -483,7 +460,7 @@ def trade(game_id: int) -> Response:
 @bp.post("/games/<int:game_id>/pass")
 def pass_turn(game_id: int) -> Response:
     """Record a pass (allowed only with the bag empty; the engine checks)."""
-    _load_to_edit(game_id)
+    load_to_edit(game_id)
     form = TurnForm()
     if form.validate_on_submit():
         _store(game_id, {"type": "pass"}, _turn_from(form))
@@ -493,8 +470,14 @@ def pass_turn(game_id: int) -> Response:
 @bp.route("/games/<int:game_id>/undo", methods=["GET", "POST"])
 def undo(game_id: int) -> str | Response:
     """Ask to confirm taking back the last move; on POST take it back."""
-    row = _load_to_edit(game_id)
-    form = TurnForm(turn=row.game.turn)
+    # Read what the page needs while the game is taken out of the cache: once
+    # released, another request may be moving it on.
+    with loaded(game_id) as row:
+        if not can_edit(row):
+            abort(403)
+        turn = row.game.turn
+        last = row.game.moves[-1] if row.game.moves else None
+    form = TurnForm(turn=turn)
     if request.method == "POST":
         if form.validate_on_submit():
             try:
@@ -506,10 +489,9 @@ def undo(game_id: int) -> str | Response:
             else:
                 flash(_("The last move was taken back."), "info")
         return redirect(url_for("games.game", game_id=game_id))
-    if not row.game.moves:
+    if last is None:
         flash(_("There is no move to undo."), "error")
         return redirect(url_for("games.game", game_id=game_id))
-    last = row.game.moves[-1]
     return render_template(
         "games/undo.html",
         row=row,

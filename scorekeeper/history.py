@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -41,6 +40,7 @@ from . import backup, bgstats, chart, db, engine
 from .auth import MAX_SESSION_TOKENS, remember_token, session_may_edit
 from .forms import MAX_NAME_LENGTH, choice
 from .i18n import _
+from .pages import can_edit, load_to_edit, loaded
 from .pdf import cell_text, scoresheet_pdf
 from .scoresheet import score_sheet
 from .timefmt import parse_time, parse_utc
@@ -112,32 +112,6 @@ def game_page_url(game_id: int) -> str:
         return url_for("games.game", game_id=game_id)
     except BuildError:
         return f"/games/{game_id}"
-
-
-def _load_or_404(game_id: int) -> db.GameRow:
-    row = db.load_game(game_id)
-    if row is None:
-        abort(404)
-    return row
-
-
-@contextmanager
-def _loaded(game_id: int) -> Iterator[db.GameRow]:
-    """Yield the game (404 when there is none); release it after the block."""
-    row = _load_or_404(game_id)
-    try:
-        yield row
-    finally:
-        db.release(row)
-
-
-def _load_to_edit(game_id: int) -> db.GameRow:
-    """Return the game (released) for a change; 404 without it, 403 if not ours."""
-    row = _load_or_404(game_id)
-    db.release(row)
-    if not session_may_edit(row.id, row.edit_token):
-        abort(403)
-    return row
 
 
 def duration_minutes(first: str | None, last: str | None) -> int | None:
@@ -352,7 +326,7 @@ def chart_svg(row: db.GameRow) -> Markup:
 @bp.get("/games/<int:game_id>/replay")
 def replay(game_id: int) -> str:
     """Show one step of a game's replay; ?move=N is the step (0 = empty board)."""
-    with _loaded(game_id) as row:
+    with loaded(game_id) as row:
         step = request.args.get("move", type=int)
         if step is None:
             step = row.game.turn
@@ -366,7 +340,7 @@ def replay(game_id: int) -> str:
 @bp.get("/games/<int:game_id>/chart.svg")
 def chart_file(game_id: int) -> Response:
     """Return the game's score chart as a standalone SVG image."""
-    with _loaded(game_id) as row:
+    with loaded(game_id) as row:
         return Response(str(chart_svg(row)), mimetype="image/svg+xml")
 
 
@@ -428,9 +402,8 @@ def _move_from_form(form: CorrectForm) -> dict[str, Any] | str:
 @bp.route("/games/<int:game_id>/moves/<int:number>/edit", methods=["GET", "POST"])
 def correct(game_id: int, number: int) -> ResponseReturnValue:
     """Correct move `number` (1-based); every later move is rescored, or refused."""
-    row = _load_or_404(game_id)
-    db.release(row)
-    moves = list(row.game.moves)
+    with loaded(game_id) as row:
+        moves = list(row.game.moves)
     if not 1 <= number <= len(moves):
         abort(404)
     if not session_may_edit(row.id, row.edit_token):
@@ -496,21 +469,22 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
 @bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
 def delete(game_id: int) -> ResponseReturnValue:
     """Ask, then delete a game (needs this browser's edit token and CSRF)."""
-    row = _load_to_edit(game_id)
+    with loaded(game_id) as row:
+        if not can_edit(row):
+            abort(403)
+        scores = row.game.scores
     form = ConfirmForm()
     if form.validate_on_submit():
         db.delete_game(game_id)
         flash(_("Game %(id)d was deleted.", id=game_id), "success")
         return redirect(url_for(".index"))
-    return render_template(
-        "history/delete.html", row=row, form=form, scores=row.game.scores
-    )
+    return render_template("history/delete.html", row=row, form=form, scores=scores)
 
 
 @bp.route("/games/<int:game_id>/rename", methods=["GET", "POST"])
 def rename(game_id: int) -> ResponseReturnValue:
     """Correct the players' names of a game (needs the edit token)."""
-    row = _load_to_edit(game_id)
+    row = load_to_edit(game_id)
     form = RenameForm()
     if request.method == "GET":
         for name in row.names:
@@ -567,7 +541,7 @@ def _sheet_context(row: db.GameRow) -> dict[str, Any]:
 @bp.get("/games/<int:game_id>/scoresheet")
 def scoresheet(game_id: int) -> str:
     """Show the printable paper-like score sheet."""
-    with _loaded(game_id) as row:
+    with loaded(game_id) as row:
         context = _sheet_context(row)
         context["chart"] = chart_svg(row)
         return render_template("history/scoresheet.html", **context)
@@ -576,7 +550,7 @@ def scoresheet(game_id: int) -> str:
 @bp.get("/games/<int:game_id>/scoresheet.pdf")
 def scoresheet_file(game_id: int) -> Response:
     """Return the score sheet as a PDF download."""
-    with _loaded(game_id) as row:
+    with loaded(game_id) as row:
         context = _sheet_context(row)
         data = scoresheet_pdf(
             context["sheet"],
@@ -597,7 +571,7 @@ def scoresheet_file(game_id: int) -> Response:
 @bp.get("/games/<int:game_id>/record.json")
 def record_file(game_id: int) -> Response:
     """Return the game record (qwirkle-game/1) as a download."""
-    with _loaded(game_id) as row:
+    with loaded(game_id) as row:
         body = db.dump_record(db.export_record(row))
     return _download(body, f"qwirkle-{game_id}.json", "application/json")
 
@@ -627,7 +601,7 @@ def bgstats_link(row: db.GameRow) -> str | None:
 @bp.get("/games/<int:game_id>/bgstats")
 def bgstats_page(game_id: int) -> str:
     """Offer the BG Stats push-play links of a finished game."""
-    with _loaded(game_id) as row:
+    with loaded(game_id) as row:
         link = bgstats_link(row)
         if link is None:
             abort(404)
