@@ -146,7 +146,6 @@ def _fill(board: Board, window: Window, hand_mask: int) -> Iterator[list]:
     """Yield every assignment of distinct hand tiles to a window's empty cells."""
     _, horizontal, line, _, _, empties, cm, sm, count = window
     n = board.variant.colors
-    cells = board._cells
 
     def at(pos: int) -> Cell:
         return (line, pos) if horizontal else (pos, line)
@@ -177,7 +176,6 @@ def _fill(board: Board, window: Window, hand_mask: int) -> Iterator[list]:
                     if not cm >> color & 1 or count == 0:
                         pool |= 1 << (color * STRIDE + shape)
                 pools.append(pool & hand_mask)
-    del cells  # only cross masks are needed from here on
     for pool in pools:
         if pool.bit_count() < k or any(not (m & pool) for m in masks):
             continue
