@@ -440,8 +440,22 @@ def list_games() -> Response:
 
 @bp.get("/games/<int:game_id>")
 def get_game(game_id: int) -> Response:
-    """Return the game state."""
-    return _json_answer(_state_text_and_release(_load(game_id)))
+    """Return the game state; 304 when the client's ETag is still current.
+
+    Viewers on other devices poll this every few seconds; while nobody moves
+    they get an empty 304 instead of the whole game again.
+    """
+    row = _load(game_id)
+    etag = f"{row.id}-{row.game.turn}-{row.updated_at}"
+    if request.if_none_match.contains(etag):
+        db.release(row)
+        response = Response(status=304)
+    else:
+        response = _json_answer(_state_text_and_release(row))
+    response.set_etag(etag)
+    # Revalidate every time: the browser's cache may keep the body, never trust it.
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.delete("/games/<int:game_id>")

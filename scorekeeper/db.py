@@ -808,9 +808,11 @@ def rename_player(game_id: int, seat: int, name: str) -> None:
         if not 0 <= seat < len(names):
             raise IndexError(f"no seat {seat} in game {game_id}")
         names[seat] = name
+        # A new updated_at tells every cache and viewer (ETag) that the game changed.
         db.execute(
-            "UPDATE games SET players = ? WHERE id = ?",
-            [json.dumps(names, ensure_ascii=False), game_id],
+            "UPDATE games SET players = ?, updated_at = ? WHERE id = ?",
+            [json.dumps(names, ensure_ascii=False), _next_stamp(row["updated_at"]),
+             game_id],
         )
         db.execute(
             "UPDATE game_players SET name = ?, name_key = ?"

@@ -564,3 +564,34 @@ def test_a_game_handle_from_the_table_helper(table: Table) -> None:
     game = table.new()
     assert isinstance(game, TableGame)
     assert game.headers == {"X-Edit-Token": game.token}
+
+
+def test_get_game_answers_304_while_nothing_changed_and_200_after_a_change(
+    client: FlaskClient, table: Table
+) -> None:
+    game = table.new(["Ann", "Bob"])
+    first = client.get(game.url)
+    etag = first.headers["ETag"]
+
+    unchanged = client.get(game.url, headers={"If-None-Match": etag})
+    game.place((0, 0, "red", "circle"))
+    moved = client.get(game.url, headers={"If-None-Match": etag})
+
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "no-cache"
+    assert unchanged.status_code == 304 and unchanged.data == b""
+    assert moved.status_code == 200 and moved.headers["ETag"] != etag
+    assert moved.get_json()["turn"] == 1
+
+
+def test_renaming_a_player_changes_the_etag(client: FlaskClient, table: Table) -> None:
+    from scorekeeper import db
+
+    game = table.new(["Ann", "Bob"])
+    etag = client.get(game.url).headers["ETag"]
+    with client.application.app_context():
+        db.rename_player(game.id, 1, "Bobby")
+
+    renamed = client.get(game.url, headers={"If-None-Match": etag})
+
+    assert renamed.status_code == 200
+    assert [p["name"] for p in renamed.get_json()["players"]] == ["Ann", "Bobby"]
