@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         ],
         "players list": ["/players"] * n,
         "head to head": [
-            "/players/compare?a={}&b={}".format(*rng.sample(names, 2))
+            "/head-to-head?a={}&b={}".format(*rng.sample(names, 2))
             for _ in range(n)
         ],
         "score sheet page": [

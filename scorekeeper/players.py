@@ -52,7 +52,7 @@ def player(name: str) -> str:
     )
 
 
-@bp.get("/players/compare")
+@bp.get("/head-to-head")
 def compare() -> str:
     """Head-to-head of two players: games together, wins each, average scores."""
     a = request.args.get("a", "").strip()[: MAX_NAME_LENGTH * 2]

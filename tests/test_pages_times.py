@@ -62,7 +62,7 @@ def test_a_date_only_tag_says_the_day() -> None:
         "/",
         "/history",
         "/players/Anna",
-        "/players/compare?a=Anna&b=Chris",
+        "/head-to-head?a=Anna&b=Chris",
         "/games/{id}/scoresheet",
     ],
 )

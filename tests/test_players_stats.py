@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import Table
 from flask.testing import FlaskClient
 from test_history_helpers import Node, corpus_names, corpus_record, parse
 
@@ -131,7 +132,7 @@ def test_head_to_head(client: FlaskClient, corpus: list[dict[str, Any]]) -> None
         wins_b += b == max(final)
         ahead_a += a > b
         sum_a, sum_b = sum_a + a, sum_b + b
-    page = parse(client.get("/players/compare?a=Anna&b=sally").data)
+    page = parse(client.get("/head-to-head?a=Anna&b=sally").data)
 
     def cell(key: str) -> str:
         return page.find("td", data_h2h=key).text()
@@ -145,9 +146,21 @@ def test_head_to_head(client: FlaskClient, corpus: list[dict[str, Any]]) -> None
 
 
 def test_head_to_head_edge_cases(client: FlaskClient, corpus: list[dict]) -> None:
-    assert client.get("/players/compare").status_code == 200
-    same = client.get("/players/compare?a=Anna&b=anna")
+    assert client.get("/head-to-head").status_code == 200
+    same = client.get("/head-to-head?a=Anna&b=anna")
     assert "two different players" in same.get_data(as_text=True)
-    strangers = parse(client.get("/players/compare?a=Anna&b=Nobody").data)
+    strangers = parse(client.get("/head-to-head?a=Anna&b=Nobody").data)
     assert strangers.find("td", data_h2h="games").text() == "0"
     assert strangers.find("td", data_h2h="avg_a").text() == "–"
+
+
+def test_a_player_named_compare_has_a_statistics_page(client: FlaskClient) -> None:
+    # The head-to-head page lives outside /players/ so that no name is taken.
+    table = Table(client)
+    game = table.new(["compare", "Bob"])
+    game.place((0, 0, "red", "circle"))
+
+    response = client.get("/players/compare")
+
+    assert response.status_code == 200
+    assert parse(response.data).find("h1").text() == "compare"
