@@ -221,19 +221,9 @@ def _require_edit(game_id: int) -> None:
         raise ApiError(403, reason, messages[reason])
 
 
-def _placement_json(tile: Any) -> dict[str, Any]:
-    return {"row": tile.row, "col": tile.col, "color": tile.color, "shape": tile.shape}
-
-
 def move_json(move: engine.Move) -> dict[str, Any]:
     """Return a CONTRACT §5 move dict with its score (0 for a trade or pass)."""
-    out: dict[str, Any] = {"player": move.player, "type": move.type}
-    if move.type == "place":
-        out["tiles"] = [_placement_json(t) for t in move.tiles]
-    elif move.type == "trade":
-        out["count"] = move.count
-    out["score"] = move.score
-    return out
+    return move.to_dict(with_score=True)
 
 
 def _qwirkles_of(move: engine.Move) -> int:
