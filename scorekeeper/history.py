@@ -719,13 +719,17 @@ def backup_record(game_row: dict[str, Any], move_rows: list[dict[str, Any]]) -> 
             "end_bonus_player": end_bonus_player,
             "reason": game_row["end_reason"],
         }
-    return {
+    record: dict[str, Any] = {
         "format": backup.RECORD_FORMAT,
         "variant": variant.to_dict(),
         "players": json.loads(game_row["players"]),
-        "moves": moves,
-        "final": final,
     }
+    if not moves:
+        # As engine.to_record: before any move only this key names the starter.
+        record["first_player"] = game_row["first_player"]
+    record["moves"] = moves
+    record["final"] = final
+    return record
 
 
 @bp.route("/restore", methods=["GET", "POST"])

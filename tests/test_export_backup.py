@@ -218,3 +218,24 @@ def test_the_restoring_browser_may_edit_what_it_restored(
     assert restore(fresh, client.get("/backup").data).status_code == 302
     assert fresh.get("/games/1/delete").status_code == 200
     assert fresh_app.test_client().get("/games/1/delete").status_code == 403
+
+
+def test_a_game_without_moves_keeps_its_first_player_through_backup_and_restore(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    created = client.post(
+        "/api/games", json={"players": ["Ann", "Bob", "Cas"], "first_player": 2}
+    ).get_json()
+    document = json.loads(client.get("/backup").data)
+    with app.test_request_context():
+        row = db.load_game(created["id"])
+        assert row is not None
+        expected = engine.to_record(row.game, row.names)
+    entry = document["games"][0]
+
+    fresh = make_app(tmp_path / "fresh.sqlite3").test_client()
+    assert restore(fresh, client.get("/backup").data).status_code == 302
+    restored = fresh.get("/api/games/1").get_json()
+
+    assert {k: v for k, v in entry.items() if k not in backup.EXTRA_KEYS} == expected
+    assert (restored["first_player"], restored["current_player"]) == (2, 2)
