@@ -242,9 +242,7 @@ class _ThreadConnections:
 
 
 def _connections() -> _ThreadConnections:
-    pool = current_app.extensions.get("scorekeeper_connections")
-    if pool is None:
-        pool = current_app.extensions["scorekeeper_connections"] = _ThreadConnections()
+    pool: _ThreadConnections = current_app.extensions["scorekeeper_connections"]
     return pool
 
 
@@ -346,9 +344,7 @@ class _GameCache:
 
 
 def _cache() -> _GameCache:
-    cache = current_app.extensions.get("scorekeeper_game_cache")
-    if cache is None:
-        cache = current_app.extensions["scorekeeper_game_cache"] = _GameCache()
+    cache: _GameCache = current_app.extensions["scorekeeper_game_cache"]
     return cache
 
 
