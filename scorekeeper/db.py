@@ -420,10 +420,7 @@ def name_key(name: str) -> str:
 
 def move_to_row_values(move: engine.Move) -> dict[str, Any]:
     """Return the moves-table columns describing an engine move."""
-    tiles = [
-        {"row": t.row, "col": t.col, "color": t.color, "shape": t.shape}
-        for t in move.tiles
-    ]
+    tiles = move.to_dict().get("tiles", [])
     return {
         "player": move.player,
         "type": move.type,
