@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/bench_api.py [--rounds N] [--no-cache] [--http CLIENTS]
 
-Replays the classic corpus games (../shared/games) move by move through
+Replays the classic corpus games (tests/data/games) move by move through
 POST /api/games/<id>/moves on a real SQLite file in a temporary folder, sent by
 Flask's test client, and a no-op GET on the same app after each move. Server
 time is measured around the WSGI call (the app's whole work for the request,
@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))  # runs from a checkout without installing too
 
 from scorekeeper import create_app, db  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "games"
+CORPUS = ROOT / "tests" / "data" / "games"
 
 
 def corpus_games() -> list[dict[str, Any]]:

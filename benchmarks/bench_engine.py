@@ -6,7 +6,7 @@ Run from the repository root:
     python benchmarks/bench_engine.py --quick    # fewer samples, a few seconds
     python benchmarks/bench_engine.py --profile  # cProfile: where the time goes
 
-Positions come from the recorded classic games in ../shared/games (or, when
+Positions come from the recorded classic games in tests/data/games (or, when
 that folder is missing, from games a seeded bot plays): a mid-game board of
 about 60 tiles and a late one of about 100.  Measured:
 
@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from scorekeeper import engine  # noqa: E402
 
-GAMES = ROOT.parent / "shared" / "games"
+GAMES = ROOT / "tests" / "data" / "games"
 
 Tile = tuple[int, int, str, str]
 Sample = tuple[list[list[Tile]], list[Tile]]  # (moves before, the next move)

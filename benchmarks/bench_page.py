@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from scorekeeper import create_app  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "games"
+CORPUS = ROOT / "tests" / "data" / "games"
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

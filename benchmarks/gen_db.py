@@ -1,6 +1,6 @@
 """Generate a SQLite database of N finished games for the history benchmarks.
 
-Each game is a corpus game (/work/shared/games or --corpus) replayed once through
+Each game is a corpus game (tests/data/games or --corpus) replayed once through
 the engine, stored with renamed players (from a pool of names) and shifted dates,
 through db.restore_games, which writes the moves and the summary tables exactly
 as the app does. Usage:
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from scorekeeper import create_app, db, engine  # noqa: E402
 
-DEFAULT_CORPUS = Path("/work/shared/games")
+DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "games"
 
 NAMES = (
     "Anna Bram Chris Dana Eve Femke Gert Hanna Ivo Joke Kees Lotte Mila Noor Otto "

@@ -7,25 +7,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus import game_files
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper import create_app
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-"""The shared folder beside the work tree (rules, contract, corpus of games)."""
-
-CORPUS = SHARED / "games"
-"""Independently scored game records (qwirkle-game/1)."""
 
 Tile = tuple[int, int, str, str]
 
 
 def corpus_files() -> list[Path]:
     """Return the corpus's game records (the probes file excluded)."""
-    return sorted(
-        p for p in CORPUS.glob("*.json") if not p.name.startswith("probes-")
-    )
+    return game_files()
 
 
 def make_app(database: Path, **overrides: Any) -> Flask:

@@ -27,7 +27,7 @@ def post_import(client: FlaskClient, record: object) -> Any:
 def test_the_corpus_is_there() -> None:
     # The round-trip tests below are parametrised over it; an empty list would
     # silently test nothing.
-    assert len(CORPUS) >= 10, "../shared/games is missing beside the work tree"
+    assert len(CORPUS) >= 10, "tests/data/games is missing"
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])

@@ -6,17 +6,14 @@ self-check of the parser.)
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from html.parser import HTMLParser
-from pathlib import Path
 from typing import Any
 
-from scorekeeper import engine
+from corpus import game_files, load
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "games"
-"""The shared corpus of independently scored games."""
+from scorekeeper import engine
 
 VOID = {
     "area",
@@ -37,7 +34,7 @@ VOID = {
 
 def corpus_record(name: str = "classic-10001.json") -> dict[str, Any]:
     """Return one corpus record as a dict."""
-    return json.loads((CORPUS / name).read_text(encoding="utf-8"))
+    return load(name)
 
 
 class Stored:
@@ -61,9 +58,7 @@ class Stored:
 
 def corpus_names() -> list[str]:
     """Return the file names of the corpus's game records (probes excluded)."""
-    return sorted(
-        p.name for p in CORPUS.glob("*.json") if not p.name.startswith("probes-")
-    )
+    return [path.name for path in game_files()]
 
 
 @dataclass

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
+
+from corpus import GAMES, PROBES, load
+from corpus import game_files as corpus_records
 
 from scorekeeper import engine
 
@@ -16,21 +17,7 @@ Tile = tuple[int, int, str, str]
 Kind = tuple[str, str]
 """A tile kind: (color, shape)."""
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-"""The shared folder beside the work tree (rules, contract, corpus)."""
-
-GAMES = SHARED / "games"
-"""The corpus of independently scored games."""
-
-
-def corpus_records() -> list[Path]:
-    """Return every recorded game of the corpus (the probes file excluded)."""
-    return sorted(p for p in GAMES.glob("*.json") if not p.name.startswith("probes"))
-
-
-def load(path: Path) -> dict:
-    """Read one JSON file of the corpus."""
-    return json.loads(path.read_text(encoding="utf-8"))
+__all__ = ["GAMES", "PROBES", "corpus_records", "load"]
 
 
 def record_tiles(move: dict) -> list[Tile]:
