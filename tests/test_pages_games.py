@@ -7,7 +7,8 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from conftest import CORPUS, new_game, tiles_json, token_of
+from conftest import new_game, tiles_json, token_of
+from corpus import GAMES as CORPUS
 from flask.testing import FlaskClient
 
 SAMPLE = [

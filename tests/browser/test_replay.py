@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import CORPUS
+from corpus import GAMES as CORPUS
 from flask import Flask
 
 from .helpers import PHONE

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CORPUS
+from corpus import GAMES as CORPUS
 from playwright.sync_api import expect
 
 from .helpers import PHONE, launch, start_game, tap_cell
