@@ -9,17 +9,52 @@ Pure Python, standard library only; the web app builds on it, never the reverse.
 """
 
 from .board import Board, Placement
-from .errors import ILLEGAL_MOVE_CODES, IllegalMove, RecordError
-from .game import END_BONUS, EndReason, Final, Game, Move, parse_tiles
-from .records import FORMAT, dumps_record, from_record, to_record
+from .errors import (
+    ILLEGAL_MOVE_CODES,
+    RECORD_ERROR_CODES,
+    BadInput,
+    EngineError,
+    IllegalMove,
+    RecordError,
+)
+from .game import (
+    END_BONUS,
+    EndReason,
+    Final,
+    Game,
+    Move,
+    PlacedTile,
+    Position,
+    Preview,
+    Standing,
+    move_record,
+    parse_tiles,
+    ranks,
+    winners,
+)
+from .names import (
+    MAX_NAME_LENGTH,
+    InvalidName,
+    check_players,
+    check_stored_players,
+    name_key,
+    normalise_name,
+    repair_names,
+)
+from .records import FORMAT, dumps_record, from_record, to_record, write_record
 from .scoring import LineScore, MoveScore
 from .search import best_moves, legal_moves
 from .tiles import CLASSIC, COLOR_NAMES, CUBES, SHAPE_NAMES, Variant
 
 __all__ = [
-    "Board", "Placement", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",
-    "Game", "Move", "Final", "EndReason", "END_BONUS", "parse_tiles",
-    "FORMAT", "to_record", "from_record", "dumps_record",
+    "Board", "Placement",
+    "EngineError", "BadInput", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",
+    "RECORD_ERROR_CODES",
+    "Game", "Move", "Final", "EndReason", "END_BONUS", "parse_tiles", "Preview",
+    "Position", "PlacedTile", "Standing", "ranks", "winners",
+    "MAX_NAME_LENGTH", "InvalidName", "normalise_name", "name_key", "check_players",
+    "check_stored_players", "repair_names",
+    "FORMAT", "to_record", "from_record", "dumps_record", "write_record", "move_record",
     "LineScore", "MoveScore", "best_moves", "legal_moves",
     "Variant", "CLASSIC", "CUBES", "COLOR_NAMES", "SHAPE_NAMES",
 ]

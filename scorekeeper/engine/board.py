@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from .errors import Cell, IllegalMove, cell_text, span_text
+from .errors import BadInput, Cell, IllegalMove
 from .scoring import LineScore, MoveScore
 from .tiles import (
     CLASSIC,
@@ -15,9 +15,7 @@ from .tiles import (
     SHAPE_BIT,
     SHAPE_NAMES,
     STRIDE,
-    TILE_NAME,
     Variant,
-    plural,
 )
 
 
@@ -40,6 +38,11 @@ TileInput = Sequence[object]
 
 LINE_FAULT_RANK = {"line_too_long": 0, "mixed_line": 1, "duplicate_in_line": 2}
 """Which fault of a line is reported when a move's lines have several."""
+
+
+def _kind(code: int) -> tuple[str, str]:
+    """Return the (colour, shape) of a tile code, as messages name tiles."""
+    return COLOR_NAMES[code // STRIDE], SHAPE_NAMES[code % STRIDE]
 
 
 def _line_cells(line: int, first: int, length: int, horizontal: bool) -> list[Cell]:
@@ -132,11 +135,6 @@ class Board:
                 mask |= 1 << code
         return mask
 
-    @property
-    def moves_played(self) -> int:
-        """Number of placing moves on the board."""
-        return len(self._history)
-
     # -- moves -----------------------------------------------------------------
 
     def play(self, tiles: Iterable[TileInput]) -> int:
@@ -210,11 +208,9 @@ class Board:
             try:
                 row, col, color, shape = tile
             except (TypeError, ValueError):
-                raise ValueError(
-                    f"a placed tile is (row, col, color, shape), not {tile!r}"
-                ) from None
+                raise BadInput("tile_shape", {"value": tile}) from None
             if type(row) is not int or type(col) is not int:
-                raise ValueError(f"row and col must be whole numbers, not {tile!r}")
+                raise BadInput("tile_cell_of", {"value": tile})
             try:
                 code = code_of.get((color, shape))  # type: ignore[arg-type]
             except TypeError:  # unhashable colour or shape: not a tile name
@@ -223,26 +219,28 @@ class Board:
                 raise self._unknown_tile(color, shape, (row, col))
             placed.append(((row, col), code))
         if not placed:
-            raise IllegalMove("empty_move", "A move must place at least one tile.")
+            raise IllegalMove("empty_move")
         return placed
 
     def _unknown_tile(
         self, color: object, shape: object, cell: Cell | None = None
     ) -> IllegalMove:
         variant = self.variant
-        where = f"The tile at {cell_text(cell)}: t" if cell is not None else "T"
+        at = "_at" if cell is not None else ""
         cells = (cell,) if cell is not None else ()
         if color not in variant.color_names:
             return IllegalMove(
-                "unknown_tile",
-                f"{where}here is no colour {color!r} in this set (colours:"
-                f" {', '.join(variant.color_names)}).",
+                "unknown_tile", "unknown_color" + at,
+                {"cell": cell, "value": color, "colors": variant.color_names}
+                if cell is not None
+                else {"value": color, "colors": variant.color_names},
                 cells,
             )
         return IllegalMove(
-            "unknown_tile",
-            f"{where}here is no shape {shape!r} in this set (shapes:"
-            f" {', '.join(variant.shape_names)}).",
+            "unknown_tile", "unknown_shape" + at,
+            {"cell": cell, "value": shape, "shapes": variant.shape_names}
+            if cell is not None
+            else {"value": shape, "shapes": variant.shape_names},
             cells,
         )
 
@@ -268,11 +266,7 @@ class Board:
         cells = self._cells
         k = len(placed)
         if k > variant.hand_size:
-            raise IllegalMove(
-                "too_many_tiles",
-                f"A move places at most {variant.hand_size} tiles (a full hand);"
-                f" this one places {k}.",
-            )
+            raise self._too_many(k)
         counts = self._counts
         copies = variant.copies
         if self._cubes:
@@ -287,12 +281,7 @@ class Board:
                 raise self._occupied(cell)
             first_move = not cells
             if first_move and self._cubes:
-                raise IllegalMove(
-                    "first_move_too_small",
-                    "In Qwirkle Cubes the first move places at least 2 cubes"
-                    " sharing a colour or shape (re-roll until you can).",
-                    (cell,),
-                )
+                raise self._first_move_too_small(cell)
             cells[cell] = code
             try:
                 return self._score_single(cell, code, first_move, detail)
@@ -315,12 +304,7 @@ class Board:
             used = set()
             for cell, _ in placed:
                 if cell in used:
-                    raise IllegalMove(
-                        "same_cell_twice",
-                        f"The cell {cell_text(cell)} is used twice in this move: each"
-                        " tile needs a cell of its own.",
-                        (cell,),
-                    )
+                    raise self._same_cell_twice(cell)
                 used.add(cell)
         for cell, _ in placed:
             if cell in cells:
@@ -335,12 +319,7 @@ class Board:
             off_col = next(cell for cell, _ in placed if cell[1] != col0)
             if off_row == off_col:
                 off_col = placed[0][0]
-            raise IllegalMove(
-                "not_in_line",
-                f"The tiles at {cell_text(off_col)} and {cell_text(off_row)} are not"
-                " in one row or one column: a move places its tiles in a single line.",
-                (off_col, off_row),
-            )
+            raise self._not_in_line(off_col, off_row)
 
         first_move = not cells
         for cell, code in placed:
@@ -363,10 +342,9 @@ class Board:
             on_board = self._color_counts[color]
             if on_board + wanted[color] > copies:
                 raise IllegalMove(
-                    "tile_exhausted",
-                    f"This move would put {on_board + wanted[color]}"
-                    f" {COLOR_NAMES[color]} cubes on the board (at {cell_text(cell)});"
-                    f" the set has only {copies}.",
+                    "tile_exhausted", "cubes_exhausted",
+                    {"count": on_board + wanted[color], "color": COLOR_NAMES[color],
+                     "cell": cell, "copies": copies},
                     (cell,),
                 )
 
@@ -532,11 +510,10 @@ class Board:
         sm = m >> 8
         if length > n:
             cells = _line_cells(line, first, length, horizontal)
-            direction = "row" if horizontal else "column"
             raise IllegalMove(
-                "line_too_long",
-                f"The {direction} at {span_text(cells)} would be {length} tiles long;"
-                f" a line holds at most {n}.",
+                "line_too_long", None,
+                {"direction": "row" if horizontal else "column", "span": cells,
+                 "length": length, "max": n},
                 tuple(cells),
             )
         if cm & (cm - 1) == 0:
@@ -577,48 +554,57 @@ class Board:
 
     # -- messages ------------------------------------------------------------------
 
+    def _too_many(self, k: int) -> IllegalMove:
+        return IllegalMove(
+            "too_many_tiles", None, {"hand_size": self.variant.hand_size, "count": k}
+        )
+
+    def _first_move_too_small(self, cell: Cell) -> IllegalMove:
+        return IllegalMove(
+            "first_move_too_small", None,
+            {"minimum": self.variant.min_first_move}, (cell,),
+        )
+
+    @staticmethod
+    def _same_cell_twice(cell: Cell) -> IllegalMove:
+        return IllegalMove("same_cell_twice", None, {"cell": cell}, (cell,))
+
+    @staticmethod
+    def _not_in_line(cell: Cell, other: Cell) -> IllegalMove:
+        return IllegalMove(
+            "not_in_line", None, {"cell": cell, "cell2": other}, (cell, other)
+        )
+
     def _exhausted(self, code: int, cell: Cell, times: int) -> IllegalMove:
         copies = self.variant.copies
         on_board = self._counts[code]
-        name = TILE_NAME[code]
-        names = f"{COLOR_NAMES[code // STRIDE]} {plural(SHAPE_NAMES[code % STRIDE])}"
         if on_board >= copies:
-            text = (
-                f"All {copies} {names} are already on the board, so the {name} at"
-                f" {cell_text(cell)} cannot be right: the set has only {copies}."
+            return IllegalMove(
+                "tile_exhausted", "tile_exhausted_all",
+                {"copies": copies, "kinds": _kind(code), "tile": _kind(code),
+                 "cell": cell},
+                (cell,),
             )
-        else:
-            text = (
-                f"This move would put {on_board + times} {names} on the board;"
-                f" the set has only {copies}."
-            )
-        return IllegalMove("tile_exhausted", text, (cell,))
+        return IllegalMove(
+            "tile_exhausted", "tile_exhausted_more",
+            {"count": on_board + times, "kinds": _kind(code), "copies": copies},
+            (cell,),
+        )
 
     def _occupied(self, cell: Cell) -> IllegalMove:
         return IllegalMove(
-            "occupied",
-            f"The cell {cell_text(cell)} already holds a"
-            f" {TILE_NAME[self._cells[cell]]}.",
+            "occupied", None, {"cell": cell, "tile": _kind(self._cells[cell])},
             (cell,),
         )
 
     @staticmethod
     def _gap(cell: Cell) -> IllegalMove:
-        return IllegalMove(
-            "gap",
-            f"The cell {cell_text(cell)} between the placed tiles is empty: the"
-            " tiles of one move must form one unbroken line with the board.",
-            (cell,),
-        )
+        return IllegalMove("gap", None, {"cell": cell}, (cell,))
 
     @staticmethod
     def _not_connected(placed_cells: tuple[Cell, ...]) -> IllegalMove:
-        where = ", ".join(cell_text(cell) for cell in placed_cells)
         return IllegalMove(
-            "not_connected",
-            f"No tile of this move ({where}) touches a tile on the board: at least"
-            " one must lie side by side with one (corners do not count).",
-            placed_cells,
+            "not_connected", None, {"cells": placed_cells}, placed_cells
         )
 
     def _duplicate(
@@ -636,10 +622,9 @@ class Board:
             if codes.count(code) > 1:
                 cell = line[i]
                 return IllegalMove(
-                    "duplicate_in_line",
-                    f"The {TILE_NAME[code]} at {cell_text(cell)} would be the second"
-                    f" {TILE_NAME[code]} in the {self._line_name(codes, direction)}"
-                    f" at {span_text(line)}: a line holds each tile once.",
+                    "duplicate_in_line", None,
+                    {"tile": _kind(code), "cell": cell,
+                     "line": self._line_name(codes, direction), "span": line},
                     (cell, *(c for c in line if cells[c] == code and c != cell)),
                 )
         raise AssertionError("no duplicate in a line flagged as duplicate")
@@ -665,37 +650,39 @@ class Board:
                         SHAPE_BIT[code] == sm
                     )
                     if not fits:
-                        name = self._line_name(existing, direction)
-                        need = (
-                            COLOR_NAMES[cm.bit_length() - 1] if same_color
-                            else f"a {SHAPE_NAMES[sm.bit_length() - 1]}"
-                        )
+                        params: dict[str, object] = {
+                            "tile": _kind(code), "cell": cell,
+                            "line": self._line_name(existing, direction),
+                            "span": line,
+                        }
+                        if same_color:
+                            params["color"] = COLOR_NAMES[cm.bit_length() - 1]
+                        else:
+                            params["shape"] = SHAPE_NAMES[sm.bit_length() - 1]
                         return IllegalMove(
                             "mixed_line",
-                            f"The {TILE_NAME[code]} at {cell_text(cell)} does not fit"
-                            f" the {name} at {span_text(line)}: it would have to be"
-                            f" {need}.",
-                            (cell,),
+                            "mixed_line_color" if same_color else "mixed_line_shape",
+                            params, (cell,),
                         )
-        names = ", ".join(TILE_NAME[cells[cell]] for cell in line)
         return IllegalMove(
-            "mixed_line",
-            f"The {direction} at {span_text(line)} would hold {names}: the tiles of a"
-            " line must share one colour or one shape.",
+            "mixed_line", None,
+            {"direction": direction, "span": line,
+             "tiles": [_kind(cells[cell]) for cell in line]},
             tuple(cell for cell in line if cell in placed_cells) or tuple(line),
         )
 
     @staticmethod
-    def _line_name(codes: list[int], direction: str) -> str:
+    def _line_name(codes: list[int], direction: str) -> tuple[str, str, str]:
+        """Return (direction, kind, value) naming a line by what its tiles share."""
         cm = sm = 0
         for code in codes:
             cm |= COLOR_BIT[code]
             sm |= SHAPE_BIT[code]
         if cm & (cm - 1) == 0 and sm & (sm - 1) != 0:
-            return f"{direction} of {COLOR_NAMES[cm.bit_length() - 1]} tiles"
+            return direction, "color", COLOR_NAMES[cm.bit_length() - 1]
         if sm & (sm - 1) == 0 and cm & (cm - 1) != 0:
-            return f"{direction} of {plural(SHAPE_NAMES[sm.bit_length() - 1])}"
-        return direction
+            return direction, "shape", SHAPE_NAMES[sm.bit_length() - 1]
+        return direction, "", ""
 
     # -- analysis ------------------------------------------------------------------
 

@@ -1,6 +1,14 @@
-"""The engine's exceptions."""
+"""The engine's exceptions: a code, a message key and structured parameters.
+
+`str(exc)` is the English sentence (`messages.MESSAGES[exc.key]` filled with
+`exc.params`); `scorekeeper.text` writes the same sentence in a page's language.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .messages import ENGLISH
 
 Cell = tuple[int, int]
 
@@ -14,42 +22,70 @@ ILLEGAL_MOVE_CODES: frozenset[str] = frozenset({
 })
 """The illegal-move codes of CONTRACT §7, plus two for Qwirkle Cubes."""
 
+RECORD_ERROR_CODES: frozenset[str] = frozenset({
+    "bad_record", "out_of_turn", "score_mismatch", "final_mismatch",
+    "invalid_players",
+}) | ILLEGAL_MOVE_CODES
+"""Every code a RecordError may carry: its own, or the illegal move's."""
 
-class IllegalMove(ValueError):
+
+class EngineError(ValueError):
+    """A refusal whose sentence is a message template filled with parameters."""
+
+    def __init__(self, key: str, params: Mapping[str, object] | None = None) -> None:
+        self.key = key
+        """The message key in `messages.MESSAGES`."""
+        self.params: dict[str, object] = dict(params or {})
+        """The message's parameters: cells, tiles as (colour, shape), counts…"""
+        super().__init__(ENGLISH.sentence(key, self.params))
+
+    @property
+    def message(self) -> str:
+        """The English sentence (as str(exc))."""
+        return str(self)
+
+
+class BadInput(EngineError):
+    """Input of the wrong shape or type (not a rule): a variant, tile or move."""
+
+
+class IllegalMove(EngineError):
     """A move the rules refuse; `.code` is a CONTRACT §7 code, str() a sentence."""
 
-    def __init__(self, code: str, message: str, cells: tuple[Cell, ...] = ()) -> None:
-        super().__init__(message)
+    def __init__(
+        self, code: str, key: str | None = None,
+        params: Mapping[str, object] | None = None, cells: tuple[Cell, ...] = (),
+        move_number: int | None = None,
+    ) -> None:
         self.code = code
         """The CONTRACT §7 code naming the broken rule."""
-        self.message = message
-        """A sentence a player understands, naming the cells and line."""
         self.cells = cells
         """The cells the message names, for the app to mark."""
+        self.move_number = move_number
+        """In a replay of many moves, the 1-based number of the refused one."""
+        super().__init__(key or code, params)
+
+    def at_move(self, number: int) -> IllegalMove:
+        """Return the same refusal, saying it is move `number` of a replay."""
+        return IllegalMove(self.code, self.key, self.params, self.cells, number)
 
     def __repr__(self) -> str:
-        return f"IllegalMove({self.code!r}, {self.message!r}, {self.cells!r})"
+        return (
+            f"IllegalMove({self.code!r}, {self.key!r}, {self.params!r},"
+            f" {self.cells!r})"
+        )
 
 
-class RecordError(ValueError):
+class RecordError(EngineError):
     """A game record that cannot be replayed: malformed, illegal or mis-scored."""
 
-    def __init__(self, code: str, message: str, move_number: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, code: str, key: str, params: Mapping[str, object] | None = None,
+        move_number: int | None = None,
+    ) -> None:
         self.code = code
         """What is wrong: 'bad_record', 'out_of_turn', 'score_mismatch',
-        'final_mismatch' or an illegal-move code."""
-        self.message = message
-        """A sentence naming the move number and the reason."""
+        'final_mismatch', 'invalid_players' or an illegal-move code."""
         self.move_number = move_number
         """The 1-based number of the offending move, or None for the whole record."""
-
-
-def cell_text(cell: Cell) -> str:
-    """Write a cell as players read it: (row, col)."""
-    return f"({cell[0]}, {cell[1]})"
-
-
-def span_text(cells: list[Cell] | tuple[Cell, ...]) -> str:
-    """Write a line's extent: (0, 3)–(4, 3)."""
-    return f"{cell_text(cells[0])}–{cell_text(cells[-1])}"
+        super().__init__(key, params)

@@ -3,36 +3,48 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from .errors import IllegalMove, RecordError
-from .game import Game
+from .errors import BadInput, IllegalMove, RecordError
+from .game import Final, Game
+from .names import InvalidName, check_stored_players
 from .tiles import Variant
 
 FORMAT = "qwirkle-game/1"
 """The format tag of a game record."""
 
-MAX_NAME_LENGTH = 40
-"""Longest player name a record may carry."""
+
+def write_record(
+    variant: Variant, names: Sequence[str], first_player: int,
+    moves: Sequence[Mapping[str, object]], final: Final | None,
+) -> dict[str, object]:
+    """Return a `qwirkle-game/1` record; the one writer of a record's keys.
+
+    moves are game.move_record dicts. to_record writes a Game through it; a backup
+    writes stored games through it without replaying them.
+    """
+    data: dict[str, object] = {
+        "format": FORMAT,
+        "variant": variant.to_dict(),
+        "players": list(names),
+    }
+    if not moves:
+        # The starter is the first move's player; before any move the record
+        # has to say it, or an exported new game would come back starting at 0.
+        data["first_player"] = first_player
+    data["moves"] = list(moves)
+    data["final"] = final.to_dict() if final is not None else None
+    return data
 
 
 def to_record(game: Game, names: Sequence[str]) -> dict[str, object]:
     """Return the game as a `qwirkle-game/1` record."""
     if len(names) != game.players:
         raise ValueError(f"{game.players} players need {game.players} names")
-    final = game.final
-    record: dict[str, object] = {
-        "format": FORMAT,
-        "variant": game.variant.to_dict(),
-        "players": list(names),
-    }
-    if not game.moves:
-        # The starter is the first move's player; before any move the record
-        # has to say it, or an exported new game would come back starting at 0.
-        record["first_player"] = game.first_player
-    record["moves"] = [move.to_dict() for move in game.moves]
-    record["final"] = final.to_dict() if final is not None else None
-    return record
+    return write_record(
+        game.variant, names, game.first_player,
+        [move.to_dict() for move in game.moves], game.final,
+    )
 
 
 def dumps_record(record: dict[str, object]) -> str:
@@ -50,68 +62,68 @@ def from_record(record: object) -> tuple[Game, list[str]]:
     the record's final result differs from the replay's.
     """
     if not isinstance(record, dict):
-        raise RecordError("bad_record", "A game record must be a JSON object.")
+        raise RecordError("bad_record", "record_not_object")
     if record.get("format") != FORMAT:
         raise RecordError(
-            "bad_record",
-            f"This is not a {FORMAT} record (format is {record.get('format')!r}).",
+            "bad_record", "record_format",
+            {"format": FORMAT, "value": record.get("format")},
         )
     try:
         variant = Variant.from_dict(record.get("variant"))
-    except (TypeError, ValueError) as exc:
-        raise RecordError("bad_record", f"The record's variant is invalid: {exc}.") \
-            from None
+    except BadInput as exc:
+        raise RecordError("bad_record", "record_variant", {"reason": exc}) from None
     names = record.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise RecordError("bad_record", "The record's players must be a list of names.")
-    if any(not n.strip() or len(n) > MAX_NAME_LENGTH for n in names):
-        raise RecordError(
-            "bad_record",
-            f"Every player needs a name of 1 to {MAX_NAME_LENGTH} characters.",
-        )
+        raise RecordError("bad_record", "record_players")
     moves = record.get("moves")
     if not isinstance(moves, list):
-        raise RecordError("bad_record", "The record's moves must be a list.")
+        raise RecordError("bad_record", "record_moves")
     first = record.get("first_player", 0)
     if moves and isinstance(moves[0], dict):
         first = moves[0].get("player", first)
         if "first_player" in record and first != record["first_player"]:
             raise RecordError(
-                "out_of_turn",
-                f"Move 1 is by player {first!r}, but the record's first player is"
-                f" {record['first_player']!r}.",
-                1,
+                "out_of_turn", "record_first_player",
+                {"value": first, "first": record["first_player"]}, 1,
             )
     try:
         game = Game(variant, len(names), first)
-    except ValueError as exc:
-        raise RecordError("bad_record", f"The record cannot start a game: {exc}.") \
+    except BadInput as exc:
+        raise RecordError("bad_record", "record_start", {"reason": exc}) from None
+    try:
+        check_stored_players(names, variant)
+    except InvalidName as exc:
+        raise RecordError("invalid_players", "record_names", {"reason": exc}) \
             from None
 
     for number, move in enumerate(moves, start=1):
         if not isinstance(move, dict):
-            raise RecordError("bad_record", f"Move {number} is not an object.", number)
+            raise RecordError(
+                "bad_record", "record_move_not_object", {"number": number}, number
+            )
         player = move.get("player", game.current_player)
         if player != game.current_player:
             raise RecordError(
-                "out_of_turn",
-                f"Move {number} is by player {player!r}, but it is player"
-                f" {game.current_player}'s turn.",
+                "out_of_turn", "record_out_of_turn",
+                {"number": number, "value": player, "current": game.current_player},
                 number,
             )
         try:
             played = game.push(move)
         except IllegalMove as exc:
-            raise RecordError(exc.code, f"Move {number} is illegal: {exc}", number) \
-                from None
-        except ValueError as exc:
-            raise RecordError("bad_record", f"Move {number} is malformed: {exc}",
-                              number) from None
+            raise RecordError(
+                exc.code, "record_move_illegal", {"number": number, "reason": exc},
+                number,
+            ) from None
+        except BadInput as exc:
+            raise RecordError(
+                "bad_record", "record_move_malformed",
+                {"number": number, "reason": exc}, number,
+            ) from None
         if "score" in move and move["score"] != played.score:
             raise RecordError(
-                "score_mismatch",
-                f"Move {number} is recorded as {move['score']!r} points, but the"
-                f" rules give it {played.score}.",
+                "score_mismatch", "record_score",
+                {"number": number, "value": move["score"], "score": played.score},
                 number,
             )
 
@@ -119,13 +131,13 @@ def from_record(record: object) -> tuple[Game, list[str]]:
     actual = game.final.to_dict() if game.final is not None else None
     if "final" in record and final != actual:
         if actual is None:
-            text = "the record says the game ended, but after its last move it goes on"
-        elif final is None:
-            text = f"the game ended ({actual['reason']}), but the record says it runs"
-        else:
-            text = (
-                f"the record's final result is {final!r},"
-                f" the replay gives {actual!r}"
+            raise RecordError("final_mismatch", "record_final_goes_on")
+        if final is None:
+            raise RecordError(
+                "final_mismatch", "record_final_ended", {"end": actual["reason"]}
             )
-        raise RecordError("final_mismatch", f"Final result: {text}.", None)
+        raise RecordError(
+            "final_mismatch", "record_final_differs",
+            {"value": final, "actual": actual},
+        )
     return game, list(names)

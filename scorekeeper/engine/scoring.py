@@ -1,11 +1,10 @@
-"""Score breakdowns: which lines a move scored and how much."""
+"""Score breakdowns: which lines a move scored and how much (words: text.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from .errors import Cell
-from .tiles import plural
 
 
 @dataclass(frozen=True)
@@ -31,23 +30,10 @@ class LineScore:
         """Number of tiles in the line."""
         return len(self.cells)
 
-    def label(self) -> str:
-        """Name the line and its points as the rule book does: 'red line 4'."""
-        if self.kind == "tile":
-            return f"single tile {self.points}"
-        what = self.value if self.kind == "color" else self.value
-        text = f"{what} line {self.length}"
-        if self.qwirkle:
-            text += f" + Qwirkle {self.points - self.length}"
-        return text
-
-    def describe(self) -> str:
-        """Name the line for a sentence: 'row of red tiles', 'column of squares'."""
-        if self.kind == "color":
-            return f"{self.direction} of {self.value} tiles"
-        if self.kind == "shape":
-            return f"{self.direction} of {plural(self.value)}"
-        return "single tile"
+    @property
+    def bonus(self) -> int:
+        """The Qwirkle bonus in the line's points (0 for an incomplete line)."""
+        return self.points - self.length if self.qwirkle else 0
 
     def to_dict(self) -> dict[str, object]:
         """Return the line as JSON-ready data."""
@@ -59,7 +45,6 @@ class LineScore:
             "length": self.length,
             "points": self.points,
             "qwirkle": self.qwirkle,
-            "label": self.label(),
         }
 
 
@@ -77,18 +62,10 @@ class MoveScore:
         """Number of lines this move completed."""
         return sum(1 for line in self.lines if line.qwirkle)
 
-    def summary(self) -> str:
-        """The breakdown as the table says it: 'red line 4 + square line 3 = 7'."""
-        parts = [line.label() for line in self.lines]
-        if len(parts) == 1 and not self.lines[0].qwirkle:
-            return f"{parts[0]} = {self.points}"
-        return " + ".join(parts) + f" = {self.points}"
-
     def to_dict(self) -> dict[str, object]:
         """Return the breakdown as JSON-ready data."""
         return {
             "points": self.points,
             "qwirkles": self.qwirkles,
             "lines": [line.to_dict() for line in self.lines],
-            "summary": self.summary(),
         }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations, permutations
 
 from .board import Board
@@ -142,7 +142,9 @@ def _windows(board: Board, hand_mask: int, max_k: int) -> list[Window]:
     return windows
 
 
-def _fill(board: Board, window: Window, hand_mask: int) -> Iterator[list]:
+def _fill(
+    board: Board, window: Window, hand_mask: int
+) -> Iterator[list[tuple[int, int, str, str]]]:
     """Yield every assignment of distinct hand tiles to a window's empty cells."""
     _, horizontal, line, _, _, empties, cm, sm, count = window
     n = board.variant.colors
@@ -182,11 +184,14 @@ def _fill(board: Board, window: Window, hand_mask: int) -> Iterator[list]:
         yield from _assign(masks, pool, empties, at, k)
 
 
-def _assign(masks: list[int], pool: int, empties: list[int], at, k: int):
+def _assign(
+    masks: list[int], pool: int, empties: list[int], at: Callable[[int], Cell],
+    k: int,
+) -> Iterator[list[tuple[int, int, str, str]]]:
     """Yield placements giving each empty cell a distinct tile from pool."""
     chosen: list[int] = []
 
-    def rec(i: int, left: int):
+    def rec(i: int, left: int) -> Iterator[list[tuple[int, int, str, str]]]:
         if i == k:
             yield [
                 (*at(pos), COLOR_NAMES[code // STRIDE], SHAPE_NAMES[code % STRIDE])

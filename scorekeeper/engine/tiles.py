@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from .errors import BadInput
+
 COLOR_NAMES: tuple[str, ...] = (
     "red", "orange", "yellow", "green", "blue", "purple", "pink", "brown",
 )
@@ -32,12 +34,6 @@ PACKED: tuple[int, ...] = tuple(
 """For each tile code, its colour bit and its shape bit (shifted by 8) in one
 int, so a line's masks gather with one OR per tile."""
 
-TILE_NAME: tuple[str, ...] = tuple(
-    f"{COLOR_NAMES[code // STRIDE]} {SHAPE_NAMES[code % STRIDE]}" for code in range(64)
-)
-"""For each tile code, its name as a player says it ("blue square")."""
-
-
 def color_of(code: int) -> str:
     """Return the colour name of a tile code."""
     return COLOR_NAMES[code // STRIDE]
@@ -46,11 +42,6 @@ def color_of(code: int) -> str:
 def shape_of(code: int) -> str:
     """Return the shape name of a tile code."""
     return SHAPE_NAMES[code % STRIDE]
-
-
-def plural(shape: str) -> str:
-    """Return the plural of a shape name ("crisscross" -> "crisscrosses")."""
-    return shape + ("es" if shape.endswith("ss") else "s")
 
 
 SYSTEMS = ("tiles", "cubes")
@@ -77,9 +68,8 @@ class Variant:
 
     def __post_init__(self) -> None:
         if self.system not in SYSTEMS:
-            raise ValueError(
-                f"variant system must be one of {', '.join(SYSTEMS)},"
-                f" not {self.system!r}"
+            raise BadInput(
+                "variant_system", {"systems": ", ".join(SYSTEMS), "value": self.system}
             )
         max_copies = 30 if self.system == "cubes" else 9
         for field, low, high in (
@@ -87,9 +77,9 @@ class Variant:
         ):
             value = getattr(self, field)
             if type(value) is not int or not low <= value <= high:
-                raise ValueError(
-                    f"variant {field} must be a whole number from {low} to {high},"
-                    f" not {value!r}"
+                raise BadInput(
+                    "variant_range",
+                    {"field": field, "low": low, "high": high, "value": value},
                 )
 
     @property
@@ -107,8 +97,60 @@ class Variant:
 
     @property
     def is_cubes(self) -> bool:
-        """True for Qwirkle Cubes: no trades, no passes, supply per colour."""
+        """True for Qwirkle Cubes: no trades, no passes, supply per colour.
+
+        Outside the engine ask the behaviour instead (allows_trade, unit, …).
+        """
         return self.system == "cubes"
+
+    @property
+    def allows_trade(self) -> bool:
+        """Whether a player may trade tiles (not in Qwirkle Cubes, RULES §7)."""
+        return self.system != "cubes"
+
+    @property
+    def allows_pass(self) -> bool:
+        """Whether a player may pass once the bag is empty (not in Qwirkle Cubes)."""
+        return self.system != "cubes"
+
+    @property
+    def unit(self) -> str:
+        """What a player holds and places: 'tile', or 'cube' in Qwirkle Cubes."""
+        return "cube" if self.system == "cubes" else "tile"
+
+    @property
+    def min_first_move(self) -> int:
+        """Fewest tiles the first move places: 2 for Qwirkle Cubes, else 1."""
+        return 2 if self.system == "cubes" else 1
+
+    @property
+    def supply_per_color(self) -> bool:
+        """Whether the supply is counted per colour (a cube shows any shape)
+        rather than per colour and shape."""
+        return self.system == "cubes"
+
+    def supply_key(self, color: str, shape: str) -> tuple[str, str]:
+        """Return the key under which the supply of this kind is counted.
+
+        (color, shape) for tiles; (color, "") for cubes, counted per colour.
+        """
+        return (color, "") if self.supply_per_color else (color, shape)
+
+    @cached_property
+    def supply_keys(self) -> tuple[tuple[str, str], ...]:
+        """Every supply key of the set, in order (the keys of Board.unseen())."""
+        if self.supply_per_color:
+            return tuple((color, "") for color in self.color_names)
+        return tuple(
+            (color, shape) for color in self.color_names for shape in self.shape_names
+        )
+
+    @cached_property
+    def kinds(self) -> tuple[tuple[str, str], ...]:
+        """Every (colour, shape) of the set, colour by colour."""
+        return tuple(
+            (color, shape) for color in self.color_names for shape in self.shape_names
+        )
 
     @property
     def color_names(self) -> tuple[str, ...]:
@@ -173,7 +215,7 @@ class Variant:
         if data is None:
             return CLASSIC
         if not isinstance(data, dict):
-            raise ValueError("variant must be an object with colors, copies, hand_size")
+            raise BadInput("variant_not_object")
         values = {}
         system = data.get("system", "cubes" if data.get("name") == "cubes" else "tiles")
         for field, default in (
@@ -185,14 +227,13 @@ class Variant:
         variant = cls(**values)
         shapes = data.get("shapes", variant.colors)
         if shapes != variant.colors:
-            raise ValueError(
-                f"variant shapes must equal colors ({variant.colors}), not {shapes!r}"
+            raise BadInput(
+                "variant_shapes", {"count": variant.colors, "value": shapes}
             )
         name = data.get("name", variant.name)
         if name != variant.name:
-            raise ValueError(
-                f"variant name {name!r} does not match its numbers"
-                f" (expected {variant.name!r})"
+            raise BadInput(
+                "variant_name", {"value": name, "expected": repr(variant.name)}
             )
         return variant
 

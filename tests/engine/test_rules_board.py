@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper import engine
+from scorekeeper import engine, text
 
 CLASSIC_COLORS = ("red", "orange", "yellow", "green", "blue", "purple")
 CLASSIC_SHAPES = ("circle", "crisscross", "diamond", "square", "starburst", "clover")
@@ -382,8 +382,9 @@ def test_s4_breakdown_labels_read_like_the_rulebook():
     score = board.check([(0, 3, "red", "square"), (1, 3, "blue", "square"),
                          (2, 3, "green", "square")])
 
-    labels = sorted(line.label() for line in score.lines)
+    labels = sorted(text.line_label(line) for line in score.lines)
     assert labels == ["red line 4", "square line 3"]
+    assert text.breakdown(score) == "square line 3 + red line 4 = 7"
     assert score.to_dict()["points"] == 7
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper import engine
+from scorekeeper import engine, text
 
 PLAYERS = ["Anna", "Chris", "Sally", "Dave"]
 
@@ -119,7 +119,7 @@ def test_sample_game_qwirkle_is_the_sixth_red_tile():
 
     (red,) = [line for line in score.lines if line.value == "red"]
     assert (red.length, red.points, red.qwirkle) == (6, 12, True)
-    assert red.label().startswith("red line 6")
+    assert text.line_label(red) == "red line 6 + Qwirkle 6"
 
 
 def test_sample_game_chris_could_not_put_both_squares_in_the_first_square_line():

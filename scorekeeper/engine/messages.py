@@ -1,0 +1,410 @@
+"""Every sentence the engine's errors say, once, as templates with named parameters.
+
+An engine error carries a message key and structured parameters (cells, tiles
+as (colour, shape) pairs, counts, a line's direction and kind); `str(exc)` is
+the template filled in English. `scorekeeper.text` fills the same template
+through gettext, so a page shows it in its own language. `N_` only marks a
+string for the translation catalog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+Cell = tuple[int, int]
+
+
+def N_(message: str) -> str:
+    """Mark a template for the translation catalog; return it unchanged."""
+    return message
+
+
+Template = str | tuple[str, str]
+"""A sentence, or a (singular, plural) pair chosen by the parameter `num`."""
+
+MESSAGES: dict[str, Template] = {
+    # -- placing moves (RULES §3) --
+    "empty_move": N_("A move must place at least one tile."),
+    "empty_trade": N_("A trade swaps at least one tile."),
+    "unknown_color": N_(
+        "There is no colour %(value)s in this set (colours: %(colors)s)."
+    ),
+    "unknown_color_at": N_(
+        "The tile at %(cell)s: there is no colour %(value)s in this set"
+        " (colours: %(colors)s)."
+    ),
+    "unknown_shape": N_(
+        "There is no shape %(value)s in this set (shapes: %(shapes)s)."
+    ),
+    "unknown_shape_at": N_(
+        "The tile at %(cell)s: there is no shape %(value)s in this set"
+        " (shapes: %(shapes)s)."
+    ),
+    "too_many_tiles": N_(
+        "A move places at most %(hand_size)d tiles (a full hand); this one places"
+        " %(count)d."
+    ),
+    "first_move_too_small": N_(
+        "In Qwirkle Cubes the first move places at least %(minimum)d cubes sharing a"
+        " colour or shape (re-roll until you can)."
+    ),
+    "tile_exhausted_all": N_(
+        "All %(copies)d %(kinds)s are already on the board, so the %(tile)s at"
+        " %(cell)s cannot be right: the set has only %(copies)d."
+    ),
+    "tile_exhausted_more": N_(
+        "This move would put %(count)d %(kinds)s on the board; the set has only"
+        " %(copies)d."
+    ),
+    "cubes_exhausted": N_(
+        "This move would put %(count)d %(color)s cubes on the board (at %(cell)s);"
+        " the set has only %(copies)d."
+    ),
+    "same_cell_twice": N_(
+        "The cell %(cell)s is used twice in this move: each tile needs a cell of its"
+        " own."
+    ),
+    "occupied": N_("The cell %(cell)s already holds a %(tile)s."),
+    "not_in_line": N_(
+        "The tiles at %(cell)s and %(cell2)s are not in one row or one column: a move"
+        " places its tiles in a single line."
+    ),
+    "gap": N_(
+        "The cell %(cell)s between the placed tiles is empty: the tiles of one move"
+        " must form one unbroken line with the board."
+    ),
+    "not_connected": N_(
+        "No tile of this move (%(cells)s) touches a tile on the board: at least one"
+        " must lie side by side with one (corners do not count)."
+    ),
+    "line_too_long": N_(
+        "The %(direction)s at %(span)s would be %(length)d tiles long; a line holds"
+        " at most %(max)d."
+    ),
+    "duplicate_in_line": N_(
+        "The %(tile)s at %(cell)s would be the second %(tile)s in the %(line)s at"
+        " %(span)s: a line holds each tile once."
+    ),
+    "mixed_line_color": N_(
+        "The %(tile)s at %(cell)s does not fit the %(line)s at %(span)s: it would"
+        " have to be %(color)s."
+    ),
+    "mixed_line_shape": N_(
+        "The %(tile)s at %(cell)s does not fit the %(line)s at %(span)s: it would"
+        " have to be a %(shape)s."
+    ),
+    "mixed_line": N_(
+        "The %(direction)s at %(span)s would hold %(tiles)s: the tiles of a line"
+        " must share one colour or one shape."
+    ),
+    # -- turns (RULES §5, §6, §7) --
+    "game_over": N_(
+        "The game is over: no more moves can be recorded (undo the last move to"
+        " reopen it)."
+    ),
+    "hand_places": (
+        N_("Player %(player)d holds %(num)d tile; this move places %(count)d."),
+        N_("Player %(player)d holds %(num)d tiles; this move places %(count)d."),
+    ),
+    "hand_trades": (
+        N_("Player %(player)d holds %(num)d tile; this move trades %(count)d."),
+        N_("Player %(player)d holds %(num)d tiles; this move trades %(count)d."),
+    ),
+    "trade_not_allowed": N_(
+        "Qwirkle Cubes has no trading: a player who cannot place re-rolls their"
+        " cubes until they can."
+    ),
+    "first_move_trade": N_(
+        "The first move of the game places tiles; it cannot be a trade."
+    ),
+    "trade_exceeds_bag": (
+        N_("The bag holds %(num)d tile; a trade of %(count)d would need more."),
+        N_("The bag holds %(num)d tiles; a trade of %(count)d would need more."),
+    ),
+    "pass_not_allowed": (
+        N_(
+            "The bag still holds %(num)d tile: a player who cannot place must trade;"
+            " passing is only allowed once the bag is empty."
+        ),
+        N_(
+            "The bag still holds %(num)d tiles: a player who cannot place must trade;"
+            " passing is only allowed once the bag is empty."
+        ),
+    ),
+    "pass_not_allowed_cubes": N_(
+        "Qwirkle Cubes has no passing: a player who cannot place re-rolls their"
+        " cubes until they can."
+    ),
+    # -- malformed input (a ValueError, never a rule) --
+    "variant_system": N_("variant system must be one of %(systems)s, not %(value)s"),
+    "variant_range": N_(
+        "variant %(field)s must be a whole number from %(low)d to %(high)d,"
+        " not %(value)s"
+    ),
+    "variant_not_object": N_(
+        "variant must be an object with colors, copies, hand_size"
+    ),
+    "variant_shapes": N_(
+        "variant shapes must equal colors (%(count)d), not %(value)s"
+    ),
+    "variant_name": N_(
+        "variant name %(value)s does not match its numbers (expected %(expected)s)"
+    ),
+    "game_players": N_("a %(variant)s game has 2 to %(max)d players, not %(value)s"),
+    "game_first_player": N_(
+        "first_player must be a seat from 0 to %(last)d, not %(value)s"
+    ),
+    "tiles_not_list": N_("tiles must be a list of {row, col, color, shape} objects"),
+    "tile_not_object": N_("each tile must be an object with row, col, color, shape"),
+    "tile_missing": N_("a tile is missing %(value)s"),
+    "tile_cell_type": N_("a tile's row and col must be whole numbers"),
+    "tile_name_type": N_("a tile's color and shape must be strings"),
+    "tile_shape": N_("a placed tile is (row, col, color, shape), not %(value)s"),
+    "tile_cell_of": N_("row and col must be whole numbers, not %(value)s"),
+    "trade_count": N_("a trade count is a whole number, not %(value)s"),
+    "move_not_object": N_("a move must be an object with a 'type'"),
+    "move_trade_count": N_("a trade needs a whole-number 'count'"),
+    "move_type": N_("a move's type is 'place', 'trade' or 'pass', not %(value)s"),
+    # -- player names (CONTRACT §8) --
+    "name_empty": N_("Every player needs a name."),
+    "name_too_long": N_(
+        "A name may have at most %(max)d characters (%(value)s is longer)."
+    ),
+    "name_forbidden_character": N_(
+        "The name %(value)s holds a character a name may not have (%(character)s)."
+    ),
+    "name_not_normal": N_(
+        "The name %(value)s is not written in its normal form (%(normal)s):"
+        " spaces collapsed, none at either end."
+    ),
+    "names_duplicate": N_(
+        "Two players may not share a name: each player needs a different name"
+        " (%(name)s is taken, whatever its case and spacing)."
+    ),
+    "players_too_few": N_("Enter at least two player names."),
+    "players_too_many": N_("This set allows at most %(high)d players."),
+    # -- game records (CONTRACT §5) --
+    "record_not_object": N_("A game record must be a JSON object."),
+    "record_format": N_("This is not a %(format)s record (format is %(value)s)."),
+    "record_variant": N_("The record's variant is invalid: %(reason)s."),
+    "record_players": N_("The record's players must be a list of names."),
+    "record_names": N_("%(reason)s"),
+    "record_moves": N_("The record's moves must be a list."),
+    "record_first_player": N_(
+        "Move 1 is by player %(value)s, but the record's first player is"
+        " %(first)s."
+    ),
+    "record_start": N_("The record cannot start a game: %(reason)s."),
+    "record_move_not_object": N_("Move %(number)d is not an object."),
+    "record_out_of_turn": N_(
+        "Move %(number)d is by player %(value)s, but it is player %(current)d's turn."
+    ),
+    "record_move_illegal": N_("Move %(number)d is illegal: %(reason)s"),
+    "record_move_malformed": N_("Move %(number)d is malformed: %(reason)s"),
+    "record_score": N_(
+        "Move %(number)d is recorded as %(value)s points, but the rules give it"
+        " %(score)d."
+    ),
+    "record_final_goes_on": N_(
+        "Final result: the record says the game ended, but after its last move it"
+        " goes on."
+    ),
+    "record_final_ended": N_(
+        "Final result: the game ended (%(end)s), but the record says it runs."
+    ),
+    "record_final_differs": N_(
+        "Final result: the record's final result is %(value)s, the replay gives"
+        " %(actual)s."
+    ),
+}
+"""Every engine error's sentence, by message key."""
+
+COLOR_WORDS: tuple[str, ...] = (
+    N_("red"), N_("orange"), N_("yellow"), N_("green"), N_("blue"), N_("purple"),
+    N_("pink"), N_("brown"),
+)
+"""The colour names, marked for the catalog (the names are their own msgids)."""
+
+SHAPE_WORDS: tuple[str, ...] = (
+    N_("circle"), N_("crisscross"), N_("diamond"), N_("square"), N_("starburst"),
+    N_("clover"), N_("heart"), N_("triangle"),
+)
+"""The shape names, marked for the catalog."""
+
+SHAPE_PLURALS: dict[str, str] = {
+    "circle": N_("circles"), "crisscross": N_("crisscrosses"),
+    "diamond": N_("diamonds"), "square": N_("squares"),
+    "starburst": N_("starbursts"), "clover": N_("clovers"),
+    "heart": N_("hearts"), "triangle": N_("triangles"),
+}
+"""The plural of each shape name, as a message says "red circles"."""
+
+DIRECTIONS: dict[str, str] = {"row": N_("row"), "column": N_("column")}
+"""The two directions of a line."""
+
+
+class Gettext(Protocol):
+    """gettext(message, **variables): the translated message, filled in."""
+
+    def __call__(self, message: str, **variables: Any) -> str: ...
+
+
+class Ngettext(Protocol):
+    """ngettext(singular, plural, num, **variables), as Flask-Babel has it."""
+
+    def __call__(
+        self, singular: str, plural: str, num: int, **variables: Any
+    ) -> str: ...
+
+
+def _english(message: str, **variables: Any) -> str:
+    return message % variables if variables else message
+
+
+def _english_plural(singular: str, plural: str, num: int, **variables: Any) -> str:
+    return (singular if num == 1 else plural) % {"num": num, **variables}
+
+
+class Words:
+    """Writes message parameters and fills templates in one language.
+
+    The default is English with no catalog, which is what `str(exc)` says;
+    `scorekeeper.text` makes one with the app's gettext.
+    """
+
+    def __init__(
+        self, gettext: Gettext = _english, ngettext: Ngettext = _english_plural
+    ) -> None:
+        self.gettext = gettext
+        """Translate and fill one template."""
+        self.ngettext = ngettext
+        """Translate and fill a (singular, plural) template pair."""
+
+    # -- the words --
+
+    def color(self, name: str) -> str:
+        """Return a colour's name ("red")."""
+        return self.gettext(name)
+
+    def shape(self, name: str) -> str:
+        """Return a shape's name ("circle")."""
+        return self.gettext(name)
+
+    def tile(self, kind: Sequence[str]) -> str:
+        """Return a tile's name: "red circle"."""
+        return self.gettext(
+            N_("%(color)s %(shape)s"), color=self.color(kind[0]),
+            shape=self.shape(kind[1]),
+        )
+
+    def tile_plural(self, kind: Sequence[str]) -> str:
+        """Return the plural of a tile's name: "red circles"."""
+        return self.gettext(
+            N_("%(color)s %(shapes)s"), color=self.color(kind[0]),
+            shapes=self.gettext(SHAPE_PLURALS[kind[1]]),
+        )
+
+    def tiles(self, kinds: Sequence[Sequence[str]]) -> str:
+        """Return tile names as a list: "red circle, blue square"."""
+        return ", ".join(self.tile(kind) for kind in kinds)
+
+    def colors(self, names: Sequence[str]) -> str:
+        """Return colour names as a list."""
+        return ", ".join(self.color(name) for name in names)
+
+    def shapes(self, names: Sequence[str]) -> str:
+        """Return shape names as a list."""
+        return ", ".join(self.shape(name) for name in names)
+
+    def cell(self, cell: Sequence[int]) -> str:
+        """Return a cell as players read it: "(row, col)"."""
+        return f"({cell[0]}, {cell[1]})"
+
+    def cells(self, cells: Sequence[Sequence[int]]) -> str:
+        """Return cells as a list: "(0, 1), (0, 2)"."""
+        return ", ".join(self.cell(cell) for cell in cells)
+
+    def span(self, cells: Sequence[Sequence[int]]) -> str:
+        """Return a line's extent: "(0, 3)–(4, 3)"."""
+        return f"{self.cell(cells[0])}–{self.cell(cells[-1])}"
+
+    def direction(self, direction: str) -> str:
+        """Return "row" or "column"."""
+        return self.gettext(DIRECTIONS[direction])
+
+    def line(self, line: Sequence[str]) -> str:
+        """Name a line (direction, kind, value): "row of red tiles", "column of
+        squares", or only its direction when it shares nothing."""
+        direction, kind, value = line
+        if kind == "color":
+            return self.gettext(
+                N_("%(direction)s of %(color)s tiles"),
+                direction=self.direction(direction), color=self.color(value),
+            )
+        if kind == "shape":
+            return self.gettext(
+                N_("%(direction)s of %(shapes)s"),
+                direction=self.direction(direction),
+                shapes=self.gettext(SHAPE_PLURALS[value]),
+            )
+        return self.direction(direction)
+
+    def quoted(self, value: object) -> str:
+        """Return a value as the input had it (repr): "'pink'", "None"."""
+        return repr(value)
+
+    def reason(self, error: object) -> str:
+        """Return the sentence of a nested error (an engine error's own message)."""
+        key = getattr(error, "key", None)
+        params = getattr(error, "params", None)
+        if isinstance(key, str) and isinstance(params, Mapping):
+            return self.sentence(key, params)
+        return str(error)
+
+    # -- the sentences --
+
+    def sentence(self, key: str, params: Mapping[str, object]) -> str:
+        """Return the message `key` filled with `params` written in this language."""
+        template = MESSAGES[key]
+        values = {
+            name: _RENDER.get(name, _raw)(self, value) for name, value in params.items()
+        }
+        if isinstance(template, tuple):
+            num = params["num"]
+            if not isinstance(num, int):
+                raise TypeError(f"message {key!r} needs a whole-number num")
+            values.pop("num", None)
+            return self.ngettext(template[0], template[1], num, **values)
+        return self.gettext(template, **values)
+
+
+def _raw(words: Words, value: Any) -> Any:
+    return value
+
+
+_RENDER: dict[str, Callable[[Words, Any], Any]] = {
+    "cell": Words.cell,
+    "cell2": Words.cell,
+    "cells": Words.cells,
+    "span": Words.span,
+    "tile": Words.tile,
+    "tiles": Words.tiles,
+    "kinds": Words.tile_plural,
+    "color": Words.color,
+    "shape": Words.shape,
+    "colors": Words.colors,
+    "shapes": Words.shapes,
+    "direction": Words.direction,
+    "line": Words.line,
+    "value": Words.quoted,
+    "first": Words.quoted,
+    "actual": Words.quoted,
+    "normal": Words.quoted,
+    "reason": Words.reason,
+}
+"""How each parameter name is written; any other parameter (counts, numbers,
+format tags) is used as it is."""
+
+ENGLISH = Words()
+"""English without a catalog: the words of `str(exc)`."""

@@ -1,0 +1,425 @@
+"""Every sentence a player reads about a game, built from the engine's data.
+
+The engine gives codes and parameters (a move's lines, an error's key and
+cells, an end reason); this module turns them into words through gettext, so
+the pages, the files and the JSON API say each thing one way, and a language
+is a catalog away. It is the only module that calls gettext for game text;
+the JavaScript gets its strings from the page. No Flask, no URLs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from . import engine
+from .engine.messages import N_, Words
+from .i18n import gettext, ngettext
+
+WORDS = Words(gettext, ngettext)
+"""The engine's message words (tile names, cells, directions) in the page's language."""
+
+COLOR_LETTERS: dict[str, str] = {
+    "red": N_("R"), "orange": N_("O"), "yellow": N_("Y"), "green": N_("G"),
+    "blue": N_("B"), "purple": N_("P"), "pink": N_("K"), "brown": N_("N"),
+}
+"""The letter on each colour's tiles in colour-blind mode (pink K, brown N, so
+that no two colours share one)."""
+
+END_BONUS = engine.END_BONUS
+"""The end bonus, as the sentences name it."""
+
+UNIT_TEXTS: dict[str, dict[str, str | tuple[str, str]]] = {
+    "tile": {
+        "placed": (N_("Placed %(num)d tile"), N_("Placed %(num)d tiles")),
+        "last": N_(
+            "%(name)s placed their last tile with the bag empty: +%(n)d end bonus."
+        ),
+        "stalled": N_(
+            "No tile left in the game can be placed anywhere: no end bonus."
+        ),
+        "board": N_("The board, %(n)s tiles"),
+        "first": N_("Tap the square to place the first tile."),
+        "entry": N_("Tap a dashed square next to the board, then pick the tile."),
+        "supply": N_("Unseen tiles"),
+        "ready": N_("%(n)s tile(s) ready: confirm to score."),
+    },
+    "cube": {
+        "placed": (N_("Placed %(num)d cube"), N_("Placed %(num)d cubes")),
+        "last": N_(
+            "%(name)s placed their last cube with the bag empty: +%(n)d end bonus."
+        ),
+        "stalled": N_(
+            "No cube left in the game can be placed anywhere: no end bonus."
+        ),
+        "board": N_("The board, %(n)s cubes"),
+        "first": N_(
+            "Tap the square to place the first cube (the first move places at"
+            " least %(n)d)."
+        ),
+        "entry": N_(
+            "Tap a dashed square next to the board, then pick the cube's colour and"
+            " face."
+        ),
+        "supply": N_("Cubes left"),
+        "ready": N_("%(n)s cube(s) ready: confirm to score."),
+    },
+}
+"""The sentences that name what a set is made of, by the variant's unit."""
+
+
+def _by_unit(
+    variant: engine.Variant, key: str, num: int = 0, **variables: object
+) -> str:
+    """Return the unit's sentence `key`, translated and filled in (num chooses
+    between singular and plural)."""
+    template = UNIT_TEXTS[variant.unit][key]
+    if isinstance(template, tuple):
+        return ngettext(template[0], template[1], num, **variables)
+    return gettext(template, **variables)
+
+
+# --- tiles and colours ---
+
+
+def color_name(color: str) -> str:
+    """Return a colour's name: "red"."""
+    return WORDS.color(color)
+
+
+def shape_name(shape: str) -> str:
+    """Return a shape's name: "circle"."""
+    return WORDS.shape(shape)
+
+
+def tile_name(color: str, shape: str) -> str:
+    """Return a tile's name: "red circle"."""
+    return WORDS.tile((color, shape))
+
+
+def color_letter(color: str) -> str:
+    """Return the letter colour-blind mode writes on a tile of this colour."""
+    return gettext(COLOR_LETTERS[color])
+
+
+def color_letters(variant: engine.Variant) -> dict[str, str]:
+    """Return the colour-blind letter of every colour of the set."""
+    return {color: color_letter(color) for color in variant.color_names}
+
+
+def set_name(variant: engine.Variant) -> str:
+    """Name a set for lists: "" for the classic box, else what sets it apart."""
+    if variant.name == "cubes":
+        return gettext("Qwirkle Cubes")
+    if variant.name == "classic":
+        return ""
+    return gettext(
+        "%(c)d colours, %(k)d copies", c=variant.colors, k=variant.copies
+    )
+
+
+def set_description(variant: engine.Variant) -> str:
+    """Describe a set that is not the classic box, for a sheet's heading."""
+    if variant.name == "classic":
+        return ""
+    return gettext(
+        "%(c)d colours, %(k)d copies, hands of %(h)d",
+        c=variant.colors, k=variant.copies, h=variant.hand_size,
+    )
+
+
+# --- engine errors ---
+
+
+def error(exc: engine.EngineError) -> str:
+    """Return an engine error's sentence (illegal move, record, name, bad input)."""
+    return WORDS.sentence(exc.key, exc.params)
+
+
+def illegal_move(exc: engine.IllegalMove) -> str:
+    """Return why a move is refused, naming its cells and tiles."""
+    return error(exc)
+
+
+def record_error(exc: engine.RecordError) -> str:
+    """Return why a game record is refused, naming the move."""
+    return error(exc)
+
+
+def invalid_name(exc: engine.InvalidName) -> str:
+    """Return why a player name (or a table of names) is refused."""
+    return error(exc)
+
+
+# --- scores ---
+
+
+def line_label(line: engine.LineScore) -> str:
+    """Name a scored line as the rule book does: "red line 4", "red line 6 +
+    Qwirkle 6", "single tile 1"."""
+    if line.kind == "tile":
+        return gettext("single tile %(n)d", n=line.points)
+    name = color_name(line.value) if line.kind == "color" else shape_name(line.value)
+    label = gettext("%(value)s line %(length)d", value=name, length=line.length)
+    if line.qwirkle:
+        label += " + " + gettext("Qwirkle %(n)d", n=line.bonus)
+    return label
+
+
+def breakdown(score: engine.MoveScore, end_bonus: int = 0) -> str:
+    """Return a placing move's score as the table says it: "red line 4 + square
+    line 3 = 7" (the end bonus, when earned, as one more part)."""
+    parts = [line_label(line) for line in score.lines]
+    if end_bonus:
+        parts.append(gettext("end bonus %(n)d", n=end_bonus))
+    return " + ".join(parts) + f" = {score.points + end_bonus}"
+
+
+def breakdown_json(score: engine.MoveScore) -> dict[str, object]:
+    """Return a breakdown as the API writes it: the engine's data plus each
+    line's `label` and the whole `summary` (end bonus excluded)."""
+    return {
+        "points": score.points,
+        "qwirkles": score.qwirkles,
+        "lines": [
+            {**line.to_dict(), "label": line_label(line)} for line in score.lines
+        ],
+        "summary": breakdown(score),
+    }
+
+
+def preview(result: engine.Preview) -> str:
+    """Return what a pending move would score, and whether it ends the game."""
+    text = breakdown(result.breakdown, result.end_bonus)
+    if result.ends_game:
+        text += " · " + gettext("ends the game")
+    return text
+
+
+# --- moves ---
+
+
+def move_result(move: engine.Move) -> str:
+    """Return what a move did, after its player's name: the breakdown of a
+    placing move, "traded 2" or "passed"."""
+    if move.breakdown is not None:
+        return breakdown(move.breakdown, move.end_bonus)
+    if move.type == "trade":
+        return gettext("traded %(n)d", n=move.count)
+    return gettext("passed")
+
+
+def move_points(move: engine.Move) -> str:
+    """Return a move in the score column's shorthand: "+7", "traded 2", "passed"."""
+    if move.type == "place":
+        return f"+{move.points}"
+    return move_result(move)
+
+
+def move_summary(move: engine.Move, variant: engine.Variant) -> str:
+    """Return what a move was, without its score: "Placed 3 tiles", "Traded 2
+    tiles", "Passed"."""
+    if move.type == "place":
+        return _by_unit(variant, "placed", num=len(move.tiles))
+    if move.type == "trade":
+        return ngettext("Traded %(num)d tile", "Traded %(num)d tiles", move.count)
+    return gettext("Passed")
+
+
+def move_line(move: engine.Move, names: Sequence[str]) -> str:
+    """Return a move as one line: "Ann: red line 3 = 3", "Bob: traded 2"."""
+    return gettext(
+        "%(name)s: %(what)s", name=names[move.player], what=move_result(move)
+    )
+
+
+def last_points(game: engine.Game) -> list[str | None]:
+    """Return, per seat, that player's latest move in shorthand (None: none yet)."""
+    out: list[str | None] = [None] * game.players
+    for move in reversed(game.moves):
+        if out[move.player] is None:
+            out[move.player] = move_points(move)
+            if all(text is not None for text in out):
+                break
+    return out
+
+
+# --- the end ---
+
+
+def end_reason(
+    reason: str, finisher: str | None = None,
+    variant: engine.Variant = engine.CLASSIC,
+) -> str:
+    """Return how a game ended; `finisher` is who emptied their hand."""
+    if reason == engine.EndReason.HAND_EMPTIED:
+        name = finisher if finisher is not None else gettext("A player")
+        return _by_unit(variant, "last", name=name, n=END_BONUS)
+    if reason == engine.EndReason.STALLED:
+        return _by_unit(variant, "stalled")
+    if reason == engine.EndReason.ALL_PASSED:
+        return gettext("Every player passed in turn: no end bonus.")
+    return reason
+
+
+def final_reason(
+    final: engine.Final, names: Sequence[str], variant: engine.Variant
+) -> str:
+    """Return how this game ended (end_reason with the finisher's name)."""
+    seat = final.end_bonus_player
+    return end_reason(
+        final.reason.value, names[seat] if seat is not None else None, variant
+    )
+
+
+def winners_line(names: Sequence[str], winners: Sequence[int]) -> str:
+    """Return "Winner: Ann" ("Winners: Ann, Bob" on a tie), or that the game runs."""
+    if not winners:
+        return gettext("Game still running")
+    return ngettext(
+        "Winner: %(names)s", "Winners: %(names)s", len(winners),
+        names=", ".join(names[seat] for seat in winners),
+    )
+
+
+def sheet_title(game_id: int) -> str:
+    """Return a printed score sheet's title."""
+    return gettext("Qwirkle score sheet – game %(id)d", id=game_id)
+
+
+def round_label() -> str:
+    """Return the heading of a sheet's round column."""
+    return gettext("Round")
+
+
+def chart_title() -> str:
+    """Return the score chart's title."""
+    return gettext("Running totals per round")
+
+
+def points_label() -> str:
+    """Return the label of the chart's points axis."""
+    return gettext("Points")
+
+
+def total_label() -> str:
+    """Return the heading of a sheet's total row."""
+    return gettext("Total")
+
+
+def sheet_legend(
+    variant: engine.Variant, *, trade: str, passed: str, bonus: str, winner: str
+) -> str:
+    """Return the key to a score sheet's marks, given how the sheet writes them."""
+    return gettext(
+        "Q = Qwirkle (its %(q)d bonus points are included), %(bonus)s = end bonus"
+        " (included), %(trade)s = trade, %(passed)s = pass, %(winner)s = winner.",
+        q=variant.colors, bonus=bonus, trade=trade, passed=passed, winner=winner,
+    )
+
+
+# --- time ---
+
+
+def parse_time(value: str | None) -> datetime | None:
+    """Return a stored ISO timestamp as an aware datetime (None if empty or bad).
+
+    The datetime keeps the offset written in the timestamp (a restored backup may
+    carry one); parse_utc converts it to UTC.
+    """
+    if not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        # Stored times are UTC; an old naive one is read as such.
+        return moment.replace(tzinfo=UTC)
+    return moment
+
+
+def parse_utc(value: str | None) -> datetime | None:
+    """Return a stored ISO timestamp as an aware UTC datetime (None if empty or bad)."""
+    moment = parse_time(value)
+    return None if moment is None else moment.astimezone(UTC)
+
+
+def duration_minutes(first: str | None, last: str | None) -> int | None:
+    """Return whole minutes between two timestamps (None when either is unknown)."""
+    start, end = parse_time(first), parse_time(last)
+    if start is None or end is None:
+        return None
+    return max(0, round((end - start).total_seconds() / 60))
+
+
+def duration(minutes: int | None) -> str:
+    """Return a duration as players say it: "1 h 05 min", "12 min" or "–"."""
+    if minutes is None:
+        return "–"
+    if minutes >= 60:
+        return gettext("%(h)d h %(m)02d min", h=minutes // 60, m=minutes % 60)
+    return gettext("%(m)d min", m=minutes)
+
+
+def date(value: str | None) -> str:
+    """Return an ISO timestamp's date and time in UTC: "YYYY-MM-DD HH:MM"."""
+    moment = parse_utc(value)
+    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
+
+
+def utc_time(value: str | None, style: str = "datetime") -> str:
+    """Return a timestamp as the page shows it before the browser localises it:
+    "YYYY-MM-DD HH:MM UTC", or only the date with style "date"."""
+    moment = parse_utc(value)
+    if moment is None:
+        return ""
+    return moment.strftime("%Y-%m-%d" if style == "date" else "%Y-%m-%d %H:%M UTC")
+
+
+# --- the game page ---
+
+
+def board_label(variant: engine.Variant, tiles: int) -> str:
+    """Return the board's accessible name: "The board, 12 tiles"."""
+    return _by_unit(variant, "board", n=tiles)
+
+
+def first_move_hint(variant: engine.Variant) -> str:
+    """Return the hint on an empty board."""
+    return _by_unit(variant, "first", n=variant.min_first_move)
+
+
+def entry_hint(variant: engine.Variant) -> str:
+    """Return the hint above the move entry before a tile is picked."""
+    return _by_unit(variant, "entry")
+
+
+def supply_heading(variant: engine.Variant) -> str:
+    """Return the heading of the tracker of what is still off the board."""
+    return _by_unit(variant, "supply")
+
+
+def cubes_hint(variant: engine.Variant = engine.CUBES) -> str:
+    """Describe Qwirkle Cubes for the new-game form (RULES §7)."""
+    return gettext(
+        "Qwirkle Cubes: %(copies)d cubes of each colour, open hands, no trading or"
+        " passing; the first move places at least %(n)d cubes.",
+        copies=variant.copies, n=variant.min_first_move,
+    )
+
+
+def board_strings(variant: engine.Variant) -> dict[str, str]:
+    """Return the sentences board.js shows (it never builds one of its own)."""
+    return {
+        "illegal": gettext("That move is not allowed."),
+        "conflict": gettext("Another device entered a move first. Reloading…"),
+        "forbidden": gettext(
+            "This device may not enter moves for this game: scan the game's code"
+            " from the device that started it."
+        ),
+        "refused": gettext("The move was refused (%(status)s)."),
+        "offline": gettext("No connection to the scorekeeper. Try again."),
+        # Filled in by board.js with the number of pending tiles.
+        "ready": _by_unit(variant, "ready"),
+    }
