@@ -24,7 +24,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # runs from a checkout without installing too
 
-from scorekeeper import create_app, db  # noqa: E402
+from scorekeeper import create_app  # noqa: E402
+from scorekeeper.store import cache as game_cache  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "games"
 
@@ -67,7 +68,7 @@ def run(rounds: int, cache: bool) -> dict[str, Any]:
     app.wsgi_app = timed_wsgi  # type: ignore[method-assign]
 
     if not cache:
-        db._GameCache.take = lambda self, key: None  # type: ignore[method-assign]
+        game_cache._GameCache.take = lambda self, key: None  # type: ignore[method-assign]
 
     client = app.test_client()
     for _ in range(50):  # warm up imports, JIT-free paths and the page cache

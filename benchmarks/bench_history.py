@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper import create_app, db  # noqa: E402
+from scorekeeper import create_app  # noqa: E402
+from scorekeeper.store import stats  # noqa: E402
 
 TARGET_MS = 100.0
 """The issue's target for the history page, player statistics and a replay step."""
@@ -51,8 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     app = create_app({"DATABASE": args.db, "SECRET_KEY": "bench", "TESTING": True})
     rng = random.Random(args.seed)
     with app.app_context():
-        games = db.count_games()
-        names = [row["name"] for row in db.player_summaries()]
+        games = stats.count_games()
+        names = [row["name"] for row in stats.player_summaries()]
     pages = max(1, games // 25)
     n = args.repeat
     cases = {

@@ -2,8 +2,8 @@
 
 Each game is a corpus game (tests/data/games or --corpus) replayed once through
 the engine, stored with renamed players (from a pool of names) and shifted dates,
-through db.restore_games, which writes the moves and the summary tables exactly
-as the app does. Usage:
+through store.backup.restore_games, which writes the moves and the summary tables
+exactly as the app does. Usage:
 
     python benchmarks/gen_db.py --games 10000 --out /tmp/history-10k.sqlite3
 """
@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper import create_app, db, engine  # noqa: E402
+from scorekeeper import create_app, engine  # noqa: E402
+from scorekeeper.store import backup, connection  # noqa: E402
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "games"
 
@@ -36,7 +37,7 @@ NAMES = (
 
 @dataclass
 class Item:
-    """One game to store (the shape db.restore_games reads)."""
+    """One game to store (the shape store.backup.restore_games reads)."""
 
     names: list[str]
     game: engine.Game
@@ -124,10 +125,10 @@ def main(argv: list[str] | None = None) -> None:
     app = create_app({"DATABASE": str(out), "SECRET_KEY": "gen-db", "TESTING": True})
     with app.app_context():
         for first in range(0, len(items), args.chunk):
-            db.restore_games(items[first : first + args.chunk])
-        db.get_db().execute("ANALYZE")
+            backup.restore_games(items[first : first + args.chunk])
+        connection.get_db().execute("ANALYZE")
         counts = {
-            table: db.get_db()[table].count
+            table: connection.get_db()[table].count
             for table in ("games", "moves", "game_players")
         }
     took = time.perf_counter() - began

@@ -6,15 +6,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response
 from flask.json.provider import DefaultJSONProvider
-from flask_wtf.csrf import CSRFError, CSRFProtect
-from werkzeug.exceptions import HTTPException, InternalServerError
 
-from . import config, db, errors
-from .i18n import _, gettext, ngettext
-
-csrf = CSRFProtect()
+from . import config, store, web
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -50,10 +45,6 @@ def _asset_folder(name: str) -> str:
     return str(beside if beside.is_dir() else package / name)
 
 
-def _wants_json() -> bool:
-    return request.path == "/api" or request.path.startswith("/api/")
-
-
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Create and configure the app (CONTRACT §2); test_config overrides any setting."""
     instance_path = os.environ.get(config.INSTANCE_ENV)
@@ -74,12 +65,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = config.load_secret_key(app.instance_path)
 
     app.json = JSONProvider(app)
-    db.init_app(app)
-    csrf.init_app(app)
-    app.jinja_env.globals.update(_=_, gettext=gettext, ngettext=ngettext)
-    _register_blueprints(app)
-    _register_error_handlers(app)
-    errors.init_app(app)  # after them: page paths get HTML pages, /api keeps JSON
+    store.init_app(app)
+    web.init_app(app)
 
     @app.after_request
     def _security_headers(response: Response) -> Response:
@@ -88,43 +75,3 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         return response
 
     return app
-
-
-def _register_blueprints(app: Flask) -> None:
-    from . import api, games, history, players
-
-    # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
-    # which auth.request_may_edit checks itself (see app-plan).
-    csrf.exempt(api.bp)
-    app.register_blueprint(api.bp, url_prefix="/api")
-    app.register_blueprint(games.bp)
-    app.register_blueprint(history.bp)
-    app.register_blueprint(players.bp)
-
-
-def _register_error_handlers(app: Flask) -> None:
-    from .api import error_response
-
-    @app.errorhandler(CSRFError)
-    def _csrf_error(exc: CSRFError) -> Response | CSRFError:
-        if _wants_json():
-            return error_response(400, "csrf_failed", exc.description)
-        return exc
-
-    @app.errorhandler(HTTPException)
-    def _http_error(exc: HTTPException) -> Response | HTTPException:
-        if _wants_json():
-            code = (exc.name or "error").lower().replace(" ", "_")
-            response = error_response(exc.code or 500, code, exc.description or "")
-            if exc.code == 405 and exc.valid_methods:
-                response.headers["Allow"] = ", ".join(exc.valid_methods)
-            return response
-        return exc
-
-    @app.errorhandler(InternalServerError)
-    def _server_error(exc: InternalServerError) -> Response | InternalServerError:
-        if _wants_json():
-            return error_response(
-                500, "internal_error", _("Something went wrong on the server.")
-            )
-        return exc

@@ -4,39 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import sys
 from collections.abc import Sequence
 
 from . import config
-
-
-def lan_addresses() -> list[str]:
-    """Return this machine's IPv4 addresses other devices on the network may reach."""
-    found: list[str] = []
-    try:
-        # Connecting a UDP socket sends nothing; it only picks the outgoing interface.
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))
-            found.append(probe.getsockname()[0])
-    except OSError:
-        pass
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            address = str(info[4][0])
-            if address not in found:
-                found.append(address)
-    except OSError:
-        pass
-    return [a for a in found if not a.startswith("127.") and a != "0.0.0.0"]
-
-
-def urls(host: str, port: int) -> list[str]:
-    """Return the addresses to open for a server bound to host:port, local one first."""
-    if host in ("0.0.0.0", "", "::"):
-        local = [f"http://127.0.0.1:{port}/"]
-        return local + [f"http://{a}:{port}/" for a in lan_addresses()]
-    return [f"http://{host}:{port}/"]
+from .net import urls
 
 
 def main(argv: Sequence[str] | None = None) -> int:

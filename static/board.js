@@ -5,8 +5,6 @@
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
   var CELL = 100;
-  var LETTERS = {red: "R", orange: "O", yellow: "Y", green: "G", blue: "B",
-                 purple: "P", pink: "K", brown: "N"};
   var POLL_MS = 5000;
   var current = null;  // the live board of the page (replaced after each refresh)
 
@@ -65,7 +63,8 @@
     var svg = main.querySelector("[data-board]");
     if (!svg) { current = null; return; }
     var state = JSON.parse(svg.getAttribute("data-state"));
-    var sprite = "";  // the symbols are in the page (base.html)
+    // Colour-blind letters and every sentence come from the page, in its language.
+    var letters = JSON.parse(svg.getAttribute("data-letters") || "{}");
     var api = svg.getAttribute("data-api");
     var picker = main.querySelector("[data-picker]");
     var preview = main.querySelector("[data-preview]");
@@ -73,7 +72,6 @@
     var removeBtn = main.querySelector("[data-remove]");
     var clearBtn = main.querySelector("[data-clear]");
     var defaultText = preview ? preview.textContent : "";
-    // Sentences in the page's language, from the template (data-text on the board).
     var text = JSON.parse(svg.getAttribute("data-text") || "{}");
     function t(name, vars) {
       var out = text[name] || name;
@@ -122,9 +120,9 @@
     function drawTile(parent, r, c, color, shape, cls) {
       var g = node("g", {"class": "t c-" + color + (cls ? " " + cls : ""),
                          transform: "translate(" + c * CELL + " " + r * CELL + ")"}, parent);
-      node("use", {href: sprite + "#tile", width: CELL, height: CELL}, g);
-      node("use", {href: sprite + "#" + shape, width: CELL, height: CELL, "class": "sym"}, g);
-      node("text", {x: 84, y: 93, "class": "cb"}, g).textContent = LETTERS[color] || "";
+      node("use", {href: "#tile", width: CELL, height: CELL}, g);
+      node("use", {href: "#" + shape, width: CELL, height: CELL, "class": "sym"}, g);
+      node("text", {x: 84, y: 93, "class": "cb"}, g).textContent = letters[color] || "";
       return g;
     }
     function cellRect(parent, r, c, cls, inset) {
@@ -331,10 +329,10 @@
       revealSelected();
     }
     function pendingCount(kind) {
-      // Cubes run out per colour (any face), tiles per colour and shape.
+      // The set says how its supply is counted: per colour (cubes) or per tile.
       var color = kind.split(" ")[0];
       return pending.filter(function (p) {
-        return state.cubes ? p.color === color : p.color + " " + p.shape === kind;
+        return state.supply_per_color ? p.color === color : p.color + " " + p.shape === kind;
       }).length;
     }
     function legalHere(kind) {
@@ -444,19 +442,6 @@
       preview.textContent = text;
       preview.className = "preview" + (cls ? " " + cls : "");
     }
-    function scoreText(data) {
-      var lines = (data.breakdown && data.breakdown.lines) || [];
-      var parts = lines.map(function (line) {
-        if (line.kind === "tile") { return t("single"); }
-        var part = t("line", {value: t(line.value), length: line.length});
-        if (line.qwirkle) { part += " + " + t("qwirkle", {n: line.points - line.length}); }
-        return part;
-      });
-      if (data.end_bonus) { parts.push(t("end_bonus", {n: data.end_bonus})); }
-      var total = data.score + (data.end_bonus || 0);
-      var out = parts.length ? parts.join(" + ") + " = " + total : String(total);
-      return out + (data.ends_game ? " · " + t("ends") : "");
-    }
     function showError(data, fallback) {
       var err = errorOf(data);
       badCells = (err.cells || []).filter(function (rc) { return rc && rc.length === 2; });
@@ -474,7 +459,7 @@
       send("POST", api + "/preview", {type: "place", tiles: pending}).then(function (res) {
         if (seq !== previewSeq) { return; }
         if (res.status === 200 && res.data.ok !== false) {
-          say(scoreText(res.data), res.data.breakdown && res.data.breakdown.qwirkles ? "qwirkle" : "ok");
+          say(res.data.text, res.data.breakdown && res.data.breakdown.qwirkles ? "qwirkle" : "ok");
           if (confirmBtn) { confirmBtn.disabled = false; }
         } else if (res.status === 422) {
           showError(res.data, t("illegal"));

@@ -584,12 +584,12 @@ def test_get_game_answers_304_while_nothing_changed_and_200_after_a_change(
 
 
 def test_renaming_a_player_changes_the_etag(client: FlaskClient, table: Table) -> None:
-    from scorekeeper import db
+    from scorekeeper.store import games
 
     game = table.new(["Ann", "Bob"])
     etag = client.get(game.url).headers["ETag"]
     with client.application.app_context():
-        db.rename_player(game.id, 1, "Bobby")
+        games.rename_players(game.id, ["Ann", "Bobby"])
 
     renamed = client.get(game.url, headers={"If-None-Match": etag})
 

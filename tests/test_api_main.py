@@ -12,7 +12,7 @@ import waitress
 from conftest import make_app
 
 from scorekeeper import __main__ as run_command
-from scorekeeper import create_app
+from scorekeeper import create_app, net
 
 
 def test_the_run_command_serves_with_waitress_and_prints_the_addresses(
@@ -20,7 +20,7 @@ def test_the_run_command_serves_with_waitress_and_prints_the_addresses(
 ) -> None:
     served: dict[str, Any] = {}
     monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(kw, app=app))
-    monkeypatch.setattr(run_command, "lan_addresses", lambda: ["192.168.1.20"])
+    monkeypatch.setattr(net, "lan_addresses", lambda: ["192.168.1.20"])
     # setenv, not delenv: teardown then restores what main() overwrites.
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "unused"))
     monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
@@ -40,7 +40,7 @@ def test_the_run_command_serves_with_waitress_and_prints_the_addresses(
 
 
 def test_a_single_host_prints_only_its_own_address() -> None:
-    assert run_command.urls("127.0.0.1", 8000) == ["http://127.0.0.1:8000/"]
+    assert net.urls("127.0.0.1", 8000) == ["http://127.0.0.1:8000/"]
 
 
 def test_the_secret_key_is_generated_once_and_kept(
@@ -68,7 +68,7 @@ def test_factory_settings_for_a_table_on_a_lan(tmp_path: Path) -> None:
     assert app.config["SESSION_COOKIE_SECURE"] is False
     assert app.config["MAX_CONTENT_LENGTH"] == 2 * 1024 * 1024
     assert app.jinja_env.globals["_"]("Round") == "Round"
-    assert set(app.blueprints) >= {"api", "games", "history", "players"}
+    assert set(app.blueprints) >= {"api", "table", "history", "players", "files"}
 
 
 def test_an_unexpected_error_under_api_answers_500_in_json(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from flask_wtf.csrf import generate_csrf
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import auth
+from scorekeeper.web import auth
 
 PLACE = {"type": "place", "tiles": [{"row": 0, "col": 0, "color": "red",
                                      "shape": "circle"}]}

@@ -13,7 +13,10 @@ import pytest
 from conftest import Table, TableGame, corpus_files, make_app
 from flask import Flask
 
-from scorekeeper import api, db, engine
+from scorekeeper import engine
+from scorekeeper.store import games, loaded
+from scorekeeper.store.cache import per_move
+from scorekeeper.web import api
 
 RED_PAIR = [{"row": 0, "col": 0, "color": "red", "shape": "circle"},
             {"row": 0, "col": 1, "color": "red", "shape": "square"}]
@@ -25,9 +28,8 @@ def fresh_state(database: Path, game_id: int) -> dict[str, Any]:
     """Return the state of a game replayed from the file by an app of its own."""
     reference = make_app(database)
     with reference.test_request_context():
-        row = db.load_game(game_id)  # never released: this app never caches
-        assert row is not None
-        return api.state_json(row)
+        with loaded(game_id) as row:  # this app's first read: a replay
+            return api.state_json(row)
 
 
 def play(game: TableGame, move: dict[str, Any]) -> dict[str, Any]:
@@ -85,8 +87,8 @@ def test_writes_that_never_encode_the_state_leave_no_stale_json(
     game.move({"type": "place", "tiles": BLUE})
     game.state()
     with app.test_request_context():
-        db.release(db.undo_last_move(game.id))  # back to the cache, as pages do
-        db.record_move(game.id, {"type": "place", "tiles": GREEN})
+        games.undo_last_move(game.id)  # the undone game goes back to the cache
+        games.record_move(game.id, {"type": "place", "tiles": GREEN})
 
     state = game.state()
 
@@ -102,9 +104,9 @@ def test_a_correction_is_never_served_from_the_old_json(
     game.move({"type": "place", "tiles": BLUE})
     game.state()  # the cached game now carries its encoded moves
     with app.test_request_context():
-        row = db.replace_moves(game.id, [{"type": "place", "tiles": RED_PAIR},
-                                         {"type": "place", "tiles": GREEN}])
-        db.release(row)  # as a page would: the corrected game goes back to the cache
+        # The corrected game goes back to the cache, as after a page's correction.
+        games.replace_moves(game.id, [{"type": "place", "tiles": RED_PAIR},
+                                      {"type": "place", "tiles": GREEN}])
 
     state = game.state()
 
@@ -156,21 +158,21 @@ def test_per_move_rebuilds_only_what_changed(app: Flask) -> None:
         return move.score + (previous or 0)  # a running total
 
     with app.test_request_context():
-        game_id, _token = db.create_game(["Ann", "Bob"])
-        db.record_move(game_id, {"type": "place", "tiles": RED_PAIR})
-        db.record_move(game_id, {"type": "place", "tiles": BLUE})
-        row = db.load_game(game_id)
-        assert db.per_move(row, "t", build) == [2, 4]
-        assert db.per_move(row, "t", build) == [2, 4]
-        assert built == [2, 2]
+        game_id, _token = games.create_game(["Ann", "Bob"])
+        games.record_move(game_id, {"type": "place", "tiles": RED_PAIR})
+        games.record_move(game_id, {"type": "place", "tiles": BLUE})
+        with loaded(game_id) as row:
+            assert per_move(row, "t", build) == [2, 4]
+            assert per_move(row, "t", build) == [2, 4]
+            assert built == [2, 2]
 
-        row.game.pop()
-        row.game.push({"type": "place", "tiles": GREEN})
-        assert db.per_move(row, "t", build) == [2, 4]
-        assert built == [2, 2, 2]
-        row.game.pop()
-        assert db.per_move(row, "t", build) == [2]
-        assert db.per_move(row, "other", build) == [2]
+            row.game.pop()
+            row.game.push({"type": "place", "tiles": GREEN})
+            assert per_move(row, "t", build) == [2, 4]
+            assert built == [2, 2, 2]
+            row.game.pop()
+            assert per_move(row, "t", build) == [2]
+            assert per_move(row, "other", build) == [2]
 
 
 CUBES = {"system": "cubes", "colors": 6, "copies": 15, "hand_size": 6}

@@ -13,7 +13,16 @@ import sqlite_utils
 from conftest import Table, corpus_files, make_app
 from flask import Flask
 
-from scorekeeper import db, engine
+from scorekeeper import engine
+from scorekeeper.store import (
+    GameNotFound,
+    TurnConflict,
+    connection,
+    games,
+    loaded,
+    schema,
+    stats,
+)
 
 RED_PAIR = ((0, 0, "red", "circle"), (0, 1, "red", "square"))
 BLUE = (1, 0, "blue", "circle")
@@ -172,65 +181,69 @@ def test_the_summary_tables_follow_every_write(app: Flask, table: Table) -> None
 
 def test_replace_moves_corrects_a_past_move_or_stores_nothing(app: Flask) -> None:
     with app.app_context():
-        game_id, _ = db.create_game(["Ann", "Bob"])
+        game_id, _ = games.create_game(["Ann", "Bob"])
         for move in (place(*RED_PAIR), place(BLUE)):
-            db.record_move(game_id, move)
+            games.record_move(game_id, move)
 
         with pytest.raises(engine.IllegalMove) as refused:
-            db.replace_moves(
+            games.replace_moves(
                 game_id, [place(*RED_PAIR), place((5, 5, "red", "clover"))]
             )
         assert refused.value.code == "not_connected"
-        assert refused.value.move_number == 2  # type: ignore[attr-defined]
-        assert db.load_game(game_id).game.scores == [2, 2]
+        assert refused.value.move_number == 2
+        with loaded(game_id) as row:
+            assert row.game.scores == [2, 2]
 
         fixed = place((1, 0, "red", "diamond"), (1, 1, "red", "clover"))
-        row = db.replace_moves(game_id, [place(*RED_PAIR), fixed])
-        assert row.game.scores == [2, 6]
-        reloaded = db.load_game(game_id)
-        assert reloaded is not None
-        assert reloaded.game.scores == [2, 6]
-        assert db.list_games()[0]["scores"] == [2, 6]
-        with pytest.raises(db.TurnConflict):
-            db.replace_moves(game_id, [], expected_turn=5)
+        games.replace_moves(game_id, [place(*RED_PAIR), fixed])
+        with loaded(game_id) as row:
+            assert row.game.scores == [2, 6]
+        reloaded = make_app(Path(app.config["DATABASE"]))  # replays from the file
+        with reloaded.app_context(), loaded(game_id) as row:
+            assert row.game.scores == [2, 6]
+        assert stats.list_games()[0]["scores"] == [2, 6]
+        with pytest.raises(TurnConflict):
+            games.replace_moves(game_id, [], expected_turn=5)
 
 
 def test_record_move_and_friends_raise_for_an_unknown_game(app: Flask) -> None:
     with app.app_context():
-        with pytest.raises(db.GameNotFound):
-            db.record_move(99, place(*RED_PAIR))
-        with pytest.raises(db.GameNotFound):
-            db.undo_last_move(99)
-        with pytest.raises(db.GameNotFound):
-            db.rename_player(99, 0, "X")
-        assert db.load_game(99) is None
-        assert db.delete_game(99) is False
+        with pytest.raises(GameNotFound):
+            games.record_move(99, place(*RED_PAIR))
+        with pytest.raises(GameNotFound):
+            games.undo_last_move(99)
+        with pytest.raises(GameNotFound):
+            games.rename_players(99, ["X", "Y"])
+        with pytest.raises(GameNotFound), loaded(99):
+            pass
+        assert games.delete_game(99) is False
 
 
-def test_rename_player_updates_the_names_and_their_key(app: Flask) -> None:
+def test_rename_players_updates_the_names_and_their_key(app: Flask) -> None:
     with app.app_context():
-        game_id, _ = db.create_game(["Ann", "Bob"])
+        game_id, _ = games.create_game(["Ann", "Bob"])
 
-        db.rename_player(game_id, 1, "Robert")
+        games.rename_players(game_id, ["Ann", "Robert"])
 
-        assert db.load_game(game_id).names == ["Ann", "Robert"]
-        rows = list(db.get_db().query(
+        with loaded(game_id) as row:
+            assert row.names == ["Ann", "Robert"]
+        rows = list(connection.get_db().query(
             "SELECT name_key FROM game_players WHERE game_id = ? AND seat = 1",
             [game_id],
         ))
         assert rows == [{"name_key": "robert"}]
-        with pytest.raises(IndexError):
-            db.rename_player(game_id, 2, "Cas")
+        with pytest.raises(ValueError):
+            games.rename_players(game_id, ["Ann", "Robert", "Cas"])
 
 
 def test_deleting_a_game_removes_its_moves_and_players(app: Flask) -> None:
     with app.app_context():
-        game_id, _ = db.create_game(["Ann", "Bob"])
-        db.record_move(game_id, place(*RED_PAIR))
+        game_id, _ = games.create_game(["Ann", "Bob"])
+        games.record_move(game_id, place(*RED_PAIR))
 
-        assert db.delete_game(game_id) is True
+        assert games.delete_game(game_id) is True
 
-        conn = db.get_db()
+        conn = connection.get_db()
         for table in ("games", "moves", "game_players"):
             key = "id" if table == "games" else "game_id"
             count = next(iter(conn.query(
@@ -253,7 +266,7 @@ def test_the_schema_is_created_once_and_migrations_are_recorded(
     conn.close()
     names = [name for (name,) in applied]
     assert names[0] == "m001_initial"
-    registered = db.migrations.pending(sqlite_utils.Database(memory=True))
+    registered = schema.migrations.pending(sqlite_utils.Database(memory=True))
     assert names == [m.name for m in registered]
     assert mode == "wal"
     assert {"moves_game_id", "game_players_name_key"} <= indexes
@@ -262,5 +275,5 @@ def test_the_schema_is_created_once_and_migrations_are_recorded(
 def test_each_write_gets_a_strictly_later_stamp() -> None:
     stamp = "2999-01-01T00:00:00.000000+00:00"
 
-    assert db._next_stamp(stamp) == "2999-01-01T00:00:00.000001+00:00"
-    assert db._next_stamp("2000-01-01T00:00:00.000000+00:00") > "2000"
+    assert games._next_stamp(stamp) == "2999-01-01T00:00:00.000001+00:00"
+    assert games._next_stamp("2000-01-01T00:00:00.000000+00:00") > "2000"

@@ -10,7 +10,8 @@ import pytest
 from conftest import make_app
 from flask import Flask
 
-from scorekeeper import db
+from scorekeeper.store import connection as db
+from scorekeeper.store import games, stats
 
 
 def test_a_thread_reuses_its_connection_across_requests(app: Flask) -> None:
@@ -91,12 +92,12 @@ def test_a_reused_connection_sees_writes_made_meanwhile(
     app: Flask, database: Path
 ) -> None:
     with app.app_context():
-        assert db.count_games() == 0
+        assert stats.count_games() == 0
     other = make_app(database)
     with other.app_context():
-        db.create_game(["Ann", "Bob"])
+        games.create_game(["Ann", "Bob"])
     with app.app_context():
-        assert db.count_games() == 1
+        assert stats.count_games() == 1
 
 
 def test_a_forked_child_opens_its_own_connection(

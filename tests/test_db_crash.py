@@ -17,22 +17,23 @@ from pathlib import Path
 
 from conftest import corpus_files, make_app
 
-from scorekeeper import db
+from scorekeeper.store import loaded
 
 WRITER = """
 import json, sys
-from scorekeeper import create_app, db
+from scorekeeper import create_app
+from scorekeeper.store import connection, games
 app = create_app({"DATABASE": sys.argv[1], "SECRET_KEY": "x", "TESTING": True})
 record = json.load(open(sys.argv[2], encoding="utf-8"))
 print("ready", flush=True)
 while True:
     with app.app_context():
         first = record["moves"][0]["player"]
-        game_id, _ = db.create_game(record["players"], None, first)
+        game_id, _ = games.create_game(record["players"], None, first)
         for move in record["moves"]:
-            db.record_move(game_id, move)
-        db.undo_last_move(game_id)
-        db.close_db()
+            games.record_move(game_id, move)
+        games.undo_last_move(game_id)
+        connection.close_db()
 """
 
 
@@ -72,7 +73,6 @@ def test_killing_a_writer_mid_transaction_never_leaves_a_half_move(
     with app.app_context():
         for game_id, move_count, scores, stored in rows:
             assert move_count == stored, game_id
-            game = db.load_game(game_id)
-            assert game is not None
-            assert game.game.scores == json.loads(scores), game_id
-            assert ",".join(map(str, game.game.scores)) == dict(seats)[game_id]
+            with loaded(game_id) as game:
+                assert game.game.scores == json.loads(scores), game_id
+                assert ",".join(map(str, game.game.scores)) == dict(seats)[game_id]

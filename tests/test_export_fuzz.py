@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_history_helpers import corpus_record
 
-from scorekeeper import backup
+from scorekeeper.formats import backup
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8),

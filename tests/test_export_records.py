@@ -12,12 +12,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from test_history_helpers import corpus_names, corpus_record, parse
 
-from scorekeeper import db, engine
+from scorekeeper import engine
+from scorekeeper.store import games, loaded, stats
 
 
 def game_count(app: Flask) -> int:
     with app.app_context():
-        return db.count_games()
+        return stats.count_games()
 
 
 BOUNDARY = "----qwirkle-test-boundary"
@@ -204,7 +205,7 @@ def test_import_form_needs_the_csrf_token(csrf_client: FlaskClient) -> None:
     response = upload(csrf_client, json.dumps(corpus_record()).encode())
     assert response.status_code == 400
     with csrf_client.application.app_context():
-        assert db.count_games() == 0
+        assert stats.count_games() == 0
 
 
 def test_import_form_works_with_the_csrf_token(csrf_client: FlaskClient) -> None:
@@ -251,7 +252,6 @@ def test_api_import_wrong_score_is_422_score_mismatch(client: FlaskClient) -> No
 def test_engine_records_round_trip_through_the_store(app: Flask) -> None:
     record = corpus_record("n5-c2-h5-10101.json")
     with app.test_request_context():
-        game_id, _token = db.import_record(record)
-        row = db.load_game(game_id)
-        assert row is not None
-        assert engine.to_record(row.game, row.names) == record
+        game_id, _token = games.store_game(*reversed(engine.from_record(record)))
+        with loaded(game_id) as row:
+            assert engine.to_record(row.game, row.names) == record

@@ -11,9 +11,10 @@ import pytest
 from flask.testing import FlaskClient
 from test_history_helpers import corpus_record, parse
 
-from scorekeeper import bgstats, chart
-from scorekeeper.pdf import cell_text, scoresheet_pdf
-from scorekeeper.scoresheet import Cell, Round, ScoreSheet
+from scorekeeper.formats import bgstats, chart
+from scorekeeper.formats.pdf import scoresheet_pdf
+from scorekeeper.formats.scoresheet import Cell, Round, ScoreSheet
+from scorekeeper.formats.sheet import cell_text
 
 
 def imported(client: FlaskClient, name: str = "classic-10003.json") -> int:

@@ -1,7 +1,6 @@
 """Helpers for the history, players and export tests: corpus games, HTML parsing.
 
-(Named test_* so that it sits in the HISTORY helper's file pattern; it holds one
-self-check of the parser.)
+(Named test_* for its one self-check of the parser.)
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ def corpus_record(name: str = "classic-10001.json") -> dict[str, Any]:
 
 
 class Stored:
-    """A game for db.restore_games: a record with chosen names and times.
+    """A game for store.backup.restore_games: a record with chosen names and times.
 
     Created at `start`, then one move a minute; finished with its last move.
     """

@@ -11,8 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from test_history_helpers import Node, Stored, corpus_names, corpus_record, parse
 
-from scorekeeper import db
-from scorekeeper.history import duration_text, winners_of
+from scorekeeper import engine, text
+from scorekeeper.store import backup, connection, loaded, stats
 
 
 def imported(client: FlaskClient, name: str = "classic-10001.json") -> int:
@@ -25,7 +25,7 @@ def store_many(app: Flask, count: int, names: list[str] | None = None) -> None:
     record = corpus_record()
     start = datetime(2025, 1, 1, 20, 0, tzinfo=UTC)
     with app.test_request_context():
-        db.restore_games(
+        backup.restore_games(
             [
                 Stored(record, names or [f"P{i}a", f"P{i}b"], start + timedelta(days=i))
                 for i in range(count)
@@ -51,7 +51,8 @@ def test_history_lists_games_newest_first_with_their_facts(
     assert "2025-01-03 20:00" in newest
     assert "59 min" in newest  # first move at +1 min, last at +60 min
     assert "P2a" in newest and "185" in newest and "183" in newest
-    assert "finished" in newest and "emptied their hand" in newest
+    # One wording of the end: the game page's, naming who emptied their hand.
+    assert "finished" in newest and "P2a placed their last tile" in newest
     assert "60" in newest
     winner = listed[0].find("li", class_="winner")
     assert "P2a" in winner.text()
@@ -102,15 +103,16 @@ def test_empty_history(client: FlaskClient) -> None:
 
 
 def test_winners_are_shared_on_a_tie() -> None:
-    assert winners_of([12, 12, 7], True) == [0, 1]
-    assert winners_of([12, 12, 7], False) == []
+    assert engine.winners([12, 12, 7]) == (0, 1)
+    assert engine.ranks([12, 12, 7]) == [1, 1, 3]
+    assert engine.winners([]) == ()
 
 
 @pytest.mark.parametrize(
-    ("minutes", "text"), [(None, "–"), (0, "0 min"), (59, "59 min"), (65, "1 h 05 min")]
+    ("minutes", "said"), [(None, "–"), (0, "0 min"), (59, "59 min"), (65, "1 h 05 min")]
 )
-def test_durations_read_as_players_say_them(minutes: int | None, text: str) -> None:
-    assert duration_text(minutes) == text
+def test_durations_read_as_players_say_them(minutes: int | None, said: str) -> None:
+    assert text.duration(minutes) == said
 
 
 # --- replay ---
@@ -179,14 +181,13 @@ def test_replay_marks_qwirkles_and_lists_the_line_breakdown(
     record = corpus_record()
     game_id = imported(client)
     with client.application.test_request_context():
-        row = db.load_game(game_id)
-        assert row is not None
-        step = next(
-            i + 1
-            for i, m in enumerate(row.game.moves)
-            if m.breakdown is not None and m.breakdown.qwirkles
-        )
-        lines = row.game.moves[step - 1].breakdown.lines  # type: ignore[union-attr]
+        with loaded(game_id) as row:
+            step = next(
+                i + 1
+                for i, m in enumerate(row.game.moves)
+                if m.breakdown is not None and m.breakdown.qwirkles
+            )
+            lines = row.game.moves[step - 1].breakdown.lines  # type: ignore[union-attr]
     page = replay(client, game_id, step)
     items = page.find("ul", class_="breakdown").find_all("li")
     assert len(items) == len(lines)
@@ -355,13 +356,13 @@ def test_an_incomplete_tile_row_is_refused(client: FlaskClient) -> None:
 def test_a_correction_keeps_the_times_of_unchanged_moves(client: FlaskClient) -> None:
     game = opened_game(client)
     with client.application.test_request_context():
-        before = db.move_times(game["id"])
+        before = stats.move_times(game["id"])
     client.post(
         f"/games/{game['id']}/moves/2/edit",
         data=correction([(0, 2, "red", "clover")]),
     )
     with client.application.test_request_context():
-        after = db.move_times(game["id"])
+        after = stats.move_times(game["id"])
     assert after[0] == before[0]
     assert after[1] > before[1]
 
@@ -392,11 +393,10 @@ def test_deleting_asks_first_then_removes_the_game(
     assert response.status_code == 302
     assert client.get(f"/games/{game_id}/replay").status_code == 404
     with app.app_context():
-        assert db.count_games() == 0
-        assert db.get_db().execute("SELECT count(*) FROM moves").fetchone()[0] == 0
-        assert (
-            db.get_db().execute("SELECT count(*) FROM game_players").fetchone()[0] == 0
-        )
+        assert stats.count_games() == 0
+        db = connection.get_db()
+        assert db.execute("SELECT count(*) FROM moves").fetchone()[0] == 0
+        assert db.execute("SELECT count(*) FROM game_players").fetchone()[0] == 0
 
 
 def test_deleting_needs_the_edit_token(app: Flask, client: FlaskClient) -> None:

@@ -151,7 +151,7 @@ def test_a_colour_with_all_cubes_down_is_greyed(client: FlaskClient) -> None:
     assert "gone" in red.attrs["class"].split()
     assert red.text() == "red 0 left"
     state = board_state(page)
-    assert state["cubes"] is True
+    assert state["supply_per_color"] is True
     # Every face of a colour shows the colour's cubes left: the picker greys red.
     assert {state["unseen"][f"red {s}"] for s in SHAPES} == {0}
     assert {state["unseen"][f"blue {s}"] for s in SHAPES} == {15}

@@ -437,15 +437,14 @@ def test_form_posts_need_the_csrf_token(csrf_client: FlaskClient) -> None:
 def test_the_join_link_names_the_lan_address_instead_of_localhost(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from scorekeeper import __main__ as run
-    from scorekeeper import games
+    from scorekeeper import net
 
-    monkeypatch.setattr(run, "lan_addresses", lambda: ["192.168.1.20"])
-    assert games.lan_url("http://localhost:5000/games/3/join/abc") == (
+    monkeypatch.setattr(net, "lan_addresses", lambda: ["192.168.1.20"])
+    assert net.lan_url("http://localhost:5000/games/3/join/abc") == (
         "http://192.168.1.20:5000/games/3/join/abc"
     )
-    monkeypatch.setattr(run, "lan_addresses", lambda: [])
-    assert games.lan_url("http://localhost/games/3/join/abc") is None
+    monkeypatch.setattr(net, "lan_addresses", lambda: [])
+    assert net.lan_url("http://localhost/games/3/join/abc") is None
 
 
 # --- the picker's options with tiles pending ---

@@ -9,15 +9,17 @@ from flask import Flask
 from flask.testing import FlaskClient
 from test_history_helpers import Node, Stored, corpus_record, parse
 
-from scorekeeper import db
-from scorekeeper.timefmt import parse_utc, time_tag
+from scorekeeper.store import backup
+from scorekeeper.text import parse_utc
+from scorekeeper.web.pages import time_tag
 
 START = datetime(2025, 1, 1, 20, 5, tzinfo=UTC)
 
 
 def store(app: Flask) -> int:
     with app.test_request_context():
-        return db.restore_games([Stored(corpus_record(), ["Anna", "Chris"], START)])[0]
+        stored = Stored(corpus_record(), ["Anna", "Chris"], START)
+        return backup.restore_games([stored])[0]
 
 
 def times(page: Node) -> list[Node]:
@@ -108,8 +110,8 @@ def test_the_localiser_is_served(client: FlaskClient) -> None:
 def test_dates_with_another_offset_are_written_in_utc() -> None:
     # A restored backup may carry timestamps with an offset; the score sheet and
     # PDF label their times UTC, so they must be converted, not shown as written.
-    from scorekeeper.history import date_text
+    from scorekeeper import text
 
-    assert date_text("2026-01-01T10:00:00+02:00") == "2026-01-01 08:00"
-    assert date_text("2026-01-01T10:00:00Z") == "2026-01-01 10:00"
-    assert date_text(None) == ""
+    assert text.date("2026-01-01T10:00:00+02:00") == "2026-01-01 08:00"
+    assert text.date("2026-01-01T10:00:00Z") == "2026-01-01 10:00"
+    assert text.date(None) == ""

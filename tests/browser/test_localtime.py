@@ -10,7 +10,7 @@ from flask import Flask
 from test_history_helpers import Stored, corpus_record
 from test_pages_times import START
 
-from scorekeeper import db
+from scorekeeper.store import backup
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 def live_history(live_app: Flask, live_server: str) -> str:
     """The app on a free port, holding one game created at START (UTC)."""
     with live_app.test_request_context():
-        db.restore_games([Stored(corpus_record(), ["Anna", "Chris"], START)])
+        backup.restore_games([Stored(corpus_record(), ["Anna", "Chris"], START)])
     return f"{live_server}/history"
 
 

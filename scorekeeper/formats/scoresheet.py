@@ -7,11 +7,15 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import engine
-from .i18n import _
+from .. import engine
+from .base import GameFile
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """Cell openings a spreadsheet runs as a formula; such cells get a leading quote."""
+
+HEADER, FOOTER = "Round", "Total"
+"""The CSV's first cells of the header and the last row, in English whatever the
+page's language, for spreadsheets (CONTRACT §9)."""
 
 
 @dataclass(frozen=True)
@@ -53,13 +57,13 @@ class ScoreSheet:
 
     def rows(self) -> list[list[str | int]]:
         """Return the sheet as CSV rows: header, one row per round, then Total."""
-        out: list[list[str | int]] = [[_("Round"), *self.names]]
+        out: list[list[str | int]] = [[HEADER, *self.names]]
         for round_ in self.rounds:
             out.append(
                 [round_.number]
                 + ["" if cell is None else cell.points for cell in round_.cells]
             )
-        out.append([_("Total"), *self.totals])
+        out.append([FOOTER, *self.totals])
         return out
 
 
@@ -73,10 +77,10 @@ def score_sheet(names: Sequence[str], game: engine.Game) -> ScoreSheet:
         if index == len(rounds):
             rounds.append([None] * seats)
         rounds[index][move.player] = Cell(
-            points=move.score + move.end_bonus,
+            points=move.points,
             type=move.type,
             seq=seq,
-            qwirkles=move.breakdown.qwirkles if move.breakdown is not None else 0,
+            qwirkles=move.qwirkles,
             end_bonus=move.end_bonus,
         )
     return ScoreSheet(
@@ -100,3 +104,8 @@ def to_csv(sheet: ScoreSheet) -> str:
     for row in sheet.rows():
         writer.writerow([neutralise(value) for value in row])
     return "\ufeff" + buffer.getvalue()
+
+
+def csv_file(source: GameFile) -> str:
+    """Build the score sheet CSV of a stored game."""
+    return to_csv(score_sheet(source.names, source.game))

@@ -1,21 +1,35 @@
-"""Friendly HTML error pages for the app's pages; API paths keep their JSON errors."""
+"""Errors in one place: CONTRACT §4 JSON on API paths, the app's own pages elsewhere."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
-from werkzeug.wrappers import Response
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
-from .i18n import _
+from ..i18n import gettext as _
+from ..store import GameNotFound
 
 
-def _is_api_path() -> bool:
+def is_api_path() -> bool:
+    """Return whether this request is for the JSON API."""
     return request.path == "/api" or request.path.startswith("/api/")
+
+
+def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
+    """Return the CONTRACT §4 error body {"error": {"code", "message"}} with status.
+
+    Extra fields go inside "error", except `game` (a fresh state) beside it.
+    """
+    body: dict[str, Any] = {"error": {"code": code, "message": message}}
+    game = extra.pop("game", None)
+    body["error"].update(extra)
+    if game is not None:
+        body["game"] = game
+    response = jsonify(body)
+    response.status_code = status
+    return response
 
 
 def _texts(exc: HTTPException) -> dict[str, str]:
@@ -87,28 +101,34 @@ def error_page(exc: HTTPException) -> Response | HTTPException:
     return response
 
 
-def _with_page(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    @functools.wraps(handler)
-    def wrapped(exc: Any) -> Any:
-        result = handler(exc)
-        if isinstance(result, HTTPException) and not _is_api_path():
-            return error_page(result)
-        return result
+def _json_error(exc: HTTPException) -> Response:
+    status = exc.code or 500
+    if status >= 500:
+        return error_response(
+            500, "internal_error", _("Something went wrong on the server.")
+        )
+    if isinstance(exc, CSRFError):
+        return error_response(400, "csrf_failed", exc.description or "")
+    code = (exc.name or "error").lower().replace(" ", "_")
+    response = error_response(status, code, exc.description or "")
+    if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+        response.headers["Allow"] = ", ".join(exc.valid_methods)
+    return response
 
-    return wrapped
+
+def _http_error(exc: HTTPException) -> Response | HTTPException:
+    return _json_error(exc) if is_api_path() else error_page(exc)
+
+
+def _game_not_found(exc: GameNotFound) -> Response | HTTPException:
+    if is_api_path():
+        return error_response(
+            404, "not_found", _("There is no game %(id)s.", id=exc.game_id)
+        )
+    return error_page(NotFound())
 
 
 def init_app(app: Flask) -> None:
-    """Turn the bare exceptions create_app's handlers return for pages into pages.
-
-    Those handlers already decide per path (CONTRACT §4 JSON for /api, the
-    exception itself otherwise); wrapping them keeps that one decision and only
-    replaces Werkzeug's plain page. Call it after they are registered.
-    """
-    handlers = app.error_handler_spec[None]
-    for code_map in handlers.values():
-        for cls, handler in list(code_map.items()):
-            if issubclass(cls, HTTPException):
-                code_map[cls] = _with_page(handler)
-    if HTTPException not in handlers[None]:
-        app.register_error_handler(HTTPException, error_page)
+    """Answer every HTTP error, and a game that does not exist, in one place."""
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(GameNotFound, _game_not_found)

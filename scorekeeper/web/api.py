@@ -4,27 +4,25 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeGuard
 
 from flask import Blueprint, Response, jsonify, request
 
-from . import auth, db, engine
-from .i18n import _
-from .scoresheet import score_sheet, to_csv
+from .. import engine, text
+from ..i18n import gettext as _
+from ..store import GameNotFound, NothingToUndo, TurnConflict, loaded, stats
+from ..store import games as stored
+from ..store.cache import GameRow, per_move
+from . import auth
+from .errors import error_response
 
 bp = Blueprint("api", __name__)
-
-MAX_NAME_LENGTH = 40
-"""Longest player name accepted (it must fit a phone's score column)."""
 
 MAX_TILES_IN_BODY = 64
 """More tiles than any hand holds: beyond this a body is malformed, not illegal."""
 
 MAX_COORDINATE = 10_000
 """Cells further out than this cannot occur in a real game (108 tiles)."""
-
-MAX_GAME_ID = 2**63 - 1
-"""SQLite's largest integer; a bigger id in a URL names no game."""
 
 
 class ApiError(Exception):
@@ -38,18 +36,6 @@ class ApiError(Exception):
         self.extra = extra
 
 
-def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
-    """Return the CONTRACT §4 error body {"error": {"code", "message"}} with status."""
-    body: dict[str, Any] = {"error": {"code": code, "message": message}}
-    game = extra.pop("game", None)
-    body["error"].update(extra)
-    if game is not None:
-        body["game"] = game
-    response = jsonify(body)
-    response.status_code = status
-    return response
-
-
 @bp.errorhandler(ApiError)
 def _api_error(exc: ApiError) -> Response:
     return error_response(exc.status, exc.code, exc.message, **exc.extra)
@@ -57,24 +43,18 @@ def _api_error(exc: ApiError) -> Response:
 
 @bp.errorhandler(engine.IllegalMove)
 def _illegal_move(exc: engine.IllegalMove) -> Response:
-    cells = [list(cell) for cell in getattr(exc, "cells", ())]
-    return error_response(422, exc.code, str(exc), cells=cells)
-
-
-@bp.errorhandler(db.GameNotFound)
-def _not_found(exc: db.GameNotFound) -> Response:
-    message = _("There is no game %(id)s.", id=exc.game_id)
-    return error_response(404, "not_found", message)
+    cells = [list(cell) for cell in exc.cells]
+    return error_response(422, exc.code, text.illegal_move(exc), cells=cells)
 
 
 # --- request parsing ---
 
 
-def _bad(message: str, code: str = "bad_request") -> NoReturn:
-    raise ApiError(400, code, message)
+def _bad(message: str, code: str = "bad_request", **extra: Any) -> NoReturn:
+    raise ApiError(400, code, message, **extra)
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -92,14 +72,14 @@ def parse_turn(value: object) -> int | None:
         return None
     if not _is_int(value) or value < 0:
         _bad(_('"turn" must be a whole number of moves (0 or more).'))
-    return int(value)
+    return value
 
 
-def query_int(name: str, default: int | None = None) -> int | None:
+def query_int(name: str) -> int | None:
     """Return a whole-number query parameter (ASCII digits only), or answer 400."""
     raw = request.args.get(name)
     if raw is None:
-        return default
+        return None
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
         _bad(_('"%(name)s" must be a whole number (0 or more).', name=name))
     return int(raw)
@@ -147,70 +127,35 @@ def parse_move(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def parse_names(value: object, variant: engine.Variant) -> list[str]:
-    """Return trimmed unique player names fitting the variant, or answer 400."""
+    """Return the players' names by the one name rule (CONTRACT §8), or answer 400."""
     if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
         _bad(_('"players" must be a list of names.'), "invalid_players")
-    names = [" ".join(n.split()) for n in value]
-    problem = names_problem(names, variant)
-    if problem:
-        _bad(problem, "invalid_players")
-    return names
-
-
-def names_problem(names: list[str], variant: engine.Variant) -> str | None:
-    """Return what is wrong with a list of player names, or None when it is fine."""
-    low, high = 2, variant.max_players
-    if not low <= len(names) <= high:
-        return _(
-            "A game needs %(low)d to %(high)d players.", low=low, high=high
-        )
-    seen: set[str] = set()
-    for name in names:
-        if not name:
-            return _("Every player needs a name.")
-        if len(name) > MAX_NAME_LENGTH:
-            return _(
-                "The name %(name)s is longer than %(max)d characters.",
-                name=repr(name[:MAX_NAME_LENGTH]) + "…", max=MAX_NAME_LENGTH,
-            )
-        if not name.isprintable():
-            return _("The name %(name)s holds control characters.", name=repr(name))
-        key = db.name_key(name)
-        if key in seen:
-            return _("Two players are both called %(name)s.", name=name)
-        seen.add(key)
-    return None
+    try:
+        return engine.check_players(value, variant)
+    except engine.InvalidName as exc:
+        _bad(text.invalid_name(exc), "invalid_players", detail=exc.code)
 
 
 def parse_variant(value: object) -> engine.Variant:
     """Return the variant a request names (classic when absent), or answer 400."""
     if value is None:
-        return engine.Variant()
+        return engine.CLASSIC
     if not isinstance(value, dict):
         _bad(_('"variant" must be an object with colors, copies and hand_size.'),
              "invalid_variant")
     try:
         return engine.Variant.from_dict(value)
-    except (ValueError, TypeError) as exc:
-        _bad(str(exc), "invalid_variant")
+    except engine.BadInput as exc:
+        _bad(text.error(exc), "invalid_variant")
 
 
 # --- shared steps ---
 
 
-def _load(game_id: int) -> db.GameRow:
-    if game_id > MAX_GAME_ID:
-        raise db.GameNotFound(game_id)
-    row = db.load_game(game_id)
-    if row is None:
-        raise db.GameNotFound(game_id)
-    return row
-
-
 def _require_edit(game_id: int) -> None:
-    token = db.edit_token(game_id) if game_id <= MAX_GAME_ID else None
+    token = stored.edit_token(game_id)
     if token is None:
-        raise db.GameNotFound(game_id)
+        raise GameNotFound(game_id)
     allowed, reason = auth.request_may_edit(game_id, token)
     if not allowed:
         messages = {
@@ -226,23 +171,8 @@ def move_json(move: engine.Move) -> dict[str, Any]:
     return move.to_dict(with_score=True)
 
 
-def _qwirkles_of(move: engine.Move) -> int:
-    return move.breakdown.qwirkles if move.breakdown is not None else 0
-
-
-@functools.lru_cache(maxsize=64)
-def unseen_kinds(variant: engine.Variant) -> tuple[tuple[str, str], ...]:
-    """Return the (color, shape) keys of game.unseen(): shape "" for Qwirkle Cubes."""
-    if variant.is_cubes:
-        # A cube shows any shape: its supply is counted per colour (RULES §7).
-        return tuple((color, "") for color in variant.color_names)
-    return tuple(
-        (color, shape) for color in variant.color_names for shape in variant.shape_names
-    )
-
-
 def _state_parts(
-    row: db.GameRow, qwirkles: list[int]
+    row: GameRow,
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
     """Return the state's fields before "board", those between "moves" and
     "unseen", and "last_move" (CONTRACT order)."""
@@ -253,8 +183,9 @@ def _state_parts(
         last_move = move_json(last)
         last_move["end_bonus"] = last.end_bonus
         last_move["breakdown"] = (
-            last.breakdown.to_dict() if last.breakdown is not None else None
+            text.breakdown_json(last.breakdown) if last.breakdown is not None else None
         )
+        last_move["text"] = text.move_result(last)
     final = game.final
     head = {
         "id": row.id,
@@ -262,7 +193,7 @@ def _state_parts(
         "players": [
             {"name": name, "score": score, "hand": hand, "qwirkles": q}
             for name, score, hand, q in zip(
-                row.names, game.scores, game.hands, qwirkles, strict=True
+                row.names, game.scores, game.hands, game.qwirkles, strict=True
             )
         ],
         "current_player": game.current_player,
@@ -279,13 +210,14 @@ def _state_parts(
     return head, middle, last_move
 
 
-def state_json(row: db.GameRow) -> dict[str, Any]:
-    """Return the game state of CONTRACT §4 plus the extensions the pages use."""
+def state_json(row: GameRow) -> dict[str, Any]:
+    """Return the game state of CONTRACT §4 plus the extensions the pages use.
+
+    "unseen" lists the copies off the board per supply key of the set (shape ""
+    where a set counts per colour, as Qwirkle Cubes does).
+    """
     game = row.game
-    qwirkles = [0] * game.players
-    for move in game.moves:
-        qwirkles[move.player] += _qwirkles_of(move)
-    head, middle, last_move = _state_parts(row, qwirkles)
+    head, middle, last_move = _state_parts(row)
     unseen = game.unseen()
     return {
         **head,
@@ -297,7 +229,7 @@ def state_json(row: db.GameRow) -> dict[str, Any]:
         **middle,
         "unseen": [
             {"color": color, "shape": shape, "count": unseen.get((color, shape), 0)}
-            for color, shape in unseen_kinds(game.variant)
+            for color, shape in game.variant.supply_keys
         ],
         "last_move": last_move,
     }
@@ -306,51 +238,42 @@ def state_json(row: db.GameRow) -> dict[str, Any]:
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
 """Compact JSON, ASCII-escaped as Flask writes it (one encoder, not one per call)."""
 
-_MoveParts = tuple[str, str, tuple[int, ...], int]
-"""A move's encoded JSON, its encoded tiles (inside the brackets), and the running
-qwirkles per seat and tiles placed after it."""
+_MoveParts = tuple[str, str, int]
+"""A move's encoded JSON, its encoded tiles (inside the brackets), and the tiles
+placed up to it."""
 
 
-def _move_parts(
-    move: engine.Move, previous: _MoveParts | None, players: int
-) -> _MoveParts:
+def _move_parts(move: engine.Move, previous: _MoveParts | None) -> _MoveParts:
     """Return what state_text needs of a move, from the parts of the move before."""
     data = move_json(move)
     tiles = _dumps(data["tiles"])[1:-1] if move.type == "place" else ""
-    qwirkles = list(previous[2]) if previous is not None else [0] * players
-    qwirkles[move.player] += _qwirkles_of(move)
-    placed = (previous[3] if previous is not None else 0) + len(move.tiles)
-    return _dumps(data), tiles, tuple(qwirkles), placed
+    placed = (previous[2] if previous is not None else 0) + len(move.tiles)
+    return _dumps(data), tiles, placed
 
 
 @functools.lru_cache(maxsize=64)
 def _unseen_prefixes(
     variant: engine.Variant,
 ) -> tuple[tuple[tuple[str, str], str], ...]:
-    """Return each unseen kind with its encoded object up to the count's value."""
+    """Return each supply key with its encoded object up to the count's value."""
     return tuple(
         (kind, _dumps({"color": kind[0], "shape": kind[1], "count": 0})[:-2])
-        for kind in unseen_kinds(variant)
+        for kind in variant.supply_keys
     )
 
 
-def state_text(row: db.GameRow) -> str:
+def state_text(row: GameRow) -> str:
     """Return state_json(row) encoded as JSON, reusing each move's encoding.
 
     Moves are append-only and the board is the placed tiles in order, so the
-    encoded moves and board tiles are memoised with the cached game (db.per_move
+    encoded moves and board tiles are memoised with the cached game (per_move
     drops them with the move they came from); only the small fields are encoded
     per request. Encoding the whole state took a third of a move's server time.
     """
     game = row.game
-    players = game.players
-    parts = db.per_move(
-        row, "api.state_text",
-        lambda move, previous: _move_parts(move, previous, players),
-    )
-    qwirkles = list(parts[-1][2]) if parts else [0] * players
-    head, middle, last_move = _state_parts(row, qwirkles)
-    if (parts[-1][3] if parts else 0) == len(game.board):
+    parts = per_move(row, "api.state_text", _move_parts)
+    head, middle, last_move = _state_parts(row)
+    if (parts[-1][2] if parts else 0) == len(game.board):
         board = ",".join([part[1] for part in parts if part[1]])
     else:  # not expected: the board is exactly the tiles the moves placed
         board = _dumps(state_json(row)["board"])[1:-1]
@@ -367,30 +290,29 @@ def state_text(row: db.GameRow) -> str:
     )
 
 
-def _json_answer(text: str, status: int = 200) -> Response:
-    return Response(text + "\n", status=status, mimetype="application/json")
+def _json_answer(body: str, status: int = 200) -> Response:
+    return Response(body + "\n", status=status, mimetype="application/json")
 
 
-def _state_and_release(row: db.GameRow) -> dict[str, Any]:
-    state = state_json(row)
-    db.release(row)
-    return state
+def _state(game_id: int) -> str:
+    """Return the stored game's state as JSON text."""
+    with loaded(game_id) as row:
+        return state_text(row)
 
 
-def _state_text_and_release(row: db.GameRow) -> str:
-    text = state_text(row)
-    db.release(row)
-    return text
-
-
-def _conflict(exc: db.TurnConflict, game_id: int) -> Response:
-    row = _load(game_id)
+def _conflict(exc: TurnConflict, game_id: int) -> Response:
+    with loaded(game_id) as row:
+        state = state_json(row)
     return error_response(
         409, "turn_conflict",
         _("Someone else entered a move meanwhile: you saw turn %(seen)d, the game is"
           " at turn %(now)d. Nothing was stored.", seen=exc.expected, now=exc.actual),
-        game=_state_and_release(row),
+        game=state,
     )
+
+
+def _with_token(state: str, token: str) -> Response:
+    return _json_answer(f'{state[:-1]},"edit_token":{_dumps(token)}}}')
 
 
 # --- routes ---
@@ -406,13 +328,9 @@ def create_game() -> tuple[Response, int]:
     if not _is_int(first) or not 0 <= first < len(names):
         _bad(_('"first_player" must be a seat number from 0 to %(last)d.',
                last=len(names) - 1))
-    game_id, token = db.create_game(names, variant, first)
+    game_id, token = stored.create_game(names, variant, first)
     auth.remember_token(game_id, token)
-    return _with_token(_state_text_and_release(_load(game_id)), token), 201
-
-
-def _with_token(state: str, token: str) -> Response:
-    return _json_answer(f'{state[:-1]},"edit_token":{_dumps(token)}}}')
+    return _with_token(_state(game_id), token), 201
 
 
 @bp.get("/games")
@@ -421,11 +339,12 @@ def list_games() -> Response:
     status = request.args.get("status")
     if status not in (None, "active", "finished"):
         _bad(_('"status" must be "active" or "finished".'))
-    limit, offset = query_int("limit", 50), query_int("offset", 0)
-    if not 1 <= limit <= 500:  # type: ignore[operator]
+    limit, offset = query_int("limit"), query_int("offset")
+    limit = 50 if limit is None else limit
+    if not 1 <= limit <= 500:
         _bad(_('"limit" must be from 1 to 500.'))
-    games = db.list_games(status, limit, offset)  # type: ignore[arg-type]
-    return jsonify({"games": games, "total": db.count_games(status)})
+    games = stats.list_games(status, limit, offset or 0)
+    return jsonify({"games": games, "total": stats.count_games(status)})
 
 
 @bp.get("/games/<int:game_id>")
@@ -435,13 +354,12 @@ def get_game(game_id: int) -> Response:
     Viewers on other devices poll this every few seconds; while nobody moves
     they get an empty 304 instead of the whole game again.
     """
-    row = _load(game_id)
-    etag = f"{row.id}-{row.game.turn}-{row.updated_at}"
-    if request.if_none_match.contains(etag):
-        db.release(row)
-        response = Response(status=304)
-    else:
-        response = _json_answer(_state_text_and_release(row))
+    with loaded(game_id) as row:
+        etag = f"{row.id}-{row.game.turn}-{row.updated_at}"
+        if request.if_none_match.contains(etag):
+            response = Response(status=304)
+        else:
+            response = _json_answer(state_text(row))
     response.set_etag(etag)
     # Revalidate every time: the browser's cache may keep the body, never trust it.
     response.headers["Cache-Control"] = "no-cache"
@@ -452,26 +370,26 @@ def get_game(game_id: int) -> Response:
 def delete_game(game_id: int) -> Response:
     """Delete a game (edit token needed)."""
     _require_edit(game_id)
-    db.delete_game(game_id)
+    stored.delete_game(game_id)
     return jsonify({"deleted": game_id})
 
 
 @bp.post("/games/<int:game_id>/moves")
 def post_move(game_id: int) -> tuple[Response, int] | Response:
-    """Record the current player's move; 201 {"score", "end_bonus", "game"}."""
+    """Record the current player's move; 201 {"score", "end_bonus", "text", "game"}."""
     _require_edit(game_id)
     body = json_body()
     move = parse_move(body)
     turn = parse_turn(body.get("turn"))
     try:
-        played, row = db.apply_move(game_id, move, turn)
-    except db.TurnConflict as exc:
+        played = stored.record_move(game_id, move, turn)
+    except TurnConflict as exc:
         return _conflict(exc, game_id)
-    state = _state_text_and_release(row)
-    return _json_answer(
-        f'{{"score":{played.score},"end_bonus":{played.end_bonus},"game":{state}}}',
-        201,
-    )
+    answer = _dumps({
+        "score": played.score, "end_bonus": played.end_bonus,
+        "text": text.move_result(played),
+    })
+    return _json_answer(f'{answer[:-1]},"game":{_state(game_id)}}}', 201)
 
 
 @bp.delete("/games/<int:game_id>/moves/last")
@@ -483,21 +401,12 @@ def undo_move(game_id: int) -> Response:
         body = request.get_json(silent=True)
         turn = parse_turn(body.get("turn")) if isinstance(body, dict) else None
     try:
-        row = db.undo_last_move(game_id, turn)
-    except db.TurnConflict as exc:
+        stored.undo_last_move(game_id, turn)
+    except TurnConflict as exc:
         return _conflict(exc, game_id)
-    except db.NothingToUndo:
+    except NothingToUndo:
         return error_response(409, "nothing_to_undo", _("There is no move to undo."))
-    return _json_answer(_state_text_and_release(row))
-
-
-@bp.get("/games/<int:game_id>/record")
-def get_record(game_id: int) -> Response:
-    """Return the qwirkle-game/1 record, serialised as the corpus files are."""
-    row = _load(game_id)
-    text = db.dump_record(db.export_record(row))
-    db.release(row)
-    return Response(text, mimetype="application/json")
+    return _json_answer(_state(game_id))
 
 
 @bp.post("/games/import")
@@ -507,35 +416,17 @@ def import_game() -> tuple[Response, int]:
     try:
         game, names = engine.from_record(record)
     except engine.RecordError as exc:
-        return error_response(
-            422, exc.code, str(exc), move_number=getattr(exc, "move_number", None)
-        ), 422
+        cause = exc.params.get("reason")
+        extra: dict[str, Any] = {"move_number": exc.move_number}
+        if isinstance(cause, engine.InvalidName):
+            extra["detail"] = cause.code
+        return error_response(422, exc.code, text.record_error(exc), **extra), 422
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
         # The engine checks structure; this only keeps a gap there from becoming a 500.
         return error_response(422, "bad_record", str(exc)), 422
-    problem = names_problem(list(names), game.variant)
-    if problem is None and any(name != " ".join(name.split()) for name in names):
-        problem = _("Player names may not start or end with spaces.")
-    if problem:
-        return error_response(422, "invalid_players", problem), 422
-    game_id, token = db.store_game(names, game)
+    game_id, token = stored.store_game(names, game)
     auth.remember_token(game_id, token)
-    return _with_token(_state_text_and_release(_load(game_id)), token), 201
-
-
-@bp.get("/games/<int:game_id>/scoresheet.csv")
-def get_scoresheet(game_id: int) -> Response:
-    """Return the score sheet as CSV (CONTRACT §6)."""
-    row = _load(game_id)
-    text = to_csv(score_sheet(row.names, row.game))
-    db.release(row)
-    return Response(
-        text,
-        mimetype="text/csv",
-        headers={
-            "Content-Disposition": f'attachment; filename="qwirkle-{game_id}.csv"'
-        },
-    )
+    return _with_token(_state(game_id), token), 201
 
 
 @bp.post("/games/<int:game_id>/preview")
@@ -544,42 +435,36 @@ def preview_move(game_id: int) -> Response:
     body = json_body()
     if body.get("type", "place") != "place":
         _bad(_("Only a place move can be previewed."))
-    move = {"type": "place", "tiles": parse_tiles(body.get("tiles"))}
-    row = _load(game_id)
-    try:
-        played = row.game.push(move)
-    except engine.IllegalMove:
-        db.release(row)
-        raise
-    ends = row.game.final is not None
-    row.game.pop()
-    db.release(row)
+    tiles = [
+        (t["row"], t["col"], t["color"], t["shape"])
+        for t in parse_tiles(body.get("tiles"))
+    ]
+    with loaded(game_id) as row:
+        result = row.game.preview(tiles)
     return jsonify({
         "ok": True,
-        "score": played.score,
-        "breakdown": played.breakdown.to_dict() if played.breakdown else None,
-        "ends_game": ends,
-        "end_bonus": played.end_bonus,
+        "score": result.score,
+        "breakdown": text.breakdown_json(result.breakdown),
+        "ends_game": result.ends_game,
+        "end_bonus": result.end_bonus,
+        "text": text.preview(result),
     })
 
 
 @bp.get("/games/<int:game_id>/legal")
 def legal_cells(game_id: int) -> Response:
     """Return where each tile kind still unseen may go alone: by kind and by cell."""
-    row = _load(game_id)
-    game = row.game
     kinds: dict[str, list[list[int]]] = {}
     cells: dict[str, list[str]] = {}
-    if not game.is_over():
-        unseen = game.unseen()
-        cubes = game.variant.is_cubes
-        for (color, shape), places in game.board.legal_map().items():
-            # Cubes are counted per colour (shape ""), tiles per kind.
-            if unseen.get((color, "" if cubes else shape), 0) <= 0:
-                continue
-            name = f"{color} {shape}"
-            kinds[name] = sorted([r, c] for r, c in places)
-            for r, c in places:
-                cells.setdefault(f"{r},{c}", []).append(name)
-    db.release(row)
+    with loaded(game_id) as row:
+        game = row.game
+        if not game.is_over():
+            unseen = game.unseen_by_kind()
+            for kind, places in game.board.legal_map().items():
+                if unseen.get(kind, 0) <= 0:
+                    continue
+                name = f"{kind[0]} {kind[1]}"
+                kinds[name] = sorted([r, c] for r, c in places)
+                for r, c in places:
+                    cells.setdefault(f"{r},{c}", []).append(name)
     return jsonify({"kinds": kinds, "cells": cells})

@@ -14,7 +14,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 from urllib.parse import quote
+
+from .. import engine, text
+from .base import GameFile
 
 SOURCE_NAME = "Qwirkle Scorekeeper"
 """Name BG Stats shows as the play's source; it keys the user's saved matches."""
@@ -52,10 +56,10 @@ def play_data(
     source_url: str | None = None,
     source_play_id: str | None = None,
     variant_name: str = "classic",
-) -> dict:
+) -> dict[str, Any]:
     """Return the BG Stats play JSON object for one finished game."""
-    ranks = [1 + sum(1 for other in scores if other > own) for own in scores]
-    data: dict = {
+    ranks = engine.ranks(scores)
+    data: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "game": {
             "name": "Qwirkle",
@@ -92,8 +96,32 @@ def play_data(
     return data
 
 
-def push_url(data: dict, *, scheme: bool = False) -> str:
+def push_url(data: dict[str, Any], *, scheme: bool = False) -> str:
     """Return the link that hands `data` to BG Stats (URL-encoded compact JSON)."""
     compact = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     encoded = quote(compact, safe="")
     return f"{SCHEME_URL if scheme else APP_URL}?data={encoded}"
+
+
+def play_link(source: GameFile, source_url: str, *, scheme: bool = False) -> str | None:
+    """Return the push-play link of a finished game (None while it runs).
+
+    source_url is the game's page, which BG Stats keeps with the play.
+    """
+    game = source.game
+    final = game.final
+    if final is None:
+        return None
+    scores = list(final.scores)
+    data = play_data(
+        names=source.names,
+        scores=scores,
+        winners=[seat in final.winners for seat in range(len(scores))],
+        start_player=game.first_player,
+        play_date=source.started_at,
+        duration_min=text.duration_minutes(source.first_move_at, source.last_move_at),
+        source_url=source_url,
+        source_play_id=f"{source.id}-{source.created_at}",
+        variant_name=game.variant.name,
+    )
+    return push_url(data, scheme=scheme)

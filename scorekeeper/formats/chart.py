@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
+from typing import Protocol
+
+from .. import text
+from .base import GameFile
 
 # Colour-blind-friendly line colours (Okabe-Ito), one per seat, up to 8 seats.
 PALETTE = (
@@ -22,21 +26,26 @@ PALETTE = (
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "", "6 3", "2 3", "8 3 2 3")
 
 
-def running_totals(
-    moves: Sequence[object], players: int, first_player: int = 0
-) -> list[list[int]]:
+class Scored(Protocol):
+    """A move as the chart reads it (engine.Move has these)."""
+
+    player: int
+    score: int
+    end_bonus: int
+
+
+def running_totals(moves: Sequence[Scored], players: int) -> list[list[int]]:
     """Return each seat's running total after every round, starting with 0.
 
     A round is one turn of every seat, starting with the first player; a round
     that is still under way counts as a round. The end bonus counts in the round
-    it was earned. `moves` are engine moves (or objects with `.player`,
-    `.score` and `.end_bonus`).
+    it was earned.
     """
     totals = [0] * players
     series: list[list[int]] = [[0] for _ in range(players)]
     for index, move in enumerate(moves):
-        seat = move.player  # type: ignore[attr-defined]
-        totals[seat] += move.score + move.end_bonus  # type: ignore[attr-defined]
+        seat = move.player
+        totals[seat] += move.score + move.end_bonus
         if (index + 1) % players == 0 or index == len(moves) - 1:
             for s in range(players):
                 series[s].append(totals[s])
@@ -128,3 +137,15 @@ def score_chart_svg(
         )
     out.append("</svg>")
     return "".join(out)
+
+
+def chart_svg(source: GameFile) -> str:
+    """Build a stored game's running-total chart, labelled in the page's language."""
+    game = source.game
+    return score_chart_svg(
+        source.names,
+        running_totals(game.moves, game.players),
+        title=text.chart_title(),
+        round_label=text.round_label(),
+        points_label=text.points_label(),
+    )

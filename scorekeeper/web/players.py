@@ -1,4 +1,4 @@
-"""The players area: statistics per player name and head-to-head comparisons."""
+"""The players area: statistics per player and head-to-head comparisons."""
 
 from __future__ import annotations
 
@@ -6,11 +6,13 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
 
-from . import db
-from .forms import MAX_NAME_LENGTH
-from .history import date_text
+from .. import engine
+from ..store import stats
 
 bp = Blueprint("players", __name__)
+
+MAX_QUERY = engine.MAX_NAME_LENGTH * 2
+"""Longest name a player URL or comparison may ask about (spaces and case vary)."""
 
 
 def _rates(row: dict[str, Any]) -> dict[str, Any]:
@@ -24,46 +26,44 @@ def _rates(row: dict[str, Any]) -> dict[str, Any]:
 
 @bp.get("/players")
 def index() -> str:
-    """List every player name with games, wins, win rate, average and best score."""
-    rows = [_rates(row) for row in db.player_summaries()]
+    """List every player with games, wins, win rate, average and best score."""
+    rows = [_rates(row) for row in stats.player_summaries()]
     return render_template("players/index.html", rows=rows)
 
 
 @bp.get("/players/<path:name>")
 def player(name: str) -> str:
     """Show one player's statistics across all their games."""
-    if len(name) > MAX_NAME_LENGTH * 2:
+    if len(name) > MAX_QUERY:
         abort(404)
-    stats = db.player_summary(name)
-    if stats is None:
+    summary = stats.player_summary(name)
+    if summary is None:
         abort(404)
-    _rates(stats)
-    best = stats.get("best_move")
+    _rates(summary)
+    best = summary.get("best_move")
     best_url = None
     if best:
         best_url = url_for(
             "history.replay", game_id=best["game_id"], move=best["seq"] + 1
         )
-    games = db.player_games(name, limit=20)
-    for game in games:
-        game["date"] = date_text(game["created_at"])
+    games = stats.player_games(name, limit=20)
     return render_template(
-        "players/player.html", stats=stats, best_url=best_url, games=games
+        "players/player.html", stats=summary, best_url=best_url, games=games,
+        max_name=engine.MAX_NAME_LENGTH,
     )
 
 
 @bp.get("/head-to-head")
 def compare() -> str:
     """Head-to-head of two players: games together, wins each, average scores."""
-    a = request.args.get("a", "").strip()[: MAX_NAME_LENGTH * 2]
-    b = request.args.get("b", "").strip()[: MAX_NAME_LENGTH * 2]
+    a = request.args.get("a", "").strip()[:MAX_QUERY]
+    b = request.args.get("b", "").strip()[:MAX_QUERY]
     result = None
-    same = bool(a and b and db.name_key(a) == db.name_key(b))
+    same = bool(a and b and engine.name_key(a) == engine.name_key(b))
     if a and b and not same:
-        result = db.head_to_head(a, b)
-        for game in result["recent"]:
-            game["date"] = date_text(game["created_at"])
-    names = [r["name"] for r in db.player_summaries()]
+        result = stats.head_to_head(a, b)
+    names = [r["name"] for r in stats.player_summaries()]
     return render_template(
-        "players/compare.html", a=a, b=b, result=result, same=same, names=names
+        "players/compare.html", a=a, b=b, result=result, same=same, names=names,
+        max_query=MAX_QUERY,
     )

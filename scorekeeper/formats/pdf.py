@@ -7,25 +7,10 @@ from pathlib import Path
 
 from fpdf import FPDF
 
-from .scoresheet import Cell, ScoreSheet
-
-
-def cell_text(cell: Cell | None, *, unicode_ok: bool = True) -> str:
-    """Return a score-sheet cell as written on paper, e.g. "18 Q" or "9 +6"."""
-    if cell is None:
-        return ""
-    if cell.type == "trade":
-        text = "0 ⇄" if unicode_ok else "0 T"
-    elif cell.type == "pass":
-        text = "0 –" if unicode_ok else "0 P"
-    else:
-        text = str(cell.points)
-    if cell.qwirkles:
-        text += " Q" * cell.qwirkles
-    if cell.end_bonus:
-        text += f" (+{cell.end_bonus})"
-    return text
-
+from .. import text
+from .base import GameFile
+from .scoresheet import ScoreSheet
+from .sheet import cell_text, legend, sheet_view
 
 # A Unicode TTF lets names such as "Zoë" or "Łukasz" print as typed; where none
 # is installed the core font is used and characters outside Latin-1 become "?".
@@ -52,11 +37,14 @@ def scoresheet_pdf(
     title: str,
     date: str,
     winner_line: str,
-    legend: str,
+    legend: str | None = None,
     round_label: str = "Round",
     total_label: str = "Total",
 ) -> bytes:
-    """Return an A4 PDF of `sheet` laid out like the paper score pad."""
+    """Return an A4 PDF of `sheet` laid out like the paper score pad.
+
+    legend None prints none; a legend should match the font (unicode_font()).
+    """
     pdf = FPDF(orientation="P", unit="mm", format="A4")
     pdf.set_auto_page_break(auto=True, margin=15)
     pdf.set_title(title)
@@ -68,7 +56,7 @@ def scoresheet_pdf(
     else:
         family, unicode_ok = "Helvetica", False
 
-    def text(value: str) -> str:
+    def latin(value: str) -> str:
         if unicode_ok:
             return value
         return value.encode("latin-1", "replace").decode("latin-1")
@@ -82,18 +70,18 @@ def scoresheet_pdf(
     def header() -> None:
         pdf.set_font(family, size=10)
         pdf.set_fill_color(235, 235, 235)
-        pdf.cell(first_w, row_h, text(round_label), border=1, align="C", fill=True)
+        pdf.cell(first_w, row_h, latin(round_label), border=1, align="C", fill=True)
         for name in sheet.names:
-            pdf.cell(col_w, row_h, text(name[:18]), border=1, align="C", fill=True)
+            pdf.cell(col_w, row_h, latin(name[:18]), border=1, align="C", fill=True)
         pdf.ln(row_h)
 
     pdf.add_page()
     pdf.set_font(family, size=16)
-    pdf.cell(0, 9, text(title), new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(0, 9, latin(title), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(family, size=10)
-    pdf.cell(0, 6, text(date), new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(0, 6, latin(date), new_x="LMARGIN", new_y="NEXT")
     if winner_line:
-        pdf.cell(0, 6, text(winner_line), new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(0, 6, latin(winner_line), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
     header()
     for round_ in sheet.rounds:
@@ -103,14 +91,31 @@ def scoresheet_pdf(
         pdf.cell(first_w, row_h, str(round_.number), border=1, align="C")
         for cell in round_.cells:
             label = cell_text(cell, unicode_ok=unicode_ok)
-            pdf.cell(col_w, row_h, text(label), border=1, align="C")
+            pdf.cell(col_w, row_h, latin(label), border=1, align="C")
         pdf.ln(row_h)
     pdf.set_font(family, size=11)
-    pdf.cell(first_w, row_h + 1, text(total_label), border=1, align="C", fill=True)
+    pdf.cell(first_w, row_h + 1, latin(total_label), border=1, align="C", fill=True)
     for seat, total in enumerate(sheet.totals):
         mark = " *" if seat in winners else ""
         pdf.cell(col_w, row_h + 1, f"{total}{mark}", border=1, align="C", fill=True)
     pdf.ln(row_h + 4)
-    pdf.set_font(family, size=8)
-    pdf.multi_cell(0, 4, text(legend))
+    if legend:
+        pdf.set_font(family, size=8)
+        pdf.multi_cell(0, 4, latin(legend))
     return bytes(pdf.output())
+
+
+def pdf_file(source: GameFile) -> bytes:
+    """Build the score sheet PDF of a stored game, in the page's language."""
+    view = sheet_view(source)
+    date = f"{view.date} UTC · {view.duration}" if view.date else view.duration
+    return scoresheet_pdf(
+        view.sheet,
+        winners=view.winners,
+        title=text.sheet_title(source.id),
+        date=date,
+        winner_line=view.winner_line,
+        legend=legend(source.game.variant, unicode_ok=_unicode_font() is not None),
+        round_label=text.round_label(),
+        total_label=text.total_label(),
+    )

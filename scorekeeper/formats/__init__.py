@@ -1,0 +1,32 @@
+"""Files people take away, built from the engine's data (no Flask, no SQL).
+
+- `scoresheet`: the score sheet's rows and its CSV (CONTRACT §6)
+- `sheet`: what the printable sheet shows; `pdf`: that sheet as a PDF
+- `record`: game records (CONTRACT §5); `backup`: `qwirkle-backup/1` files
+- `chart`: the running-total chart (SVG); `bgstats`: BG Stats push-play links
+
+FORMATS maps each per-game file's name to its builder and media type; one
+route serves them all (web/files.py).
+"""
+
+from __future__ import annotations
+
+from .base import Format, GameFile
+from .chart import chart_svg
+from .pdf import pdf_file
+from .record import record_text
+from .scoresheet import csv_file
+
+FORMATS: dict[str, Format] = {
+    fmt.name: fmt
+    for fmt in (
+        Format("scoresheet.csv", "text/csv", csv_file, "qwirkle-{id}.csv"),
+        Format("scoresheet.pdf", "application/pdf", pdf_file,
+               "qwirkle-{id}-scoresheet.pdf"),
+        Format("record.json", "application/json", record_text, "qwirkle-{id}.json"),
+        Format("chart.svg", "image/svg+xml", chart_svg),
+    )
+}
+"""Every file a stored game can be downloaded as, by its name in the URL."""
+
+__all__ = ["FORMATS", "Format", "GameFile"]

@@ -1,0 +1,82 @@
+"""The printable score sheet: what the sheet page and its PDF show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import engine, text
+from .base import GameFile
+from .scoresheet import Cell, ScoreSheet, score_sheet
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """Everything a printed score sheet shows."""
+
+    sheet: ScoreSheet
+    """Rounds and totals."""
+    winners: tuple[int, ...]
+    """Winning seats (empty while the game runs)."""
+    winner_line: str
+    """"Winner: Ann", or that the game still runs."""
+    qwirkles: tuple[int, ...]
+    """Qwirkles per seat."""
+    started_at: str
+    """When play started (ISO timestamp)."""
+    date: str
+    """That moment as "YYYY-MM-DD HH:MM" (UTC)."""
+    duration: str
+    """How long the game took: "1 h 05 min"."""
+    reason: str
+    """How the game ended ("" while it runs)."""
+    set_description: str
+    """The set, when it is not the classic box."""
+
+
+def sheet_view(source: GameFile) -> SheetView:
+    """Return the printed sheet of a stored game."""
+    game = source.game
+    final = game.final
+    winners = final.winners if final is not None else ()
+    return SheetView(
+        sheet=score_sheet(source.names, game),
+        winners=winners,
+        winner_line=text.winners_line(source.names, winners),
+        qwirkles=tuple(game.qwirkles),
+        started_at=source.started_at,
+        date=text.date(source.started_at),
+        duration=text.duration(
+            text.duration_minutes(source.first_move_at, source.last_move_at)
+        ),
+        reason=(
+            text.final_reason(final, source.names, game.variant)
+            if final is not None else ""
+        ),
+        set_description=text.set_description(game.variant),
+    )
+
+
+def cell_text(cell: Cell | None, *, unicode_ok: bool = True) -> str:
+    """Return a score-sheet cell as written on paper, e.g. "18 Q" or "9 (+6)"."""
+    if cell is None:
+        return ""
+    if cell.type == "trade":
+        written = "0 ⇄" if unicode_ok else "0 T"
+    elif cell.type == "pass":
+        written = "0 –" if unicode_ok else "0 P"
+    else:
+        written = str(cell.points)
+    if cell.qwirkles:
+        written += " Q" * cell.qwirkles
+    if cell.end_bonus:
+        written += f" (+{cell.end_bonus})"
+    return written
+
+
+def legend(variant: engine.Variant, unicode_ok: bool = True) -> str:
+    """Return the key to cell_text's marks, as the PDF prints it."""
+    trade, passed = ("0 ⇄", "0 –") if unicode_ok else ("0 T", "0 P")
+    return text.sheet_legend(
+        variant, trade=trade, passed=passed, bonus=f"(+{engine.END_BONUS})",
+        winner="*",
+    )

@@ -1,0 +1,114 @@
+"""Every game for a backup, read without replaying; restoring checked games."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .. import engine
+from .connection import get_db, immediate
+from .games import insert_game
+
+CHUNK = 500
+"""Games whose moves are read with one query."""
+
+
+@dataclass(frozen=True)
+class StoredMove:
+    """One row of the moves table, as a backup needs it."""
+
+    player: int
+    type: str
+    tiles: str
+    """The placed tiles as stored: a JSON list of {row, col, color, shape}."""
+    count: int
+    score: int
+    end_bonus: int
+    created_at: str
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One stored game, its summary as written by the engine at each move."""
+
+    id: int
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+    names: list[str]
+    variant: dict[str, Any]
+    first_player: int
+    status: str
+    end_reason: str | None
+    scores: list[int]
+    moves: list[StoredMove]
+
+
+def iter_stored_games() -> Iterator[StoredGame]:
+    """Yield every game with its moves, oldest first, a few hundred per query."""
+    db = get_db()
+    game_rows = db.conn.execute(
+        "SELECT id, created_at, updated_at, finished_at, players, variant,"
+        " first_player, status, end_reason, scores FROM games ORDER BY id"
+    ).fetchall()
+    for start in range(0, len(game_rows), CHUNK):
+        part = game_rows[start : start + CHUNK]
+        marks = ",".join("?" * len(part))
+        moves: dict[int, list[StoredMove]] = {}
+        for row in db.conn.execute(
+            "SELECT game_id, player, type, tiles, count, score, end_bonus, created_at"
+            f" FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, seq",
+            [row[0] for row in part],
+        ):
+            moves.setdefault(row[0], []).append(StoredMove(*row[1:]))
+        for (game_id, created, updated, finished, players, variant, first, status,
+             reason, scores) in part:
+            yield StoredGame(
+                id=game_id, created_at=created, updated_at=updated,
+                finished_at=finished, names=json.loads(players),
+                variant=json.loads(variant), first_player=first, status=status,
+                end_reason=reason, scores=json.loads(scores),
+                moves=moves.get(game_id, []),
+            )
+
+
+class Restorable(Protocol):
+    """A checked game to restore (formats.backup.RestoredGame)."""
+
+    @property
+    def names(self) -> Sequence[str]: ...
+
+    @property
+    def game(self) -> engine.Game: ...
+
+    @property
+    def created_at(self) -> str | None: ...
+
+    @property
+    def updated_at(self) -> str | None: ...
+
+    @property
+    def finished_at(self) -> str | None: ...
+
+    @property
+    def move_times(self) -> Sequence[str] | None: ...
+
+
+def restore_games(items: Sequence[Restorable]) -> list[int]:
+    """Store checked games in one transaction, all or none; return their new ids.
+
+    Each game keeps its timestamps (move_times None: every move at updated_at)
+    and gets a fresh edit token.
+    """
+    db = get_db()
+    with immediate(db):
+        return [
+            insert_game(
+                db, item.names, item.game, created_at=item.created_at,
+                updated_at=item.updated_at, finished_at=item.finished_at,
+                move_times=item.move_times,
+            )[0]
+            for item in items
+        ]

@@ -1,0 +1,248 @@
+"""Stored games replayed into engine Games, cached, and lent out one `with` at a time.
+
+A reader holds a game only inside `with loaded(game_id) as row:`; the game is
+taken out of the cache for the block (no two threads touch one Game) and put
+back after it. The cache key (id, turn, updated_at) changes on every write, so
+a game another process changed is replayed again, never served stale.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import sqlite_utils
+from flask import Flask, current_app
+
+from .. import engine
+from .connection import get_db
+
+CACHE_SIZE = 64
+"""Replayed games kept per process; a table rarely has more than a few running."""
+
+MAX_GAME_ID = 2**63 - 1
+"""SQLite's largest integer; a bigger id names no game."""
+
+Key = tuple[int, int, str]
+"""A cache key: (game id, turn, updated_at)."""
+
+
+class GameNotFound(LookupError):
+    """No game with that id."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game with id {game_id}")
+        self.game_id = game_id
+
+
+@dataclass
+class GameRow:
+    """A stored game: its row values plus the engine Game replayed from its moves."""
+
+    id: int
+    created_at: str
+    updated_at: str
+    names: list[str]
+    variant: engine.Variant
+    first_player: int
+    edit_token: str
+    game: engine.Game
+    memo: dict[str, Any] = field(default_factory=dict)
+    """Values derived from game's moves (see per_move); cached along with game."""
+
+    @property
+    def key(self) -> Key:
+        """The cache key: changes on every write to this game."""
+        return (self.id, self.game.turn, self.updated_at)
+
+
+class _GameCache:
+    """Replayed engine Games keyed by (id, turn, updated_at): a key never comes back.
+
+    A Game is taken out while in use (so no two threads touch it) and put back after.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._games: dict[int, tuple[Key, engine.Game, dict[str, Any]]] = {}
+
+    def take(self, key: Key) -> tuple[engine.Game, dict[str, Any]] | None:
+        """Remove and return the Game stored under key with its memo, if any."""
+        with self._lock:
+            entry = self._games.pop(key[0], None)
+        if entry is not None and entry[0] == key:
+            return entry[1], entry[2]
+        return None
+
+    def put(self, key: Key, game: engine.Game, memo: dict[str, Any]) -> None:
+        """Store game and its memo under key (dropping the oldest entry when full)."""
+        with self._lock:
+            self._games.pop(key[0], None)
+            if len(self._games) >= CACHE_SIZE:
+                self._games.pop(next(iter(self._games)))
+            self._games[key[0]] = (key, game, memo)
+
+    def drop(self, game_id: int) -> None:
+        """Forget whatever is stored for game_id."""
+        with self._lock:
+            self._games.pop(game_id, None)
+
+
+def init_app(app: Flask) -> None:
+    """Give app its game cache."""
+    app.extensions["scorekeeper_game_cache"] = _GameCache()
+
+
+def _cache() -> _GameCache:
+    cache: _GameCache = current_app.extensions["scorekeeper_game_cache"]
+    return cache
+
+
+def forget(game_id: int) -> None:
+    """Drop a game from the cache (it was deleted)."""
+    _cache().drop(game_id)
+
+
+def keep(row: GameRow) -> None:
+    """Put a game the store has just written into the cache under its new key."""
+    _cache().put(row.key, row.game, row.memo)
+
+
+def move_dict(row: dict[str, Any]) -> dict[str, Any]:
+    """Return the CONTRACT §5 move dict a moves-table row stores."""
+    if row["type"] == "place":
+        return {"type": "place", "tiles": json.loads(row["tiles"])}
+    if row["type"] == "trade":
+        return {"type": "trade", "count": row["count"]}
+    return {"type": row["type"]}
+
+
+def replay(
+    variant: engine.Variant, players: int, first_player: int,
+    moves: Sequence[dict[str, Any]],
+) -> engine.Game:
+    """Return a new Game with the given moves pushed (engine errors propagate)."""
+    game = engine.Game(variant, players=players, first_player=first_player)
+    for move in moves:
+        game.push(move)
+    return game
+
+
+def game_record_row(db: sqlite_utils.Database, game_id: int) -> dict[str, Any] | None:
+    """Return the games row of game_id as a dict, or None."""
+    # The sqlite3 connection directly: db.query() wraps each SELECT in a savepoint,
+    # two more statements on the path of every move.
+    cursor = db.conn.execute("SELECT * FROM games WHERE id = ?", [game_id])
+    rows = cursor.fetchall()
+    if not rows:
+        return None
+    names = [column[0] for column in cursor.description]
+    return dict(zip(names, rows[0], strict=True))
+
+
+def take(db: sqlite_utils.Database, game_id: int) -> GameRow:
+    """Take the game out of the cache, or replay it from its moves; GameNotFound."""
+    row = game_record_row(db, game_id) if 0 <= game_id <= MAX_GAME_ID else None
+    if row is None:
+        raise GameNotFound(game_id)
+    key = (row["id"], row["move_count"], row["updated_at"])
+    cached = _cache().take(key)
+    names = json.loads(row["players"])
+    if cached is None:
+        moves = db.conn.execute(
+            "SELECT type, tiles, count FROM moves WHERE game_id = ? ORDER BY seq",
+            [game_id],
+        ).fetchall()
+        variant = engine.Variant.from_dict(json.loads(row["variant"]))
+        game = replay(
+            variant, len(names), row["first_player"],
+            [move_dict({"type": t, "tiles": ts, "count": c}) for t, ts, c in moves],
+        )
+        memo: dict[str, Any] = {}
+    else:
+        game, memo = cached
+    return GameRow(
+        id=row["id"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        names=names,
+        variant=game.variant,
+        first_player=row["first_player"],
+        edit_token=row["edit_token"],
+        game=game,
+        memo=memo,
+    )
+
+
+@contextmanager
+def taken(db: sqlite_utils.Database, game_id: int) -> Iterator[GameRow]:
+    """Lend the game for the block, then put it back under its (new) key.
+
+    When the block fails, the game goes back only if it is the same Game at the
+    same turn (a refused move leaves it as it was); one left half-changed is
+    dropped, and the next use replays it from the moves table.
+    """
+    row = take(db, game_id)
+    game, turn = row.game, row.game.turn
+    try:
+        yield row
+    except BaseException:
+        if row.game is game and game.turn == turn:
+            keep(row)
+        raise
+    keep(row)
+
+
+@contextmanager
+def loaded(game_id: int) -> Iterator[GameRow]:
+    """Lend the stored game for a `with` block (GameNotFound when there is none)."""
+    with taken(get_db(), game_id) as row:
+        yield row
+
+
+_T = TypeVar("_T")
+
+
+def per_move(
+    row: GameRow, name: str, build: Callable[[engine.Move, _T | None], _T]
+) -> list[_T]:
+    """Return build(move, previous value) for each move of row.game, memoised.
+
+    Values are kept in row.memo (cached with the game) and reused only for the
+    moves they were built from: the engine makes a new Move for every move played,
+    so after an undo, a correction or a replay nothing stale survives. build sees
+    the value of the move before (None for the first), for running totals.
+    """
+    return memoised(row.memo, row.game.moves, name, build)
+
+
+def memoised(
+    memo: dict[str, Any], moves: list[engine.Move], name: str,
+    build: Callable[[engine.Move, _T | None], _T],
+) -> list[_T]:
+    """Return build(move, previous) for each of moves, reusing memo[name]."""
+    entry: tuple[list[engine.Move], list[_T]] | None = memo.get(name)
+    if entry is None:
+        entry = memo[name] = ([], [])
+    seen, values = entry
+    keep_count = len(seen)
+    # One C-speed comparison in the usual case (moves only appended). It checks
+    # identity first, then equality, which is as good: a value depends only on
+    # the move's fields and those before it.
+    if keep_count > len(moves) or seen != moves[:keep_count]:
+        keep_count = 0
+        for old, new in zip(seen, moves, strict=False):
+            if old is not new:
+                break
+            keep_count += 1
+        del seen[keep_count:], values[keep_count:]
+    previous = values[-1] if values else None
+    for move in moves[keep_count:]:
+        previous = build(move, previous)
+        seen.append(move)
+        values.append(previous)
+    return values

@@ -1,0 +1,360 @@
+"""Writing games: create, store, apply a move, undo, correct, rename, delete.
+
+Every write runs in one BEGIN IMMEDIATE transaction that also refreshes the
+summary columns (games.status/scores, game_players), and leaves the game, as
+written, in the cache for the next reader.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlite_utils
+
+from .. import engine
+from .cache import MAX_GAME_ID, GameRow, forget, keep, memoised, taken
+from .connection import get_db, immediate
+
+
+class TurnConflict(Exception):
+    """The client saw an older turn than the stored game has reached."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(
+            f"the game has moved on: you saw turn {expected}, it is now turn {actual}"
+        )
+        self.expected = expected
+        self.actual = actual
+
+
+class NothingToUndo(ValueError):
+    """Undo asked for on a game without moves."""
+
+
+def now() -> str:
+    """Return the current time as the store writes it (UTC, microseconds)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _next_stamp(previous: str) -> str:
+    """Return now, or just after previous when the clock has not moved past it."""
+    stamp = now()
+    if stamp > previous:
+        return stamp
+    return (datetime.fromisoformat(previous) + timedelta(microseconds=1)).isoformat(
+        timespec="microseconds"
+    )
+
+
+def move_to_row_values(move: engine.Move) -> dict[str, Any]:
+    """Return the moves-table columns describing an engine move."""
+    tiles = move.to_dict().get("tiles", [])
+    return {
+        "player": move.player,
+        "type": move.type,
+        "tiles": json.dumps(tiles, separators=(",", ":")),
+        "count": move.count or 0,
+        "score": move.score,
+        "end_bonus": move.end_bonus,
+        "qwirkles": move.qwirkles,
+    }
+
+
+_SeatTotals = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int | None, ...]]
+"""After a move: its seq, and per seat turns, best move score and its seq."""
+
+
+def _seat_totals(
+    move: engine.Move, previous: _SeatTotals | None, players: int
+) -> _SeatTotals:
+    """Return the game_players totals after move, from those before it."""
+    if previous is None:
+        seq, turns, best_score = 0, [0] * players, [0] * players
+        best_seq: list[int | None] = [None] * players
+    else:
+        seq = previous[0] + 1
+        turns, best_score = list(previous[1]), list(previous[2])
+        best_seq = list(previous[3])
+    seat = move.player
+    turns[seat] += 1
+    if move.type == "place" and (best_seq[seat] is None
+                                 or move.score > best_score[seat]):
+        best_seq[seat], best_score[seat] = seq, move.score
+    return seq, tuple(turns), tuple(best_score), tuple(best_seq)
+
+
+def _refresh_summary(
+    db: sqlite_utils.Database, game_id: int, game: engine.Game, stamp: str,
+    finished_at: str | None, memo: dict[str, Any] | None = None,
+) -> None:
+    """Write the games summary columns and the game_players rows from game.
+
+    memo, the GameRow's when game is row.game, keeps the running per-seat totals
+    so that a move adds one step instead of walking the whole game again.
+    """
+    final = game.final
+    db.execute(
+        "UPDATE games SET updated_at = ?, status = ?, end_reason = ?, finished_at = ?,"
+        " move_count = ?, scores = ? WHERE id = ?",
+        [
+            stamp,
+            game.status,
+            final.reason.value if final is not None else None,
+            finished_at if final is not None else None,
+            game.turn,
+            json.dumps(list(game.scores)),
+            game_id,
+        ],
+    )
+    winners = final.winners if final is not None else None
+    players = game.players
+    totals = memoised(
+        {} if memo is None else memo, game.moves, "store.seat_totals",
+        lambda move, previous: _seat_totals(move, previous, players),
+    )
+    if totals:
+        _seq, turns, best_score, best_seq = totals[-1]
+    else:
+        turns = best_score = (0,) * players
+        best_seq = (None,) * players
+    qwirkles = game.qwirkles
+    db.conn.executemany(
+        "UPDATE game_players SET score = ?, is_winner = ?, qwirkles = ?, turns = ?,"
+        " best_move_score = ?, best_move_seq = ? WHERE game_id = ? AND seat = ?",
+        [
+            (
+                score,
+                None if winners is None else int(seat in winners),
+                qwirkles[seat],
+                turns[seat],
+                best_score[seat],
+                best_seq[seat],
+                game_id,
+                seat,
+            )
+            for seat, score in enumerate(game.scores)
+        ],
+    )
+
+
+def _insert_moves(
+    db: sqlite_utils.Database, game_id: int, moves: Sequence[engine.Move], start: int,
+    stamps: Sequence[str],
+) -> None:
+    rows = []
+    for seq, (move, stamp) in enumerate(zip(moves, stamps, strict=True), start=start):
+        v = move_to_row_values(move)
+        rows.append((
+            game_id, seq, v["player"], v["type"], v["tiles"], v["count"],
+            v["score"], v["end_bonus"], v["qwirkles"], stamp,
+        ))
+    db.conn.executemany(
+        "INSERT INTO moves (game_id, seq, player, type, tiles, count, score,"
+        " end_bonus, qwirkles, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+
+
+def insert_game(
+    db: sqlite_utils.Database, names: Sequence[str], game: engine.Game, *,
+    created_at: str | None = None, updated_at: str | None = None,
+    finished_at: str | None = None, move_times: Sequence[str] | None = None,
+) -> tuple[int, str]:
+    """Insert a game with its moves and summary (in the caller's transaction).
+
+    Timestamps default to now; `move_times` gives each move's (else updated_at).
+    Returns (id, edit token); the game goes into the cache.
+    """
+    token = secrets.token_urlsafe(16)
+    created = created_at or now()
+    updated = updated_at or created
+    cursor = db.execute(
+        "INSERT INTO games (created_at, updated_at, players, variant, first_player,"
+        " edit_token, scores) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            created, updated, json.dumps(list(names), ensure_ascii=False),
+            json.dumps(game.variant.to_dict()), game.first_player, token,
+            json.dumps([0] * len(names)),
+        ],
+    )
+    game_id = int(cursor.lastrowid or 0)
+    db.conn.executemany(
+        "INSERT INTO game_players (game_id, seat, name, name_key) VALUES (?, ?, ?, ?)",
+        [
+            (game_id, seat, name, engine.name_key(name))
+            for seat, name in enumerate(names)
+        ],
+    )
+    stamps = [stamp or updated for stamp in move_times or [updated] * game.turn]
+    _insert_moves(db, game_id, game.moves, 0, stamps)
+    _refresh_summary(db, game_id, game, updated, finished_at or updated)
+    keep(GameRow(game_id, created, updated, list(names), game.variant,
+                 game.first_player, token, game))
+    return game_id, token
+
+
+def create_game(
+    players: Sequence[str], variant: engine.Variant | None = None, first_player: int = 0
+) -> tuple[int, str]:
+    """Store a new game and return (id, edit token).
+
+    Names pass the one name rule first (engine.InvalidName); a bad variant or
+    starting seat is an engine.BadInput.
+    """
+    variant = variant or engine.CLASSIC
+    names = engine.check_players(players, variant)
+    game = engine.Game(variant, players=len(names), first_player=first_player)
+    db = get_db()
+    with immediate(db):
+        return insert_game(db, names, game)
+
+
+def store_game(names: Sequence[str], game: engine.Game) -> tuple[int, str]:
+    """Store a replayed Game (from a record) with its moves; return (id, token)."""
+    checked = engine.check_stored_players(names, game.variant)
+    db = get_db()
+    with immediate(db):
+        return insert_game(db, checked, game)
+
+
+def edit_token(game_id: int) -> str | None:
+    """Return the game's edit token, or None when there is no such game."""
+    # Directly on the connection: checked before every write, no savepoint needed.
+    rows = get_db().conn.execute(
+        "SELECT edit_token FROM games WHERE id = ?", [game_id]
+    ).fetchall() if 0 <= game_id <= MAX_GAME_ID else []
+    return str(rows[0][0]) if rows else None
+
+
+def _check_turn(row: GameRow, expected_turn: int | None) -> None:
+    if expected_turn is not None and expected_turn != row.game.turn:
+        raise TurnConflict(expected_turn, row.game.turn)
+
+
+def record_move(
+    game_id: int, move: dict[str, Any], expected_turn: int | None = None
+) -> engine.Move:
+    """Validate and store one move (a CONTRACT §5 move dict); return it.
+
+    Raises GameNotFound, TurnConflict or engine.IllegalMove, and then stores
+    nothing.
+    """
+    db = get_db()
+    with immediate(db), taken(db, game_id) as row:
+        _check_turn(row, expected_turn)
+        played = row.game.push(move)
+        stamp = _next_stamp(row.updated_at)
+        _insert_moves(db, game_id, [played], row.game.turn - 1, [stamp])
+        _refresh_summary(db, game_id, row.game, stamp, stamp, row.memo)
+        row.updated_at = stamp
+    return played
+
+
+def undo_last_move(game_id: int, expected_turn: int | None = None) -> engine.Move:
+    """Delete the last move (reopening a finished game) and return it.
+
+    Raises GameNotFound, TurnConflict or NothingToUndo.
+    """
+    db = get_db()
+    with immediate(db), taken(db, game_id) as row:
+        _check_turn(row, expected_turn)
+        if not row.game.moves:
+            raise NothingToUndo("there is no move to undo")
+        stamp = _next_stamp(row.updated_at)
+        undone = row.game.pop()
+        db.execute(
+            "DELETE FROM moves WHERE game_id = ? AND seq = ?", [game_id, row.game.turn]
+        )
+        _refresh_summary(db, game_id, row.game, stamp, None, row.memo)
+        row.updated_at = stamp
+    return undone
+
+
+def replace_moves(
+    game_id: int, moves: Sequence[dict[str, Any]], expected_turn: int | None = None
+) -> None:
+    """Replace a game's whole move list (to correct a past move); all or nothing.
+
+    Replays every move first; raises engine.IllegalMove (its move_number set,
+    1-based), GameNotFound or TurnConflict and then stores nothing. Moves are
+    matched by position: an unchanged move keeps its timestamp (so a game's
+    duration survives a correction), a changed one gets the current time.
+    """
+    db = get_db()
+    with immediate(db), taken(db, game_id) as row:
+        _check_turn(row, expected_turn)
+        old = db.conn.execute(
+            "SELECT type, tiles, count, created_at FROM moves WHERE game_id = ?"
+            " ORDER BY seq",
+            [game_id],
+        ).fetchall()
+        game = engine.Game(row.variant, len(row.names), row.first_player)
+        for number, move in enumerate(moves, start=1):
+            try:
+                game.push(move)
+            except engine.IllegalMove as exc:
+                raise exc.at_move(number) from None
+        stamp = _next_stamp(row.updated_at)
+        stamps = []
+        for seq, played in enumerate(game.moves):
+            values = move_to_row_values(played)
+            kept = seq < len(old) and tuple(old[seq][:3]) == (
+                values["type"], values["tiles"], values["count"]
+            )
+            stamps.append(old[seq][3] if kept else stamp)
+        db.execute("DELETE FROM moves WHERE game_id = ?", [game_id])
+        _insert_moves(db, game_id, game.moves, 0, stamps)
+        finished = db.conn.execute(
+            "SELECT finished_at FROM games WHERE id = ?", [game_id]
+        ).fetchone()[0]
+        _refresh_summary(db, game_id, game, stamp, finished or stamp)
+        row.game, row.memo, row.updated_at = game, {}, stamp
+
+
+def rename_players(game_id: int, names: Sequence[str]) -> list[str]:
+    """Give the game's seats these names (the one name rule applies); return them.
+
+    Raises GameNotFound, engine.InvalidName, or ValueError when the number of
+    names is not the number of seats.
+    """
+    db = get_db()
+    with immediate(db), taken(db, game_id) as row:
+        if len(names) != len(row.names):
+            raise ValueError(f"game {game_id} has {len(row.names)} seats")
+        new = engine.check_players(names, row.variant)
+        changed = [
+            (name, engine.name_key(name), game_id, seat)
+            for seat, (old, name) in enumerate(zip(row.names, new, strict=True))
+            if old != name
+        ]
+        if not changed:
+            return new
+        stamp = _next_stamp(row.updated_at)
+        # A new updated_at tells every cache and viewer (ETag) that the game changed.
+        db.execute(
+            "UPDATE games SET players = ?, updated_at = ? WHERE id = ?",
+            [json.dumps(new, ensure_ascii=False), stamp, game_id],
+        )
+        db.conn.executemany(
+            "UPDATE game_players SET name = ?, name_key = ?"
+            " WHERE game_id = ? AND seat = ?",
+            changed,
+        )
+        row.names, row.updated_at = new, stamp
+    return new
+
+
+def delete_game(game_id: int) -> bool:
+    """Delete a game with its moves; return whether it existed."""
+    if not 0 <= game_id <= MAX_GAME_ID:
+        return False
+    db = get_db()
+    with immediate(db):
+        cursor = db.execute("DELETE FROM games WHERE id = ?", [game_id])
+    forget(game_id)
+    return cursor.rowcount > 0
+

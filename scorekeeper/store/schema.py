@@ -1,0 +1,152 @@
+"""The schema and its migrations (sqlite-utils): applied in order, each once.
+
+The moves table is the source of truth; `games` and `game_players` carry a summary
+that every write refreshes in the same transaction, so history lists never replay.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import sqlite_utils
+from sqlite_utils.migrations import Migrations
+
+from .. import engine
+from .connection import connect
+
+_SCHEMA = """
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            players TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            first_player INTEGER NOT NULL,
+            edit_token TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active',
+            end_reason TEXT,
+            finished_at TEXT,
+            move_count INTEGER NOT NULL DEFAULT 0,
+            scores TEXT NOT NULL
+        );
+        CREATE INDEX games_updated_at ON games(updated_at);
+        CREATE TABLE moves (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            player INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            tiles TEXT NOT NULL DEFAULT '[]',
+            count INTEGER NOT NULL DEFAULT 0,
+            score INTEGER NOT NULL DEFAULT 0,
+            end_bonus INTEGER NOT NULL DEFAULT 0,
+            qwirkles INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL,
+            UNIQUE (game_id, seq)
+        );
+        CREATE INDEX moves_game_id ON moves(game_id);
+        CREATE TABLE game_players (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            score INTEGER NOT NULL DEFAULT 0,
+            is_winner INTEGER,
+            qwirkles INTEGER NOT NULL DEFAULT 0,
+            turns INTEGER NOT NULL DEFAULT 0,
+            best_move_score INTEGER NOT NULL DEFAULT 0,
+            best_move_seq INTEGER,
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE INDEX game_players_name_key ON game_players(name_key);
+"""
+"""The tables of the first migration."""
+
+migrations = Migrations("scorekeeper")
+"""Every migration, in the order they apply."""
+
+
+@migrations()
+def m001_initial(db: sqlite_utils.Database) -> None:
+    """Create the games, moves and game_players tables."""
+    # One statement at a time: executescript() would COMMIT the migration's
+    # transaction half-way.
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+@migrations()
+def m100_history_indexes(db: sqlite_utils.Database) -> None:
+    """Add the indexes the history list and the player statistics rely on."""
+    # Newest-first history pages walk this index instead of sorting all games.
+    db.execute("CREATE INDEX IF NOT EXISTS games_created_at ON games(created_at, id)")
+    # A player's statistics read only their own rows, covered by this index.
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS game_players_stats ON game_players("
+        "name_key, is_winner, score, qwirkles, turns, best_move_score)"
+    )
+
+
+@migrations()
+def m200_one_name_rule(db: sqlite_utils.Database) -> None:
+    """Store every player name by the one name rule (CONTRACT §8), logging changes.
+
+    Games from before the rule may hold names it refuses (control or invisible
+    characters, stray spaces) or two seats that are one player. Each such name
+    is repaired (engine.names.repair_names), every change is kept in the
+    name_changes table and printed once, and every name_key is rewritten by the
+    rule's key, so that exports, backups and restores of those games work.
+    """
+    db.execute(
+        "CREATE TABLE name_changes ("
+        " id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL, seat INTEGER NOT NULL,"
+        " old TEXT NOT NULL, new TEXT NOT NULL, reason TEXT NOT NULL)"
+    )
+    changes: list[tuple[int, int, str, str, str]] = []
+    seats: list[tuple[str, str, int, int]] = []
+    rows = db.execute("SELECT id, players FROM games ORDER BY id").fetchall()
+    for game_id, players in rows:
+        names = json.loads(players)
+        fixed = engine.repair_names(names)
+        new_names = [name for name, _ in fixed]
+        for seat, (old, (new, reason)) in enumerate(zip(names, fixed, strict=True)):
+            if reason:
+                changes.append((game_id, seat, old, new, reason))
+            seats.append((new, engine.name_key(new), game_id, seat))
+        if new_names != names:
+            db.execute(
+                "UPDATE games SET players = ? WHERE id = ?",
+                [json.dumps(new_names, ensure_ascii=False), game_id],
+            )
+    db.conn.executemany(
+        "UPDATE game_players SET name = ?, name_key = ? WHERE game_id = ? AND seat = ?",
+        seats,
+    )
+    db.conn.executemany(
+        "INSERT INTO name_changes (game_id, seat, old, new, reason)"
+        " VALUES (?, ?, ?, ?, ?)",
+        changes,
+    )
+    if changes:
+        print(
+            f"scorekeeper: {len(changes)} stored player name(s) changed by the"
+            " name rule (kept in the table name_changes):",
+            file=sys.stderr,
+        )
+        for game_id, seat, old, new, reason in changes:
+            print(
+                f"  game {game_id}, seat {seat + 1}: {old!r} -> {new!r} ({reason})",
+                file=sys.stderr,
+            )
+
+
+def init_db(path: str) -> None:
+    """Create or migrate the schema in the file at path (run once, before serving)."""
+    db = connect(path)
+    try:
+        db.execute("PRAGMA journal_mode = WAL")
+        migrations.apply(db)
+    finally:
+        db.close()

@@ -1,0 +1,294 @@
+"""Every form of the pages: starting a game, the buttons that change one, the
+history's corrections, renames and uploads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import (
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import NumberRange, Optional, ValidationError
+
+from .. import engine, text
+from ..i18n import gettext as _
+
+try:  # WTForms 3.3 deprecates (value, label) tuples in favour of SelectChoice.
+    from wtforms import SelectChoice
+except ImportError:  # pragma: no cover - older WTForms
+    SelectChoice = None
+
+
+def choice(value: object, label: str) -> Any:
+    """Return one select option in the form the installed WTForms prefers."""
+    if SelectChoice is None:
+        return (value, label)
+    return SelectChoice(value, label)
+
+
+MAX_SEATS = 8
+"""Name rows on the new-game form: 4 for the classic set, up to 8 for a custom
+set (RULES §7)."""
+
+CLASSIC_SEATS = 4
+"""Seats shown outside the "advanced" section."""
+
+
+def _strip(value: str | None) -> str:
+    """Return the value with surrounding white space removed ('' for None)."""
+    return (value or "").strip()
+
+
+class NamedForm(FlaskForm):
+    """A form holding player names, which remembers the name rule's refusal."""
+
+    name_error: str | None = None
+    """The code of the name rule's refusal (engine.InvalidName.code), if any."""
+
+    def refuse_names(self, exc: engine.InvalidName) -> ValidationError:
+        """Remember the refusal's code; return it as a validation error."""
+        self.name_error = exc.code
+        return ValidationError(text.invalid_name(exc))
+
+
+class NewGameForm(NamedForm):
+    """Player names in seat order, optional opening-row lengths, optional custom set."""
+
+    names = FieldList(
+        StringField(_("Name"), filters=[_strip]),
+        min_entries=MAX_SEATS,
+        max_entries=MAX_SEATS,
+    )
+    openings = FieldList(
+        IntegerField(
+            _("Best opening row"),
+            validators=[Optional(), NumberRange(min=1, max=8)],
+        ),
+        min_entries=MAX_SEATS,
+        max_entries=MAX_SEATS,
+    )
+    tile_set = RadioField(
+        _("Game"),
+        choices=[
+            choice("classic", _("Qwirkle (108 tiles)")),
+            choice("cubes", _("Qwirkle Cubes (90 cubes)")),
+            choice("custom", _("Custom tile set")),
+        ],
+        default="classic",
+    )
+    # "" lets the app decide from the opening rows; a seat number is the table's pick.
+    starter = SelectField(_("Who starts"), choices=[choice("", "")], default="")
+    colors = IntegerField(
+        _("Colours (and shapes)"), validators=[Optional(), NumberRange(min=3, max=8)]
+    )
+    copies = IntegerField(
+        _("Copies of each tile"), validators=[Optional(), NumberRange(min=1, max=9)]
+    )
+    hand_size = IntegerField(
+        _("Tiles in a hand"), validators=[Optional(), NumberRange(min=1, max=12)]
+    )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        """Build the form and offer every seat as a possible starter."""
+        super().__init__(*args, **kwargs)
+        self.starter.choices = [choice("", _("The app decides"))] + [
+            choice(str(i), _("Seat %(n)s", n=i + 1)) for i in range(MAX_SEATS)
+        ]
+
+    def set_name(self) -> str:
+        """Return the chosen set: 'classic', 'cubes' or 'custom'.
+
+        A post without the choice (an older page, a script) that fills the custom
+        fields means a custom set, as before the choice existed.
+        """
+        if not self.tile_set.raw_data and any(
+            f.data for f in (self.colors, self.copies, self.hand_size)
+        ):
+            return "custom"
+        return str(self.tile_set.data or "classic")
+
+    def variant(self) -> engine.Variant:
+        """Return the chosen set (engine.BadInput for impossible custom numbers)."""
+        chosen = self.set_name()
+        if chosen == "cubes":
+            return engine.CUBES
+        if chosen == "custom":
+            return engine.Variant(
+                colors=self.colors.data or 6,
+                copies=self.copies.data or 3,
+                hand_size=self.hand_size.data or 6,
+            )
+        return engine.CLASSIC
+
+    def seats(self) -> list[tuple[int, str]]:
+        """Return (row index, name) for every filled name row, in seat order."""
+        return [(i, entry.data) for i, entry in enumerate(self.names) if entry.data]
+
+    def player_names(self) -> list[str]:
+        """Return the entered names in seat order (as the rule stores them)."""
+        names = [name for _i, name in self.seats()]
+        try:
+            return [engine.normalise_name(name) for name in names]
+        except engine.InvalidName:
+            return names
+
+    def validate_names(self, field: FieldList) -> None:
+        """Apply the one name rule to the table (CONTRACT §8)."""
+        try:
+            variant = self.variant()
+        except engine.BadInput:
+            return  # the custom fields report it
+        try:
+            engine.check_players([name for _i, name in self.seats()], variant)
+        except engine.InvalidName as exc:
+            raise self.refuse_names(exc) from None
+
+    def validate_starter(self, field: SelectField) -> None:
+        """Accept only a seat that has a name."""
+        if field.data and int(field.data) not in {i for i, _n in self.seats()}:
+            raise ValidationError(_("The starting player's seat has no name."))
+
+    def tied_seats(self) -> list[int]:
+        """Return the name rows (>= 2) sharing the longest opening row, else []."""
+        rows = [
+            (i, self.openings[i].data)
+            for i, _n in self.seats()
+            if self.openings[i].data
+        ]
+        if not rows:
+            return []
+        best = max(length for _i, length in rows)
+        tied = [i for i, length in rows if length == best]
+        return tied if len(tied) > 1 else []
+
+    def first_player(self) -> int | None:
+        """Return the starting seat (index among the names), or None for an open tie.
+
+        RULES §2: the longest opening row starts; a tie is the table's pick; with no
+        lengths given the table's pick or else the first seat.
+        """
+        rows = [i for i, _n in self.seats()]
+        if self.starter.data:
+            return rows.index(int(self.starter.data))
+        lengths = [(i, self.openings[i].data) for i in rows if self.openings[i].data]
+        if not lengths:
+            return 0
+        if self.tied_seats():
+            return None
+        best = max(lengths, key=lambda pair: pair[1])[0]
+        return rows.index(best)
+
+
+class TradeForm(FlaskForm):
+    """Trade a number of tiles (the player's turn passes)."""
+
+    count = SelectField(_("Tiles"), coerce=int, choices=[choice(1, "1")])
+    turn = HiddenField()
+
+
+class TurnForm(FlaskForm):
+    """A bare button for a pass or an undo; `turn` guards against a double entry."""
+
+    turn = HiddenField()
+
+
+class ConfirmForm(FlaskForm):
+    """A bare CSRF-protected confirmation button (delete)."""
+
+
+class RenameForm(NamedForm):
+    """A new name for every seat (the name rule is applied when they are stored)."""
+
+    names = FieldList(StringField(_("Name")), min_entries=0)
+
+
+class UploadForm(FlaskForm):
+    """A JSON file upload (a game record or a backup)."""
+
+    file = FileField(_("File"))
+
+
+class TileForm(Form):
+    """One tile of a corrected placing move; an empty row is ignored."""
+
+    row = IntegerField(_("Row"), validators=[Optional()])
+    col = IntegerField(_("Column"), validators=[Optional()])
+    color = SelectField(_("Colour"), choices=[choice("", "")], default="")
+    shape = SelectField(_("Shape"), choices=[choice("", "")], default="")
+
+
+class CorrectForm(FlaskForm):
+    """The corrected version of one past move."""
+
+    type = SelectField(
+        _("Move"),
+        choices=[
+            choice("place", _("Place tiles")),
+            choice("trade", _("Trade")),
+            choice("pass", _("Pass")),
+        ],
+    )
+    count = IntegerField(
+        _("Tiles traded"), validators=[Optional(), NumberRange(min=1, max=12)]
+    )
+    tiles = FieldList(FormField(TileForm), min_entries=0)
+
+    def set_choices(self, variant: engine.Variant) -> None:
+        """Offer the set's colours and shapes in every tile row."""
+        colors = [choice("", "–")] + [
+            choice(c, text.color_name(c)) for c in variant.color_names
+        ]
+        shapes = [choice("", "–")] + [
+            choice(s, text.shape_name(s)) for s in variant.shape_names
+        ]
+        for entry in self.tiles:
+            entry.form.color.choices = colors
+            entry.form.shape.choices = shapes
+
+    def fill(self, move: engine.Move, hand_size: int) -> None:
+        """Show a move as entered, with empty rows up to a full hand."""
+        self.type.data = move.type
+        self.count.data = move.count or None
+        tiles = list(move.tiles)
+        for index in range(max(hand_size, len(tiles))):
+            entry: dict[str, Any] = {"row": None, "col": None, "color": "", "shape": ""}
+            if index < len(tiles):
+                t = tiles[index]
+                entry = {"row": t.row, "col": t.col, "color": t.color, "shape": t.shape}
+            self.tiles.append_entry(entry)
+
+    def move(self) -> dict[str, Any] | str:
+        """Return the move dict the form describes, or an error sentence."""
+        kind = self.type.data
+        if kind == "trade":
+            if not self.count.data:
+                return _("Say how many tiles were traded.")
+            return {"type": "trade", "count": int(self.count.data)}
+        if kind == "pass":
+            return {"type": "pass"}
+        tiles = []
+        for number, entry in enumerate(self.tiles, start=1):
+            f = entry.form
+            values = (f.row.data, f.col.data, f.color.data, f.shape.data)
+            if all(v in (None, "") for v in values):
+                continue
+            if any(v in (None, "") for v in values):
+                return _(
+                    "Tile %(n)d needs a row, a column, a colour and a shape.", n=number
+                )
+            tiles.append({
+                "row": int(f.row.data), "col": int(f.col.data),
+                "color": f.color.data, "shape": f.shape.data,
+            })
+        if not tiles:
+            return _("A placing move needs at least one tile.")
+        return {"type": "place", "tiles": tiles}

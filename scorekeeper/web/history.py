@@ -1,0 +1,325 @@
+"""The history area: past games, replay, corrections, renames, deletes, the sheet."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup
+
+from .. import engine, text
+from ..formats import bgstats, chart, sheet
+from ..i18n import gettext as _
+from ..store import GameRow, TurnConflict, loaded, stats
+from ..store import games as stored
+from .forms import ConfirmForm, CorrectForm, RenameForm
+from .pages import can_edit, game_file, require_edit
+
+bp = Blueprint("history", __name__)
+
+PER_PAGE = 25
+"""Games per history page."""
+
+CELL = 40
+"""Size of a board cell in SVG units."""
+
+
+# --- the history list ---
+
+
+def _list_row(row: dict[str, Any]) -> dict[str, Any]:
+    """Add what the list shows of a stored game's summary row."""
+    variant = engine.Variant.from_dict(row["variant"])
+    names = [p["name"] for p in row["players"]]
+    finished = row["status"] == "finished"
+    row["winners"] = (
+        engine.winners([p["score"] for p in row["players"]]) if finished else ()
+    )
+    row["duration"] = text.duration(
+        text.duration_minutes(row["first_move_at"], row["last_move_at"])
+    )
+    bonus = row["bonus_player"]
+    row["reason"] = (
+        text.end_reason(
+            row["end_reason"], names[bonus] if bonus is not None else None, variant
+        )
+        if finished and row["end_reason"] else ""
+    )
+    row["set_name"] = text.set_name(variant)
+    row["url"] = (
+        url_for(".replay", game_id=row["id"])
+        if finished
+        else url_for("table.game", game_id=row["id"])
+    )
+    return row
+
+
+@bp.get("/history")
+def index() -> str:
+    """List every game, newest first, searchable by player name, paginated."""
+    search = request.args.get("q", "").strip()[: engine.MAX_NAME_LENGTH]
+    page = request.args.get("page", 1, type=int) or 1
+    rows, total = stats.history_page(search or None, max(1, page), PER_PAGE)
+    return render_template(
+        "history/index.html",
+        rows=[_list_row(row) for row in rows],
+        total=total,
+        page=page,
+        pages=max(1, math.ceil(total / PER_PAGE)),
+        search=search,
+        max_name=engine.MAX_NAME_LENGTH,
+    )
+
+
+# --- replay ---
+
+
+@dataclass
+class BoardTile:
+    """A tile drawn on the replay board."""
+
+    x: int
+    y: int
+    row: int
+    col: int
+    color: str
+    shape: str
+    placed: bool
+    qwirkle: bool
+
+
+def board_view(game: engine.Game, position: engine.Position) -> dict[str, Any]:
+    """Return the replay board at a position, framed by the final board's extent.
+
+    Framing every step like the last keeps the board still while stepping.
+    """
+    cells_all = [(t.row, t.col) for t in game.board.tiles()] or [(0, 0)]
+    rows = [r for r, _c in cells_all]
+    cols = [c for _r, c in cells_all]
+    top, left = min(rows) - 1, min(cols) - 1
+    height, width = max(rows) - top + 2, max(cols) - left + 2
+    current = position.step - 1
+    qwirkle_cells: set[tuple[int, int]] = set()
+    if current >= 0:
+        breakdown = game.moves[current].breakdown
+        for line in breakdown.lines if breakdown is not None else ():
+            if line.qwirkle:
+                qwirkle_cells.update(line.cells)
+    tiles = [
+        BoardTile(
+            x=(t.col - left) * CELL,
+            y=(t.row - top) * CELL,
+            row=t.row,
+            col=t.col,
+            color=t.color,
+            shape=t.shape,
+            placed=t.move == current,
+            qwirkle=(t.row, t.col) in qwirkle_cells,
+        )
+        for t in position.tiles
+    ]
+    return {
+        "tiles": tiles,
+        "width": width * CELL,
+        "height": height * CELL,
+        "cell": CELL,
+    }
+
+
+def replay_context(row: GameRow, step: int) -> dict[str, Any]:
+    """Return everything the replay page shows at `step` (0 = before any move)."""
+    game = row.game
+    step = max(0, min(step, game.turn))
+    position = game.at(step)
+    move = game.moves[step - 1] if step > 0 else None
+    final = position.final
+    return {
+        "row": row,
+        "names": row.names,
+        "step": step,
+        "last": game.turn,
+        "move": move,
+        "move_summary": text.move_summary(move, game.variant) if move else "",
+        "mover": row.names[move.player] if move is not None else None,
+        "round": (step - 1) // game.players + 1 if step else 0,
+        "lines": [
+            {"label": text.line_label(line), "points": line.points,
+             "qwirkle": line.qwirkle}
+            for line in (move.breakdown.lines if move and move.breakdown else ())
+        ],
+        "position": position,
+        "board": board_view(game, position),
+        "winners": final.winners if final is not None else (),
+        "final": final,
+        "reason": (
+            text.final_reason(final, row.names, game.variant)
+            if final is not None else ""
+        ),
+        "next_player": (
+            row.names[position.current_player] if step < game.turn else None
+        ),
+    }
+
+
+def chart_markup(row: GameRow) -> Markup:
+    """Return the game's running-total chart as inline SVG markup."""
+    return Markup(chart.chart_svg(game_file(row)))  # built from escaped parts only
+
+
+@bp.get("/games/<int:game_id>/replay")
+def replay(game_id: int) -> str:
+    """Show one step of a game's replay; ?move=N is the step (0 = empty board)."""
+    with loaded(game_id) as row:
+        step = request.args.get("move", type=int)
+        context = replay_context(row, row.game.turn if step is None else step)
+        return render_template(
+            "history/replay.html", chart=chart_markup(row), can_edit=can_edit(row),
+            **context,
+        )
+
+
+# --- correcting a past move ---
+
+
+def _correction_error(
+    exc: engine.IllegalMove, number: int, names: list[str], moves: list[engine.Move]
+) -> str:
+    failed = exc.move_number or number
+    reason = text.illegal_move(exc)
+    if failed == number:
+        return _("This move is not legal: %(reason)s", reason=reason)
+    who = names[moves[failed - 1].player] if failed <= len(moves) else ""
+    return _(
+        "Move %(n)d (%(who)s) would no longer be legal: %(reason)s"
+        " Nothing was changed.",
+        n=failed, who=who, reason=reason,
+    )
+
+
+@bp.route("/games/<int:game_id>/moves/<int:number>/edit", methods=["GET", "POST"])
+def correct(game_id: int, number: int) -> ResponseReturnValue:
+    """Correct move `number` (1-based); every later move is rescored, or refused."""
+    with loaded(game_id) as row:
+        moves = list(row.game.moves)
+        names, variant, editable = list(row.names), row.variant, can_edit(row)
+    if not 1 <= number <= len(moves):
+        abort(404)
+    if not editable:
+        abort(403)
+    original = moves[number - 1]
+    form = CorrectForm()
+    if request.method == "GET":
+        form.fill(original, variant.hand_size)
+    form.set_choices(variant)
+    error = None
+    if form.validate_on_submit():
+        new_move = form.move()
+        if isinstance(new_move, str):
+            error = new_move
+        else:
+            dicts: list[dict[str, Any]] = [m.to_dict() for m in moves]
+            dicts[number - 1] = new_move
+            try:
+                stored.replace_moves(game_id, dicts, expected_turn=len(moves))
+            except engine.IllegalMove as exc:
+                error = _correction_error(exc, number, names, moves)
+            except TurnConflict:
+                error = _(
+                    "The game has moved on since this page was opened; "
+                    "nothing was changed."
+                )
+            else:
+                flash(
+                    _("Move %(n)d corrected; later moves were rescored.", n=number),
+                    "success",
+                )
+                return redirect(url_for(".replay", game_id=game_id, move=number))
+    elif request.method == "POST":
+        error = _("The form could not be read; please try again.")
+    return render_template(
+        "history/correct.html",
+        game_id=game_id,
+        number=number,
+        original=original,
+        mover=names[original.player],
+        form=form,
+        error=error,
+    ), 422 if error else 200
+
+
+# --- deleting and renaming ---
+
+
+@bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
+def delete(game_id: int) -> ResponseReturnValue:
+    """Ask, then delete a game (needs this browser's edit token and CSRF)."""
+    require_edit(game_id)
+    form = ConfirmForm()
+    if form.validate_on_submit():
+        stored.delete_game(game_id)
+        flash(_("Game %(id)d was deleted.", id=game_id), "success")
+        return redirect(url_for(".index"))
+    with loaded(game_id) as row:
+        return render_template("history/delete.html", row=row, form=form)
+
+
+@bp.route("/games/<int:game_id>/rename", methods=["GET", "POST"])
+def rename(game_id: int) -> ResponseReturnValue:
+    """Correct the players' names of a game (needs the edit token)."""
+    require_edit(game_id)
+    form = RenameForm()
+    with loaded(game_id) as row:
+        names = list(row.names)
+    if request.method == "GET":
+        for name in names:
+            form.names.append_entry(name)
+    if form.validate_on_submit():
+        new_names = [entry.data or "" for entry in form.names]
+        if len(new_names) != len(names):
+            abort(400)
+        try:
+            stored.rename_players(game_id, new_names)
+        except engine.InvalidName as exc:
+            form.name_error = exc.code
+            form.names.errors.append(text.invalid_name(exc))
+        else:
+            flash(_("Names saved."), "success")
+            return redirect(url_for(".replay", game_id=game_id))
+    return render_template(
+        "history/rename.html", game_id=game_id, form=form,
+        max_name=engine.MAX_NAME_LENGTH,
+    )
+
+
+# --- the printable sheet and BG Stats ---
+
+
+@bp.get("/games/<int:game_id>/scoresheet")
+def scoresheet(game_id: int) -> str:
+    """Show the printable paper-like score sheet."""
+    with loaded(game_id) as row:
+        source = game_file(row)
+        return render_template(
+            "history/scoresheet.html",
+            row=row,
+            view=sheet.sheet_view(source),
+            chart=Markup(chart.chart_svg(source)),
+        )
+
+
+@bp.get("/games/<int:game_id>/bgstats")
+def bgstats_page(game_id: int) -> str:
+    """Offer the BG Stats push-play links of a finished game."""
+    with loaded(game_id) as row:
+        source = game_file(row)
+        url = url_for(".replay", game_id=row.id, _external=True)
+        link = bgstats.play_link(source, url)
+        if link is None:
+            abort(404)
+        return render_template(
+            "history/bgstats.html", row=row, link=link,
+            scheme_link=bgstats.play_link(source, url, scheme=True),
+        )

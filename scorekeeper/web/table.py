@@ -1,0 +1,341 @@
+"""The table's pages: home, new game, the game page and its moves, the join link."""
+
+from __future__ import annotations
+
+import hmac
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+import segno
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response
+
+from .. import engine, net, text
+from ..i18n import gettext as _
+from ..store import GameRow, NothingToUndo, TurnConflict, loaded, stats
+from ..store import games as stored
+from .auth import remember_token
+from .forms import CLASSIC_SEATS, MAX_SEATS, NewGameForm, TradeForm, TurnForm, choice
+from .pages import can_edit, require_edit
+
+bp = Blueprint("table", __name__)
+
+KNOWN_NAMES = 40
+"""Player names the new-game form suggests."""
+
+MAX_PENDING = 12
+"""Most pending tiles the options endpoint looks at (a hand holds at most 12)."""
+
+
+def board_state(row: GameRow, editable: bool) -> dict[str, Any]:
+    """Return the compact state board.js draws from (no move history)."""
+    game = row.game
+    last = game.moves[-1] if game.moves else None
+    return {
+        "id": row.id,
+        "turn": game.turn,
+        "status": game.status,
+        "edit": editable and game.status == "active",
+        # How the picker counts pending tiles against the supply (RULES §7).
+        "supply_per_color": game.variant.supply_per_color,
+        "board": [[r, c, color, shape] for r, c, color, shape in game.board.tiles()],
+        "last": [[p.row, p.col] for p in last.tiles] if last is not None else [],
+        "unseen": {
+            f"{color} {shape}": n
+            for (color, shape), n in game.unseen_by_kind().items()
+        },
+    }
+
+
+def _join_link(row: GameRow) -> tuple[str, str, bool]:
+    """Return the join link, its QR code (SVG) and whether it stays on loopback."""
+    url = url_for("table.join", game_id=row.id, token=row.edit_token, _external=True)
+    if net.is_loopback(request.host.rsplit(":", 1)[0]):
+        url = net.lan_url(url) or url
+    svg = segno.make(url, error="m").svg_inline(
+        scale=3, dark="#000", light="#fff", omitsize=True
+    )
+    return url, svg, net.is_loopback(urlsplit(url).hostname or "")
+
+
+def page_context(row: GameRow) -> dict[str, Any]:
+    """Return everything the game page template needs."""
+    game = row.game
+    variant = game.variant
+    editable = can_edit(row)
+    final = game.final
+    trade_form = TradeForm(turn=game.turn)
+    trade_form.count.choices = [
+        choice(n, str(n)) for n in range(1, game.max_trade() + 1)
+    ]
+    join_url = qr_svg = None
+    stays_local = False
+    if editable:
+        join_url, qr_svg, stays_local = _join_link(row)
+    unseen = game.unseen_by_kind()
+    supply = game.unseen()
+    last = game.moves[-1] if game.moves else None
+    return {
+        "row": row,
+        "game": game,
+        "variant": variant,
+        "names": row.names,
+        "editable": editable,
+        "active": game.status == "active",
+        "state_json": json.dumps(board_state(row, editable), separators=(",", ":")),
+        "text_json": json.dumps(text.board_strings(variant), ensure_ascii=False),
+        "letters_json": json.dumps(text.color_letters(variant), ensure_ascii=False),
+        "last_points": text.last_points(game),
+        "last_move": last,
+        "show_hands": game.bag == 0,
+        "tracker": [
+            [(color, shape, unseen[(color, shape)]) for shape in variant.shape_names]
+            for color in variant.color_names
+        ],
+        "color_left": [
+            (color, supply[variant.supply_key(color, variant.shape_names[0])])
+            for color in variant.color_names
+        ] if variant.supply_per_color else [],
+        "can_trade": game.max_trade() > 0,
+        "can_pass": game.can_pass(),
+        "trade_form": trade_form,
+        "turn_form": TurnForm(turn=game.turn),
+        "final": final,
+        "ranking": final.ranking() if final is not None else [],
+        "end_reason": (
+            text.final_reason(final, row.names, variant) if final is not None else ""
+        ),
+        "join_url": join_url,
+        "qr_svg": qr_svg,
+        "loopback": stays_local,
+    }
+
+
+# --- pages ---
+
+
+@bp.get("/")
+def home() -> str:
+    """Show the start button, the running games and the recent finished ones."""
+    running = stats.list_games(status="active", limit=20)
+    for listed in running:
+        listed["set_name"] = text.set_name(engine.Variant.from_dict(listed["variant"]))
+    finished = stats.list_games(status="finished", limit=10)
+    return render_template("table/home.html", running=running, finished=finished)
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new() -> str | Response:
+    """Show the new-game form; on a valid POST store the game and open it."""
+    form = NewGameForm()
+    tie: list[str] = []
+    if form.validate_on_submit():
+        first = form.first_player()
+        if first is None:
+            tie = [form.names[i].data for i in form.tied_seats()]
+            # The table picks among the tied players only.
+            form.starter.choices = [choice("", _("Pick who starts"))] + [
+                choice(str(i), form.names[i].data) for i in form.tied_seats()
+            ]
+        else:
+            try:
+                game_id, token = stored.create_game(
+                    form.player_names(), form.variant(), first
+                )
+            except engine.EngineError as exc:
+                flash(text.error(exc), "error")
+            else:
+                remember_token(game_id, token)
+                flash(starter_text(form, first), "info")
+                return redirect(url_for("table.game", game_id=game_id))
+    # Names already played, most games first: the name fields suggest them.
+    known = [p["name"] for p in stats.player_summaries()[:KNOWN_NAMES]]
+    return render_template(
+        "table/new.html",
+        form=form,
+        tie=tie,
+        known=known,
+        classic_seats=CLASSIC_SEATS,
+        max_seats=MAX_SEATS,
+        max_name=engine.MAX_NAME_LENGTH,
+    )
+
+
+def starter_text(form: NewGameForm, first: int) -> str:
+    """Return who starts and why (RULES §2), for the flash after creating a game."""
+    name = form.player_names()[first]
+    seat = form.seats()[first][0]
+    length = form.openings[seat].data
+    if form.starter.data:
+        return _("%(name)s starts (the table's choice).", name=name)
+    if length:
+        return _(
+            "%(name)s starts: the longest opening row (%(n)s tiles).",
+            name=name, n=length,
+        )
+    return _("%(name)s starts (first seat).", name=name)
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int) -> str:
+    """Show the game: board, scores, tracker, move entry (or the final screen)."""
+    with loaded(game_id) as row:
+        return render_template("table/game.html", **page_context(row))
+
+
+@bp.get("/games/<int:game_id>/join/<token>")
+def join(game_id: int, token: str) -> Response:
+    """Take a game's edit token into this browser's session, then open the game."""
+    with loaded(game_id) as row:
+        edit_token = row.edit_token
+    if not hmac.compare_digest(token, edit_token):
+        abort(404)
+    remember_token(game_id, token)
+    flash(_("This device can now enter moves for this game."), "info")
+    return redirect(url_for("table.game", game_id=game_id))
+
+
+def _parse_cell(raw: str | None) -> tuple[int, int] | None:
+    try:
+        row, col = (int(part) for part in (raw or "").split(","))
+    except ValueError:
+        return None
+    return row, col
+
+
+def _parse_pending(raw: str | None) -> list[tuple[int, int, str, str]] | None:
+    try:
+        items = json.loads(raw or "[]")
+    except ValueError:
+        return None
+    if not isinstance(items, list) or len(items) > MAX_PENDING:
+        return None
+    out = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 4):
+            return None
+        r, c, color, shape = item
+        if not (type(r) is int and type(c) is int
+                and isinstance(color, str) and isinstance(shape, str)):
+            return None
+        out.append((r, c, color, shape))
+    return out
+
+
+@bp.get("/games/<int:game_id>/options")
+def options(game_id: int) -> Response | tuple[Response, int]:
+    """Return the tile kinds that may go on `cell` together with the pending tiles.
+
+    Query: cell=r,c and tiles=[[r,c,color,shape],...] (JSON). Read-only: the picker
+    greys out every other kind; the engine decides, as for the move itself.
+    """
+    cell = _parse_cell(request.args.get("cell"))
+    pending = _parse_pending(request.args.get("tiles"))
+    if cell is None or pending is None:
+        return jsonify({"error": {"code": "bad_request", "message": _(
+            "Give cell=row,col and tiles as a JSON list of [row, col, colour, shape]."
+        )}}), 400
+    kinds = []
+    with loaded(game_id) as row:
+        game = row.game
+        supply_key = game.variant.supply_key
+        used: dict[tuple[str, str], int] = {}
+        for _r, _c, color, shape in pending:
+            key = supply_key(color, shape)
+            used[key] = used.get(key, 0) + 1
+        if not game.is_over():
+            unseen = game.unseen()
+            for color, shape in game.variant.kinds:
+                key = supply_key(color, shape)
+                if unseen.get(key, 0) - used.get(key, 0) <= 0:
+                    continue
+                try:
+                    game.check_place([*pending, (*cell, color, shape)])
+                except engine.IllegalMove as exc:
+                    # A gap may still be filled by a later tile of the same move.
+                    if exc.code != "gap":
+                        continue
+                except engine.BadInput:
+                    continue
+                kinds.append(f"{color} {shape}")
+    return jsonify({"cell": list(cell), "kinds": kinds})
+
+
+def _turn_from(form: TradeForm | TurnForm) -> int | None:
+    try:
+        return int(form.turn.data)
+    except (TypeError, ValueError):
+        return None
+
+
+def _store(game_id: int, move: dict[str, Any], turn: int | None) -> None:
+    """Record a move from a form post, flashing what the engine or the store says."""
+    try:
+        stored.record_move(game_id, move, expected_turn=turn)
+    except TurnConflict:
+        flash(_("Another device entered a move first; here is the game now."), "error")
+    except engine.IllegalMove as exc:
+        flash(text.illegal_move(exc), "error")
+
+
+@bp.post("/games/<int:game_id>/trade")
+def trade(game_id: int) -> Response:
+    """Record a trade of the chosen number of tiles (the engine checks the count)."""
+    require_edit(game_id)
+    form = TradeForm()
+    form.count.choices = [choice(n, str(n)) for n in range(1, 13)]
+    if form.validate_on_submit():
+        _store(game_id, {"type": "trade", "count": form.count.data}, _turn_from(form))
+    else:
+        flash(_("Choose how many tiles to trade."), "error")
+    return redirect(url_for("table.game", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/pass")
+def pass_turn(game_id: int) -> Response:
+    """Record a pass (allowed only with the bag empty; the engine checks)."""
+    require_edit(game_id)
+    form = TurnForm()
+    if form.validate_on_submit():
+        _store(game_id, {"type": "pass"}, _turn_from(form))
+    return redirect(url_for("table.game", game_id=game_id))
+
+
+@bp.route("/games/<int:game_id>/undo", methods=["GET", "POST"])
+def undo(game_id: int) -> str | Response:
+    """Ask to confirm taking back the last move; on POST take it back."""
+    if request.method == "POST":
+        require_edit(game_id)
+        form = TurnForm()
+        if form.validate_on_submit():
+            try:
+                stored.undo_last_move(game_id, expected_turn=_turn_from(form))
+            except TurnConflict:
+                flash(_("The game changed meanwhile; nothing was undone."), "error")
+            except NothingToUndo:
+                flash(_("There is no move to undo."), "error")
+            else:
+                flash(_("The last move was taken back."), "info")
+        return redirect(url_for("table.game", game_id=game_id))
+    with loaded(game_id) as row:
+        if not can_edit(row):
+            abort(403)
+        if not row.game.moves:
+            flash(_("There is no move to undo."), "error")
+            return redirect(url_for("table.game", game_id=game_id))
+        return render_template(
+            "table/undo.html",
+            row=row,
+            form=TurnForm(turn=row.game.turn),
+            last=row.game.moves[-1],
+        )
