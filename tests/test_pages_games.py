@@ -364,6 +364,42 @@ def test_pass_is_refused_while_the_bag_holds_tiles(client: FlaskClient) -> None:
     assert state(client, game_id)["turn"] == 1
 
 
+def actions(client: FlaskClient, game_id: int) -> set[str]:
+    """The move forms the game page offers: "trade", "pass"."""
+    forms = page(client, f"/games/{game_id}").find_all("form")
+    return {
+        kind for form in forms for kind in ("trade", "pass")
+        if form.attrs.get("action", "").endswith(f"/{game_id}/{kind}")
+    }
+
+
+def test_s5_the_page_offers_pass_and_trade_when_the_engine_allows_them(
+    client: FlaskClient,
+) -> None:
+    classic = new_game(client, "Anna", "Chris")
+    assert actions(client, classic) == set()  # the first move places tiles
+    place(client, classic, SAMPLE[0])
+    assert actions(client, classic) == {"trade"}  # the bag holds tiles: no pass
+
+
+def test_s5_a_set_too_small_for_full_hands_may_pass_on_turn_0(
+    client: FlaskClient,
+) -> None:
+    # 3 colours, 1 copy, hands of 6: nine tiles dealt 5 and 4, the bag empty from
+    # the start. The engine allows a pass at once; the page must offer it.
+    game_id = new_game(client, "Anna", "Chris", tile_set="custom", colors="3",
+                       copies="1", hand_size="6")
+    assert state(client, game_id)["bag"] == 0
+
+    assert actions(client, game_id) == {"pass"}
+    response = client.post(f"/games/{game_id}/pass", data={"turn": "0"})
+
+    assert response.status_code == 302
+    assert state(client, game_id)["moves"] == [
+        {"player": 0, "type": "pass", "score": 0}
+    ]
+
+
 def test_a_stale_turn_is_a_conflict_and_stores_nothing(client: FlaskClient) -> None:
     game_id = new_game(client, "Anna", "Chris")
     place(client, game_id, SAMPLE[0])

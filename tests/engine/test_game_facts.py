@@ -1,0 +1,179 @@
+"""The facts the app shows, answered by the Game: preview, at(step), Qwirkles per
+seat, pass and trade limits, ranking, and the variant's behaviour (RULES §5–§7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from corpus import game_files, load
+
+from scorekeeper import engine
+
+CORPUS = game_files()
+
+
+def replayed(record: dict[str, Any], moves: int | None = None) -> engine.Game:
+    """Return a fresh game of the record with its first `moves` moves played."""
+    variant = engine.Variant.from_dict(record["variant"])
+    first = record["moves"][0]["player"] if record["moves"] else 0
+    game = engine.Game(variant, len(record["players"]), first)
+    for move in record["moves"][:moves]:
+        game.push(move)
+    return game
+
+
+def snapshot(game: engine.Game) -> tuple[Any, ...]:
+    """Everything a preview could disturb."""
+    return (
+        game.turn, list(game.moves), game.board.tiles(), game.scores, game.hands,
+        game.bag, game.qwirkles, game.final, game.board.legal_masks(),
+        len(game._states),
+    )
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_at_every_step_equals_a_replay_to_that_step(path: Any) -> None:
+    record = load(path)
+    game = replayed(record)
+
+    for step in range(game.turn + 1):
+        position = game.at(step)
+        fresh = replayed(record, step)
+        assert position.step == step
+        assert [(t.row, t.col, t.color, t.shape) for t in position.tiles] == (
+            fresh.board.tiles()
+        )
+        assert list(position.scores) == fresh.scores
+        assert list(position.hands) == fresh.hands
+        assert position.bag == fresh.bag
+        assert list(position.qwirkles) == fresh.qwirkles
+        assert position.current_player == fresh.current_player
+        assert position.final == (fresh.final if step == game.turn else None)
+        for tile in position.tiles:
+            placed = game.moves[tile.move].tiles
+            assert (tile.row, tile.col, tile.color, tile.shape) in placed
+    with pytest.raises(IndexError):
+        game.at(game.turn + 1)
+    with pytest.raises(IndexError):
+        game.at(-1)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_each_seats_qwirkles_are_the_qwirkles_of_its_moves(path: Any) -> None:
+    game = replayed(load(path))
+
+    expected = [0] * game.players
+    for move in game.moves:
+        expected[move.player] += move.qwirkles
+    assert game.qwirkles == expected
+    undone = game.pop()  # undo takes the last move's Qwirkles back too
+    expected[undone.player] -= undone.qwirkles
+    assert game.qwirkles == expected
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_a_preview_says_what_the_move_does_and_changes_nothing(path: Any) -> None:
+    record = load(path)
+    for step, move in enumerate(record["moves"]):
+        if move["type"] != "place" or step % 3:
+            continue
+        game = replayed(record, step)
+        tiles = [(t["row"], t["col"], t["color"], t["shape"]) for t in move["tiles"]]
+        before = snapshot(game)
+
+        preview = game.preview(tiles)
+
+        assert snapshot(game) == before
+        played = game.place(tiles)
+        assert preview.score == played.score
+        assert preview.breakdown == played.breakdown
+        assert preview.end_bonus == played.end_bonus
+        assert preview.ends_game == (game.final is not None)
+
+
+def test_a_refused_preview_changes_nothing() -> None:
+    game = engine.Game()
+    game.place([(0, 0, "red", "circle"), (0, 1, "red", "square")])
+    before = snapshot(game)
+
+    with pytest.raises(engine.IllegalMove):
+        game.preview([(0, 2, "blue", "diamond")])
+
+    assert snapshot(game) == before
+
+
+def test_s6_a_preview_of_the_last_tile_ends_the_game_with_the_bonus() -> None:
+    # Three colours, one copy, hands of 6: 9 tiles dealt 5 and 4, the bag empty.
+    game = engine.Game(engine.Variant(colors=3, copies=1, hand_size=6), 2)
+    row = [(0, c, "red", s) for c, s in enumerate(("circle", "crisscross", "diamond"))]
+    game.place(row)
+    game.place([(1, 0, "orange", "circle"), (2, 0, "yellow", "circle")])
+    tiles = [(1, 1, "orange", "crisscross"), (1, 2, "orange", "diamond")]
+
+    preview = game.preview(tiles)
+
+    assert (preview.ends_game, preview.end_bonus) == (True, engine.END_BONUS)
+
+
+def test_s5_with_the_bag_empty_from_the_start_a_pass_is_allowed_on_turn_0() -> None:
+    # 3 colours × 3 shapes × 1 copy = 9 tiles; two hands of 6 would need 12.
+    game = engine.Game(engine.Variant(colors=3, copies=1, hand_size=6), 2)
+
+    assert (game.bag, game.turn) == (0, 0)
+    assert game.can_pass()
+    assert game.max_trade() == 0
+    game.pass_turn()
+    assert game.moves[-1].type == "pass"
+
+
+def test_s5_trade_and_pass_limits() -> None:
+    game = engine.Game()
+    assert (game.max_trade(), game.can_pass()) == (0, False)  # first move: place
+    game.place([(0, 0, "red", "circle")])
+    assert (game.max_trade(), game.can_pass()) == (6, False)
+    small = engine.Game(engine.Variant(colors=3, copies=1, hand_size=3), 2)
+    small.place([(0, 0, "red", "circle")])
+    assert small.bag == 2 and small.max_trade() == 2  # no more than the bag holds
+
+
+def test_s7_cubes_say_no_trade_no_pass_per_colour_supply_and_two_to_start() -> None:
+    cubes, classic = engine.CUBES, engine.CLASSIC
+
+    assert (cubes.allows_trade, cubes.allows_pass) == (False, False)
+    assert (classic.allows_trade, classic.allows_pass) == (True, True)
+    assert (cubes.unit, classic.unit) == ("cube", "tile")
+    assert (cubes.min_first_move, classic.min_first_move) == (2, 1)
+    assert cubes.supply_per_color and not classic.supply_per_color
+    assert cubes.supply_key("red", "circle") == ("red", "")
+    assert classic.supply_key("red", "circle") == ("red", "circle")
+    assert cubes.supply_keys == tuple((c, "") for c in cubes.color_names)
+    assert len(classic.supply_keys) == 36
+    game = engine.Game(cubes, 2)
+    game.place([(0, 0, "red", "circle"), (0, 1, "red", "square")])
+    assert (game.max_trade(), game.can_pass()) == (0, False)
+    by_kind = game.unseen_by_kind()
+    assert len(by_kind) == 36
+    assert {by_kind[("red", s)] for s in cubes.shape_names} == {13}
+    assert {by_kind[("blue", s)] for s in cubes.shape_names} == {15}
+
+
+def test_unseen_by_kind_counts_each_tile_in_the_tile_game() -> None:
+    game = engine.Game()
+    game.place([(0, 0, "red", "circle"), (0, 1, "red", "square")])
+
+    by_kind = game.unseen_by_kind()
+
+    assert by_kind[("red", "circle")] == 2
+    assert by_kind[("blue", "circle")] == 3
+    assert by_kind == game.unseen()
+
+
+def test_s6_ties_share_a_rank_and_the_win() -> None:
+    final = engine.Final((20, 31, 31, 5), 1, engine.EndReason.HAND_EMPTIED)
+
+    assert final.winners == (1, 2)
+    assert [(s.rank, s.seat, s.score, s.end_bonus) for s in final.ranking()] == [
+        (1, 1, 31, True), (1, 2, 31, False), (3, 0, 20, False), (4, 3, 5, False),
+    ]
+    assert engine.ranks([20, 31, 31, 5]) == [3, 1, 1, 4]
