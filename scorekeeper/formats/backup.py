@@ -10,7 +10,7 @@ it: a backup file may travel, and restored games get fresh tokens.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -258,7 +258,7 @@ class StoredGame(Protocol):
     @property
     def finished_at(self) -> str | None: ...
     @property
-    def names(self) -> list[str]: ...
+    def names(self) -> Sequence[str]: ...
     @property
     def variant(self) -> dict[str, Any]: ...
     @property
@@ -268,9 +268,9 @@ class StoredGame(Protocol):
     @property
     def end_reason(self) -> str | None: ...
     @property
-    def scores(self) -> list[int]: ...
+    def scores(self) -> Sequence[int]: ...
     @property
-    def moves(self) -> list[StoredMove]: ...
+    def moves(self) -> Sequence[StoredMove]: ...
 
 
 def stored_record(stored: StoredGame) -> dict[str, Any]:

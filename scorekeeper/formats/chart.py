@@ -29,9 +29,12 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3", "", "6 3", "2 3", "8 3 2 3")
 class Scored(Protocol):
     """A move as the chart reads it (engine.Move has these)."""
 
-    player: int
-    score: int
-    end_bonus: int
+    @property
+    def player(self) -> int: ...
+    @property
+    def score(self) -> int: ...
+    @property
+    def end_bonus(self) -> int: ...
 
 
 def running_totals(moves: Sequence[Scored], players: int) -> list[list[int]]:

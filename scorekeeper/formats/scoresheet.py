@@ -59,10 +59,9 @@ class ScoreSheet:
         """Return the sheet as CSV rows: header, one row per round, then Total."""
         out: list[list[str | int]] = [[HEADER, *self.names]]
         for round_ in self.rounds:
-            out.append(
-                [round_.number]
-                + ["" if cell is None else cell.points for cell in round_.cells]
-            )
+            row: list[str | int] = [round_.number]
+            row.extend("" if cell is None else cell.points for cell in round_.cells)
+            out.append(row)
         out.append([FOOTER, *self.totals])
         return out
 

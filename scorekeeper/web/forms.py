@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import wtforms
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -22,10 +23,8 @@ from wtforms.validators import NumberRange, Optional, ValidationError
 from .. import engine, text
 from ..i18n import gettext as _
 
-try:  # WTForms 3.3 deprecates (value, label) tuples in favour of SelectChoice.
-    from wtforms import SelectChoice
-except ImportError:  # pragma: no cover - older WTForms
-    SelectChoice = None
+# WTForms 3.3 deprecates (value, label) tuples in favour of SelectChoice.
+SelectChoice = getattr(wtforms, "SelectChoice", None)
 
 
 def choice(value: object, label: str) -> Any:
@@ -53,11 +52,14 @@ class NamedForm(FlaskForm):
 
     name_error: str | None = None
     """The code of the name rule's refusal (engine.InvalidName.code), if any."""
+    name_message: str | None = None
+    """The refusal as the page says it."""
 
     def refuse_names(self, exc: engine.InvalidName) -> ValidationError:
-        """Remember the refusal's code; return it as a validation error."""
+        """Remember the refusal and its code; return it as a validation error."""
         self.name_error = exc.code
-        return ValidationError(text.invalid_name(exc))
+        self.name_message = text.invalid_name(exc)
+        return ValidationError(self.name_message)
 
 
 class NewGameForm(NamedForm):
@@ -157,13 +159,18 @@ class NewGameForm(NamedForm):
         if field.data and int(field.data) not in {i for i, _n in self.seats()}:
             raise ValidationError(_("The starting player's seat has no name."))
 
+    def opening_rows(self) -> list[tuple[int, int]]:
+        """Return (name row, opening-row length) for the seats that gave one."""
+        rows = []
+        for i, _n in self.seats():
+            length = self.openings[i].data
+            if length:
+                rows.append((i, length))
+        return rows
+
     def tied_seats(self) -> list[int]:
         """Return the name rows (>= 2) sharing the longest opening row, else []."""
-        rows = [
-            (i, self.openings[i].data)
-            for i, _n in self.seats()
-            if self.openings[i].data
-        ]
+        rows = self.opening_rows()
         if not rows:
             return []
         best = max(length for _i, length in rows)
@@ -179,7 +186,7 @@ class NewGameForm(NamedForm):
         rows = [i for i, _n in self.seats()]
         if self.starter.data:
             return rows.index(int(self.starter.data))
-        lengths = [(i, self.openings[i].data) for i in rows if self.openings[i].data]
+        lengths = self.opening_rows()
         if not lengths:
             return 0
         if self.tied_seats():
@@ -278,17 +285,15 @@ class CorrectForm(FlaskForm):
         tiles = []
         for number, entry in enumerate(self.tiles, start=1):
             f = entry.form
-            values = (f.row.data, f.col.data, f.color.data, f.shape.data)
-            if all(v in (None, "") for v in values):
+            row, col, color, shape = f.row.data, f.col.data, f.color.data, f.shape.data
+            given = [v not in (None, "") for v in (row, col, color, shape)]
+            if not any(given):
                 continue
-            if any(v in (None, "") for v in values):
+            if row is None or col is None or not color or not shape:
                 return _(
                     "Tile %(n)d needs a row, a column, a colour and a shape.", n=number
                 )
-            tiles.append({
-                "row": int(f.row.data), "col": int(f.col.data),
-                "color": f.color.data, "shape": f.shape.data,
-            })
+            tiles.append({"row": row, "col": col, "color": color, "shape": shape})
         if not tiles:
             return _("A placing move needs at least one tile.")
         return {"type": "place", "tiles": tiles}

@@ -283,8 +283,7 @@ def rename(game_id: int) -> ResponseReturnValue:
         try:
             stored.rename_players(game_id, new_names)
         except engine.InvalidName as exc:
-            form.name_error = exc.code
-            form.names.errors.append(text.invalid_name(exc))
+            form.refuse_names(exc)
         else:
             flash(_("Names saved."), "success")
             return redirect(url_for(".replay", game_id=game_id))

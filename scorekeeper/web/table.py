@@ -142,10 +142,10 @@ def new() -> str | Response:
     if form.validate_on_submit():
         first = form.first_player()
         if first is None:
-            tie = [form.names[i].data for i in form.tied_seats()]
+            tie = [form.names[i].data or "" for i in form.tied_seats()]
             # The table picks among the tied players only.
             form.starter.choices = [choice("", _("Pick who starts"))] + [
-                choice(str(i), form.names[i].data) for i in form.tied_seats()
+                choice(str(i), form.names[i].data or "") for i in form.tied_seats()
             ]
         else:
             try:
@@ -272,9 +272,10 @@ def options(game_id: int) -> Response | tuple[Response, int]:
 
 
 def _turn_from(form: TradeForm | TurnForm) -> int | None:
+    raw = form.turn.data
     try:
-        return int(form.turn.data)
-    except (TypeError, ValueError):
+        return int(raw) if raw is not None else None
+    except ValueError:
         return None
 
 
