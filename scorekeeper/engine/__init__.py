@@ -11,6 +11,26 @@ Pure Python, standard library only; the web app builds on it, never the reverse.
 from .board import Board, Placement
 from .errors import ILLEGAL_MOVE_CODES, IllegalMove, RecordError
 from .game import END_BONUS, EndReason, Final, Game, Move, parse_tiles
+from .insights import (
+    BestPlay,
+    Completing,
+    GameAnalysis,
+    Hints,
+    HotCell,
+    MoveAnalysis,
+    SeatEfficiency,
+    Threat,
+    analyse_game,
+    analyse_last_move,
+    analyse_move,
+    best_move,
+    best_same_tiles,
+    dead_cells,
+    efficiency,
+    hints,
+    hot_cells,
+    threats,
+)
 from .records import FORMAT, dumps_record, from_record, to_record
 from .scoring import LineScore, MoveScore
 from .search import best_moves, legal_moves
@@ -22,4 +42,8 @@ __all__ = [
     "FORMAT", "to_record", "from_record", "dumps_record",
     "LineScore", "MoveScore", "best_moves", "legal_moves",
     "Variant", "CLASSIC", "CUBES", "COLOR_NAMES", "SHAPE_NAMES",
+    "Hints", "Threat", "Completing", "HotCell", "BestPlay", "MoveAnalysis",
+    "SeatEfficiency", "GameAnalysis", "hints", "threats", "dead_cells",
+    "hot_cells", "best_same_tiles", "best_move", "analyse_move",
+    "analyse_last_move", "analyse_game", "efficiency",
 ]
