@@ -32,6 +32,26 @@ from .game import (
     ranks,
     winners,
 )
+from .insights import (
+    BestPlay,
+    Completing,
+    GameAnalysis,
+    Hints,
+    HotCell,
+    MoveAnalysis,
+    SeatEfficiency,
+    Threat,
+    analyse_game,
+    analyse_last_move,
+    analyse_move,
+    best_move,
+    best_same_tiles,
+    dead_cells,
+    efficiency,
+    hints,
+    hot_cells,
+    threats,
+)
 from .names import (
     MAX_NAME_LENGTH,
     InvalidName,
@@ -57,4 +77,8 @@ __all__ = [
     "FORMAT", "to_record", "from_record", "dumps_record", "write_record", "move_record",
     "LineScore", "MoveScore", "best_moves", "legal_moves",
     "Variant", "CLASSIC", "CUBES", "COLOR_NAMES", "SHAPE_NAMES",
+    "Hints", "Threat", "Completing", "HotCell", "BestPlay", "MoveAnalysis",
+    "SeatEfficiency", "GameAnalysis", "hints", "threats", "dead_cells",
+    "hot_cells", "best_same_tiles", "best_move", "analyse_move",
+    "analyse_last_move", "analyse_game", "efficiency",
 ]

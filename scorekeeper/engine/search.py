@@ -220,9 +220,11 @@ def _opening_moves(board: Board, hand_mask: int, max_k: int, limit: int) -> list
             if group:
                 groups.add(group)
     subsets: set[int] = set()
+    # Qwirkle Cubes opens with at least 2 cubes (RULES §7).
+    smallest = 2 if board.variant.is_cubes else 1
     for group in groups:
         bits = [1 << i for i in range(64) if group >> i & 1]
-        for size in range(1, min(len(bits), max_k) + 1):
+        for size in range(smallest, min(len(bits), max_k) + 1):
             for combo in combinations(bits, size):
                 subsets.add(sum(combo))
     ranked = sorted(

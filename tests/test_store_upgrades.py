@@ -1,0 +1,138 @@
+"""Upgrades keep every game: each database fixture, made by an earlier release, opens
+with today's code and gives back every game as that release exported it.
+
+`tests/data/databases/build.py` makes one fixture per schema change; a committed
+fixture is never rebuilt (see its docstring).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import make_app
+from flask.testing import FlaskClient
+
+FIXTURES = sorted((Path(__file__).parent / "data" / "databases").glob("*.sqlite3"))
+
+
+def test_there_is_a_fixture_for_the_current_schema_at_least() -> None:
+    assert FIXTURES, "tests/data/databases holds no database fixture"
+
+
+def _expected(fixture: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        fixture.with_suffix(".json").read_text(encoding="utf-8")
+    )
+    return data
+
+
+def _opened(fixture: Path, tmp_path: Path) -> FlaskClient:
+    """Open a copy of the fixture with today's code (which migrates it)."""
+    copy = tmp_path / fixture.name
+    shutil.copyfile(fixture, copy)
+    return make_app(copy).test_client()
+
+
+@pytest.fixture(params=FIXTURES, ids=[f.stem for f in FIXTURES])
+def fixture(request: pytest.FixtureRequest) -> Path:
+    path: Path = request.param
+    return path
+
+
+def test_every_game_of_an_older_database_exports_its_record_unchanged(
+    fixture: Path, tmp_path: Path
+) -> None:
+    client = _opened(fixture, tmp_path)
+    expected = _expected(fixture)["games"]
+
+    for game in expected:
+        response = client.get(f"/api/games/{game['id']}/record")
+        assert response.status_code == 200, game["id"]
+        assert response.get_json() == game["record"], game["id"]
+
+
+def test_every_game_of_an_older_database_keeps_its_scores_and_state(
+    fixture: Path, tmp_path: Path
+) -> None:
+    client = _opened(fixture, tmp_path)
+    expected = _expected(fixture)["games"]
+
+    listed = client.get("/api/games?limit=500").get_json()
+    assert listed["total"] == len(expected)
+    for game in expected:
+        state = client.get(f"/api/games/{game['id']}").get_json()
+        assert state["status"] == game["status"]
+        assert [p["score"] for p in state["players"]] == game["scores"]
+        assert (state["turn"], state["bag"]) == (game["turn"], game["bag"])
+        assert state["created_at"] == game["created_at"]
+
+
+def test_the_pages_of_an_older_database_open(fixture: Path, tmp_path: Path) -> None:
+    client = _opened(fixture, tmp_path)
+    expected = _expected(fixture)["games"]
+
+    for url in ("/", "/history", "/players"):
+        assert client.get(url).status_code == 200, url
+    for game in expected:
+        assert client.get(f"/games/{game['id']}").status_code == 200
+        assert client.get(f"/games/{game['id']}/replay").status_code == 200
+
+
+def test_an_older_database_backs_up_and_restores_into_a_new_one(
+    fixture: Path, tmp_path: Path
+) -> None:
+    client = _opened(fixture, tmp_path)
+    expected = _expected(fixture)["games"]
+    backup = client.get("/backup").data
+    fresh = make_app(tmp_path / "fresh.sqlite3").test_client()
+
+    restored = fresh.post(
+        "/restore",
+        data={"file": (io.BytesIO(backup), "backup.json")},
+        content_type="multipart/form-data",
+    )
+
+    assert restored.status_code == 302
+    records = [
+        fresh.get(f"/api/games/{game['id']}/record").get_json() for game in expected
+    ]
+    assert records == [game["record"] for game in expected]
+
+
+def test_a_running_game_of_an_older_database_takes_undo_and_moves_again(
+    fixture: Path, tmp_path: Path
+) -> None:
+    client = _opened(fixture, tmp_path)
+    running = next(
+        g for g in _expected(fixture)["games"]
+        if g["status"] == "active" and g["turn"] > 0
+    )
+    token = _edit_token(tmp_path / fixture.name, running["id"])
+    headers = {"X-Edit-Token": token}
+    last = running["record"]["moves"][-1]
+
+    undone = client.delete(f"/api/games/{running['id']}/moves/last", headers=headers)
+    again = client.post(
+        f"/api/games/{running['id']}/moves", headers=headers,
+        json={key: value for key, value in last.items() if key != "player"},
+    )
+
+    assert undone.status_code == 200
+    assert again.status_code == 201, again.get_json()
+    assert client.get(f"/api/games/{running['id']}/record").get_json() == (
+        running["record"]
+    )
+
+
+def _edit_token(database: Path, game_id: int) -> str:
+    """Read a game's edit token from the database file (tests only)."""
+    with sqlite3.connect(database) as conn:
+        row = conn.execute("SELECT edit_token FROM games WHERE id = ?", [game_id])
+        token: str = row.fetchone()[0]
+    return token
