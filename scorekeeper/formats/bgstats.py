@@ -75,7 +75,7 @@ def play_data(
                 "winner": bool(winner),
                 "startPlayer": seat == start_player,
                 "rank": rank,
-                "sourcePlayerId": name.casefold(),
+                "sourcePlayerId": engine.name_key(name),
             }
             for seat, (name, score, winner, rank) in enumerate(
                 zip(names, scores, winners, ranks, strict=True)
