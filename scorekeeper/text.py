@@ -107,12 +107,15 @@ def color_letters(variant: engine.Variant) -> dict[str, str]:
     return {color: color_letter(color) for color in variant.color_names}
 
 
+BOX_NAMES: dict[str, str] = {"classic": "", "cubes": N_("Qwirkle Cubes")}
+"""What lists call each boxed set ("" for the classic box, which needs no name)."""
+
+
 def set_name(variant: engine.Variant) -> str:
-    """Name a set for lists: "" for the classic box, else what sets it apart."""
-    if variant.name == "cubes":
-        return gettext("Qwirkle Cubes")
-    if variant.name == "classic":
-        return ""
+    """Name a set for lists: the box's name, else what sets a custom set apart."""
+    box = BOX_NAMES.get(variant.name)
+    if box is not None:
+        return gettext(box) if box else ""
     return gettext(
         "%(c)d colours, %(k)d copies", c=variant.colors, k=variant.copies
     )

@@ -41,6 +41,9 @@ set (RULES §7)."""
 CLASSIC_SEATS = 4
 """Seats shown outside the "advanced" section."""
 
+BOXES = {"classic": engine.CLASSIC, "cubes": engine.CUBES}
+"""The boxed sets the new-game form offers by name (besides a custom set)."""
+
 
 def _strip(value: str | None) -> str:
     """Return the value with surrounding white space removed ('' for None)."""
@@ -121,15 +124,13 @@ class NewGameForm(NamedForm):
     def variant(self) -> engine.Variant:
         """Return the chosen set (engine.BadInput for impossible custom numbers)."""
         chosen = self.set_name()
-        if chosen == "cubes":
-            return engine.CUBES
         if chosen == "custom":
             return engine.Variant(
                 colors=self.colors.data or 6,
                 copies=self.copies.data or 3,
                 hand_size=self.hand_size.data or 6,
             )
-        return engine.CLASSIC
+        return BOXES.get(chosen, engine.CLASSIC)
 
     def seats(self) -> list[tuple[int, str]]:
         """Return (row index, name) for every filled name row, in seat order."""
