@@ -167,7 +167,7 @@ def insert_game(
     """Insert a game with its moves and summary (in the caller's transaction).
 
     Timestamps default to now; `move_times` gives each move's (else updated_at).
-    Returns (id, edit token); the game goes into the cache.
+    Returns (id, edit token).
     """
     token = secrets.token_urlsafe(16)
     created = created_at or now()
@@ -192,7 +192,16 @@ def insert_game(
     stamps = [stamp or updated for stamp in move_times or [updated] * game.turn]
     _insert_moves(db, game_id, game.moves, 0, stamps)
     _refresh_summary(db, game_id, game, updated, finished_at or updated)
-    keep(GameRow(game_id, created, updated, list(names), game.variant,
+    return game_id, token
+
+
+def _insert_and_keep(names: Sequence[str], game: engine.Game) -> tuple[int, str]:
+    """Insert one game in its own transaction, then cache it (its page opens next)."""
+    stamp = now()
+    db = get_db()
+    with immediate(db):
+        game_id, token = insert_game(db, names, game, created_at=stamp)
+    keep(GameRow(game_id, stamp, stamp, list(names), game.variant,
                  game.first_player, token, game))
     return game_id, token
 
@@ -208,17 +217,13 @@ def create_game(
     variant = variant or engine.CLASSIC
     names = engine.check_players(players, variant)
     game = engine.Game(variant, players=len(names), first_player=first_player)
-    db = get_db()
-    with immediate(db):
-        return insert_game(db, names, game)
+    return _insert_and_keep(names, game)
 
 
 def store_game(names: Sequence[str], game: engine.Game) -> tuple[int, str]:
     """Store a replayed Game (from a record) with its moves; return (id, token)."""
     checked = engine.check_stored_players(names, game.variant)
-    db = get_db()
-    with immediate(db):
-        return insert_game(db, checked, game)
+    return _insert_and_keep(checked, game)
 
 
 def edit_token(game_id: int) -> str | None:
