@@ -389,6 +389,8 @@ def post_move(game_id: int) -> tuple[Response, int] | Response:
         "score": played.score, "end_bonus": played.end_bonus,
         "text": text.move_result(played),
     })
+    # The state is the game the write just put back in the cache: one lookup,
+    # no replay (a move another device stored in between would show too).
     return _json_answer(f'{answer[:-1]},"game":{_state(game_id)}}}', 201)
 
 
