@@ -164,3 +164,91 @@ def test_a_player_named_compare_has_a_statistics_page(client: FlaskClient) -> No
 
     assert response.status_code == 200
     assert parse(response.data).find("h1").text() == "compare"
+
+
+def recounted(app: Any) -> list[dict[str, Any]]:
+    """Every player's totals counted afresh from game_players (the summary's truth)."""
+    from scorekeeper.store.connection import get_db
+
+    with app.app_context():
+        return list(get_db().query(
+            "SELECT name_key, count(*) AS games, count(is_winner) AS finished,"
+            " coalesce(sum(is_winner), 0) AS wins,"
+            " avg(CASE WHEN is_winner IS NOT NULL THEN score END) AS avg_score,"
+            " max(CASE WHEN is_winner IS NOT NULL THEN score END) AS best_score,"
+            " sum(qwirkles) AS qwirkles, sum(turns) AS turns, sum(score) AS points,"
+            " max(best_move_score) AS best_move_score"
+            " FROM game_players GROUP BY name_key ORDER BY games DESC, name_key"
+        ))
+
+
+def summarised(app: Any) -> list[dict[str, Any]]:
+    """The players list as the pages read it (player_totals and its indexes)."""
+    from scorekeeper.store import stats
+
+    with app.app_context():
+        return [
+            {key: row[key] for key in (
+                "name_key", "games", "finished", "wins", "avg_score", "best_score",
+                "qwirkles", "turns", "points", "best_move_score",
+            )}
+            for row in stats.player_summaries()
+        ]
+
+
+def test_player_totals_follow_every_kind_of_write(
+    app: Any, client: FlaskClient
+) -> None:
+    from scorekeeper.store import games as stored
+
+    table = Table(client)
+    records = [corpus_record(name) for name in corpus_names()[:4]]
+    imported = [table.import_record(record) for record in records]
+    assert summarised(app) == recounted(app)
+    # Moves, a finish and an undo of the finishing move.
+    game = table.new(["Ann", "Bob"])
+    game.place((0, 0, "red", "circle"), (0, 1, "red", "square"))
+    game.place((1, 0, "blue", "circle"))
+    assert summarised(app) == recounted(app)
+    last = records[0]["moves"][-1]
+    cut = table.import_record(
+        {**records[0], "moves": records[0]["moves"][:-1], "final": None}
+    )
+    cut.move({k: v for k, v in last.items() if k not in ("player", "score")})
+    assert summarised(app) == recounted(app)
+    cut.undo()
+    assert summarised(app) == recounted(app)
+    # A correction that rescored every later move, a rename to another key and
+    # to a name already played, and a delete.
+    with app.test_request_context():
+        stored.replace_moves(imported[1].id, [
+            {k: v for k, v in m.items() if k not in ("player", "score")}
+            for m in records[1]["moves"][:-3]
+        ])
+        names = records[2]["players"]
+        stored.rename_players(imported[2].id, ["Zed", *names[1:]])
+        others = records[3]["players"][1:]
+        stored.rename_players(imported[3].id, [names[0].upper(), *others])
+        stored.delete_game(imported[0].id)
+    assert summarised(app) == recounted(app)
+    # The pages read the same figures.
+    page = parse(client.get("/players").data)
+    assert {r.attrs["data-player"] for r in page.find_all("tr", data_player=True)} == {
+        row["name_key"] for row in recounted(app)
+    }
+
+
+def test_a_backup_restored_into_an_empty_database_gives_the_same_totals(
+    app: Any, client: FlaskClient, tmp_path: Any
+) -> None:
+    from conftest import make_app
+    from test_export_backup import restore
+
+    for name in corpus_names()[:5]:
+        answer = client.post("/api/games/import", json=corpus_record(name))
+        assert answer.status_code == 201
+    Table(client).new(["Ann", "Bob"]).place((0, 0, "red", "circle"))
+    other = make_app(tmp_path / "restored.sqlite3")
+    answer = restore(other.test_client(), client.get("/backup").data)
+    assert answer.status_code in (200, 302), answer.data
+    assert summarised(other) == recounted(other) == recounted(app)

@@ -183,9 +183,10 @@ def insert_game(
     )
     game_id = int(cursor.lastrowid or 0)
     db.conn.executemany(
-        "INSERT INTO game_players (game_id, seat, name, name_key) VALUES (?, ?, ?, ?)",
+        "INSERT INTO game_players (game_id, seat, name, name_key, created_at)"
+        " VALUES (?, ?, ?, ?, ?)",
         [
-            (game_id, seat, name, engine.name_key(name))
+            (game_id, seat, name, engine.name_key(name), created)
             for seat, name in enumerate(names)
         ],
     )

@@ -7,6 +7,7 @@ that every write refreshes in the same transaction, so history lists never repla
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 
 import sqlite_utils
@@ -140,6 +141,133 @@ def m200_one_name_rule(db: sqlite_utils.Database) -> None:
                 f"  game {game_id}, seat {seat + 1}: {old!r} -> {new!r} ({reason})",
                 file=sys.stderr,
             )
+
+
+_TOTALS_ADD = """
+    INSERT INTO player_totals (name_key, games, finished, wins, finished_points,
+                               qwirkles, turns, points)
+    VALUES (NEW.name_key, 1, NEW.is_winner IS NOT NULL, coalesce(NEW.is_winner, 0),
+            CASE WHEN NEW.is_winner IS NOT NULL THEN NEW.score ELSE 0 END,
+            NEW.qwirkles, NEW.turns, NEW.score)
+    ON CONFLICT (name_key) DO UPDATE SET
+        games = games + 1, finished = finished + excluded.finished,
+        wins = wins + excluded.wins,
+        finished_points = finished_points + excluded.finished_points,
+        qwirkles = qwirkles + excluded.qwirkles, turns = turns + excluded.turns,
+        points = points + excluded.points;
+"""
+"""A trigger statement adding the NEW game_players row to its player's totals."""
+
+_TOTALS_REMOVE = """
+    UPDATE player_totals SET
+        games = games - 1, finished = finished - (OLD.is_winner IS NOT NULL),
+        wins = wins - coalesce(OLD.is_winner, 0),
+        finished_points = finished_points
+            - CASE WHEN OLD.is_winner IS NOT NULL THEN OLD.score ELSE 0 END,
+        qwirkles = qwirkles - OLD.qwirkles, turns = turns - OLD.turns,
+        points = points - OLD.score
+    WHERE name_key = OLD.name_key;
+    DELETE FROM player_totals WHERE name_key = OLD.name_key AND games = 0;
+"""
+"""Trigger statements taking the OLD game_players row out of its player's totals."""
+
+_TOTALS_CHANGE = """
+    UPDATE player_totals SET
+        finished = finished + (NEW.is_winner IS NOT NULL) - (OLD.is_winner IS NOT NULL),
+        wins = wins + coalesce(NEW.is_winner, 0) - coalesce(OLD.is_winner, 0),
+        finished_points = finished_points
+            + CASE WHEN NEW.is_winner IS NOT NULL THEN NEW.score ELSE 0 END
+            - CASE WHEN OLD.is_winner IS NOT NULL THEN OLD.score ELSE 0 END,
+        qwirkles = qwirkles + NEW.qwirkles - OLD.qwirkles,
+        turns = turns + NEW.turns - OLD.turns,
+        points = points + NEW.score - OLD.score
+    WHERE name_key = NEW.name_key;
+"""
+"""A trigger statement moving a player's totals from the OLD row to the NEW one."""
+
+_PLAYER_TOTALS = f"""
+    CREATE TABLE player_totals (
+        name_key TEXT PRIMARY KEY,
+        games INTEGER NOT NULL DEFAULT 0,
+        finished INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        finished_points INTEGER NOT NULL DEFAULT 0,
+        qwirkles INTEGER NOT NULL DEFAULT 0,
+        turns INTEGER NOT NULL DEFAULT 0,
+        points INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID;
+    CREATE TRIGGER player_totals_insert AFTER INSERT ON game_players
+    BEGIN {_TOTALS_ADD} END;
+    CREATE TRIGGER player_totals_delete AFTER DELETE ON game_players
+    BEGIN {_TOTALS_REMOVE} END;
+    CREATE TRIGGER player_totals_update
+    AFTER UPDATE OF score, is_winner, qwirkles, turns ON game_players
+    WHEN OLD.name_key = NEW.name_key
+    BEGIN {_TOTALS_CHANGE} END;
+    CREATE TRIGGER player_totals_rename AFTER UPDATE OF name_key ON game_players
+    WHEN OLD.name_key != NEW.name_key
+    BEGIN {_TOTALS_REMOVE} {_TOTALS_ADD} END;
+"""
+"""The per-player totals, and the triggers keeping them in each write's transaction."""
+
+
+@migrations()
+def m300_player_totals(db: sqlite_utils.Database) -> None:
+    """Keep each player's totals in a table and index the per-player pages.
+
+    At 50,000 games the players list (a GROUP BY over every seat) took 0.2-0.4 s.
+    player_totals holds the sums and counts per name key; triggers on
+    game_players keep it in the same transaction as every write (a move, an
+    undo, a correction, a rename, a delete, an import or a restore), so no code
+    path can forget it. Maximums (best score, best move) and the latest name
+    come from indexes instead, since a maximum cannot be taken back by a delta.
+    game_players gains the game's created_at so that a player's recent games and
+    a head-to-head read one index range, newest first, without a sort.
+    """
+    db.execute(
+        "ALTER TABLE game_players ADD COLUMN created_at TEXT NOT NULL DEFAULT ''"
+    )
+    db.execute(
+        "UPDATE game_players SET created_at ="
+        " (SELECT created_at FROM games WHERE games.id = game_players.game_id)"
+    )
+    for statement in (
+        "DROP INDEX IF EXISTS game_players_stats",
+        "DROP INDEX IF EXISTS game_players_name_key",
+        # A player's games newest first (their latest name, recent games), and
+        # covering a head-to-head's first player...
+        "CREATE INDEX game_players_by_player ON game_players("
+        "name_key, created_at, game_id, seat, is_winner, score)",
+        # ... and its second: the join reads two indexes, never the table.
+        "CREATE INDEX game_players_by_game ON game_players("
+        "game_id, name_key, seat, is_winner, score)",
+        # Best finished score: one seek per player.
+        "CREATE INDEX game_players_finished_score ON game_players(name_key, score)"
+        " WHERE is_winner IS NOT NULL",
+        # Best move: one seek per player.
+        "CREATE INDEX game_players_best_move"
+        " ON game_players(name_key, best_move_score DESC, game_id)",
+    ):
+        db.execute(statement)
+    _create_statements(db, _PLAYER_TOTALS)
+    db.execute(
+        "INSERT INTO player_totals (name_key, games, finished, wins, finished_points,"
+        " qwirkles, turns, points)"
+        " SELECT name_key, count(*), count(is_winner), coalesce(sum(is_winner), 0),"
+        " coalesce(sum(CASE WHEN is_winner IS NOT NULL THEN score END), 0),"
+        " sum(qwirkles), sum(turns), sum(score) FROM game_players GROUP BY name_key"
+    )
+
+
+def _create_statements(db: sqlite_utils.Database, script: str) -> None:
+    """Run each statement of script, triggers whole (they hold semicolons)."""
+    statement = ""
+    for part in script.split(";"):
+        statement += part + ";"
+        if sqlite3.complete_statement(statement):
+            if statement.strip().strip(";").strip():
+                db.execute(statement)
+            statement = ""
 
 
 def init_db(path: str) -> None:

