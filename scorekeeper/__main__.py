@@ -1,4 +1,4 @@
-"""Serve the scorekeeper with waitress: `python -m scorekeeper` or `scorekeeper`."""
+"""Serve the scorekeeper: `python -m scorekeeper` or `scorekeeper` (see serve.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import config
+from . import config, serve
 from .net import urls
 
 
@@ -23,13 +23,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="folder for the database and secret key"
                         f" (default: ${config.INSTANCE_ENV}, else instance/ beside"
                         " the source checkout)")
-    parser.add_argument("--threads", type=int, default=8, help="worker threads")
+    serve.add_arguments(parser)
     args = parser.parse_args(argv)
 
     if args.instance:
         os.environ[config.INSTANCE_ENV] = args.instance
-
-    import waitress
 
     from . import create_app
 
@@ -44,12 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(".")
     print("Press Ctrl+C to stop.", flush=True)
-    try:
-        waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                       _quiet=True)
-    except KeyboardInterrupt:
-        pass
-    return 0
+    return serve.serve(app, args.host, args.port, args)
 
 
 if __name__ == "__main__":

@@ -132,6 +132,50 @@ def test_a_write_by_a_second_app_is_seen_despite_the_cached_json(
     assert state["moves"][0]["tiles"] == GREEN
 
 
+def cached_game(app: Flask, game_id: int) -> Any:
+    """The Game object app's cache holds for game_id (None when none)."""
+    entry = app.extensions["scorekeeper_game_cache"]._games.get(game_id)
+    return entry.game if entry is not None else None
+
+
+def test_moves_another_process_added_are_read_on_top_of_the_cached_game(
+    app: Flask, database: Path, table: Table
+) -> None:
+    # Two apps on one file are two server processes, each with its own cache.
+    path = corpus_files()[0]
+    record = json.loads(path.read_text(encoding="utf-8"))
+    game = table.new(record["players"], first_player=record["moves"][0]["player"])
+    other_app = make_app(database)
+    other = other_app.test_client()
+    moves = [{k: v for k, v in m.items() if k not in ("player", "score")}
+             for m in record["moves"]]
+    play(game, moves[0])
+    assert other.get(game.url).status_code == 200
+    held = cached_game(other_app, game.id)
+    for move in moves[1:4]:
+        play(game, move)  # written by the first process only
+
+    state = other.get(game.url).get_json()
+
+    assert state == fresh_state(database, game.id)
+    assert state["turn"] == 4
+    # Caught up from the three new moves: the same Game, not a replay.
+    assert cached_game(other_app, game.id) is held
+    # An undo there (revision changed) makes the other process replay afresh.
+    game.undo()
+    state = other.get(game.url).get_json()
+    assert state == fresh_state(database, game.id) and state["turn"] == 3
+    assert cached_game(other_app, game.id) is not held
+    # An undo and a different move there: the same turn as the second process
+    # holds, other moves; it must not take its game as merely behind.
+    game.undo()
+    state = game.move({"type": "trade", "count": 2})["game"]
+    assert state["turn"] == 3
+    fresh = other.get(game.url).get_json()
+    assert fresh == fresh_state(database, game.id)
+    assert fresh["moves"][-1]["type"] == "trade"
+
+
 def test_a_deleted_game_is_gone_and_a_reimport_is_fresh(
     database: Path, table: Table
 ) -> None:

@@ -434,6 +434,39 @@ class Game:
         stalled = not after.can_place_any(after.unplayed_mask())
         return Preview(breakdown.points, breakdown, stalled, 0)
 
+    def options(
+        self, cell: tuple[int, int], pending: Sequence[tuple[int, int, str, str]] = ()
+    ) -> dict[tuple[str, str], Preview | IllegalMove]:
+        """Return each tile kind that may go on cell with the pending tiles, and
+        what the move would then do.
+
+        A kind maps to the move's Preview, or to the IllegalMove of a move whose
+        only fault is a gap that a later tile of the same move may still fill.
+        Kinds with no copy left beside the pending ones (counted by the set's
+        supply key) are left out, as is everything once the game is over.
+        """
+        if self.is_over():
+            return {}
+        variant = self.variant
+        unseen = self.unseen()
+        used: dict[tuple[str, str], int] = {}
+        for _row, _col, color, shape in pending:
+            key = variant.supply_key(color, shape)
+            used[key] = used.get(key, 0) + 1
+        found: dict[tuple[str, str], Preview | IllegalMove] = {}
+        for kind in variant.kinds:
+            key = variant.supply_key(*kind)
+            if unseen.get(key, 0) - used.get(key, 0) <= 0:
+                continue
+            try:
+                found[kind] = self.preview([*pending, (*cell, *kind)])
+            except IllegalMove as exc:
+                if exc.code == "gap":
+                    found[kind] = exc
+            except BadInput:
+                continue
+        return found
+
     @staticmethod
     def _after_draw(state: _State, seat: int, placed: int) -> tuple[list[int], int]:
         """Return the hands and the bag after seat places tiles and draws."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from flask import Flask
 
 from . import cache, connection, schema
-from .cache import GameNotFound, GameRow, loaded
+from .cache import GameNotFound, GameRow, loaded, version
 from .games import NothingToUndo, TurnConflict
 
 
@@ -26,4 +26,5 @@ def init_app(app: Flask) -> None:
 
 __all__ = [
     "GameNotFound", "GameRow", "NothingToUndo", "TurnConflict", "init_app", "loaded",
+    "version",
 ]

@@ -3,7 +3,10 @@
 A reader holds a game only inside `with loaded(game_id) as row:`; the game is
 taken out of the cache for the block (no two threads touch one Game) and put
 back after it. The cache key (id, turn, updated_at) changes on every write, so
-a game another process changed is replayed again, never served stale.
+a game another process changed is never served stale: when only moves were
+added since (games.revision unchanged: no undo, no correction), the cached game
+takes the new moves from the moves table; otherwise it is replayed afresh. The
+games row and the moves are read in one snapshot.
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ class GameRow:
     game: engine.Game
     memo: dict[str, Any] = field(default_factory=dict)
     """Values derived from game's moves (see per_move); cached along with game."""
+    revision: int = 0
+    """games.revision: changes when stored moves are taken back or rewritten."""
 
     @property
     def key(self) -> Key:
@@ -60,31 +65,38 @@ class GameRow:
         return (self.id, self.game.turn, self.updated_at)
 
 
+@dataclass
+class _Entry:
+    """A cached game: its key, revision, Game and memo."""
+
+    key: Key
+    revision: int
+    game: engine.Game
+    memo: dict[str, Any]
+
+
 class _GameCache:
-    """Replayed engine Games keyed by (id, turn, updated_at): a key never comes back.
+    """Replayed engine Games by game id, each under the key it was stored with.
 
     A Game is taken out while in use (so no two threads touch it) and put back after.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._games: dict[int, tuple[Key, engine.Game, dict[str, Any]]] = {}
+        self._games: dict[int, _Entry] = {}
 
-    def take(self, key: Key) -> tuple[engine.Game, dict[str, Any]] | None:
-        """Remove and return the Game stored under key with its memo, if any."""
+    def take(self, game_id: int) -> _Entry | None:
+        """Remove and return whatever is stored for game_id (any key), if anything."""
         with self._lock:
-            entry = self._games.pop(key[0], None)
-        if entry is not None and entry[0] == key:
-            return entry[1], entry[2]
-        return None
+            return self._games.pop(game_id, None)
 
-    def put(self, key: Key, game: engine.Game, memo: dict[str, Any]) -> None:
-        """Store game and its memo under key (dropping the oldest entry when full)."""
+    def put(self, entry: _Entry) -> None:
+        """Store an entry (dropping the oldest entry when full)."""
         with self._lock:
-            self._games.pop(key[0], None)
+            self._games.pop(entry.key[0], None)
             if len(self._games) >= CACHE_SIZE:
                 self._games.pop(next(iter(self._games)))
-            self._games[key[0]] = (key, game, memo)
+            self._games[entry.key[0]] = entry
 
     def drop(self, game_id: int) -> None:
         """Forget whatever is stored for game_id."""
@@ -109,7 +121,7 @@ def forget(game_id: int) -> None:
 
 def keep(row: GameRow) -> None:
     """Put a game the store has just written into the cache under its new key."""
-    _cache().put(row.key, row.game, row.memo)
+    _cache().put(_Entry(row.key, row.revision, row.game, row.memo))
 
 
 def move_dict(row: dict[str, Any]) -> dict[str, Any]:
@@ -144,38 +156,95 @@ def game_record_row(db: sqlite_utils.Database, game_id: int) -> dict[str, Any] |
     return dict(zip(names, rows[0], strict=True))
 
 
+def _stored_moves(
+    db: sqlite_utils.Database, game_id: int, start: int = 0
+) -> list[dict[str, Any]]:
+    """Return the game's stored moves from seq `start` on, as move dicts."""
+    rows = db.conn.execute(
+        "SELECT type, tiles, count FROM moves WHERE game_id = ? AND seq >= ?"
+        " ORDER BY seq",
+        [game_id, start],
+    ).fetchall()
+    return [move_dict({"type": t, "tiles": ts, "count": c}) for t, ts, c in rows]
+
+
+def _brought_up_to_date(
+    db: sqlite_utils.Database, row: dict[str, Any], entry: _Entry | None
+) -> tuple[engine.Game, dict[str, Any]]:
+    """Return the stored game: the cached one with the moves added since, or a replay.
+
+    Call inside a transaction, so that row and the moves come from one snapshot.
+    """
+    game_id = row["id"]
+    if (entry is not None and entry.revision == row["revision"]
+            and entry.game.turn <= row["move_count"]):
+        game = entry.game
+        turn = game.turn
+        added = _stored_moves(db, game_id, turn)
+        try:
+            for move in added:
+                game.push(move)
+        except engine.EngineError:
+            pass  # not expected: replay below
+        else:
+            if game.turn == row["move_count"]:
+                return game, entry.memo
+    names = json.loads(row["players"])
+    variant = engine.Variant.from_dict(json.loads(row["variant"]))
+    game = replay(variant, len(names), row["first_player"], _stored_moves(db, game_id))
+    return game, {}
+
+
 def take(db: sqlite_utils.Database, game_id: int) -> GameRow:
-    """Take the game out of the cache, or replay it from its moves; GameNotFound."""
+    """Take the game out of the cache, or bring it up to date; GameNotFound."""
     row = game_record_row(db, game_id) if 0 <= game_id <= MAX_GAME_ID else None
     if row is None:
         raise GameNotFound(game_id)
     key = (row["id"], row["move_count"], row["updated_at"])
-    cached = _cache().take(key)
-    names = json.loads(row["players"])
-    if cached is None:
-        moves = db.conn.execute(
-            "SELECT type, tiles, count FROM moves WHERE game_id = ? ORDER BY seq",
-            [game_id],
-        ).fetchall()
-        variant = engine.Variant.from_dict(json.loads(row["variant"]))
-        game = replay(
-            variant, len(names), row["first_player"],
-            [move_dict({"type": t, "tiles": ts, "count": c}) for t, ts, c in moves],
-        )
-        memo: dict[str, Any] = {}
+    entry = _cache().take(game_id)
+    if entry is not None and entry.key == key and entry.revision == row["revision"]:
+        game, memo = entry.game, entry.memo
     else:
-        game, memo = cached
+        # Another process wrote (or the game was never read here): read the row
+        # again with the moves in one snapshot, unless a write already holds one.
+        own = not db.conn.in_transaction
+        if own:
+            db.conn.execute("BEGIN")
+        try:
+            if own:
+                row = game_record_row(db, game_id)
+                if row is None:
+                    raise GameNotFound(game_id)
+            game, memo = _brought_up_to_date(db, row, entry)
+        finally:
+            if own and db.conn.in_transaction:
+                db.conn.execute("COMMIT")
     return GameRow(
         id=row["id"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
-        names=names,
+        names=json.loads(row["players"]),
         variant=game.variant,
         first_player=row["first_player"],
         edit_token=row["edit_token"],
         game=game,
         memo=memo,
+        revision=row["revision"],
     )
+
+
+def version(game_id: int) -> tuple[int, str]:
+    """Return the stored game's (turn, updated_at), which every write changes.
+
+    One indexed read, no game: enough to answer a viewer's poll with 304.
+    GameNotFound when there is no such game.
+    """
+    found = get_db().conn.execute(
+        "SELECT move_count, updated_at FROM games WHERE id = ?", [game_id]
+    ).fetchone() if 0 <= game_id <= MAX_GAME_ID else None
+    if found is None:
+        raise GameNotFound(game_id)
+    return int(found[0]), str(found[1])
 
 
 @contextmanager

@@ -90,16 +90,18 @@ def _seat_totals(
 def _refresh_summary(
     db: sqlite_utils.Database, game_id: int, game: engine.Game, stamp: str,
     finished_at: str | None, memo: dict[str, Any] | None = None,
+    rewritten: bool = False,
 ) -> None:
     """Write the games summary columns and the game_players rows from game.
 
     memo, the GameRow's when game is row.game, keeps the running per-seat totals
     so that a move adds one step instead of walking the whole game again.
+    rewritten: stored moves were taken back or replaced (games.revision counts it).
     """
     final = game.final
-    db.execute(
+    db.conn.execute(
         "UPDATE games SET updated_at = ?, status = ?, end_reason = ?, finished_at = ?,"
-        " move_count = ?, scores = ? WHERE id = ?",
+        " move_count = ?, scores = ?, revision = revision + ? WHERE id = ?",
         [
             stamp,
             game.status,
@@ -107,6 +109,7 @@ def _refresh_summary(
             finished_at if final is not None else None,
             game.turn,
             json.dumps(list(game.scores)),
+            int(rewritten),
             game_id,
         ],
     )
@@ -275,8 +278,8 @@ def undo_last_move(game_id: int, expected_turn: int | None = None) -> engine.Mov
         db.execute(
             "DELETE FROM moves WHERE game_id = ? AND seq = ?", [game_id, row.game.turn]
         )
-        _refresh_summary(db, game_id, row.game, stamp, None, row.memo)
-        row.updated_at = stamp
+        _refresh_summary(db, game_id, row.game, stamp, None, row.memo, rewritten=True)
+        row.updated_at, row.revision = stamp, row.revision + 1
     return undone
 
 
@@ -317,8 +320,9 @@ def replace_moves(
         finished = db.conn.execute(
             "SELECT finished_at FROM games WHERE id = ?", [game_id]
         ).fetchone()[0]
-        _refresh_summary(db, game_id, game, stamp, finished or stamp)
+        _refresh_summary(db, game_id, game, stamp, finished or stamp, rewritten=True)
         row.game, row.memo, row.updated_at = game, {}, stamp
+        row.revision += 1
 
 
 def rename_players(game_id: int, names: Sequence[str]) -> list[str]:

@@ -259,6 +259,18 @@ def m300_player_totals(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m301_games_revision(db: sqlite_utils.Database) -> None:
+    """Count, per game, the writes that take back or rewrite stored moves.
+
+    Every write changes updated_at; only an undo or a correction changes the
+    revision. A process whose cached game has the stored revision only lacks
+    the moves added since (another process recorded them) and reads just those,
+    instead of replaying the whole game.
+    """
+    db.execute("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+
+
 def _create_statements(db: sqlite_utils.Database, script: str) -> None:
     """Run each statement of script, triggers whole (they hold semicolons)."""
     statement = ""

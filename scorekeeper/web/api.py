@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-import functools
-import json
 from typing import Any, NoReturn, TypeGuard
 
 from flask import Blueprint, Response, jsonify, request
 
 from .. import engine, text
 from ..i18n import gettext as _
-from ..store import GameNotFound, NothingToUndo, TurnConflict, loaded, stats
+from ..store import (
+    GameNotFound,
+    NothingToUndo,
+    TurnConflict,
+    loaded,
+    stats,
+    version,
+)
 from ..store import games as stored
-from ..store.cache import GameRow, per_move
 from . import auth
 from .errors import error_response
+from .state import dumps as _dumps
+from .state import preview_json, refusal_json, state_json, state_text
 
 bp = Blueprint("api", __name__)
 
@@ -43,8 +49,9 @@ def _api_error(exc: ApiError) -> Response:
 
 @bp.errorhandler(engine.IllegalMove)
 def _illegal_move(exc: engine.IllegalMove) -> Response:
-    cells = [list(cell) for cell in exc.cells]
-    return error_response(422, exc.code, text.illegal_move(exc), cells=cells)
+    refusal = refusal_json(exc)
+    return error_response(422, refusal["code"], refusal["message"],
+                          cells=refusal["cells"])
 
 
 # --- request parsing ---
@@ -166,130 +173,6 @@ def _require_edit(game_id: int) -> None:
         raise ApiError(403, reason, messages[reason])
 
 
-def move_json(move: engine.Move) -> dict[str, Any]:
-    """Return a CONTRACT §5 move dict with its score (0 for a trade or pass)."""
-    return move.to_dict(with_score=True)
-
-
-def _state_parts(
-    row: GameRow,
-) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
-    """Return the state's fields before "board", those between "moves" and
-    "unseen", and "last_move" (CONTRACT order)."""
-    game = row.game
-    last = game.moves[-1] if game.moves else None
-    last_move = None
-    if last is not None:
-        last_move = move_json(last)
-        last_move["end_bonus"] = last.end_bonus
-        last_move["breakdown"] = (
-            text.breakdown_json(last.breakdown) if last.breakdown is not None else None
-        )
-        last_move["text"] = text.move_result(last)
-    final = game.final
-    head = {
-        "id": row.id,
-        "status": game.status,
-        "players": [
-            {"name": name, "score": score, "hand": hand, "qwirkles": q}
-            for name, score, hand, q in zip(
-                row.names, game.scores, game.hands, game.qwirkles, strict=True
-            )
-        ],
-        "current_player": game.current_player,
-        "turn": game.turn,
-        "bag": game.bag,
-    }
-    middle = {
-        "final": final.to_dict() if final is not None else None,
-        "variant": game.variant.to_dict(),
-        "first_player": game.first_player,
-        "created_at": row.created_at,
-        "updated_at": row.updated_at,
-    }
-    return head, middle, last_move
-
-
-def state_json(row: GameRow) -> dict[str, Any]:
-    """Return the game state of CONTRACT §4 plus the extensions the pages use.
-
-    "unseen" lists the copies off the board per supply key of the set (shape ""
-    where a set counts per colour, as Qwirkle Cubes does).
-    """
-    game = row.game
-    head, middle, last_move = _state_parts(row)
-    unseen = game.unseen()
-    return {
-        **head,
-        "board": [
-            {"row": r, "col": c, "color": color, "shape": shape}
-            for r, c, color, shape in game.board.tiles()
-        ],
-        "moves": [move_json(m) for m in game.moves],
-        **middle,
-        "unseen": [
-            {"color": color, "shape": shape, "count": unseen.get((color, shape), 0)}
-            for color, shape in game.variant.supply_keys
-        ],
-        "last_move": last_move,
-    }
-
-
-_dumps = json.JSONEncoder(separators=(",", ":")).encode
-"""Compact JSON, ASCII-escaped as Flask writes it (one encoder, not one per call)."""
-
-_MoveParts = tuple[str, str, int]
-"""A move's encoded JSON, its encoded tiles (inside the brackets), and the tiles
-placed up to it."""
-
-
-def _move_parts(move: engine.Move, previous: _MoveParts | None) -> _MoveParts:
-    """Return what state_text needs of a move, from the parts of the move before."""
-    data = move_json(move)
-    tiles = _dumps(data["tiles"])[1:-1] if move.type == "place" else ""
-    placed = (previous[2] if previous is not None else 0) + len(move.tiles)
-    return _dumps(data), tiles, placed
-
-
-@functools.lru_cache(maxsize=64)
-def _unseen_prefixes(
-    variant: engine.Variant,
-) -> tuple[tuple[tuple[str, str], str], ...]:
-    """Return each supply key with its encoded object up to the count's value."""
-    return tuple(
-        (kind, _dumps({"color": kind[0], "shape": kind[1], "count": 0})[:-2])
-        for kind in variant.supply_keys
-    )
-
-
-def state_text(row: GameRow) -> str:
-    """Return state_json(row) encoded as JSON, reusing each move's encoding.
-
-    Moves are append-only and the board is the placed tiles in order, so the
-    encoded moves and board tiles are memoised with the cached game (per_move
-    drops them with the move they came from); only the small fields are encoded
-    per request. Encoding the whole state took a third of a move's server time.
-    """
-    game = row.game
-    parts = per_move(row, "api.state_text", _move_parts)
-    head, middle, last_move = _state_parts(row)
-    if (parts[-1][2] if parts else 0) == len(game.board):
-        board = ",".join([part[1] for part in parts if part[1]])
-    else:  # not expected: the board is exactly the tiles the moves placed
-        board = _dumps(state_json(row)["board"])[1:-1]
-    moves = ",".join([part[0] for part in parts])
-    unseen = game.unseen()
-    unseen_text = ",".join([
-        f"{prefix}{unseen.get(kind, 0)}}}"
-        for kind, prefix in _unseen_prefixes(game.variant)
-    ])
-    return (
-        f'{_dumps(head)[:-1]},"board":[{board}],"moves":[{moves}],'
-        f'{_dumps(middle)[1:-1]},"unseen":[{unseen_text}],'
-        f'"last_move":{_dumps(last_move)}}}'
-    )
-
-
 def _json_answer(body: str, status: int = 200) -> Response:
     return Response(body + "\n", status=status, mimetype="application/json")
 
@@ -354,11 +237,13 @@ def get_game(game_id: int) -> Response:
     Viewers on other devices poll this every few seconds; while nobody moves
     they get an empty 304 instead of the whole game again.
     """
-    with loaded(game_id) as row:
-        etag = f"{row.id}-{row.game.turn}-{row.updated_at}"
-        if request.if_none_match.contains(etag):
-            response = Response(status=304)
-        else:
+    turn, updated_at = version(game_id)
+    etag = f"{game_id}-{turn}-{updated_at}"
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)  # the game itself is not even loaded
+    else:
+        with loaded(game_id) as row:
+            etag = f"{row.id}-{row.game.turn}-{row.updated_at}"
             response = _json_answer(state_text(row))
     response.set_etag(etag)
     # Revalidate every time: the browser's cache may keep the body, never trust it.
@@ -443,14 +328,7 @@ def preview_move(game_id: int) -> Response:
     ]
     with loaded(game_id) as row:
         result = row.game.preview(tiles)
-    return jsonify({
-        "ok": True,
-        "score": result.score,
-        "breakdown": text.breakdown_json(result.breakdown),
-        "ends_game": result.ends_game,
-        "end_bonus": result.end_bonus,
-        "text": text.preview(result),
-    })
+    return jsonify(preview_json(result))
 
 
 @bp.get("/games/<int:game_id>/legal")

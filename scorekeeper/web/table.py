@@ -27,6 +27,7 @@ from ..store import games as stored
 from .auth import remember_token
 from .forms import CLASSIC_SEATS, MAX_SEATS, NewGameForm, TradeForm, TurnForm, choice
 from .pages import can_edit, require_edit
+from .state import preview_json, refusal_json
 
 bp = Blueprint("table", __name__)
 
@@ -234,10 +235,15 @@ def _parse_pending(raw: str | None) -> list[tuple[int, int, str, str]] | None:
 
 @bp.get("/games/<int:game_id>/options")
 def options(game_id: int) -> Response | tuple[Response, int]:
-    """Return the tile kinds that may go on `cell` together with the pending tiles.
+    """Return the tile kinds that may go on `cell` with the pending tiles, and
+    what each would score.
 
-    Query: cell=r,c and tiles=[[r,c,color,shape],...] (JSON). Read-only: the picker
-    greys out every other kind; the engine decides, as for the move itself.
+    Query: cell=r,c and tiles=[[r,c,color,shape],...] (JSON). Read-only. "kinds"
+    lists the kinds that fit (the picker greys every other); "previews" gives,
+    per kind, what the move would do with it (points, lines, end, bonus and the
+    sentence, as the preview call answers) or, for a move whose gap a later tile
+    may still fill, its "error". The page shows a picked tile's score from here,
+    without another request; the engine decides, as for the move itself.
     """
     cell = _parse_cell(request.args.get("cell"))
     pending = _parse_pending(request.args.get("tiles"))
@@ -245,30 +251,18 @@ def options(game_id: int) -> Response | tuple[Response, int]:
         return jsonify({"error": {"code": "bad_request", "message": _(
             "Give cell=row,col and tiles as a JSON list of [row, col, colour, shape]."
         )}}), 400
-    kinds = []
+    previews: dict[str, dict[str, Any]] = {}
     with loaded(game_id) as row:
-        game = row.game
-        supply_key = game.variant.supply_key
-        used: dict[tuple[str, str], int] = {}
-        for _r, _c, color, shape in pending:
-            key = supply_key(color, shape)
-            used[key] = used.get(key, 0) + 1
-        if not game.is_over():
-            unseen = game.unseen()
-            for color, shape in game.variant.kinds:
-                key = supply_key(color, shape)
-                if unseen.get(key, 0) - used.get(key, 0) <= 0:
-                    continue
-                try:
-                    game.check_place([*pending, (*cell, color, shape)])
-                except engine.IllegalMove as exc:
-                    # A gap may still be filled by a later tile of the same move.
-                    if exc.code != "gap":
-                        continue
-                except engine.BadInput:
-                    continue
-                kinds.append(f"{color} {shape}")
-    return jsonify({"cell": list(cell), "kinds": kinds})
+        turn = row.game.turn
+        for (color, shape), result in row.game.options(cell, pending).items():
+            previews[f"{color} {shape}"] = (
+                {"error": refusal_json(result)}
+                if isinstance(result, engine.IllegalMove) else preview_json(result)
+            )
+    return jsonify({
+        "cell": list(cell), "turn": turn, "kinds": list(previews),
+        "previews": previews,
+    })
 
 
 def _turn_from(form: TradeForm | TurnForm) -> int | None:

@@ -1,0 +1,159 @@
+"""Serving the app: the HTTP server, its workers, the access log, a port in use.
+
+`python -m scorekeeper` parses its options, creates the app once (which creates
+or migrates the database before any worker starts: ECOSYSTEM pitfall 5) and
+calls `serve`. The server is granian (a Rust HTTP server with Windows, macOS and
+Linux wheels): `--workers` processes, each with `--threads` threads, share the
+one SQLite file (WAL, BEGIN IMMEDIATE, a busy timeout); each keeps its own game
+cache, whose keys change with every write, so no process serves another's
+stale game. With `--workers 0` the same app runs in this process on waitress
+(pure Python), for a machine where granian cannot run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import socket
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+DEFAULT_WORKERS = 2
+"""Worker processes: one per core of the 2-core machines the club nights run on."""
+
+DEFAULT_THREADS = 8
+"""Threads per worker: requests waiting on SQLite's write lock don't hold the rest."""
+
+QUIET_ENV = "SCOREKEEPER_QUIET"
+"""Set (to 1) in the workers' environment when the access log is off."""
+
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the serving options (workers, threads, --quiet) to the command line."""
+    parser.add_argument(
+        "--workers", type=int, default=DEFAULT_WORKERS,
+        help=f"server processes (default {DEFAULT_WORKERS}; 0: one process on"
+        " waitress)",
+    )
+    parser.add_argument("--threads", type=int, default=DEFAULT_THREADS,
+                        help=f"threads per process (default {DEFAULT_THREADS})")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no access log (one line per request on stderr)")
+
+
+class AccessLog:
+    """WSGI middleware writing one line per request to stderr, as it completes."""
+
+    def __init__(self, app: WSGIApp, stream: Any = None) -> None:
+        self.app = app
+        self.stream = stream
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
+        """Serve the request, then log its address, line, status, size and time."""
+        began = time.perf_counter()
+        seen: dict[str, Any] = {}
+
+        def record(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
+            seen["status"] = status.split(" ", 1)[0]
+            seen["size"] = next(
+                (v for k, v in headers if k.lower() == "content-length"), "-"
+            )
+            return start_response(status, headers, *args)
+
+        try:
+            return self.app(environ, record)
+        finally:
+            path = environ.get("PATH_INFO", "")
+            if environ.get("QUERY_STRING"):
+                path += "?" + environ["QUERY_STRING"]
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+            line = (
+                f"{environ.get('REMOTE_ADDR', '-')} [{stamp}]"
+                f" \"{environ.get('REQUEST_METHOD', '-')} {path}\""
+                f" {seen.get('status', '-')} {seen.get('size', '-')}"
+                f" {(time.perf_counter() - began) * 1000:.1f}ms\n"
+            )
+            (self.stream or sys.stderr).write(line)
+
+
+def wrap(app: Flask, quiet: bool) -> WSGIApp:
+    """Return the WSGI callable to serve: the app, with the access log unless quiet."""
+    return app if quiet else AccessLog(app)
+
+
+def worker_app() -> WSGIApp:
+    """Create one worker's app (granian calls this in each worker process)."""
+    from . import create_app
+
+    return wrap(create_app(), bool(os.environ.get(QUIET_ENV)))
+
+
+def port_in_use(host: str, port: int) -> bool:
+    """Return whether another program already listens on host:port."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1))
+    return False
+
+
+def serve(app: Flask, host: str, port: int, args: argparse.Namespace) -> int:
+    """Serve app on host:port until interrupted; 1, with a message, if it is taken."""
+    if port_in_use(host, port):
+        print(
+            f"Port {port} is already in use (another scorekeeper?). Stop that"
+            f" program, or start this one on another port: --port {port + 1}",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        if args.workers <= 0:
+            _serve_waitress(app, host, port, args)
+        else:
+            _serve_granian(host, port, args)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _serve_waitress(app: Flask, host: str, port: int, args: argparse.Namespace) -> None:
+    import waitress
+
+    waitress.serve(
+        wrap(app, args.quiet), host=host, port=port, threads=args.threads,
+        # Every phone and screen keeps a connection open: waitress's default of
+        # 100 made the 101st wait for a free one (seconds on a club night).
+        connection_limit=2000, _quiet=True,
+    )
+
+
+def _serve_granian(host: str, port: int, args: argparse.Namespace) -> None:
+    from granian.constants import Interfaces
+    from granian.server import Server
+
+    if args.quiet:
+        os.environ[QUIET_ENV] = "1"
+    else:
+        os.environ.pop(QUIET_ENV, None)
+    Server(
+        "scorekeeper.serve:worker_app",
+        address=host,
+        port=port,
+        interface=Interfaces.WSGI,
+        workers=args.workers,
+        blocking_threads=args.threads,
+        factory=True,
+        log_enabled=False,
+        respawn_failed_workers=True,
+    ).serve()
