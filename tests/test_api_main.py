@@ -8,18 +8,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import waitress
 from conftest import make_app
 
 from scorekeeper import __main__ as run_command
-from scorekeeper import create_app, net
+from scorekeeper import create_app, net, serve
 
 
-def test_the_run_command_serves_with_waitress_and_prints_the_addresses(
+def test_the_run_command_creates_the_app_then_serves_and_prints_the_addresses(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     served: dict[str, Any] = {}
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(kw, app=app))
+
+    def fake_serve(app: Any, host: str, port: int, args: Any) -> int:
+        served.update(app=app, host=host, port=port, args=args)
+        return 0
+
+    monkeypatch.setattr(serve, "serve", fake_serve)
     monkeypatch.setattr(net, "lan_addresses", lambda: ["192.168.1.20"])
     # setenv, not delenv: teardown then restores what main() overwrites.
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "unused"))
@@ -30,6 +34,8 @@ def test_the_run_command_serves_with_waitress_and_prints_the_addresses(
     out = capsys.readouterr().out
     assert status == 0
     assert served["host"] == "0.0.0.0" and served["port"] == 5123
+    assert served["args"].workers == serve.DEFAULT_WORKERS
+    assert served["args"].quiet is False
     assert "http://127.0.0.1:5123/" in out
     assert "http://192.168.1.20:5123/" in out
     assert served["app"].config["DATABASE"] == str(

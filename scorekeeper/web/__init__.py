@@ -17,7 +17,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from .. import text
 from ..i18n import gettext, ngettext
-from . import api, errors, files, history, players, table
+from . import api, compress, errors, files, history, players, table
 from .pages import time_tag
 
 csrf = CSRFProtect()
@@ -37,3 +37,4 @@ def init_app(app: Flask) -> None:
         _=gettext, gettext=gettext, ngettext=ngettext, text=text, time_tag=time_tag
     )
     errors.init_app(app)
+    compress.init_app(app)
