@@ -412,11 +412,19 @@ def cubes_hint(variant: engine.Variant = engine.CUBES) -> str:
     )
 
 
-def board_strings(variant: engine.Variant) -> dict[str, str]:
-    """Return the sentences board.js shows (it never builds one of its own)."""
+def board_strings(variant: engine.Variant) -> dict[str, object]:
+    """Return the sentences the game page's scripts show (they build none).
+
+    Templates hold %(name)s-style gaps the scripts fill with numbers and names;
+    "left" lists the tracker's "… left" sentence of a set counted per colour
+    for every count from 0 to a colour's copies (plural rules vary by language),
+    with the colour's name still a gap.
+    """
     return {
         "illegal": gettext("That move is not allowed."),
-        "conflict": gettext("Another device entered a move first. Reloading…"),
+        "conflict": gettext(
+            "Another device entered a move first; here is the game now."
+        ),
         "forbidden": gettext(
             "This device may not enter moves for this game: scan the game's code"
             " from the device that started it."
@@ -425,4 +433,20 @@ def board_strings(variant: engine.Variant) -> dict[str, str]:
         "offline": gettext("No connection to the scorekeeper. Try again."),
         # Filled in by board.js with the number of pending tiles.
         "ready": _by_unit(variant, "ready"),
+        "to_play": gettext("%(name)s to play", name="%(name)s"),
+        "game_over": gettext("Game over"),
+        "last_move": last_move_line("%(name)s", "%(move)s"),
+        "hand": gettext("hand %(n)s", n="%(n)s"),
+        "undone": gettext("The last move was taken back."),
+        "nothing_to_undo": gettext("There is no move to undo."),
+        "left": [
+            ngettext("%(color)s %(num)d left", "%(color)s %(num)d left", n,
+                     color="%(color)s")
+            for n in range(variant.copies + 1)
+        ] if variant.supply_per_color else [],
     }
+
+
+def last_move_line(name: str, move: str) -> str:
+    """Return the status line's last move: "Last: Ann red line 3 = 3"."""
+    return gettext("Last: %(name)s %(move)s", name=name, move=move)

@@ -1,12 +1,13 @@
-/* The game page's board: draws the tiles from data-state, pans and zooms by touch,
-   gathers a placing move by taps and shows what the server says about it.
-   The server alone decides legality and the score (preview and confirm). */
+/* The game page's board: draws the tiles from the game state, pans and zooms by
+   touch, gathers a placing move by taps and shows what the server says of it.
+   The server alone decides legality and the score: the options answer of a
+   tapped cell lists the kinds that fit and what each would score, so picking a
+   tile shows its score at once; the move's answer carries the new state, which
+   table.js puts on the page and hands back here (event "sk:state"). */
 (function () {
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
   var CELL = 100;
-  var POLL_MS = 5000;
-  var current = null;  // the live board of the page (replaced after each refresh)
 
   function node(name, attrs, parent) {
     var el = document.createElementNS(NS, name);
@@ -35,34 +36,25 @@
   function errorOf(data) {
     return (data && data.error) || {};
   }
-
-  /* Replace <main> with a fresh copy from the server, then start again on it. */
-  function refresh() {
-    return fetch(location.href, {credentials: "same-origin", cache: "no-store",
-                                 headers: {"Accept": "text/html"}})
-      .then(function (resp) { return resp.text(); })
-      .then(function (html) {
-        var doc = new DOMParser().parseFromString(html, "text/html");
-        var fresh = doc.querySelector("main");
-        var old = document.querySelector("main");
-        if (!fresh || !old) { location.reload(); return; }
-        var flashes = doc.querySelector(".flashes");
-        var oldFlashes = document.querySelector(".flashes");
-        if (oldFlashes) { oldFlashes.remove(); }
-        if (flashes) { old.parentNode.insertBefore(document.adoptNode(flashes), old); }
-        var adopted = document.adoptNode(fresh);
-        old.replaceWith(adopted);
-        document.title = doc.title;
-        window.scrollTo(0, 0);
-        init(adopted);
-      })
-      .catch(function () { location.reload(); });
+  /* The board's tiles as [row, col, colour, shape], and the last move's cells. */
+  function tilesOf(state) {
+    return state.board.map(function (t) { return [t.row, t.col, t.color, t.shape]; });
   }
+  function lastCells(state) {
+    var last = state.last_move;
+    return last && last.type === "place" ? last.tiles.map(function (t) { return [t.row, t.col]; }) : [];
+  }
+
+  var stop = null;  // ends the board of the page swapped out (table.js swaps <main>)
 
   function init(main) {
     var svg = main.querySelector("[data-board]");
-    if (!svg) { current = null; return; }
-    var state = JSON.parse(svg.getAttribute("data-state"));
+    var holder = main.querySelector("[data-game-state]");
+    if (!svg || !holder) { return; }
+    var state = JSON.parse(holder.textContent);
+    var edit = svg.hasAttribute("data-edit");
+    // A set counted per colour (Qwirkle Cubes) counts pending tiles per colour too.
+    var perColor = svg.hasAttribute("data-supply-per-color");
     // Colour-blind letters and every sentence come from the page, in its language.
     var letters = JSON.parse(svg.getAttribute("data-letters") || "{}");
     var api = svg.getAttribute("data-api");
@@ -79,22 +71,29 @@
       return out;
     }
     var occupied = {};
+    var tiles = [];
+    var unseen = {};
     var pending = [];
     var selected = null;
     var cursor = null;  // keyboard cursor cell
     var badCells = [];
-    var legal = null;
-    var previewSeq = 0;
     var busy = false;
     var view = null;
     var layers = {};
-    var board = {state: state, pending: pending, refresh: refresh};
-    current = board;
 
-    state.board.forEach(function (t) { occupied[key(t[0], t[1])] = t; });
+    function take(next) {
+      state = next;
+      tiles = tilesOf(state);
+      occupied = {};
+      tiles.forEach(function (tile) { occupied[key(tile[0], tile[1])] = tile; });
+      unseen = {};
+      state.unseen.forEach(function (u) { unseen[u.color + " " + u.shape] = u.count; });
+    }
+    take(state);
     ["slots", "tiles", "marks", "pend", "sel"].forEach(function (name) {
       layers[name] = node("g", {"class": "layer-" + name}, svg);
     });
+    edit = edit && state.status === "active";
 
     function isPending(r, c) {
       for (var i = 0; i < pending.length; i++) {
@@ -105,7 +104,7 @@
     function filled(r, c) { return occupied[key(r, c)] || isPending(r, c) >= 0; }
     function slots() {
       var out = {};
-      var cells = state.board.map(function (t) { return [t[0], t[1]]; })
+      var cells = tiles.map(function (t) { return [t[0], t[1]]; })
         .concat(pending.map(function (p) { return [p.row, p.col]; }));
       if (!cells.length) { out[key(0, 0)] = [0, 0]; return out; }
       cells.forEach(function (rc) {
@@ -135,9 +134,9 @@
       layers.tiles.textContent = "";
       layers.marks.textContent = "";
       var frag = document.createDocumentFragment();
-      state.board.forEach(function (t) { drawTile(frag, t[0], t[1], t[2], t[3]); });
+      tiles.forEach(function (t) { drawTile(frag, t[0], t[1], t[2], t[3]); });
       layers.tiles.appendChild(frag);
-      state.last.forEach(function (rc) {
+      lastCells(state).forEach(function (rc) {
         cellRect(layers.marks, rc[0], rc[1], "last", -3);
         cellRect(layers.marks, rc[0], rc[1], "last-inner", 2);  // tells it from pink tiles
       });
@@ -146,12 +145,14 @@
       layers.slots.textContent = "";
       layers.pend.textContent = "";
       layers.sel.textContent = "";
-      if (state.edit) {
+      if (edit) {
         var free = slots();
         Object.keys(free).forEach(function (k) {
           cellRect(layers.slots, free[k][0], free[k][1], "slot", 6);
         });
       }
+      if (pending.length || busy) { svg.setAttribute("data-busy", ""); }
+      else { svg.removeAttribute("data-busy"); }
       pending.forEach(function (p) {
         drawTile(layers.pend, p.row, p.col, p.color, p.shape, "pending");
         cellRect(layers.pend, p.row, p.col, "pending-mark", 1);
@@ -164,9 +165,9 @@
     /* Everything worth seeing: the tiles, the pending ones and the free cells next to them. */
     function extent() {
       var rows = [], cols = [];
-      state.board.forEach(function (t) { rows.push(t[0]); cols.push(t[1]); });
+      tiles.forEach(function (t) { rows.push(t[0]); cols.push(t[1]); });
       pending.forEach(function (p) { rows.push(p.row); cols.push(p.col); });
-      if (state.edit || !rows.length) {
+      if (edit || !rows.length) {
         var free = slots();
         Object.keys(free).forEach(function (k) { rows.push(free[k][0]); cols.push(free[k][1]); });
       }
@@ -296,7 +297,7 @@
     // Keyboard: arrows move a cursor over the board, Enter or Space taps its cell.
     svg.addEventListener("keydown", function (ev) {
       var moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
-      if (!state.edit) { return; }
+      if (!edit) { return; }
       if (!cursor) {
         var free = slots();
         var first = Object.keys(free)[0];
@@ -316,11 +317,11 @@
 
     // --- entering a move ---
     function tap(r, c) {
-      if (!state.edit || busy) { return; }
+      if (!edit || busy) { return; }
       var flashes = document.querySelector(".flashes");
       if (flashes) { flashes.remove(); }
       var i = isPending(r, c);
-      if (i >= 0) { pending.splice(i, 1); selected = null; changed(); return; }
+      if (i >= 0) { pending.splice(i, 1); selected = null; closePicker(); changed(); return; }
       if (occupied[key(r, c)]) { return; }
       // Tapping the chosen cell again keeps it (it may have been chosen by auto-advance).
       if (slots()[key(r, c)]) { selected = [r, c]; openPicker(); }
@@ -329,58 +330,68 @@
       revealSelected();
     }
     function pendingCount(kind) {
-      // The set says how its supply is counted: per colour (cubes) or per tile.
       var color = kind.split(" ")[0];
       return pending.filter(function (p) {
-        return state.supply_per_color ? p.color === color : p.color + " " + p.shape === kind;
+        return perColor ? p.color === color : p.color + " " + p.shape === kind;
       }).length;
     }
-    function legalHere(kind) {
-      if (!legal || pending.length || !selected) { return true; }
-      var kinds = legal[key(selected[0], selected[1])];
-      return !!(kinds && kinds[kind]);
+    function left(kind) {
+      var parts = kind.split(" ");
+      return (unseen[perColor ? parts[0] + " " : kind] || 0) - pendingCount(kind);
     }
-    /* With tiles pending, ask the server which kinds still fit the chosen cell. */
-    var optionsSeq = 0;
-    var options = null;  // {cell: "r,c", kinds: {kind: true}} for the current pending tiles
-    function askOptions() {
-      if (!selected || !pending.length) { return; }
-      var seq = ++optionsSeq;
-      var cellKey = key(selected[0], selected[1]);
-      var tiles = pending.map(function (p) { return [p.row, p.col, p.color, p.shape]; });
-      var url = svg.getAttribute("data-options") + "?cell=" + encodeURIComponent(cellKey) +
-        "&tiles=" + encodeURIComponent(JSON.stringify(tiles));
-      send("GET", url).then(function (res) {
-        if (seq !== optionsSeq || res.status !== 200) { return; }
-        var kinds = {};
-        res.data.kinds.forEach(function (k) { kinds[k] = true; });
-        options = {cell: cellKey, count: pending.length, kinds: kinds};
-        if (selected && picker && !picker.hidden) { openPicker(true); }
-      }).catch(function () { /* no greying: the server still checks the move */ });
+    function tilesKey(list) {
+      return JSON.stringify(list.map(function (p) { return [p.row, p.col, p.color, p.shape]; }));
     }
-    function fitsWithPending(kind) {
-      if (!pending.length || !selected || !options) { return true; }
-      if (options.cell !== key(selected[0], selected[1]) || options.count !== pending.length) {
-        return true;
-      }
-      return !!options.kinds[kind];
-    }
-    function openPicker(fromOptions) {
-      if (!picker) { return; }
-      if (!fromOptions) { options = null; askOptions(); }
-      picker.hidden = false;
-      picker.querySelectorAll("[data-kind]").forEach(function (btn) {
-        var kind = btn.getAttribute("data-kind");
-        var left = (state.unseen[kind] || 0) - pendingCount(kind);
-        var ok = left > 0 && legalHere(kind) && fitsWithPending(kind);
-        btn.disabled = !ok;
-        btn.classList.toggle("none", left <= 0);
-        var n = btn.querySelector(".n");
-        if (!n) { n = document.createElement("span"); n.className = "n"; btn.appendChild(n); }
-        n.textContent = String(Math.max(left, 0));
+
+    /* What the server says of a cell with the pending tiles: the kinds that fit
+       and each one's preview. Kept for the turn, so a cell asked twice is free. */
+    var answers = {};   // "turn|cell|tiles" -> {kinds: {kind: preview}}
+    var previews = {};  // "turn|tiles" -> preview of those pending tiles
+    var asking = null;  // the options request the picker waits for
+    function optionsKey(cell, list) { return state.turn + "|" + key(cell[0], cell[1]) + "|" + tilesKey(list); }
+    function askOptions(cell) {
+      var k = optionsKey(cell, pending);
+      if (answers[k]) { return Promise.resolve(answers[k]); }
+      var url = svg.getAttribute("data-options") + "?cell=" + encodeURIComponent(key(cell[0], cell[1])) +
+        "&tiles=" + encodeURIComponent(tilesKey(pending));
+      return send("GET", url).then(function (res) {
+        if (res.status !== 200 || !res.data.previews) { return null; }
+        answers[k] = {kinds: res.data.previews};
+        return answers[k];
       });
     }
-    function closePicker() { if (picker) { picker.hidden = true; } }
+    function openPicker() {
+      if (!picker || !selected) { return; }
+      var cell = selected.slice();
+      var seq = asking = {};
+      picker.hidden = false;
+      picker.removeAttribute("data-ready");
+      var k = optionsKey(cell, pending);
+      if (answers[k]) { fillPicker(answers[k], cell); return; }
+      // Until the answer is in, nothing can be picked.
+      picker.querySelectorAll("[data-kind]").forEach(function (btn) { btn.disabled = true; });
+      askOptions(cell).then(function (answer) {
+        if (asking !== seq || !selected || key(selected[0], selected[1]) !== key(cell[0], cell[1])) { return; }
+        fillPicker(answer, cell);
+      }).catch(function () { if (asking === seq) { fillPicker(null, cell); } });
+    }
+    function fillPicker(answer, cell) {
+      picker.querySelectorAll("[data-kind]").forEach(function (btn) {
+        var kind = btn.getAttribute("data-kind");
+        var n = left(kind);
+        // No answer (offline): only the counts grey; the server still checks the move.
+        btn.disabled = n <= 0 || (answer !== null && !answer.kinds[kind]);
+        btn.classList.toggle("none", n <= 0);
+        var label = btn.querySelector(".n");
+        if (!label) { label = document.createElement("span"); label.className = "n"; btn.appendChild(label); }
+        label.textContent = String(Math.max(n, 0));
+      });
+      picker.setAttribute("data-ready", key(cell[0], cell[1]));
+    }
+    function closePicker() {
+      asking = null;
+      if (picker) { picker.hidden = true; picker.removeAttribute("data-ready"); }
+    }
     /* The picker sits over the lower part of a phone screen: slide the board so the
        chosen cell shows above it. */
     function revealSelected() {
@@ -422,8 +433,11 @@
     }
     function pick(kind) {
       if (!selected) { return; }
+      // The options answer for this cell already says what the move will score.
+      var answer = answers[optionsKey(selected, pending)];
       var parts = kind.split(" ");
       pending.push({row: selected[0], col: selected[1], color: parts[0], shape: parts[1]});
+      if (answer && answer.kinds[kind]) { previews[state.turn + "|" + tilesKey(pending)] = answer.kinds[kind]; }
       selected = nextInLine();
       if (selected) { openPicker(); } else { closePicker(); }
       changed();
@@ -435,11 +449,11 @@
       keepVisible();
       if (removeBtn) { removeBtn.disabled = !pending.length; }
       if (clearBtn) { clearBtn.disabled = !pending.length && !selected; }
-      askPreview();
+      showPreview();
     }
-    function say(text, cls) {
+    function say(message, cls) {
       if (!preview) { return; }
-      preview.textContent = text;
+      preview.textContent = message;
       preview.className = "preview" + (cls ? " " + cls : "");
     }
     function showError(data, fallback) {
@@ -448,22 +462,34 @@
       drawEntry();
       say(err.message || fallback, "error");
     }
-    function askPreview() {
+    /* A preview: {text, breakdown, ...} for a legal move, {error} for one refused. */
+    function showResult(result) {
+      if (result.error) {
+        showError(result, t("illegal"));
+        if (confirmBtn) { confirmBtn.disabled = true; }
+        return;
+      }
+      say(result.text, result.breakdown && result.breakdown.qwirkles ? "qwirkle" : "ok");
+      if (confirmBtn) { confirmBtn.disabled = false; }
+    }
+    var previewSeq = 0;
+    function showPreview() {
       var seq = ++previewSeq;
       if (!pending.length) {
         say(defaultText, "");
         if (confirmBtn) { confirmBtn.disabled = true; }
         return;
       }
+      var known = previews[state.turn + "|" + tilesKey(pending)];
+      if (known) { showResult(known); return; }
+      // A tile taken back from the middle: a set of tiles not seen yet, so ask.
       say("…", "wait");
       send("POST", api + "/preview", {type: "place", tiles: pending}).then(function (res) {
         if (seq !== previewSeq) { return; }
         if (res.status === 200 && res.data.ok !== false) {
-          say(res.data.text, res.data.breakdown && res.data.breakdown.qwirkles ? "qwirkle" : "ok");
-          if (confirmBtn) { confirmBtn.disabled = false; }
+          showResult(res.data);
         } else if (res.status === 422) {
-          showError(res.data, t("illegal"));
-          if (confirmBtn) { confirmBtn.disabled = true; }
+          showResult({error: errorOf(res.data)});
         } else {
           say(t("ready", {n: pending.length}), "");
           if (confirmBtn) { confirmBtn.disabled = false; }
@@ -480,10 +506,14 @@
       send("POST", api + "/moves", {type: "place", tiles: pending, turn: state.turn})
         .then(function (res) {
           busy = false;
-          if (res.status === 201 || res.status === 200) { return refresh(); }
-          if (res.status === 409) {
+          if (res.status === 201 || res.status === 200) {
+            // The answer's state is the game now: no other request.
+            answer(res.data.game);
+            return;
+          }
+          if (res.status === 409 && res.data.game) {
+            answer(res.data.game);
             say(t("conflict"), "error");
-            setTimeout(function () { location.reload(); }, 900);
             return;
           }
           if (res.status === 403) {
@@ -499,6 +529,35 @@
           if (confirmBtn) { confirmBtn.disabled = false; }
         });
     }
+    /* Hand a state from the server to the page (table.js), which hands it back. */
+    function answer(next) {
+      document.dispatchEvent(new CustomEvent("sk:answer", {detail: {state: next}}));
+    }
+    /* A newer state: redraw; a pending move made for an older one is dropped. */
+    function onState(ev) {
+      var next = ev.detail.state;
+      var moved = next.turn !== state.turn || next.updated_at !== state.updated_at;
+      take(next);
+      edit = svg.hasAttribute("data-edit") && state.status === "active";
+      if (moved) {
+        pending.length = 0;
+        selected = null;
+        badCells = [];
+        answers = {};
+        previews = {};
+        closePicker();
+        say(defaultText, "");
+        if (confirmBtn) { confirmBtn.disabled = true; }
+        if (removeBtn) { removeBtn.disabled = true; }
+        if (clearBtn) { clearBtn.disabled = true; }
+      }
+      drawBoard();
+      drawEntry();
+      keepVisible();
+      svg.setAttribute("data-drawn", String(tiles.length));
+    }
+    document.addEventListener("sk:state", onState);
+    stop = function () { document.removeEventListener("sk:state", onState); };
 
     if (picker) {
       picker.addEventListener("click", function (ev) {
@@ -516,57 +575,20 @@
       });
     }
 
-    /* Cells where each tile kind may go alone: greys the picker for the first tile. */
-    if (state.edit) {
-      send("GET", api + "/legal").then(function (res) {
-        if (res.status !== 200) { return; }
-        var cells = {};
-        if (res.data.cells) {
-          Object.keys(res.data.cells).forEach(function (k) {
-            cells[k] = {};
-            res.data.cells[k].forEach(function (kind) { cells[k][kind] = true; });
-          });
-        } else if (res.data.kinds) {
-          Object.keys(res.data.kinds).forEach(function (kind) {
-            res.data.kinds[kind].forEach(function (rc) {
-              var k = key(rc[0], rc[1]);
-              (cells[k] = cells[k] || {})[kind] = true;
-            });
-          });
-        } else { return; }
-        legal = cells;
-        if (selected && !picker.hidden) { openPicker(); }
-      }).catch(function () { /* no greying by legality: the server still checks */ });
-    }
-
     drawBoard();
     drawEntry();
     fit();
-    svg.setAttribute("data-drawn", String(state.board.length));
+    svg.setAttribute("data-drawn", String(tiles.length));
     if (window.performance && performance.mark) { performance.mark("board-drawn"); }
-    board.hasPending = function () { return pending.length > 0 || busy; };
   }
 
-  /* Another device may enter moves: follow the game while nothing is being entered here. */
-  function poll() {
-    var board = current;
-    if (!board || document.visibilityState !== "visible" || board.hasPending()) { return; }
-    var api = document.querySelector("[data-board]").getAttribute("data-api");
-    send("GET", api).then(function (res) {
-      if (current !== board || board.hasPending() || res.status !== 200) { return; }
-      if (res.data.turn !== board.state.turn || res.data.status !== board.state.status) {
-        refresh();
-      }
-    }).catch(function () { /* offline for a moment: try again later */ });
+  function start(main) {
+    if (stop) { stop(); stop = null; }
+    if (main && main.querySelector("[data-board]")) { init(main); }
   }
-
-  function start() {
-    var main = document.querySelector("main");
-    if (main && main.querySelector("[data-board]")) {
-      init(main);
-      setInterval(poll, POLL_MS);
-    }
-  }
-  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); }
-  else { start(); }
+  // table.js swaps in the final screen (or back) without a reload.
+  document.addEventListener("sk:main", function (ev) { start(ev.detail.main); });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { start(document.querySelector("main")); });
+  } else { start(document.querySelector("main")); }
 })();

@@ -52,7 +52,7 @@ def game_page(client: FlaskClient, game_id: int) -> Node:
 
 
 def board_state(page: Node) -> dict[str, Any]:
-    return json.loads(page.find("svg", data_board=True).attrs["data-state"])
+    return json.loads(page.find("script", data_game_state=True).text())
 
 
 # --- the new-game form ---
@@ -151,10 +151,11 @@ def test_a_colour_with_all_cubes_down_is_greyed(client: FlaskClient) -> None:
     assert "gone" in red.attrs["class"].split()
     assert red.text() == "red 0 left"
     state = board_state(page)
-    assert state["supply_per_color"] is True
-    # Every face of a colour shows the colour's cubes left: the picker greys red.
-    assert {state["unseen"][f"red {s}"] for s in SHAPES} == {0}
-    assert {state["unseen"][f"blue {s}"] for s in SHAPES} == {15}
+    assert "data-supply-per-color" in page.find("svg", data_board=True).attrs
+    # Counted per colour: the picker greys every face of red.
+    unseen = {(u["color"], u["shape"]): u["count"] for u in state["unseen"]}
+    assert unseen[("red", "")] == 0 and unseen[("blue", "")] == 15
+    assert len(unseen) == 6
     picks = page.find_all("button", class_="pick")
     assert len(picks) == 36
 

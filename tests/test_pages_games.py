@@ -270,12 +270,15 @@ def test_game_page_shows_totals_bag_tracker_and_entry(client: FlaskClient) -> No
     assert doc.find("[data-entry]").find("[data-confirm]").tag == "button"
     assert len(doc.find("[data-picker]").find_all("[data-kind]")) == 36
     board = doc.find("[data-board]")
-    board_state = json.loads(board.attrs["data-state"])
-    assert board_state["edit"] is True and board_state["board"] == []
+    # The page starts from the API's own state (web/state.py).
+    board_state = json.loads(doc.find("[data-game-state]").text)
+    assert board_state == client.get(f"/api/games/{game_id}").get_json()
+    assert "data-edit" in board.attrs and board_state["board"] == []
     assert board.attrs["data-api"] == f"/api/games/{game_id}"
-    # No trade on the first move, no pass while the bag holds tiles (RULES §5).
-    assert not doc.find_all("[data-trade]")
-    assert "Pass" not in doc.find("section.actions").text
+    # No trade on the first move, no pass while the bag holds tiles (RULES §5):
+    # the forms wait hidden for the page's script to show them.
+    assert "hidden" in doc.find("[data-trade]").attrs
+    assert "hidden" in doc.find("[data-pass]").attrs
     # html.parser lower-cases attribute names; a viewBox lets CSS size the code.
     assert "viewbox" in doc.find("div.qr").find("svg").attrs
 
@@ -296,10 +299,10 @@ def test_sample_moves_show_scores_last_move_and_tracker(client: FlaskClient) -> 
     assert kinds["red clover"] == "2" and kinds["blue circle"] == "2"
     assert kinds["purple starburst"] == "3"
     assert doc.find("[data-bag]").text == "77"
-    board_state = json.loads(doc.find("[data-board]").attrs["data-state"])
-    assert board_state["last"] == [[1, 2]]
+    board_state = json.loads(doc.find("[data-game-state]").text)
+    assert [(t["row"], t["col"]) for t in board_state["last_move"]["tiles"]] == [(1, 2)]
     assert len(board_state["board"]) == 7
-    assert doc.find("[data-trade]")
+    assert "hidden" not in doc.find("[data-trade]").attrs
 
 
 def test_a_viewer_without_the_token_sees_no_entry(
@@ -311,7 +314,7 @@ def test_a_viewer_without_the_token_sees_no_entry(
     assert not doc.find_all("[data-entry]")
     assert not doc.find_all("div.qr")
     assert "View only" in doc.text
-    assert json.loads(doc.find("[data-board]").attrs["data-state"])["edit"] is False
+    assert "data-edit" not in doc.find("[data-board]").attrs
     assert other.post(f"/games/{game_id}/undo", data={}).status_code == 403
 
 
@@ -370,6 +373,7 @@ def actions(client: FlaskClient, game_id: int) -> set[str]:
     return {
         kind for form in forms for kind in ("trade", "pass")
         if form.attrs.get("action", "").endswith(f"/{game_id}/{kind}")
+        and "hidden" not in form.attrs  # there for the page's script, not offered
     }
 
 

@@ -19,6 +19,7 @@ from .errors import (
 )
 from .game import (
     END_BONUS,
+    MENDABLE,
     EndReason,
     Final,
     Game,
@@ -70,7 +71,8 @@ __all__ = [
     "Board", "Placement",
     "EngineError", "BadInput", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",
     "RECORD_ERROR_CODES",
-    "Game", "Move", "Final", "EndReason", "END_BONUS", "parse_tiles", "Preview",
+    "Game", "Move", "Final", "EndReason", "END_BONUS", "MENDABLE", "parse_tiles",
+    "Preview",
     "Position", "PlacedTile", "Standing", "ranks", "winners",
     "MAX_NAME_LENGTH", "InvalidName", "normalise_name", "name_key", "check_players",
     "check_stored_players", "repair_names",

@@ -17,6 +17,10 @@ END_BONUS = 6
 6 in every variant (RULES §7)."""
 
 
+MENDABLE = frozenset({"gap", "first_move_too_small"})
+"""Refusals of a move that more tiles of the same move may still put right."""
+
+
 class EndReason(StrEnum):
     """Why a game ended (CONTRACT §5 final.reason)."""
 
@@ -440,8 +444,9 @@ class Game:
         """Return each tile kind that may go on cell with the pending tiles, and
         what the move would then do.
 
-        A kind maps to the move's Preview, or to the IllegalMove of a move whose
-        only fault is a gap that a later tile of the same move may still fill.
+        A kind maps to the move's Preview, or to the IllegalMove of a move that
+        more tiles of the same move may still mend (MENDABLE: a gap to fill, a
+        first move still too small).
         Kinds with no copy left beside the pending ones (counted by the set's
         supply key) are left out, as is everything once the game is over.
         """
@@ -461,7 +466,7 @@ class Game:
             try:
                 found[kind] = self.preview([*pending, (*cell, *kind)])
             except IllegalMove as exc:
-                if exc.code == "gap":
+                if exc.code in MENDABLE:
                     found[kind] = exc
             except BadInput:
                 continue

@@ -18,6 +18,7 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import engine, net, text
@@ -27,7 +28,7 @@ from ..store import games as stored
 from .auth import remember_token
 from .forms import CLASSIC_SEATS, MAX_SEATS, NewGameForm, TradeForm, TurnForm, choice
 from .pages import can_edit, require_edit
-from .state import preview_json, refusal_json
+from .state import preview_json, refusal_json, state_text
 
 bp = Blueprint("table", __name__)
 
@@ -38,24 +39,15 @@ MAX_PENDING = 12
 """Most pending tiles the options endpoint looks at (a hand holds at most 12)."""
 
 
-def board_state(row: GameRow, editable: bool) -> dict[str, Any]:
-    """Return the compact state board.js draws from (no move history)."""
-    game = row.game
-    last = game.moves[-1] if game.moves else None
-    return {
-        "id": row.id,
-        "turn": game.turn,
-        "status": game.status,
-        "edit": editable and game.status == "active",
-        # How the picker counts pending tiles against the supply (RULES §7).
-        "supply_per_color": game.variant.supply_per_color,
-        "board": [[r, c, color, shape] for r, c, color, shape in game.board.tiles()],
-        "last": [[p.row, p.col] for p in last.tiles] if last is not None else [],
-        "unseen": {
-            f"{color} {shape}": n
-            for (color, shape), n in game.unseen_by_kind().items()
-        },
-    }
+def script_json(data: str) -> Markup:
+    """Return JSON text safe inside <script type="application/json">.
+
+    "<", ">" and "&" only occur inside JSON strings, where their escapes mean
+    the same, so no "</script>" or comment opener can end the block early.
+    """
+    return Markup(
+        data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    )
 
 
 def _join_link(row: GameRow) -> tuple[str, str, bool]:
@@ -93,7 +85,9 @@ def page_context(row: GameRow) -> dict[str, Any]:
         "names": row.names,
         "editable": editable,
         "active": game.status == "active",
-        "state_json": json.dumps(board_state(row, editable), separators=(",", ":")),
+        # The API's state (web/state.py): the page's scripts start from it and
+        # apply each answer's state the same way.
+        "state_script": script_json(state_text(row)),
         "text_json": json.dumps(text.board_strings(variant), ensure_ascii=False),
         "letters_json": json.dumps(text.color_letters(variant), ensure_ascii=False),
         "last_points": text.last_points(game),

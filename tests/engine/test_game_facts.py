@@ -92,6 +92,63 @@ def test_a_preview_says_what_the_move_does_and_changes_nothing(path: Any) -> Non
         assert preview.ends_game == (game.final is not None)
 
 
+@pytest.mark.parametrize("path", CORPUS[:4], ids=lambda p: p.stem)
+def test_a_cells_options_are_every_kind_whose_move_is_legal_with_its_preview(
+    path: Any,
+) -> None:
+    record = load(path)
+    for step, move in enumerate(record["moves"]):
+        if move["type"] != "place" or step % 5:
+            continue
+        game = replayed(record, step)
+        tiles = [(t["row"], t["col"], t["color"], t["shape"]) for t in move["tiles"]]
+        pending, (row, col, *_kind) = tiles[:-1], tiles[-1]
+        before = snapshot(game)
+
+        options = game.options((row, col), pending)
+
+        assert snapshot(game) == before
+        unseen = game.unseen()
+        for kind in game.variant.kinds:
+            tried = [*pending, (row, col, *kind)]
+            left = unseen[kind] - sum(1 for t in pending if tuple(t[2:]) == kind)
+            try:
+                want: Any = game.preview(tried)
+            except engine.IllegalMove as exc:
+                want = exc.code if exc.code in engine.MENDABLE else None
+            if left <= 0:
+                want = None
+            got = options.get(kind)
+            if isinstance(got, engine.IllegalMove):
+                assert got.code == want, (step, kind)
+            else:
+                assert got == want, (step, kind)
+        assert options[tuple(tiles[-1][2:])] == game.preview(tiles)
+
+
+def test_a_gap_or_a_first_move_too_small_is_offered_with_its_refusal() -> None:
+    game = engine.Game()
+    game.place([(0, 0, "red", "circle"), (0, 1, "red", "square")])
+    gap = game.options((0, 4), [(0, 2, "red", "diamond")])
+    assert isinstance(gap[("red", "clover")], engine.IllegalMove)
+    assert gap[("red", "clover")].code == "gap"
+    # The gap is checked before the lines, so the cell offers what a later tile
+    # may still make right; the move itself is checked again when confirmed.
+    assert {exc.code for exc in gap.values()} == {"gap"}
+
+    cubes = engine.Game(engine.CUBES, 2)
+    first = cubes.options((0, 0))
+    assert len(first) == len(engine.CUBES.kinds)
+    assert {exc.code for exc in first.values()} == {"first_move_too_small"}
+
+
+def test_no_options_once_the_game_is_over() -> None:
+    record = load(CORPUS[0])
+    game = replayed(record)
+    assert game.final is not None
+    assert game.options((0, 0)) == {}
+
+
 def test_a_refused_preview_changes_nothing() -> None:
     game = engine.Game()
     game.place([(0, 0, "red", "circle"), (0, 1, "red", "square")])

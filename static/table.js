@@ -1,0 +1,282 @@
+/* The game page around the board: keeps scores, status, tracker and the other
+   moves (trade, pass, undo) in step with the game state, without reloading.
+
+   Every state comes from the server (the API's answers, web/state.py): this
+   script puts it on the page and tells the board (event "sk:state"). States
+   come from a move's answer (board.js), from trade / pass / undo here, and from
+   polling while another device enters moves. Every sentence comes from the page
+   (data-text), built by text.py. Without JavaScript the forms still post. */
+(function () {
+  "use strict";
+  var POLL_MS = 3000;
+  var game = null;    // {main, state, etag, text}: the page now on screen
+
+  function csrf() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.getAttribute("content") : "";
+  }
+  function fill(template, vars) {
+    var out = template || "";
+    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
+    return out;
+  }
+  /* Fetch JSON; resolves {status, data, etag} (data {} when the body is not JSON). */
+  function send(method, url, body) {
+    var opts = {method: method, credentials: "same-origin",
+                headers: {"Accept": "application/json", "X-CSRFToken": csrf()}};
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    return fetch(url, opts).then(function (resp) {
+      return resp.json().catch(function () { return {}; }).then(function (data) {
+        return {status: resp.status, data: data, etag: resp.headers.get("ETag")};
+      });
+    });
+  }
+  /* Newer = more moves, or as many written later (an undo and a move, a rename). */
+  function newer(a, b) {
+    return !b || a.turn !== b.turn || a.updated_at > b.updated_at;
+  }
+
+  /* --- putting a state on the page --- */
+
+  function setHidden(el, hidden) { if (el) { el.hidden = hidden; } }
+  function text(el, value) { if (el && el.textContent !== value) { el.textContent = value; } }
+
+  function showScores(main, state, t) {
+    var active = state.status === "active";
+    main.querySelectorAll("section.scores .player").forEach(function (el) {
+      var seat = Number(el.getAttribute("data-player"));
+      var player = state.players[seat];
+      var current = active && seat === state.current_player;
+      el.classList.toggle("current", current);
+      if (current) { el.setAttribute("aria-current", "true"); } else { el.removeAttribute("aria-current"); }
+      text(el.querySelector("[data-total]"), String(player.score));
+      text(el.querySelector(".last"), state.last_points[seat] || "–");
+      var hand = el.querySelector("[data-hand]");
+      text(hand, fill(t.hand, {n: player.hand}));
+      setHidden(hand, state.bag !== 0);
+    });
+  }
+  function showStatus(main, state, t) {
+    text(main.querySelector("[data-bag]"), String(state.bag));
+    var who = state.players[state.current_player].name;
+    text(main.querySelector("[data-turn]"),
+         state.status === "active" ? fill(t.to_play, {name: who}) : t.game_over);
+    var last = main.querySelector("[data-last-move]");
+    if (last && state.last_move) {
+      text(last, fill(t.last_move, {name: state.players[state.last_move.player].name,
+                                    move: state.last_move.text}));
+    }
+    setHidden(last, !state.last_move);
+    setHidden(main.querySelector("[data-first-hint]"), state.turn > 0);
+  }
+  function showTracker(main, state, t) {
+    var left = {};
+    state.unseen.forEach(function (u) { left[u.color + " " + u.shape] = u.count; });
+    main.querySelectorAll(".tracker-grid td[data-kind]").forEach(function (td) {
+      var n = left[td.getAttribute("data-kind")] || 0;
+      text(td.querySelector(".n"), String(n));
+      td.classList.toggle("gone", n === 0);
+    });
+    main.querySelectorAll(".color-left li[data-color]").forEach(function (li) {
+      var n = left[li.getAttribute("data-color") + " "] || 0;
+      text(li.querySelector("[data-left]"),
+           fill((t.left || [])[n] || String(n), {color: li.getAttribute("data-color-name")}));
+      li.classList.toggle("gone", n === 0);
+    });
+  }
+  function showActions(main, state) {
+    main.querySelectorAll("input[name=turn]").forEach(function (input) { input.value = String(state.turn); });
+    var trade = main.querySelector("[data-trade]");
+    if (trade) {
+      var select = trade.querySelector("select");
+      var keep = select.value;
+      if (select.options.length !== state.max_trade) {
+        select.textContent = "";
+        for (var n = 1; n <= state.max_trade; n++) {
+          var option = document.createElement("option");
+          option.value = option.textContent = String(n);
+          select.appendChild(option);
+        }
+        if (Number(keep) <= state.max_trade) { select.value = keep; }
+      }
+      setHidden(trade, state.max_trade === 0);
+    }
+    setHidden(main.querySelector("[data-pass]"), !state.can_pass);
+    setHidden(main.querySelector("[data-undo]"), state.turn === 0);
+    var confirmUndo = main.querySelector("[data-undo-confirm]");
+    if (confirmUndo && state.turn === 0) { confirmUndo.hidden = true; }
+  }
+
+  /* The final screen (or its end, after an undo) is another page: fetch it and
+     swap it in place of <main>, no reload; the scripts start again on it. */
+  function swapMain() {
+    return fetch(location.href, {credentials: "same-origin", cache: "no-store",
+                                 headers: {"Accept": "text/html"}})
+      .then(function (resp) { return resp.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector("main");
+        var old = document.querySelector("main");
+        if (!fresh || !old) { location.reload(); return; }
+        var adopted = document.adoptNode(fresh);
+        old.replaceWith(adopted);
+        document.title = doc.title;
+        start(adopted);
+        document.dispatchEvent(new CustomEvent("sk:main", {detail: {main: adopted}}));
+      })
+      .catch(function () { location.reload(); });
+  }
+
+  function show(state, etag) {
+    if (!game) { return; }
+    if (etag) { game.etag = etag; }
+    if (!newer(state, game.state)) { return; }
+    var ended = (state.status === "active") !== (game.state.status === "active");
+    game.state = state;
+    document.dispatchEvent(new CustomEvent("sk:state", {detail: {state: state}}));
+    if (ended) { swapMain(); return; }
+    var main = game.main, t = game.text;
+    showScores(main, state, t);
+    showStatus(main, state, t);
+    showTracker(main, state, t);
+    showActions(main, state);
+  }
+
+  /* --- trade, pass, undo through the API --- */
+
+  function say(message, cls) {
+    var line = game && game.main.querySelector("[data-preview]");
+    if (line) {
+      line.textContent = message;
+      line.className = "preview" + (cls ? " " + cls : "");
+    } else if (message) {
+      var flashes = document.querySelector(".flashes");
+      if (!flashes) {
+        flashes = document.createElement("div");
+        flashes.className = "flashes";
+        flashes.setAttribute("role", "status");
+        document.querySelector("main").before(flashes);
+      }
+      flashes.textContent = "";
+      var p = document.createElement("p");
+      p.className = "flash flash-" + (cls === "error" ? "error" : "info");
+      p.textContent = message;
+      flashes.appendChild(p);
+    }
+  }
+  function answered(res, done) {
+    var t = game.text;
+    var error = (res.data && res.data.error) || {};
+    if (res.status === 200 || res.status === 201) {
+      show(res.data.game || res.data);
+      if (done) { say(done, "ok"); }
+    } else if (res.data && res.data.game) {
+      show(res.data.game);
+      say(t.conflict, "error");
+    } else if (res.status === 403) {
+      say(t.forbidden, "error");
+    } else {
+      say(error.message || fill(t.refused, {status: res.status}), "error");
+    }
+  }
+  function busyBoard() {
+    var svg = document.querySelector("[data-board]");
+    return svg && svg.hasAttribute("data-busy");
+  }
+  function move(body, done) {
+    var state = game.state;
+    body.turn = state.turn;
+    return send("POST", api() + "/moves", body)
+      .then(function (res) { answered(res, done); })
+      .catch(function () { say(game.text.offline, "error"); });
+  }
+  function api() { return document.querySelector("[data-board]").getAttribute("data-api"); }
+
+  function wire(main) {
+    var trade = main.querySelector("[data-trade]");
+    if (trade) {
+      trade.addEventListener("submit", function (ev) {
+        ev.preventDefault();
+        if (busyBoard()) { return; }
+        move({type: "trade", count: Number(trade.querySelector("select").value)});
+      });
+    }
+    var pass = main.querySelector("[data-pass]");
+    if (pass) {
+      pass.addEventListener("submit", function (ev) {
+        ev.preventDefault();
+        if (busyBoard()) { return; }
+        move({type: "pass"});
+      });
+    }
+    var undo = main.querySelector("[data-undo]");
+    var ask = main.querySelector("[data-undo-confirm]");
+    if (undo && ask) {
+      undo.addEventListener("click", function (ev) {
+        ev.preventDefault();
+        var last = game.state.last_move;
+        if (!last) { return; }
+        text(ask.querySelector("[data-undo-what]"),
+             game.state.players[last.player].name + ": " + last.text);
+        ask.hidden = false;
+        ask.querySelector("[data-confirm-undo]").focus();
+      });
+      ask.querySelector("[data-keep]").addEventListener("click", function () { ask.hidden = true; });
+      ask.addEventListener("submit", function (ev) {
+        ev.preventDefault();
+        ask.hidden = true;
+        send("DELETE", api() + "/moves/last?turn=" + game.state.turn)
+          .then(function (res) {
+            if (res.status === 409 && res.data.error && res.data.error.code === "nothing_to_undo") {
+              say(game.text.nothing_to_undo, "error");
+              return;
+            }
+            answered(res, game.text.undone);
+          })
+          .catch(function () { say(game.text.offline, "error"); });
+      });
+    }
+  }
+
+  /* --- other devices: poll while nothing is being entered here --- */
+
+  function poll() {
+    if (!game || document.visibilityState !== "visible" || busyBoard()) { return; }
+    var seen = game;
+    var headers = {"Accept": "application/json"};
+    if (seen.etag) { headers["If-None-Match"] = seen.etag; }
+    fetch(api(), {credentials: "same-origin", cache: "no-store", headers: headers})
+      .then(function (resp) {
+        if (resp.status !== 200 || game !== seen || busyBoard()) { return null; }
+        var etag = resp.headers.get("ETag");
+        if (etag && etag === seen.etag) { return null; }
+        return resp.json().then(function (state) { show(state, etag); });
+      })
+      .catch(function () { /* offline for a moment: try again later */ });
+  }
+
+  function start(main) {
+    var holder = main.querySelector("[data-game-state]");
+    var svg = main.querySelector("[data-board]");
+    if (!holder || !svg) { game = null; return; }
+    game = {main: main, state: JSON.parse(holder.textContent), etag: null,
+            text: JSON.parse(svg.getAttribute("data-text") || "{}")};
+    wire(main);
+  }
+
+  /* The board tells about its move's answer; the page follows (and so does poll). */
+  document.addEventListener("sk:answer", function (ev) { show(ev.detail.state); });
+
+  function boot() {
+    var main = document.querySelector("main");
+    if (main && main.querySelector("[data-game-state]")) {
+      start(main);
+      setInterval(poll, POLL_MS);
+    }
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", boot); }
+  else { boot(); }
+})();
