@@ -229,6 +229,29 @@ def move_summary(move: engine.Move, variant: engine.Variant) -> str:
     return gettext("Passed")
 
 
+def replay_title(step: int, round_number: int, who: str) -> str:
+    """Return a replay step's heading: "Move 5, round 3: Ann" (step 0: before)."""
+    if step == 0:
+        return gettext("Before the first move")
+    return gettext("Move %(n)d, round %(r)d: %(who)s", n=step, r=round_number, who=who)
+
+
+def replay_strings(variant: engine.Variant) -> dict[str, object]:
+    """Return the words the replay page's script puts around each step's figures."""
+    return {
+        "points": gettext("points"),
+        "end_bonus": gettext("end bonus"),
+        "qwirkle": gettext("Qwirkle!"),
+        "next": gettext("next: %(who)s", who="%(who)s"),
+        "game_over": gettext("Game over."),
+        "tile_names": {
+            f"{color} {shape}": tile_name(color, shape)
+            for color, shape in variant.kinds
+        },
+        "letters": color_letters(variant),
+    }
+
+
 def move_line(move: engine.Move, names: Sequence[str]) -> str:
     """Return a move as one line: "Ann: red line 3 = 3", "Bob: traded 2"."""
     return gettext(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,7 @@ from ..i18n import gettext as _
 from ..store import GameRow, TurnConflict, loaded, stats
 from ..store import games as stored
 from .forms import ConfirmForm, CorrectForm, RenameForm
-from .pages import can_edit, game_file, require_edit
+from .pages import can_edit, game_file, require_edit, script_json
 
 bp = Blueprint("history", __name__)
 
@@ -164,6 +165,61 @@ def replay_context(row: GameRow, step: int) -> dict[str, Any]:
     }
 
 
+def replay_steps(row: GameRow) -> dict[str, Any]:
+    """Return every step of the replay at once, for the page to step in place.
+
+    "tiles": each tile of the final board in the order placed, as [x, y, row,
+    col, colour, shape, move index] in the frame of board_view; "steps": per
+    step (0 = before any move) what the page shows, every sentence from text.py.
+    """
+    game = row.game
+    final_view = board_view(game, game.at(game.turn))
+    moves_of = {(t.row, t.col): t.move for t in game.at(game.turn).tiles}
+    tiles = [
+        [t.x, t.y, t.row, t.col, t.color, t.shape, moves_of[(t.row, t.col)]]
+        for t in final_view["tiles"]
+    ]
+    steps = []
+    for step in range(game.turn + 1):
+        position = game.at(step)
+        move = game.moves[step - 1] if step else None
+        final = position.final
+        qwirkle_cells = sorted({
+            cell
+            for line in (move.breakdown.lines if move and move.breakdown else ())
+            if line.qwirkle for cell in line.cells
+        })
+        steps.append({
+            "title": text.replay_title(
+                step, (step - 1) // game.players + 1 if step else 0,
+                row.names[move.player] if move is not None else "",
+            ),
+            "type": move.type if move is not None else None,
+            "summary": text.move_summary(move, game.variant) if move else "",
+            "points": move.score if move is not None else 0,
+            "end_bonus": move.end_bonus if move is not None else 0,
+            "lines": [
+                [text.line_label(line), line.points, line.qwirkle]
+                for line in (move.breakdown.lines if move and move.breakdown else ())
+            ],
+            "qwirkle_cells": [list(cell) for cell in qwirkle_cells],
+            "scores": list(position.scores),
+            "qwirkles": list(position.qwirkles),
+            "mover": move.player if move is not None else None,
+            "winners": list(final.winners) if final is not None else [],
+            "bag": position.bag,
+            "on_board": len(position.tiles),
+            "next": (
+                row.names[position.current_player] if step < game.turn else None
+            ),
+            "reason": (
+                text.final_reason(final, row.names, game.variant)
+                if final is not None else ""
+            ),
+        })
+    return {"tiles": tiles, "steps": steps}
+
+
 def chart_markup(row: GameRow) -> Markup:
     """Return the game's running-total chart as inline SVG markup."""
     return Markup(chart.chart_svg(game_file(row)))  # built from escaped parts only
@@ -177,6 +233,9 @@ def replay(game_id: int) -> str:
         context = replay_context(row, row.game.turn if step is None else step)
         return render_template(
             "history/replay.html", chart=chart_markup(row), can_edit=can_edit(row),
+            steps_script=script_json(json.dumps(replay_steps(row),
+                                                separators=(",", ":"))),
+            replay_text=json.dumps(text.replay_strings(row.variant)),
             **context,
         )
 

@@ -1,4 +1,5 @@
-"""What the page blueprints share: who may edit, files from games, time tags."""
+"""What the page blueprints share: who may edit, files from games, time tags,
+JSON for a page's scripts."""
 
 from __future__ import annotations
 
@@ -49,4 +50,15 @@ def time_tag(value: str | None, style: str = "datetime", empty: str = "–") -> 
         return Markup.escape(empty)
     return Markup('<time datetime="{}" data-localtime="{}">{}</time>').format(
         moment.strftime("%Y-%m-%dT%H:%M:%SZ"), style, text.utc_time(value, style)
+    )
+
+
+def script_json(data: str) -> Markup:
+    """Return JSON text safe inside <script type="application/json">.
+
+    "<", ">" and "&" only occur inside JSON strings, where their escapes mean
+    the same, so no "</script>" or comment opener can end the block early.
+    """
+    return Markup(
+        data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     )

@@ -18,7 +18,6 @@ from flask import (
     request,
     url_for,
 )
-from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import engine, net, text
@@ -27,7 +26,7 @@ from ..store import GameRow, NothingToUndo, TurnConflict, loaded, stats
 from ..store import games as stored
 from .auth import remember_token
 from .forms import CLASSIC_SEATS, MAX_SEATS, NewGameForm, TradeForm, TurnForm, choice
-from .pages import can_edit, require_edit
+from .pages import can_edit, require_edit, script_json
 from .state import preview_json, refusal_json, state_text
 
 bp = Blueprint("table", __name__)
@@ -37,17 +36,6 @@ KNOWN_NAMES = 40
 
 MAX_PENDING = 12
 """Most pending tiles the options endpoint looks at (a hand holds at most 12)."""
-
-
-def script_json(data: str) -> Markup:
-    """Return JSON text safe inside <script type="application/json">.
-
-    "<", ">" and "&" only occur inside JSON strings, where their escapes mean
-    the same, so no "</script>" or comment opener can end the block early.
-    """
-    return Markup(
-        data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    )
 
 
 def _join_link(row: GameRow) -> tuple[str, str, bool]:

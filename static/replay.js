@@ -1,0 +1,227 @@
+/* Replay stepping in place: buttons, arrow keys and the slider show any step at
+   once from the steps the page carries (data-replay-steps), and each step keeps
+   its own address (?move=N, history.pushState), which the server also renders
+   for a shared link or a browser without JavaScript. Every sentence is the
+   server's (text.py): this script only puts it in place. */
+(function () {
+  "use strict";
+  var root = document.querySelector("[data-replay]");
+  var holder = root && root.querySelector("[data-replay-steps]");
+  if (!root || !holder) { return; }
+  var NS = "http://www.w3.org/2000/svg";
+  var data = JSON.parse(holder.textContent);
+  var steps = data.steps;
+  var words = JSON.parse(root.getAttribute("data-text") || "{}");
+  var last = steps.length - 1;
+  var step = Number(root.getAttribute("data-step"));
+  var board = root.querySelector(".replay-board");
+
+  function one(selector) { return root.querySelector(selector); }
+  function text(el, value) { if (el && el.textContent !== value) { el.textContent = value; } }
+  function url(n) { return root.getAttribute("data-step-url") + n; }
+
+  /* --- the board: the tiles placed up to the step, marked as the server marks them --- */
+  var shown = {};  // tile index -> its element
+  function tileSize() {
+    var any = board.querySelector("svg.rtile");
+    return any ? Number(any.getAttribute("width")) : null;
+  }
+  var size = null;
+  function makeTile(t) {
+    var el = document.createElementNS(NS, "svg");
+    el.setAttribute("x", t[0]);
+    el.setAttribute("y", t[1]);
+    el.setAttribute("width", size);
+    el.setAttribute("height", size);
+    el.setAttribute("viewBox", "0 0 100 100");
+    el.setAttribute("data-cell", t[2] + "," + t[3]);
+    var title = document.createElementNS(NS, "title");
+    title.textContent = (words.tile_names || {})[t[4] + " " + t[5]] || "";
+    el.appendChild(title);
+    var base = document.createElementNS(NS, "use");
+    base.setAttribute("href", "#tile");
+    el.appendChild(base);
+    var sym = document.createElementNS(NS, "use");
+    sym.setAttribute("href", "#" + t[5]);
+    sym.setAttribute("class", "sym");
+    el.appendChild(sym);
+    var letter = document.createElementNS(NS, "text");
+    letter.setAttribute("class", "cb");
+    letter.setAttribute("x", "84");
+    letter.setAttribute("y", "93");
+    letter.textContent = (words.letters || {})[t[4]] || "";
+    el.appendChild(letter);
+    return el;
+  }
+  function mark(el, on) {
+    var rect = el.querySelector("rect.mark");
+    if (on && !rect) {
+      rect = document.createElementNS(NS, "rect");
+      rect.setAttribute("class", "mark");
+      ["x", "y"].forEach(function (a) { rect.setAttribute(a, "2"); });
+      rect.setAttribute("width", "96");
+      rect.setAttribute("height", "96");
+      rect.setAttribute("rx", "13");
+      el.appendChild(rect);
+    } else if (!on && rect) { rect.remove(); }
+  }
+  function drawBoard(n, facts) {
+    if (!board) { return; }
+    size = size || tileSize() || 40;
+    var qwirkle = {};
+    facts.qwirkle_cells.forEach(function (rc) { qwirkle[rc[0] + "," + rc[1]] = true; });
+    var frag = document.createDocumentFragment();
+    data.tiles.forEach(function (t, i) {
+      var el = shown[i];
+      if (t[6] >= n) {
+        if (el) { el.remove(); delete shown[i]; }
+        return;
+      }
+      if (!el) { el = shown[i] = makeTile(t); frag.appendChild(el); }
+      var placed = t[6] === n - 1;
+      el.setAttribute("class", "rtile c-" + t[4] + (placed ? " placed" : "") +
+                      (qwirkle[t[2] + "," + t[3]] ? " qwirkle" : ""));
+      mark(el, placed);
+    });
+    board.appendChild(frag);
+    board.setAttribute("data-tiles", String(facts.on_board));
+    var label = board.getAttribute("aria-label") || "";
+    board.setAttribute("aria-label", label.replace(/\d+(?!.*\d)/, String(n)));
+  }
+  /* The server's tiles become the script's (same order: the order placed). */
+  if (board) {
+    var drawn = board.querySelectorAll("svg.rtile");
+    var index = 0;
+    data.tiles.forEach(function (t, i) {
+      if (t[6] < step && drawn[index]) { shown[i] = drawn[index]; index++; }
+    });
+  }
+
+  /* --- the words and figures of a step --- */
+  function showMove(facts, n) {
+    var p = one(".replay-move");
+    if (!p) { return; }
+    p.hidden = !facts.type;
+    p.setAttribute("data-move-type", facts.type || "");
+    text(one("[data-move-summary]"), facts.summary);
+    text(one("[data-move-sep]"), facts.type === "place" ? ":" : " ·");
+    text(one("[data-move-points]"), String(facts.type === "place" ? facts.points : 0));
+    one("[data-end-bonus]").hidden = !facts.end_bonus;
+    text(one("[data-end-bonus-n]"), String(facts.end_bonus));
+    var correct = one("[data-correct]");
+    if (correct && n > 0) {
+      correct.setAttribute("href", root.getAttribute("data-correct-url").replace("%(n)s", n));
+    }
+    var list = one("[data-lines]");
+    list.textContent = "";
+    facts.lines.forEach(function (line) {
+      var li = document.createElement("li");
+      li.textContent = line[0] + " = " + line[1];
+      if (line[2]) {
+        li.className = "qwirkle";
+        var strong = document.createElement("strong");
+        strong.className = "qwirkle-mark";
+        strong.textContent = words.qwirkle;
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(strong);
+      }
+      list.appendChild(li);
+    });
+    list.hidden = !facts.lines.length;
+  }
+  function showStanding(facts) {
+    root.querySelectorAll("tr[data-seat]").forEach(function (tr) {
+      var seat = Number(tr.getAttribute("data-seat"));
+      var winner = facts.winners.indexOf(seat) >= 0;
+      tr.classList.toggle("mover", facts.mover === seat);
+      tr.classList.toggle("winner", winner);
+      tr.querySelector("[data-star]").hidden = !winner;
+      text(tr.querySelector("[data-total]"), String(facts.scores[seat]));
+      text(tr.querySelector("[data-qwirkles]"), String(facts.qwirkles[seat]));
+    });
+    text(one("[data-bag]"), String(facts.bag));
+    text(one("[data-on-board]"), String(facts.on_board));
+    var next = one("[data-next]");
+    next.hidden = !facts.next || !!facts.reason;
+    if (facts.next) { text(next, " · " + words.next.replace("%(who)s", facts.next)); }
+    one("[data-final]").hidden = !facts.reason;
+    text(one("[data-reason]"), facts.reason);
+  }
+  /* A step link is a link, or a disabled span at either end (as the server draws it). */
+  function showLinks(n) {
+    var targets = {first: 0, prev: Math.max(n - 1, 0), next: Math.min(n + 1, last), last: last};
+    var enabled = {first: n > 0, prev: n > 0, next: n < last, last: n < last};
+    root.querySelectorAll("[data-replay-go]").forEach(function (el) {
+      var kind = el.getAttribute("data-replay-go");
+      var want = enabled[kind] ? "A" : "SPAN";
+      var target = el;
+      if (el.tagName !== want) {
+        target = document.createElement(want.toLowerCase());
+        Array.prototype.forEach.call(el.attributes, function (a) {
+          if (a.name !== "href" && a.name !== "aria-disabled") { target.setAttribute(a.name, a.value); }
+        });
+        target.innerHTML = el.innerHTML;
+        target.classList.toggle("disabled", !enabled[kind]);
+        el.replaceWith(target);
+      }
+      if (enabled[kind]) { target.setAttribute("href", url(targets[kind])); }
+      else { target.setAttribute("aria-disabled", "true"); }
+    });
+    var slider = one("[data-replay-slider]");
+    if (slider) { slider.value = String(n); }
+    text(one("[data-replay-step]"), String(n));
+  }
+
+  function show(n, push) {
+    n = Math.max(0, Math.min(last, n));
+    var facts = steps[n];
+    drawBoard(n, facts);
+    text(one("[data-replay-title]"), facts.title);
+    showMove(facts, n);
+    showStanding(facts);
+    showLinks(n);
+    step = n;
+    root.setAttribute("data-step", String(n));
+    if (push) { history.pushState({step: n}, "", url(n)); }
+    if (window.performance && performance.mark) { performance.mark("replay-step-" + n); }
+  }
+
+  function go(kind) {
+    var target = {first: 0, prev: step - 1, next: step + 1, last: last}[kind];
+    if (target >= 0 && target <= last && target !== step) { show(target, true); }
+  }
+
+  root.addEventListener("click", function (event) {
+    var link = event.target.closest("a[data-replay-go]");
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button) { return; }
+    event.preventDefault();
+    go(link.getAttribute("data-replay-go"));
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var tag = (event.target && event.target.tagName) || "";
+    // The slider and text fields keep their own arrow keys.
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") { return; }
+    var kind = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"}[event.key];
+    if (kind) {
+      event.preventDefault();
+      go(kind);
+    }
+  });
+  var slider = one("[data-replay-slider]");
+  if (slider) {
+    slider.addEventListener("input", function () { show(Number(slider.value), false); });
+    slider.addEventListener("change", function () { show(Number(slider.value), true); });
+    slider.form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      show(Number(slider.value), true);
+    });
+  }
+  window.addEventListener("popstate", function (event) {
+    var asked = new URLSearchParams(location.search).get("move");
+    var n = event.state && typeof event.state.step === "number" ? event.state.step
+      : asked === null ? last : parseInt(asked, 10);
+    show(isNaN(n) ? last : n, false);
+  });
+  history.replaceState({step: step}, "", location.href);
+})();
