@@ -130,27 +130,43 @@
                            height: CELL - 2 * inset, rx: 14, "class": cls}, parent);
     }
 
+    /* Drawn elements by cell, so that a redraw only touches what changed: a new
+       state usually adds a move's tiles, and every change of the DOM costs a
+       slow phone a style pass over the board. */
+    var drawnTiles = {};   // "r,c" -> [tile, element]
+    var drawnSlots = {};   // "r,c" -> element
     function drawBoard() {
-      layers.tiles.textContent = "";
-      layers.marks.textContent = "";
+      var keep = {};
       var frag = document.createDocumentFragment();
-      tiles.forEach(function (t) { drawTile(frag, t[0], t[1], t[2], t[3]); });
+      tiles.forEach(function (t) {
+        var k = key(t[0], t[1]);
+        var had = drawnTiles[k];
+        if (had && had[0][2] === t[2] && had[0][3] === t[3]) { keep[k] = had; return; }
+        if (had) { had[1].remove(); }
+        keep[k] = [t, drawTile(frag, t[0], t[1], t[2], t[3])];
+      });
+      Object.keys(drawnTiles).forEach(function (k) { if (!keep[k]) { drawnTiles[k][1].remove(); } });
+      drawnTiles = keep;
       layers.tiles.appendChild(frag);
+      layers.marks.textContent = "";
       lastCells(state).forEach(function (rc) {
         cellRect(layers.marks, rc[0], rc[1], "last", -3);
         cellRect(layers.marks, rc[0], rc[1], "last-inner", 2);  // tells it from pink tiles
       });
     }
+    function drawSlots() {
+      var free = edit ? slots() : {};
+      Object.keys(drawnSlots).forEach(function (k) {
+        if (!free[k]) { drawnSlots[k].remove(); delete drawnSlots[k]; }
+      });
+      Object.keys(free).forEach(function (k) {
+        if (!drawnSlots[k]) { drawnSlots[k] = cellRect(layers.slots, free[k][0], free[k][1], "slot", 6); }
+      });
+    }
     function drawEntry() {
-      layers.slots.textContent = "";
+      drawSlots();
       layers.pend.textContent = "";
       layers.sel.textContent = "";
-      if (edit) {
-        var free = slots();
-        Object.keys(free).forEach(function (k) {
-          cellRect(layers.slots, free[k][0], free[k][1], "slot", 6);
-        });
-      }
       if (pending.length || busy) { svg.setAttribute("data-busy", ""); }
       else { svg.removeAttribute("data-busy"); }
       pending.forEach(function (p) {
@@ -326,9 +342,13 @@
       // Tapping the chosen cell again keeps it (it may have been chosen by auto-advance).
       if (slots()[key(r, c)]) { selected = [r, c]; openPicker(); }
       else { selected = null; closePicker(); }
-      drawEntry();
+      tapped++;
+      layers.sel.textContent = "";
+      if (selected) { cellRect(layers.sel, selected[0], selected[1], "selected", 2); }
       revealSelected();
+      afterPaint(drawEntry);
     }
+    var tapped = 0;  // taps so far: deferred work gives way to a newer tap
     function pendingCount(kind) {
       var color = kind.split(" ")[0];
       return pending.filter(function (p) {
@@ -349,9 +369,34 @@
     var previews = {};  // "turn|tiles" -> preview of those pending tiles
     var asking = null;  // the options request the picker waits for
     function optionsKey(cell, list) { return state.turn + "|" + key(cell[0], cell[1]) + "|" + tilesKey(list); }
+    /* A move's first tile: every cell's options in one answer, asked as soon as
+       the board is drawn, so that the first tap needs no request. */
+    var firstAsked = null;  // {turn, promise}
+    function askFirstOptions() {
+      if (!edit || (firstAsked && firstAsked.turn === state.turn)) { return; }
+      var turn = state.turn;
+      firstAsked = {turn: turn, promise: send("GET", svg.getAttribute("data-options") + "?tiles=%5B%5D")
+        .then(function (res) {
+          if (res.status !== 200 || !res.data.cells || res.data.turn !== turn) { return false; }
+          Object.keys(res.data.cells).forEach(function (cell) {
+            answers[turn + "|" + cell + "|[]"] = {kinds: res.data.cells[cell]};
+          });
+          return true;
+        })
+        .catch(function () { return false; })};
+    }
     function askOptions(cell) {
       var k = optionsKey(cell, pending);
       if (answers[k]) { return Promise.resolve(answers[k]); }
+      if (!pending.length && firstAsked && firstAsked.turn === state.turn) {
+        // The whole board's answer is on its way: a cell it leaves out takes no tile.
+        return firstAsked.promise.then(function (ok) {
+          return ok ? (answers[k] || {kinds: {}}) : askCell(cell, k);
+        });
+      }
+      return askCell(cell, k);
+    }
+    function askCell(cell, k) {
       var url = svg.getAttribute("data-options") + "?cell=" + encodeURIComponent(key(cell[0], cell[1])) +
         "&tiles=" + encodeURIComponent(tilesKey(pending));
       return send("GET", url).then(function (res) {
@@ -369,24 +414,33 @@
       var k = optionsKey(cell, pending);
       if (answers[k]) { fillPicker(answers[k], cell); return; }
       // Until the answer is in, nothing can be picked.
-      picker.querySelectorAll("[data-kind]").forEach(function (btn) { btn.disabled = true; });
-      askOptions(cell).then(function (answer) {
+      var waiting = askOptions(cell);
+      buttons().forEach(function (btn) { if (!btn.disabled) { btn.disabled = true; } });
+      waiting.then(function (answer) {
         if (asking !== seq || !selected || key(selected[0], selected[1]) !== key(cell[0], cell[1])) { return; }
         fillPicker(answer, cell);
       }).catch(function () { if (asking === seq) { fillPicker(null, cell); } });
     }
     function fillPicker(answer, cell) {
-      picker.querySelectorAll("[data-kind]").forEach(function (btn) {
+      buttons().forEach(function (btn) {
         var kind = btn.getAttribute("data-kind");
         var n = left(kind);
         // No answer (offline): only the counts grey; the server still checks the move.
-        btn.disabled = n <= 0 || (answer !== null && !answer.kinds[kind]);
-        btn.classList.toggle("none", n <= 0);
+        var off = n <= 0 || (answer !== null && !answer.kinds[kind]);
+        // Only what changed: each write restyles a button and its tile picture.
+        if (btn.disabled !== off) { btn.disabled = off; }
+        if (btn.classList.contains("none") !== (n <= 0)) { btn.classList.toggle("none", n <= 0); }
         var label = btn.querySelector(".n");
         if (!label) { label = document.createElement("span"); label.className = "n"; btn.appendChild(label); }
-        label.textContent = String(Math.max(n, 0));
+        var count = String(Math.max(n, 0));
+        if (label.textContent !== count) { label.textContent = count; }
       });
       picker.setAttribute("data-ready", key(cell[0], cell[1]));
+    }
+    var pickerButtons = null;
+    function buttons() {
+      pickerButtons = pickerButtons || Array.prototype.slice.call(picker.querySelectorAll("[data-kind]"));
+      return pickerButtons;
     }
     function closePicker() {
       asking = null;
@@ -436,12 +490,27 @@
       // The options answer for this cell already says what the move will score.
       var answer = answers[optionsKey(selected, pending)];
       var parts = kind.split(" ");
-      pending.push({row: selected[0], col: selected[1], color: parts[0], shape: parts[1]});
+      var tile = {row: selected[0], col: selected[1], color: parts[0], shape: parts[1]};
+      pending.push(tile);
       if (answer && answer.kinds[kind]) { previews[state.turn + "|" + tilesKey(pending)] = answer.kinds[kind]; }
-      selected = nextInLine();
-      if (selected) { openPicker(); } else { closePicker(); }
-      changed();
-      revealSelected();
+      // First what the player waits for: the tile on the board and its score,
+      // painted in the next frame; the rest (free cells, the next cell's
+      // picker) follows once that frame is out.
+      selected = null;
+      closePicker();
+      drawTile(layers.pend, tile.row, tile.col, tile.color, tile.shape, "pending");
+      showPreview();
+      var turn = state.turn, count = pending.length, taps = ++tapped;
+      afterPaint(function () {
+        if (state.turn !== turn || pending.length !== count || tapped !== taps) { return; }
+        selected = nextInLine();
+        if (selected) { openPicker(); }
+        changed();
+        revealSelected();
+      });
+    }
+    function afterPaint(work) {
+      requestAnimationFrame(function () { setTimeout(work, 0); });
     }
     function changed() {
       badCells = [];
@@ -555,6 +624,7 @@
       drawEntry();
       keepVisible();
       svg.setAttribute("data-drawn", String(tiles.length));
+      askFirstOptions();
     }
     document.addEventListener("sk:state", onState);
     stop = function () { document.removeEventListener("sk:state", onState); };
@@ -580,6 +650,7 @@
     fit();
     svg.setAttribute("data-drawn", String(tiles.length));
     if (window.performance && performance.mark) { performance.mark("board-drawn"); }
+    askFirstOptions();
   }
 
   function start(main) {

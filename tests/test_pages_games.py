@@ -544,3 +544,47 @@ def test_options_refuse_malformed_queries(
 
 def test_options_for_an_unknown_game_are_404(client: FlaskClient) -> None:
     assert options(client, 99, "0,0", []).status_code == 404
+
+
+def answer(client: FlaskClient, game_id: int, query: str) -> Any:
+    """GET the options with a raw query; return (status, JSON)."""
+    response = client.get(f"/games/{game_id}/options?{query}")
+    return response.status_code, response.get_json()
+
+
+def test_a_cells_options_carry_each_kinds_preview_as_the_preview_call_gives_it(
+    client: FlaskClient,
+) -> None:
+    game_id = new_game(client, "Anna", "Chris", "Sally", "Dave")
+    place(client, game_id, SAMPLE[0])
+    pending = [[0, 3, "red", "square"]]
+    status, got = answer(client, game_id, f"cell=1,3&tiles={json.dumps(pending)}")
+    assert status == 200 and got["cell"] == [1, 3] and got["turn"] == 1
+    assert "blue square" in got["kinds"] and "blue circle" not in got["kinds"]
+    assert set(got["previews"]) == set(got["kinds"])
+    for kind in got["kinds"]:
+        color, shape = kind.split()
+        tiles = [(0, 3, "red", "square"), (1, 3, color, shape)]
+        alone = client.post(f"/api/games/{game_id}/preview",
+                            json={"type": "place", "tiles": tiles_json(tiles)})
+        assert got["previews"][kind] == alone.get_json(), kind
+    # A gap a later tile may fill: offered, with the refusal the page shows.
+    status, gap = answer(client, game_id, f"cell=0,5&tiles={json.dumps(pending)}")
+    assert gap["previews"]["red starburst"]["error"]["code"] == "gap"
+
+
+def test_the_first_tiles_options_for_every_cell_come_in_one_answer(
+    client: FlaskClient,
+) -> None:
+    game_id = new_game(client, "Anna", "Chris")
+    place(client, game_id, SAMPLE[0])
+    status, everywhere = answer(client, game_id, "tiles=[]")
+    assert status == 200 and everywhere["turn"] == 1
+    assert answer(client, game_id, "")[1] == everywhere
+    assert set(everywhere["cells"]) >= {"0,3", "0,-1", "1,0", "-1,2"}
+    for cell, previews in everywhere["cells"].items():
+        assert answer(client, game_id, f"cell={cell}&tiles=[]")[1]["previews"] == (
+            previews
+        ), cell
+    assert answer(client, game_id, "tiles=[[0,3,\"red\",\"square\"]]")[0] == 400
+    assert answer(client, game_id, "cell=x&tiles=[]")[0] == 400

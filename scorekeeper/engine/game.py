@@ -472,6 +472,32 @@ class Game:
                 continue
         return found
 
+    def first_options(
+        self,
+    ) -> dict[tuple[int, int], dict[tuple[str, str], Preview | IllegalMove]]:
+        """Return options(cell) for every cell where a move's first tile may go.
+
+        The same as asking options(cell) with no pending tile for each free cell,
+        without trying the kinds that cannot go there (the board's legal map).
+        """
+        if self.is_over():
+            return {}
+        variant = self.variant
+        unseen = self.unseen()
+        found: dict[tuple[int, int], dict[tuple[str, str], Preview | IllegalMove]] = {}
+        for kind, cells in self.board.legal_map().items():
+            if unseen.get(variant.supply_key(*kind), 0) <= 0:
+                continue
+            for cell in cells:
+                try:
+                    result: Preview | IllegalMove = self.preview([(*cell, *kind)])
+                except IllegalMove as exc:
+                    if exc.code not in MENDABLE:
+                        continue
+                    result = exc
+                found.setdefault(cell, {})[kind] = result
+        return found
+
     @staticmethod
     def _after_draw(state: _State, seat: int, placed: int) -> tuple[list[int], int]:
         """Return the hands and the bag after seat places tiles and draws."""

@@ -215,6 +215,14 @@ def _parse_pending(raw: str | None) -> list[tuple[int, int, str, str]] | None:
     return out
 
 
+def _option_json(result: engine.Preview | engine.IllegalMove) -> dict[str, Any]:
+    """Return what the page shows of a kind on a cell: a preview, or the refusal
+    a later tile of the move may still mend."""
+    if isinstance(result, engine.IllegalMove):
+        return {"error": refusal_json(result)}
+    return preview_json(result)
+
+
 @bp.get("/games/<int:game_id>/options")
 def options(game_id: int) -> Response | tuple[Response, int]:
     """Return the tile kinds that may go on `cell` with the pending tiles, and
@@ -226,21 +234,34 @@ def options(game_id: int) -> Response | tuple[Response, int]:
     sentence, as the preview call answers) or, for a move whose gap a later tile
     may still fill, its "error". The page shows a picked tile's score from here,
     without another request; the engine decides, as for the move itself.
+
+    Without `cell` (and without tiles): the same for a move's first tile on every
+    cell where one may go, {"turn", "cells": {"r,c": previews}}; the page asks
+    it once per turn, so that a first tap needs no request at all.
     """
-    cell = _parse_cell(request.args.get("cell"))
+    raw_cell = request.args.get("cell")
+    cell = _parse_cell(raw_cell)
     pending = _parse_pending(request.args.get("tiles"))
-    if cell is None or pending is None:
+    if pending is None or (cell is None and (raw_cell is not None or pending)):
         return jsonify({"error": {"code": "bad_request", "message": _(
             "Give cell=row,col and tiles as a JSON list of [row, col, colour, shape]."
         )}}), 400
-    previews: dict[str, dict[str, Any]] = {}
     with loaded(game_id) as row:
-        turn = row.game.turn
-        for (color, shape), result in row.game.options(cell, pending).items():
-            previews[f"{color} {shape}"] = (
-                {"error": refusal_json(result)}
-                if isinstance(result, engine.IllegalMove) else preview_json(result)
-            )
+        game = row.game
+        turn = game.turn
+        if cell is None:
+            cells = {
+                f"{r},{c}": {
+                    f"{color} {shape}": _option_json(result)
+                    for (color, shape), result in found.items()
+                }
+                for (r, c), found in game.first_options().items()
+            }
+            return jsonify({"turn": turn, "cells": cells})
+        previews = {
+            f"{color} {shape}": _option_json(result)
+            for (color, shape), result in game.options(cell, pending).items()
+        }
     return jsonify({
         "cell": list(cell), "turn": turn, "kinds": list(previews),
         "previews": previews,

@@ -41,8 +41,18 @@ def start_game(page: Any, base: str, names: list[str]) -> None:
     page.wait_for_selector("[data-board][data-drawn]")
 
 
+def settle(page: Any) -> None:
+    """Wait for what the page does after its next frame (board.js draws the free
+    cells and moves the view then, after showing a picked tile's score)."""
+    page.evaluate(
+        "() => new Promise(done => requestAnimationFrame("
+        "() => setTimeout(() => requestAnimationFrame(() => setTimeout(done, 0)), 0)))"
+    )
+
+
 def tap_cell(page: Any, row: int, col: int) -> None:
     """Tap the centre of a board cell, wherever the board view has put it."""
+    settle(page)  # no person taps within a frame of the last tap
     x, y = page.evaluate(
         """([r, c]) => {
             const svg = document.querySelector('[data-board]');

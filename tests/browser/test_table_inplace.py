@@ -48,36 +48,41 @@ def test_a_whole_move_is_a_few_requests_and_no_reload(
     page = browser.new_context(**PHONE).new_page()
     start_game(page, live_server, ["Ann", "Bob"])
     page.evaluate(MARK)
+    # The first tile's options for every cell come once per turn, with the board.
+    page.wait_for_load_state("networkidle")
     seen = requests_of(page)
 
     tap_cell(page, 0, 0)
-    expect(page.locator("[data-picker][data-ready]")).to_have_count(1)
-    assert len(seen) == 1
-    assert seen[0].startswith("GET games/") and "/options?" in seen[0]
+    expect(page.locator("[data-picker][data-ready='0,0']")).to_have_count(1)
     pick(page, "red circle")
-    # The score is on screen at once, from the options answer: no request.
+    # The score is on screen at once, from the options answer.
     expect(page.locator("[data-preview]")).to_have_text("single tile 1 = 1")
-    assert len(seen) == 1
+    assert seen == []  # no request at all for the first tile
     tap_cell(page, 0, 1)
-    expect(page.locator("[data-picker][data-ready]")).to_have_count(1)
+    expect(page.locator("[data-picker][data-ready='0,1']")).to_have_count(1)
+    assert len(seen) == 1 and "/options?cell=0%2C1&tiles=" in seen[0]
     pick(page, "red square")
     expect(page.locator("[data-preview]")).to_have_text("red line 2 = 2")
     # Auto-advance opened the next cell of the line: its options, nothing else.
     expect(page.locator("[data-picker][data-ready='0,2']")).to_have_count(1)
-    assert not [r for r in seen if "/preview" in r]
+    assert len(seen) == 2 and "/options?cell=0%2C2&tiles=" in seen[1]
     page.tap("[data-confirm]")
     expect(totals(page)).to_have_text(["2", "0"])
     expect(page.locator("[data-board] g.t")).to_have_count(2)
     expect(page.locator(".player.current .name")).to_have_text("Bob")
     expect(page.locator("[data-last-move]")).to_have_text("Last: Ann red line 2 = 2")
     expect(page.locator('td[data-kind="red circle"] .n')).to_have_text("2")
-    # The move's answer carried the state: no page, no `legal`, no state refetch.
-    after = seen[seen.index(next(r for r in seen if r.startswith("POST "))):]
-    assert [r.split("?")[0] for r in after] == [f"POST api/games/{game_id(page)}/moves"]
-    # The next move is entered on the new board without anything else fetched.
+    page.wait_for_load_state("networkidle")
+    # The move's answer carried the state: no page, no `legal`, no state refetch;
+    # only the next turn's first-tile options.
+    assert seen[2] == f"POST api/games/{game_id(page)}/moves"
+    assert [r.split("?")[0] for r in seen[3:]] == [f"GET games/{game_id(page)}/options"]
+    assert not [r for r in seen if "/preview" in r or "/legal" in r]
+    # The next move is entered on the new board without another request.
     tap_cell(page, 1, 0)
     pick(page, "blue circle")
     expect(page.locator("[data-preview]")).to_contain_text("= 2")
+    assert len(seen) == 4
     assert stayed(page)
 
 

@@ -126,6 +126,28 @@ def test_a_cells_options_are_every_kind_whose_move_is_legal_with_its_preview(
         assert options[tuple(tiles[-1][2:])] == game.preview(tiles)
 
 
+@pytest.mark.parametrize("path", CORPUS[:3] + CORPUS[-2:], ids=lambda p: p.stem)
+def test_the_first_tiles_options_are_every_free_cells_options(path: Any) -> None:
+    record = load(path)
+    for step in range(0, len(record["moves"]), 7):
+        game = replayed(record, step)
+        everywhere = game.first_options()
+        cells = {(r + dr, c + dc) for r, c, *_ in game.board.tiles()
+                 for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+        cells = {cell for cell in cells if game.board.get(cell) is None} or {(0, 0)}
+        for cell in cells:
+            single = game.options(cell)
+            assert set(everywhere.get(cell, {})) == set(single), (step, cell)
+            for kind, result in single.items():
+                got = everywhere[cell][kind]
+                if isinstance(result, engine.IllegalMove):
+                    assert isinstance(got, engine.IllegalMove)
+                    assert got.code == result.code
+                else:
+                    assert got == result
+        assert set(everywhere) <= cells
+
+
 def test_a_gap_or_a_first_move_too_small_is_offered_with_its_refusal() -> None:
     game = engine.Game()
     game.place([(0, 0, "red", "circle"), (0, 1, "red", "square")])
@@ -140,6 +162,11 @@ def test_a_gap_or_a_first_move_too_small_is_offered_with_its_refusal() -> None:
     first = cubes.options((0, 0))
     assert len(first) == len(engine.CUBES.kinds)
     assert {exc.code for exc in first.values()} == {"first_move_too_small"}
+    everywhere = cubes.first_options()
+    assert list(everywhere) == [(0, 0)]
+    assert {kind: exc.code for kind, exc in everywhere[(0, 0)].items()} == {
+        kind: exc.code for kind, exc in first.items()
+    }
 
 
 def test_no_options_once_the_game_is_over() -> None:
@@ -147,6 +174,7 @@ def test_no_options_once_the_game_is_over() -> None:
     game = replayed(record)
     assert game.final is not None
     assert game.options((0, 0)) == {}
+    assert game.first_options() == {}
 
 
 def test_a_refused_preview_changes_nothing() -> None:
