@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=12)
     parser.add_argument("--throttle", type=float, default=4.0)
     parser.add_argument("--game", default="classic-10002")
-    parser.add_argument("--tiles", type=int, default=100)
+    parser.add_argument("--tiles", type=int, default=70)
     parser.add_argument("--replay-steps", type=int, default=15)
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright

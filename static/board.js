@@ -45,6 +45,36 @@
     return last && last.type === "place" ? last.tiles.map(function (t) { return [t.row, t.col]; }) : [];
   }
 
+  /* Act on a tap when the finger lifts, on the element it went down on: the
+     click a browser makes of a tap comes after a round of emulated mouse
+     events, tens of milliseconds later on a slow phone. Keyboards and mice
+     still act by click. */
+  function onTap(parent, selector, act) {
+    var pressed = null;
+    parent.addEventListener("pointerdown", function (ev) {
+      pressed = ev.pointerType === "mouse" ? null : ev.target.closest(selector);
+    });
+    parent.addEventListener("pointercancel", function () { pressed = null; });
+    var done = null;  // {el, at}: acted on by a finger, so its click is no new tap
+    parent.addEventListener("pointerup", function (ev) {
+      var el = ev.target.closest(selector);
+      if (el && el === pressed && !el.disabled) {
+        pressed = null;
+        done = {el: el, at: ev.timeStamp};
+        act(el);
+      }
+    });
+    parent.addEventListener("touchend", function (ev) {
+      // Handled at pointerup: no emulated mouse events, no click after it.
+      if (ev.target.closest && ev.target.closest(selector)) { ev.preventDefault(); }
+    });
+    parent.addEventListener("click", function (ev) {
+      var el = ev.target.closest(selector);
+      if (done && done.el === el && ev.timeStamp - done.at < 1000) { done = null; return; }
+      if (el && !el.disabled) { act(el); }
+    });
+  }
+
   var stop = null;  // ends the board of the page swapped out (table.js swaps <main>)
 
   function init(main) {
@@ -163,16 +193,27 @@
         if (!drawnSlots[k]) { drawnSlots[k] = cellRect(layers.slots, free[k][0], free[k][1], "slot", 6); }
       });
     }
+    var drawnPending = null, drawnMarks = null;  // what the layers show now
     function drawEntry() {
       drawSlots();
-      layers.pend.textContent = "";
-      layers.sel.textContent = "";
       if (pending.length || busy) { svg.setAttribute("data-busy", ""); }
       else { svg.removeAttribute("data-busy"); }
-      pending.forEach(function (p) {
-        drawTile(layers.pend, p.row, p.col, p.color, p.shape, "pending");
-        cellRect(layers.pend, p.row, p.col, "pending-mark", 1);
-      });
+      var now = tilesKey(pending);
+      if (now !== drawnPending || layers.pend.childElementCount !== 2 * pending.length) {
+        drawnPending = now;
+        layers.pend.textContent = "";
+        pending.forEach(function (p) {
+          drawTile(layers.pend, p.row, p.col, p.color, p.shape, "pending");
+          cellRect(layers.pend, p.row, p.col, "pending-mark", 1);
+        });
+      }
+      drawMarks();
+    }
+    function drawMarks() {
+      var marks = JSON.stringify([badCells, selected, cursor]);
+      if (marks === drawnMarks) { return; }
+      drawnMarks = marks;
+      layers.sel.textContent = "";
       badCells.forEach(function (rc) { cellRect(layers.sel, rc[0], rc[1], "bad", -2); });
       if (selected) { cellRect(layers.sel, selected[0], selected[1], "selected", 2); }
       if (cursor) { cellRect(layers.sel, cursor[0], cursor[1], "cursor", -4); }
@@ -305,6 +346,8 @@
       if (count() === 0) { gesture = null; }
     }
     svg.addEventListener("pointerup", lift);
+    // Taps are handled at pointerup (lift): spare the emulated mouse events.
+    svg.addEventListener("touchend", function (ev) { ev.preventDefault(); });
     svg.addEventListener("pointercancel", lift);
     svg.addEventListener("wheel", function (ev) {
       ev.preventDefault();
@@ -325,8 +368,7 @@
         tap(cursor[0], cursor[1]);
       } else { return; }
       ev.preventDefault();
-      layers.sel.querySelectorAll(".cursor").forEach(function (el) { el.remove(); });
-      cellRect(layers.sel, cursor[0], cursor[1], "cursor", -4);
+      drawMarks();
     });
     var fitBtn = main.querySelector("[data-fit]");
     if (fitBtn) { fitBtn.addEventListener("click", fit); }
@@ -343,8 +385,7 @@
       if (slots()[key(r, c)]) { selected = [r, c]; openPicker(); }
       else { selected = null; closePicker(); }
       tapped++;
-      layers.sel.textContent = "";
-      if (selected) { cellRect(layers.sel, selected[0], selected[1], "selected", 2); }
+      drawMarks();
       revealSelected();
       afterPaint(drawEntry);
     }
@@ -385,9 +426,56 @@
         })
         .catch(function () { return false; })};
     }
+    /* With tiles pending, the cells the next tile may go to (both ends of the
+       line, or around a single tile) are asked ahead in one request. */
+    var ahead = {};  // options key -> promise of that answer being in
+    function likelyNext() {
+      var rows = pending.map(function (p) { return p.row; });
+      var cols = pending.map(function (p) { return p.col; });
+      var out = [];
+      function walk(r, c, dr, dc) {
+        for (var steps = 0; steps < 12 && filled(r, c); steps++) { r += dr; c += dc; }
+        if (!filled(r, c)) { out.push([r, c]); }
+      }
+      if (pending.length === 1) {
+        [[1, 0], [-1, 0], [0, 1], [0, -1]].forEach(function (d) {
+          walk(rows[0] + d[0], cols[0] + d[1], d[0], d[1]);
+        });
+      } else if (rows.every(function (r) { return r === rows[0]; })) {
+        walk(rows[0], Math.max.apply(null, cols), 0, 1);
+        walk(rows[0], Math.min.apply(null, cols), 0, -1);
+      } else if (cols.every(function (c) { return c === cols[0]; })) {
+        walk(Math.max.apply(null, rows), cols[0], 1, 0);
+        walk(Math.min.apply(null, rows), cols[0], -1, 0);
+      }
+      return out;
+    }
+    function askAhead(cells) {
+      var turn = state.turn, list = tilesKey(pending);
+      var wanted = cells.filter(function (cell) {
+        var k = optionsKey(cell, pending);
+        return !answers[k] && !ahead[k];
+      });
+      if (!wanted.length) { return; }
+      var names = wanted.map(function (cell) { return key(cell[0], cell[1]); });
+      var promise = send("GET", svg.getAttribute("data-options") + "?cells=" +
+                         encodeURIComponent(names.join(";")) + "&tiles=" + encodeURIComponent(list))
+        .then(function (res) {
+          if (res.status !== 200 || !res.data.cells || res.data.turn !== turn) { return false; }
+          names.forEach(function (name) {
+            answers[turn + "|" + name + "|" + list] = {kinds: res.data.cells[name] || {}};
+          });
+          return true;
+        })
+        .catch(function () { return false; });
+      names.forEach(function (name) { ahead[turn + "|" + name + "|" + list] = promise; });
+    }
     function askOptions(cell) {
       var k = optionsKey(cell, pending);
       if (answers[k]) { return Promise.resolve(answers[k]); }
+      if (ahead[k]) {
+        return ahead[k].then(function (ok) { return ok ? answers[k] : askCell(cell, k); });
+      }
       if (!pending.length && firstAsked && firstAsked.turn === state.turn) {
         // The whole board's answer is on its way: a cell it leaves out takes no tile.
         return firstAsked.promise.then(function (ok) {
@@ -495,16 +583,18 @@
       if (answer && answer.kinds[kind]) { previews[state.turn + "|" + tilesKey(pending)] = answer.kinds[kind]; }
       // First what the player waits for: the tile on the board and its score,
       // painted in the next frame; the rest (free cells, the next cell's
-      // picker) follows once that frame is out.
+      // picker or none) follows once that frame is out.
       selected = null;
-      closePicker();
+      asking = null;
       drawTile(layers.pend, tile.row, tile.col, tile.color, tile.shape, "pending");
+      drawnPending = null;
       showPreview();
       var turn = state.turn, count = pending.length, taps = ++tapped;
       afterPaint(function () {
         if (state.turn !== turn || pending.length !== count || tapped !== taps) { return; }
+        askAhead(likelyNext());
         selected = nextInLine();
-        if (selected) { openPicker(); }
+        if (selected) { openPicker(); } else { closePicker(); }
         changed();
         revealSelected();
       });
@@ -613,6 +703,7 @@
         selected = null;
         badCells = [];
         answers = {};
+        ahead = {};
         previews = {};
         closePicker();
         say(defaultText, "");
@@ -630,12 +721,11 @@
     stop = function () { document.removeEventListener("sk:state", onState); };
 
     if (picker) {
-      picker.addEventListener("click", function (ev) {
-        var btn = ev.target.closest("[data-kind]");
-        if (btn && !btn.disabled) { pick(btn.getAttribute("data-kind")); return; }
+      onTap(picker, "[data-kind]", function (btn) {
+        if (!btn.disabled) { pick(btn.getAttribute("data-kind")); }
       });
     }
-    if (confirmBtn) { confirmBtn.addEventListener("click", confirmMove); }
+    if (confirmBtn) { onTap(confirmBtn.parentNode, "[data-confirm]", confirmMove); }
     if (removeBtn) {
       removeBtn.addEventListener("click", function () { pending.pop(); selected = null; closePicker(); changed(); });
     }

@@ -587,4 +587,14 @@ def test_the_first_tiles_options_for_every_cell_come_in_one_answer(
             previews
         ), cell
     assert answer(client, game_id, "tiles=[[0,3,\"red\",\"square\"]]")[0] == 400
+    # Several cells with the pending tiles in one answer: each as asked alone.
+    pending = json.dumps([[0, 3, "red", "square"]])
+    status, several = answer(client, game_id, f"cells=1,3;0,4;-1,3&tiles={pending}")
+    assert status == 200 and set(several["cells"]) == {"1,3", "0,4", "-1,3"}
+    for cell, previews in several["cells"].items():
+        alone = answer(client, game_id, f"cell={cell}&tiles={pending}")[1]
+        assert alone["previews"] == previews, cell
+    assert answer(client, game_id, "cells=1,3;x&tiles=[]")[0] == 400
+    assert answer(client, game_id, "cells=" + ";".join(["1,3"] * 9))[0] == 400
+    assert answer(client, game_id, "cells=&tiles=[]")[0] == 400
     assert answer(client, game_id, "cell=x&tiles=[]")[0] == 400

@@ -37,6 +37,9 @@ KNOWN_NAMES = 40
 MAX_PENDING = 12
 """Most pending tiles the options endpoint looks at (a hand holds at most 12)."""
 
+MAX_CELLS = 8
+"""Most cells one options request may ask about (the page asks for 4 at most)."""
+
 
 def _join_link(row: GameRow) -> tuple[str, str, bool]:
     """Return the join link, its QR code (SVG) and whether it stays on loopback."""
@@ -235,14 +238,23 @@ def options(game_id: int) -> Response | tuple[Response, int]:
     may still fill, its "error". The page shows a picked tile's score from here,
     without another request; the engine decides, as for the move itself.
 
-    Without `cell` (and without tiles): the same for a move's first tile on every
-    cell where one may go, {"turn", "cells": {"r,c": previews}}; the page asks
-    it once per turn, so that a first tap needs no request at all.
+    With cells=r,c;r,c;... instead of cell: the same for each of those cells,
+    {"turn", "cells": {"r,c": previews}} (the page asks ahead for the cells a
+    player may tap next). Without either (and without tiles): the same for a
+    move's first tile on every cell where one may go; the page asks it once per
+    turn, so that a first tap needs no request at all.
     """
-    raw_cell = request.args.get("cell")
+    raw_cell, raw_cells = request.args.get("cell"), request.args.get("cells")
     cell = _parse_cell(raw_cell)
     pending = _parse_pending(request.args.get("tiles"))
-    if pending is None or (cell is None and (raw_cell is not None or pending)):
+    several = [_parse_cell(part) for part in (raw_cells or "").split(";") if part]
+    if (
+        pending is None
+        or (raw_cell is not None and cell is None)
+        or None in several or len(several) > MAX_CELLS
+        or (raw_cells is not None and (not several or raw_cell is not None))
+        or (raw_cell is None and raw_cells is None and pending)
+    ):
         return jsonify({"error": {"code": "bad_request", "message": _(
             "Give cell=row,col and tiles as a JSON list of [row, col, colour, shape]."
         )}}), 400
@@ -250,12 +262,18 @@ def options(game_id: int) -> Response | tuple[Response, int]:
         game = row.game
         turn = game.turn
         if cell is None:
+            if several:
+                found_by_cell = {
+                    at: game.options(at, pending) for at in several if at is not None
+                }
+            else:
+                found_by_cell = game.first_options()
             cells = {
                 f"{r},{c}": {
                     f"{color} {shape}": _option_json(result)
                     for (color, shape), result in found.items()
                 }
-                for (r, c), found in game.first_options().items()
+                for (r, c), found in found_by_cell.items()
             }
             return jsonify({"turn": turn, "cells": cells})
         previews = {

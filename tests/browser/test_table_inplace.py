@@ -42,6 +42,17 @@ def requests_of(page: Any) -> list[str]:
     return seen
 
 
+def requested(page: Any, seen: list[str], count: int) -> None:
+    """Wait (up to 5 s) until the page has asked for `count` things, then a little
+    more, so that one more request would be seen too."""
+    for _ in range(100):
+        if len(seen) >= count:
+            break
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(200)
+    assert len(seen) == count, seen
+
+
 def test_a_whole_move_is_a_few_requests_and_no_reload(
     live_server: str, browser: Any
 ) -> None:
@@ -54,25 +65,29 @@ def test_a_whole_move_is_a_few_requests_and_no_reload(
 
     tap_cell(page, 0, 0)
     expect(page.locator("[data-picker][data-ready='0,0']")).to_have_count(1)
+    assert seen == []  # the first tile's options came with the board
     pick(page, "red circle")
     # The score is on screen at once, from the options answer.
     expect(page.locator("[data-preview]")).to_have_text("single tile 1 = 1")
-    assert seen == []  # no request at all for the first tile
+    # Then the cells the next tile may go to are asked ahead, in one request.
+    requested(page, seen, 1)
+    assert "/options?cells=" in seen[0]
     tap_cell(page, 0, 1)
     expect(page.locator("[data-picker][data-ready='0,1']")).to_have_count(1)
-    assert len(seen) == 1 and "/options?cell=0%2C1&tiles=" in seen[0]
     pick(page, "red square")
     expect(page.locator("[data-preview]")).to_have_text("red line 2 = 2")
-    # Auto-advance opened the next cell of the line: its options, nothing else.
+    # Auto-advance opened the next cell of the line, asked ahead with the
+    # line's other end.
     expect(page.locator("[data-picker][data-ready='0,2']")).to_have_count(1)
-    assert len(seen) == 2 and "/options?cell=0%2C2&tiles=" in seen[1]
+    requested(page, seen, 2)
+    assert "/options?cells=0%2C2%3B0%2C-1&tiles=" in seen[1]
     page.tap("[data-confirm]")
     expect(totals(page)).to_have_text(["2", "0"])
     expect(page.locator("[data-board] g.t")).to_have_count(2)
     expect(page.locator(".player.current .name")).to_have_text("Bob")
     expect(page.locator("[data-last-move]")).to_have_text("Last: Ann red line 2 = 2")
     expect(page.locator('td[data-kind="red circle"] .n')).to_have_text("2")
-    page.wait_for_load_state("networkidle")
+    requested(page, seen, 4)
     # The move's answer carried the state: no page, no `legal`, no state refetch;
     # only the next turn's first-tile options.
     assert seen[2] == f"POST api/games/{game_id(page)}/moves"
@@ -82,7 +97,8 @@ def test_a_whole_move_is_a_few_requests_and_no_reload(
     tap_cell(page, 1, 0)
     pick(page, "blue circle")
     expect(page.locator("[data-preview]")).to_contain_text("= 2")
-    assert len(seen) == 4
+    requested(page, seen, 5)  # and that one asks ahead for the second tile
+    assert "/options?cells=" in seen[4]
     assert stayed(page)
 
 
