@@ -79,9 +79,13 @@
       }
       if (!el) { el = shown[i] = makeTile(t); frag.appendChild(el); }
       var placed = t[6] === n - 1;
-      el.setAttribute("class", "rtile c-" + t[4] + (placed ? " placed" : "") +
-                      (qwirkle[t[2] + "," + t[3]] ? " qwirkle" : ""));
-      mark(el, placed);
+      var cls = "rtile c-" + t[4] + (placed ? " placed" : "") +
+        (qwirkle[t[2] + "," + t[3]] ? " qwirkle" : "");
+      // Only the tiles whose marks change: each write restyles a tile.
+      if (el.getAttribute("class") !== cls) {
+        el.setAttribute("class", cls);
+        mark(el, placed);
+      }
     });
     board.appendChild(frag);
     board.setAttribute("data-tiles", String(facts.on_board));

@@ -136,13 +136,21 @@
     if (!newer(state, game.state)) { return; }
     var ended = (state.status === "active") !== (game.state.status === "active");
     game.state = state;
+    // The board first (board.js redraws on this event) ...
     document.dispatchEvent(new CustomEvent("sk:state", {detail: {state: state}}));
     if (ended) { swapMain(); return; }
+    // ... the figures around it in the frame after, so the board is not kept
+    // waiting by a restyle of the whole page on a slow phone.
     var main = game.main, t = game.text;
-    showScores(main, state, t);
-    showStatus(main, state, t);
-    showTracker(main, state, t);
-    showActions(main, state);
+    requestAnimationFrame(function () {
+      setTimeout(function () {
+        if (game.state !== state || game.main !== main) { return; }
+        showScores(main, state, t);
+        showStatus(main, state, t);
+        showTracker(main, state, t);
+        showActions(main, state);
+      }, 0);
+    });
   }
 
   /* --- trade, pass, undo through the API --- */
