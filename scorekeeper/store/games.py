@@ -90,13 +90,15 @@ def _seat_totals(
 def _refresh_summary(
     db: sqlite_utils.Database, game_id: int, game: engine.Game, stamp: str,
     finished_at: str | None, memo: dict[str, Any] | None = None,
-    rewritten: bool = False,
+    rewritten: bool = False, seats: Sequence[int] | None = None,
 ) -> None:
     """Write the games summary columns and the game_players rows from game.
 
     memo, the GameRow's when game is row.game, keeps the running per-seat totals
     so that a move adds one step instead of walking the whole game again.
     rewritten: stored moves were taken back or replaced (games.revision counts it).
+    seats: the only seats whose figures changed (None: every seat); each row
+    written costs its indexes and the player_totals trigger.
     """
     final = game.final
     db.conn.execute(
@@ -140,6 +142,7 @@ def _refresh_summary(
                 seat,
             )
             for seat, score in enumerate(game.scores)
+            if seats is None or seat in seats
         ],
     )
 
@@ -258,7 +261,9 @@ def record_move(
         played = row.game.push(move)
         stamp = _next_stamp(row.updated_at)
         _insert_moves(db, game_id, [played], row.game.turn - 1, [stamp])
-        _refresh_summary(db, game_id, row.game, stamp, stamp, row.memo)
+        # A move changes its player's figures only, unless it ends the game.
+        mover = None if row.game.final is not None else (played.player,)
+        _refresh_summary(db, game_id, row.game, stamp, stamp, row.memo, seats=mover)
         row.updated_at = stamp
     return played
 
@@ -274,11 +279,16 @@ def undo_last_move(game_id: int, expected_turn: int | None = None) -> engine.Mov
         if not row.game.moves:
             raise NothingToUndo("there is no move to undo")
         stamp = _next_stamp(row.updated_at)
+        ended = row.game.final is not None
         undone = row.game.pop()
         db.execute(
             "DELETE FROM moves WHERE game_id = ? AND seq = ?", [game_id, row.game.turn]
         )
-        _refresh_summary(db, game_id, row.game, stamp, None, row.memo, rewritten=True)
+        # Taking a move back changes its player's figures only, unless it had
+        # ended the game (every seat's winner flag goes).
+        mover = None if ended else (undone.player,)
+        _refresh_summary(db, game_id, row.game, stamp, None, row.memo, rewritten=True,
+                         seats=mover)
         row.updated_at, row.revision = stamp, row.revision + 1
     return undone
 
