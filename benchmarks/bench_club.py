@@ -2,6 +2,7 @@
 
 Usage:
     python benchmarks/bench_club.py [--tables 200] [--screens 200] [--seconds 60]
+        [--server-arg=--workers=N ...]
     python benchmarks/bench_club.py --cpu [--moves 600]
 
 Starts `python -m scorekeeper` from this checkout in a subprocess (its own
@@ -10,9 +11,11 @@ instance folder, a free loopback port), then runs a bounded load with asyncio
 
 - each table imports a corpus game cut at a random move (so boards are mid-game
   and late, as on a real evening), then enters the game's next recorded move
-  every --move-every seconds as the page does: one `options` request per tile
-  (the cell tapped, with the tiles already pending) and the POST with `turn`;
-  a finished game is followed by a new one;
+  every --move-every seconds as the game page does: the first tile's options
+  for every cell (`options?tiles=[]`, once per turn), then after each tile
+  but the last the cells the next one may go to (`options?cells=…` with the
+  tiles pending: the 4 around a first tile, the 2 ends of a line after that),
+  and the POST with `turn`; a finished game is followed by a new one;
 - each spectator screen polls one table's game (`GET /api/games/<id>` with
   If-None-Match) every --poll-every seconds, as a viewing page does.
 
@@ -273,6 +276,14 @@ class Table:
         self.record: dict[str, Any] = {}
         self.turn = 0
 
+    def board(self) -> set[tuple[int, int]]:
+        """Return the cells taken after the moves entered so far."""
+        return {
+            (t["row"], t["col"])
+            for move in self.record["moves"][: self.turn]
+            for t in move.get("tiles", [])
+        }
+
     async def new_game(self, conn: Connection, tally: Tally, mid_game: bool) -> None:
         """Import a corpus game cut at a random move (or at its start)."""
         record = self.rng.choice(self.records)
@@ -288,21 +299,48 @@ class Table:
         self.record, self.turn = record, cut
 
     async def enter_move(self, conn: Connection, tally: Tally) -> None:
-        """Ask the options of each tile as the page does, then POST the move."""
+        """Ask the options as the page does, then POST the move."""
         move = self.record["moves"][self.turn]
+        url = f"/games/{self.game_id}/options"
+        await timed(tally, "options", conn, "GET", f"{url}?tiles=%5B%5D")
+        taken = self.board()
         pending: list[list[Any]] = []
-        for tile in move.get("tiles", []):
-            cell = f"{tile['row']},{tile['col']}"
-            query = f"cell={quote(cell)}&tiles={quote(json.dumps(pending))}"
-            await timed(tally, "options", conn, "GET",
-                        f"/games/{self.game_id}/options?{query}")
+        tiles = move.get("tiles", [])
+        for number, tile in enumerate(tiles, start=1):
             pending.append([tile["row"], tile["col"], tile["color"], tile["shape"]])
+            taken.add((tile["row"], tile["col"]))
+            if number == len(tiles):
+                break
+            cells = ahead(pending, taken)
+            query = (f"cells={quote(';'.join(cells))}"
+                     f"&tiles={quote(json.dumps(pending))}")
+            await timed(tally, "options", conn, "GET", f"{url}?{query}")
         status, _h, _p = await timed(
             tally, "move", conn, "POST", f"/api/games/{self.game_id}/moves",
             move_body(move, self.turn), {"X-Edit-Token": self.token}, expect=(201,),
         )
         if status == 201:
             self.turn += 1
+
+
+def ahead(pending: list[list[Any]], taken: set[tuple[int, int]]) -> list[str]:
+    """Return the cells the page asks ahead for: around a single pending tile,
+    else past both ends of their line."""
+    def walk(r: int, c: int, dr: int, dc: int) -> list[str]:
+        for _ in range(12):
+            if (r, c) not in taken:
+                return [f"{r},{c}"]
+            r, c = r + dr, c + dc
+        return []
+
+    rows = [t[0] for t in pending]
+    cols = [t[1] for t in pending]
+    if len(pending) == 1:
+        return [cell for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                for cell in walk(rows[0] + dr, cols[0] + dc, dr, dc)]
+    if len(set(rows)) == 1:
+        return walk(rows[0], max(cols), 0, 1) + walk(rows[0], min(cols), 0, -1)
+    return walk(max(rows), cols[0], 1, 0) + walk(min(rows), cols[0], -1, 0)
 
 
 async def run_table(
@@ -434,7 +472,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--screens", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--move-every", type=float, default=10.0)
-    parser.add_argument("--poll-every", type=float, default=5.0)
+    parser.add_argument("--poll-every", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--cpu", action="store_true",
                         help="instead: server CPU per recorded move")

@@ -628,7 +628,8 @@
         if (confirmBtn) { confirmBtn.disabled = true; }
         return;
       }
-      say(result.text, result.breakdown && result.breakdown.qwirkles ? "qwirkle" : "ok");
+      var qwirkles = result.qwirkles || (result.breakdown && result.breakdown.qwirkles);
+      say(result.text, qwirkles ? "qwirkle" : "ok");
       if (confirmBtn) { confirmBtn.disabled = false; }
     }
     var previewSeq = 0;

@@ -37,7 +37,15 @@ class EngineError(ValueError):
         """The message key in `messages.MESSAGES`."""
         self.params: dict[str, object] = dict(params or {})
         """The message's parameters: cells, tiles as (colour, shape), counts…"""
-        super().__init__(ENGLISH.sentence(key, self.params))
+        self._sentence: str | None = None
+        super().__init__(key)
+
+    def __str__(self) -> str:
+        """The English sentence, written when first asked for: the picker's
+        options try every tile kind and refuse most, and read none of those."""
+        if self._sentence is None:
+            self._sentence = ENGLISH.sentence(self.key, self.params)
+        return self._sentence
 
     @property
     def message(self) -> str:

@@ -3,10 +3,11 @@
 The standard library's gzip is enough here: a game page goes from ~80 KB to
 under 20 KB, and a phone on a club's Wi-Fi waits for bytes, not for a better
 ratio. Dynamic answers use a fast level (a move's answer costs ~0.03 ms to
-compress at level 1, ~0.2 ms at 6); static files are compressed once at the
-best level and kept in memory, keyed by their ETag. Never compressed: event
-streams (each event must reach the client at once), answers already encoded,
-ranges, anything below MIN_SIZE, and answers without a body.
+compress at level 1, ~0.2 ms at 6), pages a better one; static files are
+compressed once at the best level and kept in memory, keyed by their ETag.
+Never compressed: event streams (each event must reach the client at once),
+answers already encoded, ranges, anything below MIN_SIZE, and answers without
+a body.
 """
 
 from __future__ import annotations
@@ -26,7 +27,12 @@ MIN_SIZE = 500
 """Smaller bodies are sent as they are: gzip's header would eat the gain."""
 
 DYNAMIC_LEVEL = 1
-"""Fast: a recorded move's server time matters more than the last few hundred bytes."""
+"""Fast, for JSON: a recorded move's server time matters more than the last few
+hundred bytes."""
+
+PAGE_LEVEL = 6
+"""Pages are asked for once per visit, not once per move: 20% fewer bytes for
+~0.4 ms (a game page: 5.7 KB at level 1, 4.5 KB at 6)."""
 
 STATIC_LEVEL = 9
 """Static files are compressed once per version, so the smallest result wins."""
@@ -93,7 +99,8 @@ def compress(response: Response, static: _StaticGzip) -> Response:
         if len(data) < MIN_SIZE:
             response.vary.add("Accept-Encoding")
             return response
-        body = gzip.compress(data, compresslevel=DYNAMIC_LEVEL, mtime=0)
+        level = PAGE_LEVEL if response.mimetype == "text/html" else DYNAMIC_LEVEL
+        body = gzip.compress(data, compresslevel=level, mtime=0)
     response.set_data(body)
     response.headers["Content-Encoding"] = "gzip"
     response.vary.add("Accept-Encoding")

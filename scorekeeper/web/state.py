@@ -158,6 +158,21 @@ def preview_json(result: engine.Preview) -> dict[str, Any]:
     }
 
 
+def option_json(result: engine.Preview | engine.IllegalMove) -> dict[str, Any]:
+    """Return what the picker needs of a kind on a cell: the move's points, its
+    sentence, whether it makes a Qwirkle or ends the game and the end bonus; or,
+    for a move a later tile may still mend, its refusal under "error"."""
+    if isinstance(result, engine.IllegalMove):
+        return {"error": refusal_json(result)}
+    return {
+        "score": result.score,
+        "text": text.preview(result),
+        "qwirkles": result.breakdown.qwirkles,
+        "ends_game": result.ends_game,
+        "end_bonus": result.end_bonus,
+    }
+
+
 def refusal_json(exc: engine.IllegalMove) -> dict[str, Any]:
     """Return an illegal move's error object: code, sentence and the cells named."""
     return {

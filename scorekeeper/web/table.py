@@ -27,7 +27,7 @@ from ..store import games as stored
 from .auth import remember_token
 from .forms import CLASSIC_SEATS, MAX_SEATS, NewGameForm, TradeForm, TurnForm, choice
 from .pages import can_edit, require_edit, script_json
-from .state import preview_json, refusal_json, state_text
+from .state import option_json, state_text
 
 bp = Blueprint("table", __name__)
 
@@ -218,14 +218,6 @@ def _parse_pending(raw: str | None) -> list[tuple[int, int, str, str]] | None:
     return out
 
 
-def _option_json(result: engine.Preview | engine.IllegalMove) -> dict[str, Any]:
-    """Return what the page shows of a kind on a cell: a preview, or the refusal
-    a later tile of the move may still mend."""
-    if isinstance(result, engine.IllegalMove):
-        return {"error": refusal_json(result)}
-    return preview_json(result)
-
-
 @bp.get("/games/<int:game_id>/options")
 def options(game_id: int) -> Response | tuple[Response, int]:
     """Return the tile kinds that may go on `cell` with the pending tiles, and
@@ -233,10 +225,10 @@ def options(game_id: int) -> Response | tuple[Response, int]:
 
     Query: cell=r,c and tiles=[[r,c,color,shape],...] (JSON). Read-only. "kinds"
     lists the kinds that fit (the picker greys every other); "previews" gives,
-    per kind, what the move would do with it (points, lines, end, bonus and the
-    sentence, as the preview call answers) or, for a move whose gap a later tile
-    may still fill, its "error". The page shows a picked tile's score from here,
-    without another request; the engine decides, as for the move itself.
+    per kind, what the move would do with it (state.option_json: points, the
+    breakdown's sentence, Qwirkle, end and bonus) or, for a move a later tile
+    may still mend, its "error". The page shows a picked tile's score from
+    here, without another request; the engine decides, as for the move itself.
 
     With cells=r,c;r,c;... instead of cell: the same for each of those cells,
     {"turn", "cells": {"r,c": previews}} (the page asks ahead for the cells a
@@ -270,14 +262,14 @@ def options(game_id: int) -> Response | tuple[Response, int]:
                 found_by_cell = game.first_options()
             cells = {
                 f"{r},{c}": {
-                    f"{color} {shape}": _option_json(result)
+                    f"{color} {shape}": option_json(result)
                     for (color, shape), result in found.items()
                 }
                 for (r, c), found in found_by_cell.items()
             }
             return jsonify({"turn": turn, "cells": cells})
         previews = {
-            f"{color} {shape}": _option_json(result)
+            f"{color} {shape}": option_json(result)
             for (color, shape), result in game.options(cell, pending).items()
         }
     return jsonify({
