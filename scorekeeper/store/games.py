@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlite_utils
 
 from .. import engine
-from .cache import MAX_GAME_ID, GameRow, forget, keep, memoised, taken
+from .cache import MAX_GAME_ID, GameRow, forget, keep, memoised, take, taken
 from .connection import get_db, immediate
 
 
@@ -255,17 +255,44 @@ def record_move(
     Raises GameNotFound, TurnConflict or engine.IllegalMove, and then stores
     nothing.
     """
+    return record_move_then(game_id, move, expected_turn, lambda row, played: None)[0]
+
+
+_Answer = TypeVar("_Answer")
+
+
+def record_move_then(
+    game_id: int, move: dict[str, Any], expected_turn: int | None,
+    then: Callable[[GameRow, engine.Move], _Answer],
+) -> tuple[engine.Move, _Answer]:
+    """Store one move as record_move does, then return it with then(row, move).
+
+    then runs once the write has committed, on the game as written, before the
+    game goes back to the cache: the answer to the move needs no second read.
+    """
     db = get_db()
-    with immediate(db), taken(db, game_id) as row:
-        _check_turn(row, expected_turn)
-        played = row.game.push(move)
-        stamp = _next_stamp(row.updated_at)
-        _insert_moves(db, game_id, [played], row.game.turn - 1, [stamp])
-        # A move changes its player's figures only, unless it ends the game.
-        mover = None if row.game.final is not None else (played.player,)
-        _refresh_summary(db, game_id, row.game, stamp, stamp, row.memo, seats=mover)
-        row.updated_at = stamp
-    return played
+    with immediate(db):
+        row = take(db, game_id)
+        game, turn = row.game, row.game.turn
+        try:
+            _check_turn(row, expected_turn)
+            played = row.game.push(move)
+            stamp = _next_stamp(row.updated_at)
+            _insert_moves(db, game_id, [played], row.game.turn - 1, [stamp])
+            # A move changes its player's figures only, unless it ends the game.
+            mover = None if row.game.final is not None else (played.player,)
+            _refresh_summary(db, game_id, row.game, stamp, stamp, row.memo,
+                             seats=mover)
+            row.updated_at = stamp
+        except BaseException:
+            if row.game is game and game.turn == turn:
+                keep(row)  # refused before anything changed: still good
+            raise
+    # Committed (a failed COMMIT raised above, and the game is dropped).
+    try:
+        return played, then(row, played)
+    finally:
+        keep(row)
 
 
 def undo_last_move(game_id: int, expected_turn: int | None = None) -> engine.Move:

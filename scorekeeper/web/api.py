@@ -10,6 +10,7 @@ from .. import engine, text
 from ..i18n import gettext as _
 from ..store import (
     GameNotFound,
+    GameRow,
     NothingToUndo,
     TurnConflict,
     loaded,
@@ -267,17 +268,19 @@ def post_move(game_id: int) -> tuple[Response, int] | Response:
     body = json_body()
     move = parse_move(body)
     turn = parse_turn(body.get("turn"))
+    def answer(row: GameRow, played: engine.Move) -> str:
+        head = _dumps({
+            "score": played.score, "end_bonus": played.end_bonus,
+            "text": text.move_result(played),
+        })
+        return f'{head[:-1]},"game":{state_text(row)}}}'
+
     try:
-        played = stored.record_move(game_id, move, turn)
+        # The state is the game as the write left it: no second read.
+        _played, reply = stored.record_move_then(game_id, move, turn, answer)
     except TurnConflict as exc:
         return _conflict(exc, game_id)
-    answer = _dumps({
-        "score": played.score, "end_bonus": played.end_bonus,
-        "text": text.move_result(played),
-    })
-    # The state is the game the write just put back in the cache: one lookup,
-    # no replay (a move another device stored in between would show too).
-    return _json_answer(f'{answer[:-1]},"game":{_state(game_id)}}}', 201)
+    return _json_answer(reply, 201)
 
 
 @bp.delete("/games/<int:game_id>/moves/last")
