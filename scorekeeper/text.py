@@ -330,15 +330,18 @@ def parse_time(value: str | None) -> datetime | None:
     The datetime keeps the offset written in the timestamp (a restored backup may
     carry one); parse_utc converts it to UTC.
     """
-    if not value:
+    if not value or not isinstance(value, str):
         return None
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
+        if moment.tzinfo is None:
+            # Stored times are UTC; an old naive one is read as such.
+            return moment.replace(tzinfo=UTC)
+        # Converting year 1 or 9999 with an offset would leave datetime's range
+        # later (OverflowError): such a time is no time at all.
+        moment.astimezone(UTC)
+    except (ValueError, OverflowError):
         return None
-    if moment.tzinfo is None:
-        # Stored times are UTC; an old naive one is read as such.
-        return moment.replace(tzinfo=UTC)
     return moment
 
 
@@ -350,10 +353,13 @@ def parse_utc(value: str | None) -> datetime | None:
 
 def duration_minutes(first: str | None, last: str | None) -> int | None:
     """Return whole minutes between two timestamps (None when either is unknown)."""
-    start, end = parse_time(first), parse_time(last)
+    start, end = parse_utc(first), parse_utc(last)
     if start is None or end is None:
         return None
-    return max(0, round((end - start).total_seconds() / 60))
+    try:
+        return max(0, round((end - start).total_seconds() / 60))
+    except OverflowError:
+        return None
 
 
 def duration(minutes: int | None) -> str:

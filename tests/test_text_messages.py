@@ -196,6 +196,17 @@ def other_errors() -> list[engine.EngineError]:
         (lambda: engine.from_record({**finished, "final": {"scores": [0, 0]}}),
          engine.RecordError),
     ]
+    long_game = engine.Game()
+    long_game.place([(0, 0, "red", "circle")])
+    while long_game.turn < engine.MAX_MOVES:
+        long_game.trade(1)
+    errors += [
+        (lambda: long_game.trade(1), engine.IllegalMove),
+        (lambda: board.play([(10**30, 0, "red", "circle")]), engine.BadInput),
+        (lambda: engine.from_record(
+            {**record, "moves": [{"type": "pass"}] * (engine.MAX_MOVES + 1)}),
+         engine.RecordError),
+    ]
     return [refuse(call, kind) for call, kind in errors]
 
 

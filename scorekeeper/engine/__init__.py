@@ -8,7 +8,7 @@ Pure Python, standard library only; the web app builds on it, never the reverse.
 2
 """
 
-from .board import Board, Placement
+from .board import MAX_COORDINATE, Board, Placement
 from .errors import (
     ILLEGAL_MOVE_CODES,
     RECORD_ERROR_CODES,
@@ -19,6 +19,7 @@ from .errors import (
 )
 from .game import (
     END_BONUS,
+    MAX_MOVES,
     EndReason,
     Final,
     Game,
@@ -67,7 +68,7 @@ from .search import best_moves, legal_moves
 from .tiles import CLASSIC, COLOR_NAMES, CUBES, SHAPE_NAMES, Variant
 
 __all__ = [
-    "Board", "Placement",
+    "Board", "Placement", "MAX_COORDINATE", "MAX_MOVES",
     "EngineError", "BadInput", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",
     "RECORD_ERROR_CODES",
     "Game", "Move", "Final", "EndReason", "END_BONUS", "parse_tiles", "Preview",

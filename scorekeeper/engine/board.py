@@ -36,6 +36,11 @@ TileInput = Sequence[object]
 """A placed tile as callers give it: (row, col, color, shape) or a Placement."""
 
 
+MAX_COORDINATE = 10_000
+"""Cells further out than this cannot occur in a real game (108 tiles): every path
+that takes a cell (API, forms, records) refuses them."""
+
+
 LINE_FAULT_RANK = {"line_too_long": 0, "mixed_line": 1, "duplicate_in_line": 2}
 """Which fault of a line is reported when a move's lines have several."""
 
@@ -211,6 +216,11 @@ class Board:
                 raise BadInput("tile_shape", {"value": tile}) from None
             if type(row) is not int or type(col) is not int:
                 raise BadInput("tile_cell_of", {"value": tile})
+            if not (-MAX_COORDINATE <= row <= MAX_COORDINATE
+                    and -MAX_COORDINATE <= col <= MAX_COORDINATE):
+                raise BadInput(
+                    "tile_too_far", {"value": (row, col), "max": MAX_COORDINATE}
+                )
             try:
                 code = code_of.get((color, shape))  # type: ignore[arg-type]
             except TypeError:  # unhashable colour or shape: not a tile name

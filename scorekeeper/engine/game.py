@@ -12,6 +12,10 @@ from .errors import BadInput, IllegalMove
 from .scoring import MoveScore
 from .tiles import CLASSIC, Variant
 
+MAX_MOVES = 1000
+"""The most moves a game holds (CONTRACT §8): a real game has about 50, and every
+path that adds moves (API, forms, import, restore, correction) stops here."""
+
 END_BONUS = 6
 """Points for the player who empties their hand once the bag is empty (RULES §6);
 6 in every variant (RULES §7)."""
@@ -250,7 +254,8 @@ class Game:
     """A game in progress or finished: a position plus a move stack."""
 
     def __init__(
-        self, variant: Variant | None = None, players: int = 2, first_player: int = 0
+        self, variant: Variant | None = None, players: int = 2, first_player: int = 0,
+        *, max_moves: int = MAX_MOVES,
     ) -> None:
         variant = variant if variant is not None else CLASSIC
         if type(players) is not int or not 2 <= players <= variant.max_players:
@@ -268,6 +273,9 @@ class Game:
         """Number of players."""
         self.first_player: int = first_player
         """Seat that made (or makes) the first move."""
+        self.max_moves: int = max_moves
+        """The most moves this game takes (MAX_MOVES; more only for a game stored
+        before the limit, which then takes no further move)."""
         self.board: Board = Board(variant)
         """The tiles on the table."""
         self.moves: list[Move] = []
@@ -398,6 +406,8 @@ class Game:
         state = self._states[-1]
         if state.final is not None:
             raise IllegalMove("game_over")
+        if len(self.moves) >= self.max_moves:
+            raise IllegalMove("too_many_moves", None, {"max": self.max_moves})
         return state
 
     def _check_hand(self, state: _State, count: int, key: str) -> None:

@@ -103,6 +103,9 @@ MESSAGES: dict[str, Template] = {
         "The game is over: no more moves can be recorded (undo the last move to"
         " reopen it)."
     ),
+    "too_many_moves": N_(
+        "A game holds at most %(max)d moves; this one has reached the limit."
+    ),
     "hand_places": (
         N_("Player %(player)d holds %(num)d tile; this move places %(count)d."),
         N_("Player %(player)d holds %(num)d tiles; this move places %(count)d."),
@@ -162,6 +165,9 @@ MESSAGES: dict[str, Template] = {
     "tile_name_type": N_("a tile's color and shape must be strings"),
     "tile_shape": N_("a placed tile is (row, col, color, shape), not %(value)s"),
     "tile_cell_of": N_("row and col must be whole numbers, not %(value)s"),
+    "tile_too_far": N_(
+        "row and col must lie between -%(max)d and %(max)d, not %(value)s"
+    ),
     "trade_count": N_("a trade count is a whole number, not %(value)s"),
     "move_not_object": N_("a move must be an object with a 'type'"),
     "move_trade_count": N_("a trade needs a whole-number 'count'"),
@@ -196,6 +202,9 @@ MESSAGES: dict[str, Template] = {
         " %(first)s."
     ),
     "record_start": N_("The record cannot start a game: %(reason)s."),
+    "record_too_many_moves": N_(
+        "The record holds %(count)d moves; a game holds at most %(max)d."
+    ),
     "record_move_not_object": N_("Move %(number)d is not an object."),
     "record_out_of_turn": N_(
         "Move %(number)d is by player %(value)s, but it is player %(current)d's turn."

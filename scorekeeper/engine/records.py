@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from .errors import BadInput, IllegalMove, RecordError
-from .game import Final, Game
+from .game import MAX_MOVES, Final, Game
 from .names import InvalidName, check_stored_players
 from .tiles import Variant
 
@@ -78,6 +78,12 @@ def from_record(record: object) -> tuple[Game, list[str]]:
     moves = record.get("moves")
     if not isinstance(moves, list):
         raise RecordError("bad_record", "record_moves")
+    if len(moves) > MAX_MOVES:
+        # Refused before replaying: a 50,000-move record would take seconds.
+        raise RecordError(
+            "too_many_moves", "record_too_many_moves",
+            {"count": len(moves), "max": MAX_MOVES},
+        )
     first = record.get("first_player", 0)
     if moves and isinstance(moves[0], dict):
         first = moves[0].get("player", first)

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import sqlite_utils
+
 from .. import engine
 from .connection import get_db, immediate
-from .games import insert_game
+from .games import game_fingerprint, insert_game
 
 CHUNK = 500
 """Games whose moves are read with one query."""
+
+PROGRESS_EVERY = 1000
+"""Games between two progress reports of a long backup or restore."""
 
 
 @dataclass(frozen=True)
@@ -96,19 +101,54 @@ class Restorable(Protocol):
     def move_times(self) -> Sequence[str] | None: ...
 
 
-def restore_games(items: Sequence[Restorable]) -> list[int]:
-    """Store checked games in one transaction, all or none; return their new ids.
+@dataclass
+class Restored:
+    """What a restore did: the new games' ids and how many were already stored."""
 
-    Each game keeps its timestamps (move_times None: every move at updated_at)
-    and gets a fresh edit token.
+    ids: list[int]
+    skipped: int
+
+
+def restore_games(items: Iterable[Restorable]) -> list[int]:
+    """Store checked games (see restore_backup); return the new games' ids."""
+    return restore_backup(items).ids
+
+
+def restore_backup(
+    items: Iterable[Restorable],
+    progress: Callable[[int, int], None] | None = None,
+) -> Restored:
+    """Store checked games in one transaction, all or none; skip games already here.
+
+    items may be a generator that checks each game as it is read: the first
+    error it raises rolls every game back. A game whose content fingerprint
+    (players, variant, moves, created_at) is already stored is skipped. Each new
+    game keeps its timestamps (move_times None: every move at updated_at) and
+    gets a fresh edit token. progress(restored, skipped) is called every
+    PROGRESS_EVERY games.
     """
     db = get_db()
+    ids: list[int] = []
+    skipped = 0
     with immediate(db):
-        return [
-            insert_game(
-                db, item.names, item.game, created_at=item.created_at,
-                updated_at=item.updated_at, finished_at=item.finished_at,
-                move_times=item.move_times,
-            )[0]
-            for item in items
-        ]
+        for item in items:
+            if item.created_at is not None and _stored(
+                db, game_fingerprint(item.created_at, item.names, item.game)
+            ):
+                skipped += 1
+            else:
+                ids.append(insert_game(
+                    db, item.names, item.game, created_at=item.created_at,
+                    updated_at=item.updated_at, finished_at=item.finished_at,
+                    move_times=item.move_times,
+                )[0])
+            if progress is not None and (len(ids) + skipped) % PROGRESS_EVERY == 0:
+                progress(len(ids), skipped)
+    return Restored(ids, skipped)
+
+
+def _stored(db: sqlite_utils.Database, fingerprint: str) -> bool:
+    """Return whether a game with this content fingerprint is stored."""
+    return db.conn.execute(
+        "SELECT 1 FROM games WHERE fingerprint = ? LIMIT 1", [fingerprint]
+    ).fetchone() is not None

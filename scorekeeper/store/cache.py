@@ -53,6 +53,10 @@ class GameRow:
     game: engine.Game
     memo: dict[str, Any] = field(default_factory=dict)
     """Values derived from game's moves (see per_move); cached along with game."""
+    fingerprint: str = ""
+    """The content fingerprint as stored (store.fingerprints), read with the row."""
+    pin: str = ""
+    """The game PIN that gives a device the right to edit back (read with the row)."""
 
     @property
     def key(self) -> Key:
@@ -126,7 +130,10 @@ def replay(
     moves: Sequence[dict[str, Any]],
 ) -> engine.Game:
     """Return a new Game with the given moves pushed (engine errors propagate)."""
-    game = engine.Game(variant, players=players, first_player=first_player)
+    # A game stored before the move limit existed still opens (it takes no
+    # further move); every new game stops at engine.MAX_MOVES.
+    game = engine.Game(variant, players=players, first_player=first_player,
+                       max_moves=max(engine.MAX_MOVES, len(moves)))
     for move in moves:
         game.push(move)
     return game
@@ -175,6 +182,8 @@ def take(db: sqlite_utils.Database, game_id: int) -> GameRow:
         edit_token=row["edit_token"],
         game=game,
         memo=memo,
+        fingerprint=row.get("fingerprint") or "",
+        pin=row.get("pin") or "",
     )
 
 

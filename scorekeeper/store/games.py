@@ -16,8 +16,12 @@ from typing import Any
 import sqlite_utils
 
 from .. import engine
+from . import fingerprints
 from .cache import MAX_GAME_ID, GameRow, forget, keep, memoised, taken
 from .connection import get_db, immediate
+
+PIN_DIGITS = 6
+"""Digits of a game PIN (the short code that gives a device its edit right back)."""
 
 
 class TurnConflict(Exception):
@@ -45,9 +49,17 @@ def _next_stamp(previous: str) -> str:
     stamp = now()
     if stamp > previous:
         return stamp
-    return (datetime.fromisoformat(previous) + timedelta(microseconds=1)).isoformat(
-        timespec="microseconds"
-    )
+    try:
+        later = datetime.fromisoformat(previous) + timedelta(microseconds=1)
+    except (ValueError, OverflowError):
+        # A stored time at the end of datetime's range (year 9999): now will do.
+        return stamp
+    return later.isoformat(timespec="microseconds")
+
+
+def new_pin() -> str:
+    """Return a fresh game PIN: PIN_DIGITS random digits."""
+    return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
 def move_to_row_values(move: engine.Move) -> dict[str, Any]:
@@ -62,6 +74,20 @@ def move_to_row_values(move: engine.Move) -> dict[str, Any]:
         "end_bonus": move.end_bonus,
         "qwirkles": move.qwirkles,
     }
+
+
+def move_key(move: engine.Move) -> fingerprints.MoveKey:
+    """Return what the fingerprint hashes of a move (as the moves table stores it)."""
+    values = move_to_row_values(move)
+    return values["type"], values["tiles"], values["count"]
+
+
+def game_fingerprint(created_at: str, names: Sequence[str], game: engine.Game) -> str:
+    """Return the content fingerprint of a game created at created_at."""
+    return fingerprints.fingerprint(
+        created_at, names, game.variant.to_dict(), game.first_player,
+        [move_key(move) for move in game.moves],
+    )
 
 
 _SeatTotals = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int | None, ...]]
@@ -89,7 +115,7 @@ def _seat_totals(
 
 def _refresh_summary(
     db: sqlite_utils.Database, game_id: int, game: engine.Game, stamp: str,
-    finished_at: str | None, memo: dict[str, Any] | None = None,
+    finished_at: str | None, fingerprint: str, memo: dict[str, Any] | None = None,
 ) -> None:
     """Write the games summary columns and the game_players rows from game.
 
@@ -99,7 +125,7 @@ def _refresh_summary(
     final = game.final
     db.execute(
         "UPDATE games SET updated_at = ?, status = ?, end_reason = ?, finished_at = ?,"
-        " move_count = ?, scores = ? WHERE id = ?",
+        " move_count = ?, scores = ?, fingerprint = ? WHERE id = ?",
         [
             stamp,
             game.status,
@@ -107,6 +133,7 @@ def _refresh_summary(
             finished_at if final is not None else None,
             game.turn,
             json.dumps(list(game.scores)),
+            fingerprint,
             game_id,
         ],
     )
@@ -172,13 +199,14 @@ def insert_game(
     token = secrets.token_urlsafe(16)
     created = created_at or now()
     updated = updated_at or created
+    fingerprint = game_fingerprint(created, names, game)
     cursor = db.execute(
         "INSERT INTO games (created_at, updated_at, players, variant, first_player,"
-        " edit_token, scores) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        " edit_token, scores, fingerprint, pin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             created, updated, json.dumps(list(names), ensure_ascii=False),
             json.dumps(game.variant.to_dict()), game.first_player, token,
-            json.dumps([0] * len(names)),
+            json.dumps([0] * len(names)), fingerprint, new_pin(),
         ],
     )
     game_id = int(cursor.lastrowid or 0)
@@ -191,7 +219,7 @@ def insert_game(
     )
     stamps = [stamp or updated for stamp in move_times or [updated] * game.turn]
     _insert_moves(db, game_id, game.moves, 0, stamps)
-    _refresh_summary(db, game_id, game, updated, finished_at or updated)
+    _refresh_summary(db, game_id, game, updated, finished_at or updated, fingerprint)
     return game_id, token
 
 
@@ -254,7 +282,10 @@ def record_move(
         played = row.game.push(move)
         stamp = _next_stamp(row.updated_at)
         _insert_moves(db, game_id, [played], row.game.turn - 1, [stamp])
-        _refresh_summary(db, game_id, row.game, stamp, stamp, row.memo)
+        row.fingerprint = fingerprints.chain(row.fingerprint, move_key(played))
+        _refresh_summary(
+            db, game_id, row.game, stamp, stamp, row.fingerprint, row.memo
+        )
         row.updated_at = stamp
     return played
 
@@ -274,7 +305,10 @@ def undo_last_move(game_id: int, expected_turn: int | None = None) -> engine.Mov
         db.execute(
             "DELETE FROM moves WHERE game_id = ? AND seq = ?", [game_id, row.game.turn]
         )
-        _refresh_summary(db, game_id, row.game, stamp, None, row.memo)
+        row.fingerprint = game_fingerprint(row.created_at, row.names, row.game)
+        _refresh_summary(
+            db, game_id, row.game, stamp, None, row.fingerprint, row.memo
+        )
         row.updated_at = stamp
     return undone
 
@@ -316,7 +350,8 @@ def replace_moves(
         finished = db.conn.execute(
             "SELECT finished_at FROM games WHERE id = ?", [game_id]
         ).fetchone()[0]
-        _refresh_summary(db, game_id, game, stamp, finished or stamp)
+        row.fingerprint = game_fingerprint(row.created_at, row.names, game)
+        _refresh_summary(db, game_id, game, stamp, finished or stamp, row.fingerprint)
         row.game, row.memo, row.updated_at = game, {}, stamp
 
 
@@ -340,9 +375,11 @@ def rename_players(game_id: int, names: Sequence[str]) -> list[str]:
             return new
         stamp = _next_stamp(row.updated_at)
         # A new updated_at tells every cache and viewer (ETag) that the game changed.
+        row.fingerprint = game_fingerprint(row.created_at, new, row.game)
         db.execute(
-            "UPDATE games SET players = ?, updated_at = ? WHERE id = ?",
-            [json.dumps(new, ensure_ascii=False), stamp, game_id],
+            "UPDATE games SET players = ?, updated_at = ?, fingerprint = ?"
+            " WHERE id = ?",
+            [json.dumps(new, ensure_ascii=False), stamp, row.fingerprint, game_id],
         )
         db.conn.executemany(
             "UPDATE game_players SET name = ?, name_key = ?"

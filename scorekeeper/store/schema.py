@@ -7,13 +7,16 @@ that every write refreshes in the same transaction, so history lists never repla
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from .. import engine
+from . import fingerprints
 from .connection import connect
+from .games import new_pin
 
 _SCHEMA = """
         CREATE TABLE games (
@@ -142,8 +145,67 @@ def m200_one_name_rule(db: sqlite_utils.Database) -> None:
             )
 
 
+@migrations()
+def m300_restore_guards(db: sqlite_utils.Database) -> None:
+    """Add what a network guest cannot break: fingerprints, game PINs, try limits.
+
+    - games.fingerprint (indexed): the content fingerprint a restore looks up to
+      skip games already stored (store.fingerprints), filled for every game;
+    - games.pin: the short code that gives a device its edit right back;
+    - attempts: wrong PIN tries per scope, shared by every server process.
+    """
+    db.execute("ALTER TABLE games ADD COLUMN fingerprint TEXT")
+    db.execute("ALTER TABLE games ADD COLUMN pin TEXT")
+    db.execute(
+        "CREATE TABLE attempts ("
+        " scope TEXT PRIMARY KEY, failures INTEGER NOT NULL,"
+        " locked_until REAL NOT NULL, last_at REAL NOT NULL)"
+    )
+    # One pass over the moves in game order, chaining each game's fingerprint
+    # (a 10,000-game database holds half a million moves: never all at once).
+    values = {
+        game_id: fingerprints.head(
+            created, json.loads(players), json.loads(variant), first
+        )
+        for game_id, created, players, variant, first in db.conn.execute(
+            "SELECT id, created_at, players, variant, first_player FROM games"
+        )
+    }
+    for game_id, kind, tiles, count in db.conn.execute(
+        "SELECT game_id, type, tiles, count FROM moves ORDER BY game_id, seq"
+    ):
+        if game_id in values:
+            values[game_id] = fingerprints.chain(values[game_id], (kind, tiles, count))
+    updates = [
+        (value, new_pin(), game_id)
+        for game_id, value in values.items()
+    ]
+    db.conn.executemany(
+        "UPDATE games SET fingerprint = ?, pin = ? WHERE id = ?", updates
+    )
+    db.execute("CREATE INDEX games_fingerprint ON games(fingerprint)")
+
+
+def _private_files(path: str) -> None:
+    """Create the database file with mode 600 and keep it, its WAL and SHM so.
+
+    The database holds every edit token; SQLite gives the WAL and SHM files
+    the database file's mode, so creating that one private suffices for new
+    files, and chmod fixes those an older release left readable.
+    """
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        try:
+            os.chmod(name, 0o600)
+        except FileNotFoundError:
+            pass
+
+
 def init_db(path: str) -> None:
     """Create or migrate the schema in the file at path (run once, before serving)."""
+    _private_files(path)
     db = connect(path)
     try:
         db.execute("PRAGMA journal_mode = WAL")

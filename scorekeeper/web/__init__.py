@@ -17,7 +17,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from .. import text
 from ..i18n import gettext, ngettext
-from . import api, errors, files, history, players, table
+from . import api, errors, files, history, pages, players, table
 from .pages import time_tag
 
 csrf = CSRFProtect()
@@ -26,6 +26,7 @@ csrf = CSRFProtect()
 
 def init_app(app: Flask) -> None:
     """Register the blueprints, the template helpers and the error answers."""
+    pages.init_app(app)
     csrf.init_app(app)
     # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
     # which auth.request_may_edit checks itself.

@@ -21,9 +21,6 @@ bp = Blueprint("api", __name__)
 MAX_TILES_IN_BODY = 64
 """More tiles than any hand holds: beyond this a body is malformed, not illegal."""
 
-MAX_COORDINATE = 10_000
-"""Cells further out than this cannot occur in a real game (108 tiles)."""
-
 
 class ApiError(Exception):
     """An error answer: HTTP status, CONTRACT code and a sentence for people."""
@@ -99,7 +96,7 @@ def parse_tiles(value: object) -> list[dict[str, Any]]:
         color, shape = tile.get("color"), tile.get("shape")
         if not (_is_int(row) and _is_int(col)):
             _bad(_("A tile's row and col must be whole numbers."))
-        if abs(row) > MAX_COORDINATE or abs(col) > MAX_COORDINATE:
+        if abs(row) > engine.MAX_COORDINATE or abs(col) > engine.MAX_COORDINATE:
             _bad(_("A tile's row and col are too far from the board."))
         if not (isinstance(color, str) and isinstance(shape, str)):
             _bad(_("A tile's color and shape must be names."))

@@ -225,11 +225,27 @@ class UploadForm(FlaskForm):
     file = FileField(_("File"))
 
 
+class RestoreForm(UploadForm):
+    """A backup upload, with the admin PIN a device other than the server sends."""
+
+    admin_pin = StringField(_("Admin PIN"))
+
+
+class ClaimForm(FlaskForm):
+    """The game PIN that gives this device the right to enter moves again."""
+
+    pin = StringField(_("Game PIN"))
+
+
 class TileForm(Form):
     """One tile of a corrected placing move; an empty row is ignored."""
 
-    row = IntegerField(_("Row"), validators=[Optional()])
-    col = IntegerField(_("Column"), validators=[Optional()])
+    # The API's bound (engine.MAX_COORDINATE): a tile at row 10^30 would leave no
+    # cell beside it that a later move could name.
+    row = IntegerField(_("Row"), validators=[
+        Optional(), NumberRange(-engine.MAX_COORDINATE, engine.MAX_COORDINATE)])
+    col = IntegerField(_("Column"), validators=[
+        Optional(), NumberRange(-engine.MAX_COORDINATE, engine.MAX_COORDINATE)])
     color = SelectField(_("Colour"), choices=[choice("", "")], default="")
     shape = SelectField(_("Shape"), choices=[choice("", "")], default="")
 
@@ -273,6 +289,15 @@ class CorrectForm(FlaskForm):
                 t = tiles[index]
                 entry = {"row": t.row, "col": t.col, "color": t.color, "shape": t.shape}
             self.tiles.append_entry(entry)
+
+    def refusal(self) -> str:
+        """Return the sentence for a post that failed validation."""
+        if any(entry.form.row.errors or entry.form.col.errors for entry in self.tiles):
+            return _(
+                "A tile's row and column must be whole numbers from %(low)d to"
+                " %(high)d.", low=-engine.MAX_COORDINATE, high=engine.MAX_COORDINATE,
+            )
+        return _("The form could not be read; please try again.")
 
     def move(self) -> dict[str, Any] | str:
         """Return the move dict the form describes, or an error sentence."""

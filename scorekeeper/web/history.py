@@ -16,7 +16,7 @@ from ..i18n import gettext as _
 from ..store import GameRow, TurnConflict, loaded, stats
 from ..store import games as stored
 from .forms import ConfirmForm, CorrectForm, RenameForm
-from .pages import can_edit, game_file, require_edit
+from .pages import can_edit, game_file, rendered, require_edit
 
 bp = Blueprint("history", __name__)
 
@@ -165,8 +165,9 @@ def replay_context(row: GameRow, step: int) -> dict[str, Any]:
 
 
 def chart_markup(row: GameRow) -> Markup:
-    """Return the game's running-total chart as inline SVG markup."""
-    return Markup(chart.chart_svg(game_file(row)))  # built from escaped parts only
+    """Return the game's running-total chart as inline SVG markup (cached)."""
+    svg = rendered(row, "chart.svg", lambda: chart.chart_svg(game_file(row)))
+    return Markup(svg)  # built from escaped parts only
 
 
 @bp.get("/games/<int:game_id>/replay")
@@ -226,6 +227,8 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
                 stored.replace_moves(game_id, dicts, expected_turn=len(moves))
             except engine.IllegalMove as exc:
                 error = _correction_error(exc, number, names, moves)
+            except engine.BadInput as exc:
+                error = text.error(exc)
             except TurnConflict:
                 error = _(
                     "The game has moved on since this page was opened; "
@@ -238,7 +241,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
                 )
                 return redirect(url_for(".replay", game_id=game_id, move=number))
     elif request.method == "POST":
-        error = _("The form could not be read; please try again.")
+        error = form.refusal()
     return render_template(
         "history/correct.html",
         game_id=game_id,
@@ -300,13 +303,12 @@ def rename(game_id: int) -> ResponseReturnValue:
 def scoresheet(game_id: int) -> str:
     """Show the printable paper-like score sheet."""
     with loaded(game_id) as row:
-        source = game_file(row)
-        return render_template(
-            "history/scoresheet.html",
-            row=row,
-            view=sheet.sheet_view(source),
-            chart=Markup(chart.chart_svg(source)),
-        )
+        drawn = chart_markup(row)
+        paper = rendered(row, "scoresheet.html", lambda: Markup(render_template(
+            "history/_sheet.html", row=row, view=sheet.sheet_view(game_file(row)),
+            chart=drawn,
+        )))
+        return render_template("history/scoresheet.html", row=row, paper=paper)
 
 
 @bp.get("/games/<int:game_id>/bgstats")

@@ -1,8 +1,14 @@
-"""What the page blueprints share: who may edit, files from games, time tags."""
+"""What the page blueprints share: who may edit, files from games, expensive
+renders, time tags."""
 
 from __future__ import annotations
 
-from flask import abort
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+from flask import Flask, abort, current_app
 from markupsafe import Markup
 
 from .. import text
@@ -10,6 +16,80 @@ from ..formats import GameFile
 from ..store import GameRow, loaded
 from ..store.stats import move_span
 from . import auth
+from .errors import Busy
+
+RENDER_SLOTS = 2
+"""Expensive renders (PDF, printable sheet, chart) running at once per process."""
+
+RENDER_WAIT = 0.25
+"""Seconds a render waits for a free slot before the request gets 503: a worker
+thread that waits is one that cannot take a move meanwhile."""
+
+RETRY_AFTER = 2
+"""Seconds a 503 tells the client to wait."""
+
+RENDER_CACHE = 32
+"""Renders kept per process (a sheet of 1,000 moves is a few dozen KB)."""
+
+_T = TypeVar("_T")
+
+
+class Renders:
+    """Expensive renders of games: cached per (game, turn, last change), and at
+    most `slots` built at once; others wait `wait` seconds, then get Busy (503)."""
+
+    def __init__(self, slots: int, wait: float, size: int = RENDER_CACHE) -> None:
+        self._slots = threading.BoundedSemaphore(slots)
+        self._lock = threading.Lock()
+        self._done: OrderedDict[Hashable, Any] = OrderedDict()
+        self.wait = wait
+        self.size = size
+
+    def _cached(self, key: Hashable) -> tuple[bool, Any]:
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return True, self._done[key]
+        return False, None
+
+    def get(self, key: Hashable, build: Callable[[], _T]) -> _T:
+        """Return the render stored under key, building it in a free slot if new."""
+        hit, value = self._cached(key)
+        if hit:
+            result: _T = value
+            return result
+        if not self._slots.acquire(timeout=self.wait):
+            raise Busy(RETRY_AFTER)
+        try:
+            # Another request may have built it while this one waited.
+            hit, value = self._cached(key)
+            result = value if hit else build()
+        finally:
+            self._slots.release()
+        with self._lock:
+            self._done[key] = result
+            self._done.move_to_end(key)
+            while len(self._done) > self.size:
+                self._done.popitem(last=False)
+        return result
+
+
+def init_app(app: Flask) -> None:
+    """Give app its render slots and cache."""
+    app.extensions["scorekeeper_renders"] = Renders(
+        app.config.get("RENDER_SLOTS", RENDER_SLOTS),
+        app.config.get("RENDER_WAIT", RENDER_WAIT),
+    )
+
+
+def rendered(row: GameRow, name: str, build: Callable[[], _T]) -> _T:
+    """Return build()'s render of the loaded game, from the cache when it is current.
+
+    The key holds the game's turn and its last change (a rename or a correction
+    changes that too), so a cached render is never stale.
+    """
+    renders: Renders = current_app.extensions["scorekeeper_renders"]
+    return renders.get((row.id, row.game.turn, row.updated_at, name), build)
 
 
 def can_edit(row: GameRow) -> bool:

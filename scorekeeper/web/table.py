@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import hmac
 import json
 from typing import Any
-from urllib.parse import urlsplit
 
 import segno
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     jsonify,
     redirect,
@@ -18,14 +17,23 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from .. import engine, net, text
 from ..i18n import gettext as _
 from ..store import GameRow, NothingToUndo, TurnConflict, loaded, stats
 from ..store import games as stored
-from .auth import remember_token
-from .forms import CLASSIC_SEATS, MAX_SEATS, NewGameForm, TradeForm, TurnForm, choice
+from .auth import game_pin_refusal, remember_token, same_text
+from .forms import (
+    CLASSIC_SEATS,
+    MAX_SEATS,
+    ClaimForm,
+    NewGameForm,
+    TradeForm,
+    TurnForm,
+    choice,
+)
 from .pages import can_edit, require_edit
 
 bp = Blueprint("table", __name__)
@@ -35,6 +43,9 @@ KNOWN_NAMES = 40
 
 MAX_PENDING = 12
 """Most pending tiles the options endpoint looks at (a hand holds at most 12)."""
+
+MAX_PENDING_CHARS = 2000
+"""Longest `tiles` query the options endpoint reads (12 tiles take ~500)."""
 
 
 def board_state(row: GameRow, editable: bool) -> dict[str, Any]:
@@ -57,15 +68,25 @@ def board_state(row: GameRow, editable: bool) -> dict[str, Any]:
     }
 
 
-def _join_link(row: GameRow) -> tuple[str, str, bool]:
-    """Return the join link, its QR code (SVG) and whether it stays on loopback."""
-    url = url_for("table.join", game_id=row.id, token=row.edit_token, _external=True)
-    if net.is_loopback(request.host.rsplit(":", 1)[0]):
-        url = net.lan_url(url) or url
+def _join_link(row: GameRow) -> tuple[str | None, str | None]:
+    """Return the join link and its QR code (SVG), or None for both when the
+    server is only reachable on this device.
+
+    The address is the one the server listens on (the command puts it in the
+    config), never the request's Host header, which a guest may set.
+    """
+    port = current_app.config.get("LISTEN_PORT") or request.environ.get("SERVER_PORT")
+    base = net.reachable_url(
+        current_app.config.get("LISTEN_HOST"), int(port) if port else None
+    )
+    if base is None:
+        return None, None
+    path = url_for("table.join", game_id=row.id, token=row.edit_token)
+    url = base.rstrip("/") + path
     svg = segno.make(url, error="m").svg_inline(
         scale=3, dark="#000", light="#fff", omitsize=True
     )
-    return url, svg, net.is_loopback(urlsplit(url).hostname or "")
+    return url, svg
 
 
 def page_context(row: GameRow) -> dict[str, Any]:
@@ -79,9 +100,8 @@ def page_context(row: GameRow) -> dict[str, Any]:
         choice(n, str(n)) for n in range(1, game.max_trade() + 1)
     ]
     join_url = qr_svg = None
-    stays_local = False
     if editable:
-        join_url, qr_svg, stays_local = _join_link(row)
+        join_url, qr_svg = _join_link(row)
     unseen = game.unseen_by_kind()
     supply = game.unseen()
     last = game.moves[-1] if game.moves else None
@@ -117,7 +137,8 @@ def page_context(row: GameRow) -> dict[str, Any]:
         ),
         "join_url": join_url,
         "qr_svg": qr_svg,
-        "loopback": stays_local,
+        "game_pin": row.pin if editable else None,
+        "claim_form": None if editable else ClaimForm(),
     }
 
 
@@ -198,25 +219,60 @@ def join(game_id: int, token: str) -> Response:
     """Take a game's edit token into this browser's session, then open the game."""
     with loaded(game_id) as row:
         edit_token = row.edit_token
-    if not hmac.compare_digest(token, edit_token):
+    # As bytes: a str holding non-ASCII characters makes compare_digest raise.
+    if not same_text(token, edit_token):
         abort(404)
     remember_token(game_id, token)
     flash(_("This device can now enter moves for this game."), "info")
     return redirect(url_for("table.game", game_id=game_id))
 
 
+@bp.post("/games/<int:game_id>/claim")
+def claim(game_id: int) -> ResponseReturnValue:
+    """Give this device the right to enter moves back, for the right game PIN.
+
+    Wrong PINs count against the game (store.limits): after a few, 429 with
+    Retry-After, whoever tries.
+    """
+    form = ClaimForm()
+    with loaded(game_id) as row:
+        token, pin = row.edit_token, row.pin
+    if not form.validate_on_submit():
+        abort(400)
+    refusal = game_pin_refusal(game_id, form.pin.data, pin)
+    if refusal is None:
+        remember_token(game_id, token)
+        flash(_("This device can now enter moves for this game."), "info")
+        return redirect(url_for("table.game", game_id=game_id))
+    with loaded(game_id) as row:
+        context = page_context(row)
+    if refusal.status == 429:
+        message = _(
+            "Too many wrong game PINs: wait %(n)d seconds, then try again.",
+            n=refusal.retry_after,
+        )
+        headers = {"Retry-After": str(refusal.retry_after)}
+    else:
+        message, headers = _("That is not this game's PIN."), {}
+    body = render_template("table/game.html", claim_error=message, **context)
+    return body, refusal.status, headers
+
+
 def _parse_cell(raw: str | None) -> tuple[int, int] | None:
     try:
-        row, col = (int(part) for part in (raw or "").split(","))
+        row, col = (int(part) for part in (raw or "")[:40].split(","))
     except ValueError:
         return None
-    return row, col
+    limit = engine.MAX_COORDINATE
+    return (row, col) if abs(row) <= limit and abs(col) <= limit else None
 
 
 def _parse_pending(raw: str | None) -> list[tuple[int, int, str, str]] | None:
+    if raw is not None and len(raw) > MAX_PENDING_CHARS:
+        return None
     try:
         items = json.loads(raw or "[]")
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(items, list) or len(items) > MAX_PENDING:
         return None
