@@ -6,14 +6,23 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from .. import engine, text
 from ..formats import bgstats, chart, sheet
 from ..i18n import gettext as _
-from ..store import GameRow, TurnConflict, loaded, stats
+from ..store import GameRow, TurnConflict, loaded, snapshots, stats
 from ..store import games as stored
 from .forms import ConfirmForm, CorrectForm, RenameForm
 from .pages import can_edit, game_file, rendered, require_edit
@@ -22,6 +31,9 @@ bp = Blueprint("history", __name__)
 
 PER_PAGE = 25
 """Games per history page."""
+
+MAX_PAGE = 10**6
+"""The last history page asked for that is looked up (25 million games)."""
 
 CELL = 40
 """Size of a board cell in SVG units."""
@@ -61,8 +73,9 @@ def _list_row(row: dict[str, Any]) -> dict[str, Any]:
 def index() -> str:
     """List every game, newest first, searchable by player name, paginated."""
     search = request.args.get("q", "").strip()[: engine.MAX_NAME_LENGTH]
-    page = request.args.get("page", 1, type=int) or 1
-    rows, total = stats.history_page(search or None, max(1, page), PER_PAGE)
+    # Bounded before it becomes an SQL offset (page=10**20 would overflow).
+    page = min(max(1, request.args.get("page", 1, type=int) or 1), MAX_PAGE)
+    rows, total = stats.history_page(search or None, page, PER_PAGE)
     return render_template(
         "history/index.html",
         rows=[_list_row(row) for row in rows],
@@ -71,7 +84,14 @@ def index() -> str:
         pages=max(1, math.ceil(total / PER_PAGE)),
         search=search,
         max_name=engine.MAX_NAME_LENGTH,
+        last_snapshot=_last_snapshot(),
     )
+
+
+def _last_snapshot() -> str | None:
+    """Return when the newest automatic snapshot was made (ISO, UTC), or None."""
+    moment = snapshots.latest(current_app.config["SNAPSHOT_DIR"])
+    return moment.isoformat() if moment is not None else None
 
 
 # --- replay ---
