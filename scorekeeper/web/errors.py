@@ -75,7 +75,7 @@ def _texts(exc: HTTPException) -> dict[str, str]:
                 " reload the page and try again: nothing was changed."
             ),
         }
-    if code >= 500:
+    if code >= 500 and code not in (503, 507):
         return {
             "title": _("Something went wrong"),
             "message": _(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import wtforms
+from flask import request
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -22,6 +23,9 @@ from wtforms.validators import NumberRange, Optional, ValidationError
 
 from .. import engine, text
 from ..i18n import gettext as _
+
+SUBMIT_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+"""Methods whose request carries a form (as flask-wtf counts them)."""
 
 # WTForms 3.3 deprecates (value, label) tuples in favour of SelectChoice.
 SelectChoice = getattr(wtforms, "SelectChoice", None)
@@ -50,7 +54,25 @@ def _strip(value: str | None) -> str:
     return (value or "").strip()
 
 
-class NamedForm(FlaskForm):
+class PageForm(FlaskForm):
+    """A form a page posts: read from the posted form fields only.
+
+    flask-wtf would read a JSON body too, and a JSON list or a nested value
+    there raised deep inside WTForms (a 500); a page never posts JSON, so such
+    a body counts as an empty form.
+    """
+
+    class Meta(FlaskForm.Meta):
+        """flask-wtf's, minus JSON bodies."""
+
+        def wrap_formdata(self, form: Any, formdata: Any) -> Any:
+            """Return the posted form fields (no JSON) for the form to read."""
+            if request.is_json and not request.files:
+                return request.form if request.method in SUBMIT_METHODS else None
+            return super().wrap_formdata(form, formdata)
+
+
+class NamedForm(PageForm):
     """A form holding player names, which remembers the name rule's refusal."""
 
     name_error: str | None = None
@@ -196,20 +218,20 @@ class NewGameForm(NamedForm):
         return rows.index(best)
 
 
-class TradeForm(FlaskForm):
+class TradeForm(PageForm):
     """Trade a number of tiles (the player's turn passes)."""
 
     count = SelectField(_("Tiles"), coerce=int, choices=[choice(1, "1")])
     turn = HiddenField()
 
 
-class TurnForm(FlaskForm):
+class TurnForm(PageForm):
     """A bare button for a pass or an undo; `turn` guards against a double entry."""
 
     turn = HiddenField()
 
 
-class ConfirmForm(FlaskForm):
+class ConfirmForm(PageForm):
     """A bare CSRF-protected confirmation button (delete)."""
 
 
@@ -219,7 +241,7 @@ class RenameForm(NamedForm):
     names = FieldList(StringField(_("Name")), min_entries=0)
 
 
-class UploadForm(FlaskForm):
+class UploadForm(PageForm):
     """A JSON file upload (a game record or a backup)."""
 
     file = FileField(_("File"))
@@ -231,7 +253,7 @@ class RestoreForm(UploadForm):
     admin_pin = StringField(_("Admin PIN"))
 
 
-class ClaimForm(FlaskForm):
+class ClaimForm(PageForm):
     """The game PIN that gives this device the right to enter moves again."""
 
     pin = StringField(_("Game PIN"))
@@ -250,7 +272,7 @@ class TileForm(Form):
     shape = SelectField(_("Shape"), choices=[choice("", "")], default="")
 
 
-class CorrectForm(FlaskForm):
+class CorrectForm(PageForm):
     """The corrected version of one past move."""
 
     type = SelectField(
