@@ -32,6 +32,8 @@ def defaults(instance_path: str) -> dict[str, object]:
         "SESSION_COOKIE_SECURE": os.environ.get(SECURE_COOKIE_ENV, "") in {"1", "true"},
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
+        # Heavy renders (a PDF) run in worker processes, not the server's threads.
+        "RENDER_IN_PROCESS": True,
         # Where automatic snapshots go (CONTRACT §13).
         "SNAPSHOT_DIR": os.path.join(instance_path, "snapshots"),
         # The address the server listens on, set by the command (join links);

@@ -173,6 +173,14 @@ def test_a_lock_grows_with_each_wrong_try_up_to_its_ceiling() -> None:
     assert locks == sorted(locks) and locks[-1] == limits.MAX_LOCK
 
 
+def test_scripts_restore_over_the_api_with_csrf_on(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+    body = json.dumps({"format": "qwirkle-backup/1", "games": [corpus_record()]})
+    response = client.post("/api/restore", data=body, content_type="application/json")
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json() == {"restored": 1, "skipped": 0}
+
+
 def test_restore_over_the_api_wants_a_json_body(client: FlaskClient) -> None:
     response = client.post("/api/restore", data="{}", content_type="text/plain")
     assert response.status_code == 415
@@ -405,14 +413,15 @@ def test_the_correction_form_refuses_a_row_the_api_would_refuse(
 def test_renders_are_cached_per_game_and_turn(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scorekeeper.formats import FORMATS
+    from scorekeeper.web import files
 
     built: list[int] = []
-    pdf = FORMATS["scoresheet.pdf"]
-    monkeypatch.setitem(FORMATS, "scoresheet.pdf", type(pdf)(
-        pdf.name, pdf.media_type, lambda source: built.append(source.game.turn)
-        or pdf.build(source), pdf.filename,
-    ))
+
+    def counted(build: Any, name: str, source: Any) -> Any:
+        built.append(source.game.turn)
+        return pages.in_worker(build, name, source)
+
+    monkeypatch.setattr(files, "in_worker", counted)
     started = client.post("/api/games", json={"players": ["Ann", "Bob"]}).get_json()
     url = f"/games/{started['id']}/scoresheet.pdf"
 
@@ -425,6 +434,22 @@ def test_renders_are_cached_per_game_and_turn(
 
     assert first.data == again.data and first.data != moved.data
     assert built == [0, 1]
+
+
+def test_a_pdf_drawn_in_a_worker_process_is_the_pdf_drawn_in_the_thread(
+    tmp_path: Path,
+) -> None:
+    bodies = []
+    for in_process in (True, False):
+        app = make_app(tmp_path / f"{in_process}.sqlite3",
+                       RENDER_IN_PROCESS=in_process)
+        client = app.test_client()
+        game_id = imported(client, ["classic-10001.json"])[0]
+        response = client.get(f"/games/{game_id}/scoresheet.pdf")
+        assert response.status_code == 200
+        bodies.append(response.data)
+    # fpdf2 stamps the creation time; everything else must match.
+    assert bodies[0].startswith(b"%PDF") and len(bodies[0]) == len(bodies[1])
 
 
 def test_renders_beyond_the_slots_get_503_with_retry_after(

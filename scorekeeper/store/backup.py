@@ -11,7 +11,7 @@ import sqlite_utils
 
 from .. import engine
 from .connection import get_db, immediate
-from .games import game_fingerprint, insert_game
+from .games import game_fingerprint, insert_game, move_to_row_values
 
 CHUNK = 500
 """Games whose moves are read with one query."""
@@ -132,15 +132,20 @@ def restore_backup(
     skipped = 0
     with immediate(db):
         for item in items:
-            if item.created_at is not None and _stored(
-                db, game_fingerprint(item.created_at, item.names, item.game)
-            ):
+            values = [move_to_row_values(move) for move in item.game.moves]
+            fingerprint = None
+            if item.created_at is not None:
+                fingerprint = game_fingerprint(
+                    item.created_at, item.names, item.game, values
+                )
+            if fingerprint is not None and _stored(db, fingerprint):
                 skipped += 1
             else:
                 ids.append(insert_game(
                     db, item.names, item.game, created_at=item.created_at,
                     updated_at=item.updated_at, finished_at=item.finished_at,
-                    move_times=item.move_times,
+                    move_times=item.move_times, values=values,
+                    fingerprint=fingerprint,
                 )[0])
             if progress is not None and (len(ids) + skipped) % PROGRESS_EVERY == 0:
                 progress(len(ids), skipped)

@@ -76,17 +76,26 @@ def move_to_row_values(move: engine.Move) -> dict[str, Any]:
     }
 
 
+RowValues = dict[str, Any]
+"""A move's moves-table columns (move_to_row_values)."""
+
+
 def move_key(move: engine.Move) -> fingerprints.MoveKey:
     """Return what the fingerprint hashes of a move (as the moves table stores it)."""
     values = move_to_row_values(move)
     return values["type"], values["tiles"], values["count"]
 
 
-def game_fingerprint(created_at: str, names: Sequence[str], game: engine.Game) -> str:
-    """Return the content fingerprint of a game created at created_at."""
+def game_fingerprint(
+    created_at: str, names: Sequence[str], game: engine.Game,
+    values: Sequence[RowValues] | None = None,
+) -> str:
+    """Return the content fingerprint of a game created at created_at (values: its
+    moves' row values, when already at hand)."""
+    rows = values if values is not None else [move_to_row_values(m) for m in game.moves]
     return fingerprints.fingerprint(
         created_at, names, game.variant.to_dict(), game.first_player,
-        [move_key(move) for move in game.moves],
+        [(v["type"], v["tiles"], v["count"]) for v in rows],
     )
 
 
@@ -170,11 +179,12 @@ def _refresh_summary(
 
 def _insert_moves(
     db: sqlite_utils.Database, game_id: int, moves: Sequence[engine.Move], start: int,
-    stamps: Sequence[str],
+    stamps: Sequence[str], values: Sequence[RowValues] | None = None,
 ) -> None:
     rows = []
-    for seq, (move, stamp) in enumerate(zip(moves, stamps, strict=True), start=start):
-        v = move_to_row_values(move)
+    if values is None:
+        values = [move_to_row_values(move) for move in moves]
+    for seq, (v, stamp) in enumerate(zip(values, stamps, strict=True), start=start):
         rows.append((
             game_id, seq, v["player"], v["type"], v["tiles"], v["count"],
             v["score"], v["end_bonus"], v["qwirkles"], stamp,
@@ -190,16 +200,21 @@ def insert_game(
     db: sqlite_utils.Database, names: Sequence[str], game: engine.Game, *,
     created_at: str | None = None, updated_at: str | None = None,
     finished_at: str | None = None, move_times: Sequence[str] | None = None,
+    values: Sequence[RowValues] | None = None, fingerprint: str | None = None,
 ) -> tuple[int, str]:
     """Insert a game with its moves and summary (in the caller's transaction).
 
     Timestamps default to now; `move_times` gives each move's (else updated_at).
-    Returns (id, edit token).
+    values and fingerprint (game_fingerprint's, for created_at) save working them
+    out again. Returns (id, edit token).
     """
     token = secrets.token_urlsafe(16)
     created = created_at or now()
     updated = updated_at or created
-    fingerprint = game_fingerprint(created, names, game)
+    if values is None:
+        values = [move_to_row_values(move) for move in game.moves]
+    if fingerprint is None:
+        fingerprint = game_fingerprint(created, names, game, values)
     cursor = db.execute(
         "INSERT INTO games (created_at, updated_at, players, variant, first_player,"
         " edit_token, scores, fingerprint, pin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -218,7 +233,7 @@ def insert_game(
         ],
     )
     stamps = [stamp or updated for stamp in move_times or [updated] * game.turn]
-    _insert_moves(db, game_id, game.moves, 0, stamps)
+    _insert_moves(db, game_id, game.moves, 0, stamps, values)
     _refresh_summary(db, game_id, game, updated, finished_at or updated, fingerprint)
     return game_id, token
 

@@ -70,6 +70,9 @@ def init_app(app: Flask) -> None:
     # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
     # which auth.request_may_edit checks itself.
     csrf.exempt(api.bp)
+    # The API's restore takes a JSON body only (a page elsewhere cannot send one
+    # without asking first), and the admin PIN off this machine.
+    csrf.exempt(files.api_restore)
     app.register_blueprint(api.bp, url_prefix="/api")
     for blueprint in (table.bp, history.bp, players.bp, files.bp):
         app.register_blueprint(blueprint)

@@ -19,7 +19,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from ..formats import FORMATS, Format, backup
+from ..formats import FORMATS, Format, backup, build
 from ..i18n import gettext as _
 from ..store import games as stored
 from ..store import loaded
@@ -33,7 +33,7 @@ from .auth import (
 )
 from .errors import error_response
 from .forms import RestoreForm, UploadForm
-from .pages import game_file, rendered
+from .pages import game_file, in_worker, rendered
 
 bp = Blueprint("files", __name__)
 
@@ -46,7 +46,12 @@ API_NAMES = {"scoresheet.csv": "scoresheet.csv", "record": "record.json"}
 
 def _file(game_id: int, fmt: Format, *, download: bool) -> Response:
     with loaded(game_id) as row:
-        body = rendered(row, fmt.name, lambda: fmt.build(game_file(row)))
+        if fmt.heavy:
+            body = rendered(
+                row, fmt.name, lambda: in_worker(build, fmt.name, game_file(row))
+            )
+        else:
+            body = rendered(row, fmt.name, lambda: fmt.build(game_file(row)))
     response = Response(body, mimetype=fmt.media_type)
     filename = fmt.download_name(game_id) if download else None
     if filename:

@@ -3,9 +3,12 @@ renders, time tags."""
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app
@@ -72,6 +75,44 @@ class Renders:
             while len(self._done) > self.size:
                 self._done.popitem(last=False)
         return result
+
+
+_POOL: ProcessPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ProcessPoolExecutor:
+    """Return this process's render workers (started on first use, RENDER_SLOTS)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            # spawn, not fork: forking a server whose other threads hold locks
+            # could leave the child stuck on one.
+            _POOL = ProcessPoolExecutor(
+                RENDER_SLOTS, mp_context=multiprocessing.get_context("spawn")
+            )
+        return _POOL
+
+
+def in_worker(build: Callable[..., _T], *args: Any) -> _T:
+    """Run build(*args) in a render worker process and return its result.
+
+    A render in a thread of its own would hold the interpreter's lock for its
+    whole length, and every move answered meanwhile would wait for it; in a
+    worker process it waits for nothing but a CPU. A pool that broke (a worker
+    killed) is replaced on the next call; this call builds in its thread.
+    """
+    global _POOL
+    if not current_app.config.get("RENDER_IN_PROCESS", True):
+        return build(*args)
+    pool = _pool()
+    try:
+        return pool.submit(build, *args).result()
+    except BrokenProcessPool:
+        with _POOL_LOCK:
+            if _POOL is pool:
+                _POOL = None
+        return build(*args)
 
 
 def init_app(app: Flask) -> None:
