@@ -4,6 +4,7 @@ renders, time tags."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -30,6 +31,9 @@ thread that waits is one that cannot take a move meanwhile."""
 
 RETRY_AFTER = 2
 """Seconds a 503 tells the client to wait."""
+
+RENDER_NICENESS = 10
+"""How much lower a render worker process runs than the server (os.nice)."""
 
 RENDER_CACHE = 32
 """Renders kept per process (a sheet of 1,000 moves is a few dozen KB)."""
@@ -89,9 +93,19 @@ def _pool() -> ProcessPoolExecutor:
             # spawn, not fork: forking a server whose other threads hold locks
             # could leave the child stuck on one.
             _POOL = ProcessPoolExecutor(
-                RENDER_SLOTS, mp_context=multiprocessing.get_context("spawn")
+                RENDER_SLOTS, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_yield_to_the_server,
             )
         return _POOL
+
+
+def _yield_to_the_server() -> None:
+    """Run a render worker at a lower priority: on a busy machine the server's
+    own requests (a move) get a CPU first, and a PDF waits a little longer."""
+    try:
+        os.nice(RENDER_NICENESS)
+    except (AttributeError, OSError):
+        pass  # not on this platform: renders run at the server's priority
 
 
 def in_worker(build: Callable[..., _T], *args: Any) -> _T:
