@@ -38,8 +38,48 @@ TileInput = Sequence[object]
 """A placed tile as callers give it: (row, col, color, shape) or a Placement."""
 
 
+GRID_ROW = 1021
+"""In Board._grid the cell (row, col) has the key row * GRID_ROW + col: a step
+along a row adds 1, a step down a column GRID_ROW. (Not a power of two, so
+that neighbouring cells spread over a dict's slots.)"""
+
+GRID_REACH = 400
+"""_grid holds tiles whose column lies strictly within ±GRID_REACH, so that no
+walk along a row (which stops at the first empty cell) reaches another row's
+keys. A board with a tile beyond has no _grid, and plays take the full path."""
+
 LINE_FAULT_RANK = {"line_too_long": 0, "mixed_line": 1, "duplicate_in_line": 2}
 """Which fault of a line is reported when a move's lines have several."""
+
+_LINE_TABLES: dict[int, dict[int, int]] = {}
+
+
+def line_table(n: int) -> dict[int, int]:
+    """Map every valid line of 2..n tiles of an n-colour set to its points.
+
+    The key is the line's packed mask (PACKED, OR-ed over its tiles) plus
+    `span << 16`, span being how far apart the two empty cells that end the
+    line are in _grid keys: length + 1 along a row, (length + 1) * GRID_ROW
+    down a column, which is what the walks in play measure. A line is valid
+    exactly when its key is here, since one shared colour (or shape) and as
+    many distinct shapes (or colours) as tiles is what RULES §3.5 asks: one
+    lookup replaces the bit tests on the hot path.
+    """
+    table = _LINE_TABLES.get(n)
+    if table is None:
+        table = {}
+        for one in range(n):
+            for others in range(1 << n):
+                length = others.bit_count()
+                if length < 2:
+                    continue
+                points = length + (n if length == n else 0)
+                for span in (length + 1, (length + 1) * GRID_ROW):
+                    # One colour with these shapes, one shape with these colours.
+                    table[1 << one | others << 8 | span << 16] = points
+                    table[others | 1 << (one + 8) | span << 16] = points
+        _LINE_TABLES[n] = table
+    return table
 
 
 def _line_cells(line: int, first: int, length: int, horizontal: bool) -> list[Cell]:
@@ -54,17 +94,27 @@ class Board:
 
     __slots__ = (
         "variant", "_cells", "_counts", "_color_counts", "_history", "_version",
-        "_masks", "_allowed_memo", "_cubes",
+        "_masks", "_allowed_memo", "_cubes", "_code_of", "_copies", "_hand_size",
+        "_lines", "_grid",
     )
 
     def __init__(self, variant: Variant | None = None) -> None:
         self.variant: Variant = variant if variant is not None else CLASSIC
         """The tile set in play."""
         self._cubes = self.variant.is_cubes
+        # The tiles again, keyed by one int per cell: the quick path of play
+        # walks rows and columns with one addition per step.
+        self._grid: dict[int, int] | None = None if self._cubes else {}
+        # Read on every play; attributes of the board are quicker to reach.
+        self._code_of = self.variant.code_of
+        self._copies = self.variant.copies
+        self._hand_size = self.variant.hand_size
+        self._lines = line_table(self.variant.colors)
         # cell -> tile code; insertion order is placement order.
         self._cells: dict[Cell, int] = {}
         self._counts: list[int] = [0] * 64
-        # Qwirkle Cubes checks its supply per colour (RULES §7).
+        # Qwirkle Cubes checks its supply per colour (RULES §7); counted for
+        # cubes only, so that plays of tiles skip it.
         self._color_counts: list[int] = [0] * STRIDE
         self._history: list[tuple[Cell, ...]] = []
         # Bumped by every play and pop, so derived data keyed on it never goes stale.
@@ -144,6 +194,207 @@ class Board:
 
         Raises IllegalMove and leaves the board unchanged when the move breaks a rule.
         """
+        if type(tiles) is not list and type(tiles) is not tuple:
+            tiles = list(tiles)  # read twice when the quick path gives up
+        grid = self._grid
+        if not grid:
+            # An empty board, cubes, or a tile beyond the grid's reach.
+            return self._play_in_full(tiles)
+        # The quick path: cells are single ints in _grid, tiles go into it as
+        # they are read, and any doubt (a rule broken) takes the tiles out
+        # again and hands the move to the full path, which names the broken
+        # rule. It accepts exactly the moves _evaluate accepts, with the same
+        # points.
+        code_of = self._code_of
+        counts = self._counts
+        copies = self._copies
+        k = len(tiles)
+        if k == 1:  # the commonest move
+            try:
+                row, col, color, shape = tiles[0]
+                code = code_of[color, shape]
+            except (TypeError, ValueError, KeyError):
+                return self._play_in_full(tiles)
+            if (type(row) is not int or type(col) is not int
+                    or not -GRID_REACH < col < GRID_REACH
+                    or counts[code] >= copies):
+                return self._play_in_full(tiles)
+            key = row * GRID_ROW + col
+            if key in grid:
+                return self._play_in_full(tiles)
+            get = grid.get
+            lines = self._lines
+            points = 0
+            for step in (1, GRID_ROW):  # the row, then the column
+                x = key - step
+                other = get(x)
+                y = key + step
+                after = get(y)
+                if other is None and after is None:
+                    continue
+                m = PACKED[code]
+                while other is not None:
+                    m |= PACKED[other]
+                    x -= step
+                    other = get(x)
+                while after is not None:
+                    m |= PACKED[after]
+                    y += step
+                    after = get(y)
+                found = lines.get(m | (y - x) << 16)
+                if found is None:
+                    return self._play_in_full(tiles)
+                points += found
+            if not points:
+                return self._play_in_full(tiles)  # touches no tile
+            grid[key] = code
+            cell = (row, col)
+            self._cells[cell] = code
+            counts[code] += 1
+            self._history.append((cell,))
+            self._version += 1
+            return points
+
+        # A line of tiles. Read it into (key, code) pairs and its cells, put
+        # it in _grid, and find its extent lo..hi; `step` walks along it,
+        # `across` over it.
+        if not 1 < k <= self._hand_size:
+            return self._play_in_full(tiles)
+        if k == 2:
+            try:
+                (row, col, color, shape), (row2, col2, color2, shape2) = tiles
+                code = code_of[color, shape]
+                code2 = code_of[color2, shape2]
+            except (TypeError, ValueError, KeyError):
+                return self._play_in_full(tiles)
+            if (type(row) is not int or type(col) is not int
+                    or type(row2) is not int or type(col2) is not int
+                    or not -GRID_REACH < col < GRID_REACH
+                    or not -GRID_REACH < col2 < GRID_REACH
+                    or counts[code] >= copies or counts[code2] >= copies):
+                return self._play_in_full(tiles)
+            if row == row2:
+                step, across = 1, GRID_ROW
+            elif col == col2:
+                step, across = GRID_ROW, 1
+            else:
+                return self._play_in_full(tiles)
+            key = row * GRID_ROW + col
+            key2 = row2 * GRID_ROW + col2
+            if key in grid or key2 in grid or key == key2:
+                return self._play_in_full(tiles)
+            grid[key] = code
+            grid[key2] = code2
+            pairs: Sequence[tuple[int, int]] = ((key, code), (key2, code2))
+            lo, hi = (key, key2) if key < key2 else (key2, key)
+        else:
+            try:
+                row, col = tiles[0][0], tiles[0][1]
+                horizontal = tiles[1][0] == row
+            except (TypeError, IndexError, KeyError):
+                return self._play_in_full(tiles)
+            if horizontal:
+                line, step, across = row, 1, GRID_ROW
+            else:
+                line, step, across = col, GRID_ROW, 1
+            # Each tile goes into _grid as soon as it is read, so that
+            # "occupied" and "the same cell twice" are one test.
+            pairs = []
+            new: dict[Cell, int] = {}
+            try:
+                for row, col, color, shape in tiles:
+                    code = code_of[color, shape]
+                    if (type(row) is not int or type(col) is not int
+                            or (row if horizontal else col) != line
+                            or counts[code] >= copies):
+                        return self._quick_undo(pairs, tiles)
+                    key = row * GRID_ROW + col
+                    if key in grid:
+                        return self._quick_undo(pairs, tiles)
+                    grid[key] = code
+                    pairs.append((key, code))
+                    new[row, col] = code
+            except (TypeError, ValueError, KeyError):
+                return self._quick_undo(pairs, tiles)
+            lo = min(pairs)[0]
+            hi = max(pairs)[0]
+            # All on one row or column: the extreme columns (or the one) in reach.
+            if horizontal:
+                base = line * GRID_ROW
+                ok = -GRID_REACH < lo - base and hi - base < GRID_REACH
+            else:
+                ok = -GRID_REACH < line < GRID_REACH
+            if not ok:
+                return self._quick_undo(pairs, tiles)
+
+        get = grid.get
+        lines = self._lines
+        # The line along the move: from its lowest cell back, then forward.
+        m = 0
+        x = lo - step
+        other = get(x)
+        while other is not None:
+            m |= PACKED[other]
+            x -= step
+            other = get(x)
+        y = lo
+        other = get(y)
+        while other is not None:
+            m |= PACKED[other]
+            y += step
+            other = get(y)
+        if y <= hi:
+            return self._quick_undo(pairs, tiles)  # a gap
+        # (Two copies of one tile in the move make it invalid here.)
+        points = lines.get(m | (y - x) << 16, -1)
+        if points < 0:
+            return self._quick_undo(pairs, tiles)
+        touches = y - x > (k + 1) * step
+        # The line across each placed tile, where it has a neighbour.
+        # (Names of their own: the two-tile apply below reads code and code2.)
+        for spot, kind in pairs:
+            x = spot - across
+            other = get(x)
+            y = spot + across
+            after = get(y)
+            if other is None and after is None:
+                continue
+            touches = True
+            m = PACKED[kind]
+            while other is not None:
+                m |= PACKED[other]
+                x -= across
+                other = get(x)
+            while after is not None:
+                m |= PACKED[after]
+                y += across
+                after = get(y)
+            found = lines.get(m | (y - x) << 16)
+            if found is None:
+                return self._quick_undo(pairs, tiles)
+            points += found
+        if not touches:
+            return self._quick_undo(pairs, tiles)  # not connected
+        # Apply (written out for two tiles: zip and loops cost more here).
+        cells = self._cells
+        if k == 2:
+            cell = (row, col)
+            cell2 = (row2, col2)
+            cells[cell] = code
+            cells[cell2] = code2
+            counts[code] += 1
+            counts[code2] += 1
+            self._history.append((cell, cell2))
+        else:
+            cells.update(new)
+            for _, code in pairs:
+                counts[code] += 1
+            self._history.append(tuple(new))
+        self._version += 1
+        return points
+
+    def _play_in_full(self, tiles: list[TileInput] | tuple[TileInput, ...]) -> int:
+        """Play a move by the full path: every check, and the exact fault if any."""
         placed = self._parse(tiles)
         points = self._evaluate(placed, None)
         self._apply(placed)
@@ -181,10 +432,14 @@ class Board:
         """Take back the last placing move; return its tiles. IndexError if none."""
         cells = self._history.pop()
         removed = []
+        grid = self._grid
         for cell in cells:
             code = self._cells.pop(cell)
+            if grid is not None:
+                del grid[cell[0] * GRID_ROW + cell[1]]
+            if self._cubes:
+                self._color_counts[code // STRIDE] -= 1
             self._counts[code] -= 1
-            self._color_counts[code // STRIDE] -= 1
             removed.append(
                 Placement(cell[0], cell[1], COLOR_NAMES[code // STRIDE],
                           SHAPE_NAMES[code % STRIDE])
@@ -196,6 +451,7 @@ class Board:
         """Return an independent board with the same tiles and move history."""
         other = Board(self.variant)
         other._cells = dict(self._cells)
+        other._grid = None if self._grid is None else dict(self._grid)
         other._counts = list(self._counts)
         other._color_counts = list(self._color_counts)
         other._history = list(self._history)
@@ -246,13 +502,30 @@ class Board:
             cells,
         )
 
+    def _quick_undo(
+        self, pairs: Sequence[tuple[int, int]],
+        tiles: list[TileInput] | tuple[TileInput, ...],
+    ) -> int:
+        """Take a refused quick move's tiles out of _grid; play it in full."""
+        pop = self._grid.pop
+        for key, _ in pairs:
+            pop(key, None)
+        return self._play_in_full(tiles)
+
     def _apply(self, placed: list[tuple[Cell, int]]) -> None:
         # _evaluate has already written the tiles into _cells.
         counts = self._counts
         color_counts = self._color_counts
-        for _, code in placed:
+        grid = self._grid
+        for (r, c), code in placed:
             counts[code] += 1
-            color_counts[code // STRIDE] += 1
+            if self._cubes:
+                color_counts[code // STRIDE] += 1
+            if grid is not None:
+                if -GRID_REACH < c < GRID_REACH:
+                    grid[r * GRID_ROW + c] = code
+                else:
+                    self._grid = grid = None
         self._history.append(tuple(cell for cell, _ in placed))
         self._version += 1
 
