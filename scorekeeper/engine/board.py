@@ -104,7 +104,11 @@ class Board:
         self._cubes = self.variant.is_cubes
         # The tiles again, keyed by one int per cell: the quick path of play
         # walks rows and columns with one addition per step.
-        self._grid: dict[int, int] | None = None if self._cubes else {}
+        # (None for cubes, and for hands of one tile: the quick path of play
+        # takes a move of two tiles without looking at the hand size.)
+        self._grid: dict[int, int] | None = (
+            None if self._cubes or self.variant.hand_size < 2 else {}
+        )
         # Read on every play; attributes of the board are quicker to reach.
         self._code_of = self.variant.code_of
         self._copies = self.variant.copies
@@ -224,22 +228,38 @@ class Board:
                 return self._play_in_full(tiles)
             get = grid.get
             lines = self._lines
+            # The row through the tile, then the column.
             points = 0
-            for step in (1, GRID_ROW):  # the row, then the column
-                x = key - step
-                other = get(x)
-                y = key + step
-                after = get(y)
-                if other is None and after is None:
-                    continue
+            x = key - 1
+            other = get(x)
+            y = key + 1
+            after = get(y)
+            if other is not None or after is not None:
                 m = PACKED[code]
                 while other is not None:
                     m |= PACKED[other]
-                    x -= step
+                    x -= 1
                     other = get(x)
                 while after is not None:
                     m |= PACKED[after]
-                    y += step
+                    y += 1
+                    after = get(y)
+                points = lines.get(m | (y - x) << 16, -1)
+                if points < 0:
+                    return self._play_in_full(tiles)
+            x = key - GRID_ROW
+            other = get(x)
+            y = key + GRID_ROW
+            after = get(y)
+            if other is not None or after is not None:
+                m = PACKED[code]
+                while other is not None:
+                    m |= PACKED[other]
+                    x -= GRID_ROW
+                    other = get(x)
+                while after is not None:
+                    m |= PACKED[after]
+                    y += GRID_ROW
                     after = get(y)
                 found = lines.get(m | (y - x) << 16)
                 if found is None:
@@ -258,8 +278,6 @@ class Board:
         # A line of tiles. Read it into (key, code) pairs and its cells, put
         # it in _grid, and find its extent lo..hi; `step` walks along it,
         # `across` over it.
-        if not 1 < k <= self._hand_size:
-            return self._play_in_full(tiles)
         if k == 2:
             try:
                 (row, col, color, shape), (row2, col2, color2, shape2) = tiles
@@ -288,6 +306,8 @@ class Board:
             pairs: Sequence[tuple[int, int]] = ((key, code), (key2, code2))
             lo, hi = (key, key2) if key < key2 else (key2, key)
         else:
+            if not 2 < k <= self._hand_size:
+                return self._play_in_full(tiles)
             try:
                 row, col = tiles[0][0], tiles[0][1]
                 horizontal = tiles[1][0] == row
