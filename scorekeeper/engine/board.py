@@ -275,9 +275,10 @@ class Board:
             self._version += 1
             return points
 
-        # A line of tiles. Read it into (key, code) pairs and its cells, put
-        # it in _grid, and find its extent lo..hi; `step` walks along it,
-        # `across` over it.
+        # A line of tiles. Read it into (key, code) pairs, put it in _grid,
+        # and find its extent lo..hi; `step` walks along it, `across` over
+        # it. Moves of two and three tiles, the commonest, are read without
+        # loops or lists: here those cost more than the checks themselves.
         if k == 2:
             try:
                 (row, col, color, shape), (row2, col2, color2, shape2) = tiles
@@ -304,7 +305,45 @@ class Board:
             grid[key] = code
             grid[key2] = code2
             pairs: Sequence[tuple[int, int]] = ((key, code), (key2, code2))
+            placed = PACKED[code] | PACKED[code2]
             lo, hi = (key, key2) if key < key2 else (key2, key)
+        elif k == 3 and self._hand_size > 2:
+            try:
+                ((row, col, color, shape), (row2, col2, color2, shape2),
+                 (row3, col3, color3, shape3)) = tiles
+                code = code_of[color, shape]
+                code2 = code_of[color2, shape2]
+                code3 = code_of[color3, shape3]
+            except (TypeError, ValueError, KeyError):
+                return self._play_in_full(tiles)
+            if (type(row) is not int or type(col) is not int
+                    or type(row2) is not int or type(col2) is not int
+                    or type(row3) is not int or type(col3) is not int
+                    or not -GRID_REACH < col < GRID_REACH
+                    or not -GRID_REACH < col2 < GRID_REACH
+                    or not -GRID_REACH < col3 < GRID_REACH
+                    or counts[code] >= copies or counts[code2] >= copies
+                    or counts[code3] >= copies):
+                return self._play_in_full(tiles)
+            if row == row2 == row3:
+                step, across = 1, GRID_ROW
+            elif col == col2 == col3:
+                step, across = GRID_ROW, 1
+            else:
+                return self._play_in_full(tiles)
+            key = row * GRID_ROW + col
+            key2 = row2 * GRID_ROW + col2
+            key3 = row3 * GRID_ROW + col3
+            if (key in grid or key2 in grid or key3 in grid
+                    or key == key2 or key == key3 or key2 == key3):
+                return self._play_in_full(tiles)
+            grid[key] = code
+            grid[key2] = code2
+            grid[key3] = code3
+            pairs = ((key, code), (key2, code2), (key3, code3))
+            placed = PACKED[code] | PACKED[code2] | PACKED[code3]
+            lo = min(key, key2, key3)
+            hi = max(key, key2, key3)
         else:
             if not 2 < k <= self._hand_size:
                 return self._play_in_full(tiles)
@@ -321,6 +360,7 @@ class Board:
             # "occupied" and "the same cell twice" are one test.
             pairs = []
             new: dict[Cell, int] = {}
+            placed = 0
             try:
                 for row, col, color, shape in tiles:
                     code = code_of[color, shape]
@@ -334,6 +374,7 @@ class Board:
                     grid[key] = code
                     pairs.append((key, code))
                     new[row, col] = code
+                    placed |= PACKED[code]
             except (TypeError, ValueError, KeyError):
                 return self._quick_undo(pairs, tiles)
             lo = min(pairs)[0]
@@ -349,15 +390,14 @@ class Board:
 
         get = grid.get
         lines = self._lines
-        # The line along the move: from its lowest cell back, then forward.
-        m = 0
-        x = lo - step
-        other = get(x)
-        while other is not None:
-            m |= PACKED[other]
-            x -= step
-            other = get(x)
-        y = lo
+        # The line along the move: from its first cell on (from its last when
+        # no tile of the board lies between them), then back.
+        if hi - lo == (k - 1) * step:
+            m = placed
+            y = hi + step
+        else:
+            m = 0
+            y = lo
         other = get(y)
         while other is not None:
             m |= PACKED[other]
@@ -365,6 +405,12 @@ class Board:
             other = get(y)
         if y <= hi:
             return self._quick_undo(pairs, tiles)  # a gap
+        x = lo - step
+        other = get(x)
+        while other is not None:
+            m |= PACKED[other]
+            x -= step
+            other = get(x)
         # (Two copies of one tile in the move make it invalid here.)
         points = lines.get(m | (y - x) << 16, -1)
         if points < 0:
@@ -395,7 +441,7 @@ class Board:
             points += found
         if not touches:
             return self._quick_undo(pairs, tiles)  # not connected
-        # Apply (written out for two tiles: zip and loops cost more here).
+        # Apply (written out for two and three tiles, as above).
         cells = self._cells
         if k == 2:
             cell = (row, col)
@@ -405,6 +451,17 @@ class Board:
             counts[code] += 1
             counts[code2] += 1
             self._history.append((cell, cell2))
+        elif k == 3:
+            cell = (row, col)
+            cell2 = (row2, col2)
+            cell3 = (row3, col3)
+            cells[cell] = code
+            cells[cell2] = code2
+            cells[cell3] = code3
+            counts[code] += 1
+            counts[code2] += 1
+            counts[code3] += 1
+            self._history.append((cell, cell2, cell3))
         else:
             cells.update(new)
             for _, code in pairs:
