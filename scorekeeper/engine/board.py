@@ -93,9 +93,9 @@ class Board:
     """A position: the tiles on the table, with the moves that put them there."""
 
     __slots__ = (
-        "variant", "_cells", "_counts", "_color_counts", "_history", "_version",
-        "_masks", "_allowed_memo", "_cubes", "_code_of", "_copies", "_hand_size",
-        "_lines", "_grid",
+        "variant", "_cells", "_counts", "_color_counts", "_history", "_masks",
+        "_allowed_memo", "_cubes", "_code_of", "_copies", "_hand_size", "_lines",
+        "_grid",
     )
 
     def __init__(self, variant: Variant | None = None) -> None:
@@ -121,9 +121,9 @@ class Board:
         # cubes only, so that plays of tiles skip it.
         self._color_counts: list[int] = [0] * STRIDE
         self._history: list[tuple[Cell, ...]] = []
-        # Bumped by every play and pop, so derived data keyed on it never goes stale.
-        self._version = 0
-        self._masks: tuple[int, dict[Cell, int]] | None = None
+        # legal_masks' answer, dropped by every play and pop so that it never
+        # goes stale.
+        self._masks: dict[Cell, int] | None = None
         self._allowed_memo: dict[tuple[int, int, int], int] = {}
 
     def __repr__(self) -> str:
@@ -272,7 +272,7 @@ class Board:
             self._cells[cell] = code
             counts[code] += 1
             self._history.append((cell,))
-            self._version += 1
+            self._masks = None
             return points
 
         # A line of tiles. Read it into (key, code) pairs, put it in _grid,
@@ -467,7 +467,7 @@ class Board:
             for _, code in pairs:
                 counts[code] += 1
             self._history.append(tuple(new))
-        self._version += 1
+        self._masks = None
         return points
 
     def _play_in_full(self, tiles: list[TileInput] | tuple[TileInput, ...]) -> int:
@@ -521,7 +521,7 @@ class Board:
                 Placement(cell[0], cell[1], COLOR_NAMES[code // STRIDE],
                           SHAPE_NAMES[code % STRIDE])
             )
-        self._version += 1
+        self._masks = None
         return removed
 
     def copy(self) -> Board:
@@ -604,7 +604,7 @@ class Board:
                 else:
                     self._grid = grid = None
         self._history.append(tuple(cell for cell, _ in placed))
-        self._version += 1
+        self._masks = None
 
     def _evaluate(
         self, placed: list[tuple[Cell, int]], detail: list[LineScore] | None
@@ -1134,9 +1134,8 @@ class Board:
         Tiles whose copies are all on the board are left out (tile_exhausted).
         Cached until the next play or pop.
         """
-        cached = self._masks
-        if cached is not None and cached[0] == self._version:
-            return cached[1]
+        if self._masks is not None:
+            return self._masks
         available = self.unplayed_mask()
         if not self._cells:
             masks = {(0, 0): available}
@@ -1147,7 +1146,7 @@ class Board:
                 mask = row_mask & col_mask & available
                 if mask:
                     masks[cell] = mask
-        self._masks = (self._version, masks)
+        self._masks = masks
         return masks
 
     def legal_cells(self, color: str, shape: str) -> set[Cell]:
@@ -1180,9 +1179,8 @@ class Board:
             return False
         if not self._cells:
             return True
-        cached = self._masks
-        if cached is not None and cached[0] == self._version:
-            return any(mask & kinds for mask in cached[1].values())
+        if self._masks is not None:
+            return any(mask & kinds for mask in self._masks.values())
         cells = self._cells
         checked: set[Cell] = set()
         # Newest tiles first: their neighbourhood is the likeliest to be open.
