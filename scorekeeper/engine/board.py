@@ -124,7 +124,7 @@ class Board:
         # legal_masks' answer, dropped by every play and pop so that it never
         # goes stale.
         self._masks: dict[Cell, int] | None = None
-        self._allowed_memo: dict[tuple[int, int, int], int] = {}
+        self._allowed_memo: dict[int, int] = {}
 
     def __repr__(self) -> str:
         return f"<Board {len(self._cells)} tiles, {len(self._history)} moves>"
@@ -1055,7 +1055,7 @@ class Board:
         cm and sm are the OR of the run's colour and shape bits; the run may be
         two runs about to be joined by the new tile.
         """
-        key = (cm, sm, n)
+        key = cm | sm << 8 | n << 16
         memo = self._allowed_memo
         found = memo.get(key)
         if found is not None:
@@ -1084,38 +1084,38 @@ class Board:
         A mask holds the tiles the existing run(s) in that direction accept; a
         length counts the tiles that line would hold with one tile put on the cell.
         """
-        cells = self._cells
+        get = self._cells.get
         r, c = cell
-        cm = sm = 0
+        m = 0
         x = c - 1
-        while (r, x) in cells:
-            code = cells[(r, x)]
-            cm |= COLOR_BIT[code]
-            sm |= SHAPE_BIT[code]
+        code = get((r, x))
+        while code is not None:
+            m |= PACKED[code]
             x -= 1
+            code = get((r, x))
         y = c + 1
-        while (r, y) in cells:
-            code = cells[(r, y)]
-            cm |= COLOR_BIT[code]
-            sm |= SHAPE_BIT[code]
+        code = get((r, y))
+        while code is not None:
+            m |= PACKED[code]
             y += 1
+            code = get((r, y))
         row_n = y - x - 2
-        row_mask = self.allowed(cm, sm, row_n)
-        cm = sm = 0
+        row_mask = self.allowed(m & 0xFF, m >> 8, row_n)
+        m = 0
         x = r - 1
-        while (x, c) in cells:
-            code = cells[(x, c)]
-            cm |= COLOR_BIT[code]
-            sm |= SHAPE_BIT[code]
+        code = get((x, c))
+        while code is not None:
+            m |= PACKED[code]
             x -= 1
+            code = get((x, c))
         y = r + 1
-        while (y, c) in cells:
-            code = cells[(y, c)]
-            cm |= COLOR_BIT[code]
-            sm |= SHAPE_BIT[code]
+        code = get((y, c))
+        while code is not None:
+            m |= PACKED[code]
             y += 1
+            code = get((y, c))
         col_n = y - x - 2
-        col_mask = self.allowed(cm, sm, col_n)
+        col_mask = self.allowed(m & 0xFF, m >> 8, col_n)
         return row_mask, row_n + 1, col_mask, col_n + 1
 
     def frontier(self) -> list[Cell]:
