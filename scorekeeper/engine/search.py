@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import cache
 from itertools import combinations, permutations
 
 from .board import Board
@@ -71,56 +72,12 @@ def _windows(board: Board, hand_mask: int, max_k: int) -> list[Window]:
     that ties always come in one order.
     """
     n = board.variant.colors
-    allowed = board.allowed
-    # The tiles keyed by one int per cell, with room for a window's length
-    # (and one more cell) beyond the board on every side, so that a step
-    # along a row is +1 and down a column +width, and no walk wraps.
-    rows = [r for r, _ in board._cells]
-    cols = [c for _, c in board._cells]
-    row0, col0 = min(rows) - n - 2, min(cols) - n - 2
-    width = max(cols) - col0 + n + 3
-    grid = {
-        (r - row0) * width + c - col0: code for (r, c), code in board._cells.items()
-    }
+    grid, width, row0, col0, across = _keyed_board(board, hand_mask)
     get = grid.get
-
-    # The empty cells next to a tile, with the hand tiles the line across them
-    # accepts and that line's length with a tile there. Any other empty cell
-    # accepts the whole hand and makes no line across.
-    across: tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]] = ({}, {})
-    for key in grid:
-        for cross, step in ((across[0], width), (across[1], 1)):
-            for cell in (key - step, key + step):
-                if cell in grid or cell in cross:
-                    continue
-                cm = sm = 0
-                x = cell - step
-                code = get(x)
-                while code is not None:
-                    cm |= COLOR_BIT[code]
-                    sm |= SHAPE_BIT[code]
-                    x -= step
-                    code = get(x)
-                y = cell + step
-                code = get(y)
-                while code is not None:
-                    cm |= COLOR_BIT[code]
-                    sm |= SHAPE_BIT[code]
-                    y += step
-                    code = get(y)
-                size = (y - x) // step - 1
-                cross[cell] = (allowed(cm, sm, size - 1) & hand_mask, size)
-
     # The hand's tiles that could join a line: while a window has no tiles of
     # its own, any of one pool per colour and per shape (a set of indices in
     # `free`), else the pools of the line its tiles make.
-    color_class = [0] * n
-    shape_class = [0] * n
-    for color in range(n):
-        for shape in range(n):
-            bit = 1 << (color * STRIDE + shape)
-            color_class[color] |= bit
-            shape_class[shape] |= bit
+    color_class, shape_class = _classes(n)
     free = [
         pool for pool in (
             *(c & hand_mask for c in color_class), *(s & hand_mask for s in shape_class)
@@ -251,8 +208,75 @@ def _windows(board: Board, hand_mask: int, max_k: int) -> list[Window]:
     return windows
 
 
+Across = dict[int, tuple[int, int]]
+"""For each empty cell next to a tile across a line: the hand tiles the line
+across it accepts, and that line's length with a tile there."""
+
+
+def _keyed_board(
+    board: Board, hand_mask: int
+) -> tuple[dict[int, int], int, int, int, tuple[Across, Across]]:
+    """Key the board's tiles by one int per cell, and find the lines across.
+
+    Returns (tiles by key, the width of a row in keys, the row and column of
+    key 0, what crosses rows and what crosses columns). A row has room for a
+    window's length and one more cell beyond the board on either side, so a
+    step along it is +1 and a step down a column +width, and no walk wraps.
+    An empty cell not in a dict accepts the whole hand and makes no line
+    across.
+    """
+    n = board.variant.colors
+    allowed = board.allowed
+    rows = [r for r, _ in board._cells]
+    cols = [c for _, c in board._cells]
+    row0, col0 = min(rows) - n - 2, min(cols) - n - 2
+    width = max(cols) - col0 + n + 3
+    grid = {
+        (r - row0) * width + c - col0: code for (r, c), code in board._cells.items()
+    }
+    get = grid.get
+    across: tuple[Across, Across] = ({}, {})
+    for key in grid:
+        for cross, step in ((across[0], width), (across[1], 1)):
+            for cell in (key - step, key + step):
+                if cell in grid or cell in cross:
+                    continue
+                cm = sm = 0
+                x = cell - step
+                code = get(x)
+                while code is not None:
+                    cm |= COLOR_BIT[code]
+                    sm |= SHAPE_BIT[code]
+                    x -= step
+                    code = get(x)
+                y = cell + step
+                code = get(y)
+                while code is not None:
+                    cm |= COLOR_BIT[code]
+                    sm |= SHAPE_BIT[code]
+                    y += step
+                    code = get(y)
+                size = (y - x) // step - 1
+                cross[cell] = (allowed(cm, sm, size - 1) & hand_mask, size)
+    return grid, width, row0, col0, across
+
+
+@cache
+def _classes(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The tile codes of each colour, and of each shape, of an n-colour set."""
+    color_class = [0] * n
+    shape_class = [0] * n
+    for color in range(n):
+        for shape in range(n):
+            bit = 1 << (color * STRIDE + shape)
+            color_class[color] |= bit
+            shape_class[shape] |= bit
+    return tuple(color_class), tuple(shape_class)
+
+
 def _pools_of_line(
-    cm: int, sm: int, color_class: list[int], shape_class: list[int], hand_mask: int
+    cm: int, sm: int, color_class: Sequence[int], shape_class: Sequence[int],
+    hand_mask: int,
 ) -> tuple[int, ...]:
     """The hand's tiles that may join a valid line: its colour's, then its shape's."""
     count = max(cm.bit_count(), sm.bit_count())  # the line is valid
