@@ -108,9 +108,12 @@ def samples(games: list[list[list[Tile]]], low: int, high: int) -> list[Sample]:
     return found
 
 
-def build(moves: list[list[Tile]]) -> engine.Board:
-    """A fresh board (no warm cache) with the given moves played."""
-    board = engine.Board()
+def build(moves: list[list[Tile]], kind=engine.Board):
+    """A fresh board (no warm cache) with the given moves played.
+
+    `kind` is the board's class: ours, or independent.Board.
+    """
+    board = kind()
     for move in moves:
         board.play(move)
     return board
@@ -198,14 +201,6 @@ def time_replay(repeats: int) -> list[float]:
     return times
 
 
-def independent_board(moves: list[list[Tile]]) -> independent.Board:
-    """The independent engine's board with the given moves played."""
-    board = independent.Board()
-    for move in moves:
-        board.play(move)
-    return board
-
-
 class Disagreement(Exception):
     """The two engines answered differently, so their times are not comparable."""
 
@@ -225,7 +220,7 @@ def compare_play(batch: list[Sample], repeats: int, interleave: bool = False
     pairs = []
     clock = time.perf_counter
     for before, move in batch:
-        board, other = build(before), independent_board(before)
+        board, other = build(before), build(before, independent.Board)
         ours, theirs = board.play(move), other.play(move)
         board.pop()
         other.undo(move)
@@ -259,7 +254,7 @@ def compare_best(batch: list[Sample], rng: random.Random, limit: int = 10
     pairs = []
     clock = time.perf_counter
     for before, _ in batch:
-        board, other = build(before), independent_board(before)
+        board, other = build(before), build(before, independent.Board)
         pool = [kind for kind, n in board.unseen().items() for _ in range(n)]
         hand = rng.sample(pool, min(6, len(pool)))
         start = clock()
