@@ -464,7 +464,7 @@ class Game:
         elif not self.board.can_place_any(self.board.unplayed_mask()):
             final = Final(tuple(scores), None, EndReason.STALLED)
         # The board has checked every tile's types and names by now.
-        placements = tuple(Placement(*tile) for tile in tiles)  # type: ignore[arg-type]
+        placements = tuple(Placement(*tile) for tile in tiles)
         move = Move(seat, "place", placements, 0, breakdown.points, breakdown, bonus)
         qwirkles = state.qwirkles
         if breakdown.qwirkles:
