@@ -5,7 +5,8 @@
 - `players`: player statistics, head-to-head; `files`: every file, import,
   backup, restore
 - shared: `forms` (every FlaskForm), `auth` (edit tokens), `errors` (error
-  answers), `pages` (helpers the blueprints share)
+  answers), `language` (the request's language and zone), `pages` (helpers
+  the blueprints share)
 
 No blueprint imports another; shared view code lives in `pages`.
 """
@@ -17,7 +18,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from .. import text
 from ..i18n import gettext, ngettext
-from . import api, errors, files, history, players, table
+from . import api, errors, files, history, language, players, table
 from .pages import time_tag
 
 csrf = CSRFProtect()
@@ -26,6 +27,7 @@ csrf = CSRFProtect()
 
 def init_app(app: Flask) -> None:
     """Register the blueprints, the template helpers and the error answers."""
+    language.init_app(app)
     csrf.init_app(app)
     # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
     # which auth.request_may_edit checks itself.
