@@ -35,16 +35,18 @@ from .i18n import DEFAULT, DOMAIN, LANGUAGES, TRANSLATIONS
 ROOT = Path(__file__).resolve().parent.parent
 """The checkout: the package and the top-level templates/ beside it."""
 
-KEYWORDS: dict[str, tuple[int, ...] | None] = {
+KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "_": None,
     "gettext": None,
     "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
     "N_": None,
     "N_plural": (1, 2),
     "_l": None,
     "lazy_gettext": None,
 }
-"""The calls that mark a string (the number: which arguments are the msgids)."""
+"""The calls that mark a string (the numbers: which arguments are the msgids;
+(1, "c"): the first is the context)."""
 
 METHODS = [
     ("scorekeeper/**.py", "python"),
@@ -82,6 +84,12 @@ def extract(root: Path = ROOT) -> Catalog:
             flags=("python-format",) if "%(" in _first(message) else (),
         )
     return template
+
+
+def _name(message: Message) -> str:
+    """Return a message's msgid as a report names it (with its context)."""
+    msgid = _first(message.id)
+    return f"{message.context}|{msgid}" if message.context else msgid
 
 
 def _first(message: str | tuple[str, ...] | list[str]) -> str:
@@ -186,11 +194,11 @@ def problems(
         if template is not None:
             for message in template:
                 if message.id and catalog.get(message.id, message.context) is None:
-                    found.append(Problem(code, "missing", _first(message.id)))
+                    found.append(Problem(code, "missing", _name(message)))
         for message in catalog:
             if not message.id:
                 continue
-            msgid = _first(message.id)
+            msgid = _name(message)
             strings = _forms(message.string)
             if message.fuzzy:
                 found.append(Problem(code, "fuzzy", msgid))

@@ -109,6 +109,13 @@ def ngettext(singular: str, plural: str, num: int, **variables: object) -> str:
     return translated % {"num": num, **variables}
 
 
+def pgettext(context: str, message: str, **variables: object) -> str:
+    """Return the message as translated in this context ("menu": a short word
+    where a longer one is used elsewhere), filled in."""
+    translated = current().translations.pgettext(context, message)
+    return translated % variables if variables else translated
+
+
 def lazy_gettext(message: str, **variables: object) -> Any:
     """Return a string translated when it is shown (for class-level labels)."""
     return LazyProxy(gettext, message, enable_cache=False, **variables)

@@ -17,7 +17,7 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from .. import text
-from ..i18n import gettext, ngettext
+from ..i18n import gettext, ngettext, pgettext
 from . import api, errors, files, history, language, players, table
 from .pages import time_tag
 
@@ -36,6 +36,7 @@ def init_app(app: Flask) -> None:
     for blueprint in (table.bp, history.bp, players.bp, files.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(
-        _=gettext, gettext=gettext, ngettext=ngettext, text=text, time_tag=time_tag
+        _=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, text=text,
+        time_tag=time_tag,
     )
     errors.init_app(app)
