@@ -112,7 +112,7 @@ def ngettext(singular: str, plural: str, num: int, **variables: object) -> str:
 def pgettext(context: str, message: str, **variables: object) -> str:
     """Return the message as translated in this context ("menu": a short word
     where a longer one is used elsewhere), filled in."""
-    translated = current().translations.pgettext(context, message)
+    translated = str(current().translations.pgettext(context, message))
     return translated % variables if variables else translated
 
 
