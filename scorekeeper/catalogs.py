@@ -232,6 +232,10 @@ def update(languages: Iterable[str] = LANGUAGES, folder: Path = TRANSLATIONS) ->
             update_creation_date=False,
         )
         catalog.obsolete.clear()
+        for message in catalog:
+            # "#| msgid" shows a fuzzy entry's old msgid; once resolved it goes.
+            if not message.fuzzy:
+                message.previous_id = []
         if code == DEFAULT:
             _fill_english(catalog)
         catalog.fuzzy = False
