@@ -7,13 +7,14 @@ The time zone is the one static/localtime.js stores in a cookie; until then UTC.
 
 from __future__ import annotations
 
-from datetime import tzinfo
+from datetime import UTC, tzinfo
 from typing import Any
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel import Locale
 from flask import Flask, Response, current_app, g, has_request_context, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, get_translations
 
 from .. import i18n
 
@@ -75,7 +76,11 @@ def current_language() -> i18n.Language | None:
     found: i18n.Language | None = g.get("_language")
     if found is None:
         zone = select_zone()
-        found = i18n.make(str(get_locale() or i18n.DEFAULT), zone)
+        # Flask-Babel's catalogs: the app's BABEL_TRANSLATION_DIRECTORIES, cached.
+        found = i18n.Language(
+            str(get_locale() or i18n.DEFAULT), get_translations(), zone or UTC,
+            zone is not None,
+        )
         g._language = found
     return found
 
@@ -87,7 +92,7 @@ def menu() -> list[dict[str, Any]]:
     args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
     entries = []
     for code in languages():
-        name = i18n.make(code).locale.get_display_name(code) or code
+        name = Locale.parse(code).get_display_name(code) or code
         entries.append({
             "code": code,
             "name": name[:1].upper() + name[1:],
