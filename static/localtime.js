@@ -8,8 +8,9 @@
   var lang = document.documentElement.lang || undefined;
   try {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (zone && document.cookie.indexOf("tz=" + encodeURIComponent(zone)) === -1) {
-      document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; samesite=lax";
+    // IANA names (Europe/Amsterdam, America/Argentina/Buenos_Aires) are cookie-safe.
+    if (zone && /^[A-Za-z0-9_\/+\-]+$/.test(zone) && document.cookie.indexOf("tz=" + zone) === -1) {
+      document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
     }
   } catch (e) { /* no zone: the server keeps UTC */ }
   var thisYear = new Date().getFullYear();

@@ -9,6 +9,7 @@ and the numbers follow the page's language.
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 from typing import Any
 
@@ -272,3 +273,16 @@ def test_the_csv_keeps_its_english_header_row(
                      headers={"Accept-Language": "de"}).get_data(True)
     assert csv.lstrip("\ufeff").splitlines()[0].startswith("Round,")
     assert "Total" in csv
+
+
+def test_board_js_gets_one_ready_sentence_per_count_in_the_pages_language(
+    client: FlaskClient, table: Any
+) -> None:
+    game = table.new(["Ann", "Bob"])
+    client.get(f"/games/{game.id}/join/{game.token}")
+    board = parse(client.get(f"/games/{game.id}?lang=nl").data).find(
+        "svg", data_board=True)
+    ready = json.loads(board.attrs["data-text"])["ready"]
+    assert ready[1] == "1 blokje klaar: bevestig om te scoren."
+    assert ready[2] == "2 blokjes klaar: bevestig om te scoren."
+    assert len(ready) == 7  # 0 unused, then up to a full hand

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, tzinfo
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import unquote, urlencode
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale
@@ -60,7 +60,7 @@ def select_locale() -> str:
 
 def select_zone() -> tzinfo | None:
     """Return the device's time zone from its cookie (None: unknown, UTC)."""
-    name = request.cookies.get(ZONE_COOKIE, "")
+    name = unquote(request.cookies.get(ZONE_COOKIE, ""))
     if not name or len(name) > 64:
         return None
     try:
