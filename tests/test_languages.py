@@ -250,6 +250,7 @@ def test_the_pdf_prints_greek_and_cyrillic_names_in_the_pages_language(
     assert f"Qwirkle-scoreblad – spel {game.id}" in said
     assert "Ronde" in said and "Totaal" in said
     assert "UTC" not in said  # the zone is the device's, named by its cookie
+    assert PdfReader(io.BytesIO(data)).trailer["/Root"]["/Lang"] == "nl"
     english = pdf_text(client.get(
         f"/games/{game.id}/scoresheet.pdf?lang=en").data)
     assert "Round" in english and "Ronde" not in english

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fpdf import FPDF
 
-from .. import text
+from .. import i18n, text
 from .base import GameFile
 from .scoresheet import ScoreSheet
 from .sheet import cell_text, legend, sheet_view
@@ -28,6 +28,7 @@ def scoresheet_pdf(
     legend: str | None = None,
     round_label: str = "Round",
     total_label: str = "Total",
+    language: str = "en",
 ) -> bytes:
     """Return an A4 PDF of `sheet` laid out like the paper score pad (legend None
     prints none)."""
@@ -35,12 +36,17 @@ def scoresheet_pdf(
     pdf.set_auto_page_break(auto=True, margin=15)
     pdf.set_title(title)
     pdf.set_creator("Qwirkle Scorekeeper")
+    pdf.set_lang(language)
     pdf.add_font("Sheet", "", str(FONT))
     family = "Sheet"
 
     players = len(sheet.names)
     usable = pdf.w - pdf.l_margin - pdf.r_margin
-    first_w = 18.0
+    # Wide enough for the round column's words in every language ("Tour de table").
+    pdf.set_font(family, size=11)
+    first_w = max(
+        18.0, *(pdf.get_string_width(label) + 4 for label in (round_label, total_label))
+    )
     col_w = min(40.0, (usable - first_w) / max(players, 1))
     row_h = 7.0
 
@@ -95,4 +101,5 @@ def pdf_file(source: GameFile) -> bytes:
         legend=legend(source.game.variant),
         round_label=text.round_label(),
         total_label=text.total_label(),
+        language=i18n.current().code,
     )
