@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from datetime import UTC, tzinfo
 from functools import cache
@@ -51,7 +51,13 @@ class Language:
     @property
     def locale(self) -> Locale:
         """Return the Babel locale for numbers and dates."""
-        return Locale.parse(self.code)
+        return locale_of(self.code)
+
+
+@cache
+def locale_of(code: str) -> Locale:
+    """Return the Babel locale of a language code (parsed once)."""
+    return Locale.parse(code)
 
 
 @cache
@@ -84,6 +90,16 @@ def current() -> Language:
     if chosen is not None:
         return chosen
     return _source() or make(DEFAULT)
+
+
+def use(chosen: Language) -> Token[Language | None]:
+    """Write in this language until release(token) (a request's whole answer)."""
+    return _chosen.set(chosen)
+
+
+def release(token: Token[Language | None]) -> None:
+    """End what use() began."""
+    _chosen.reset(token)
 
 
 @contextmanager

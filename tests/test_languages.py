@@ -287,3 +287,12 @@ def test_board_js_gets_one_ready_sentence_per_count_in_the_pages_language(
     assert ready[1] == "1 blokje klaar: bevestig om te scoren."
     assert ready[2] == "2 blokjes klaar: bevestig om te scoren."
     assert len(ready) == 7  # 0 unused, then up to a full hand
+
+
+def test_a_requests_language_ends_with_the_request(app: Any) -> None:
+    dutch, other = app.test_client(), app.test_client()
+    assert html_lang(dutch, "/?lang=nl") == "nl"
+    # The same worker thread next serves someone else, and code outside requests.
+    assert html_lang(other, headers={"Accept-Language": "fr"}) == "fr"
+    assert i18n.current().code == "en"
+    assert html_lang(dutch) == "nl"

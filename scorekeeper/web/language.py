@@ -47,7 +47,7 @@ def requested_language() -> str | None:
     return asked if asked in languages() else None
 
 
-def select_locale() -> str:
+def select_code() -> str:
     """Return the language code of this request (CONTRACT §9)."""
     offered = languages()
     if not _is_api():
@@ -56,6 +56,12 @@ def select_locale() -> str:
             return chosen
     best = request.accept_languages.best_match(offered)
     return best or i18n.DEFAULT
+
+
+def select_locale() -> Locale:
+    """Return this request's locale for Flask-Babel (a parsed one, which
+    Flask-Babel takes as it is rather than parsing it on every request)."""
+    return i18n.locale_of(select_code())
 
 
 def select_zone() -> tzinfo | None:
@@ -70,7 +76,11 @@ def select_zone() -> tzinfo | None:
 
 
 def current_language() -> i18n.Language | None:
-    """Return the request's language and zone for i18n (None outside a request)."""
+    """Return the request's language and zone for i18n (None outside a request).
+
+    Worked out once, on the first sentence, then held by i18n until the request
+    ends (a move's answer asks for a dozen sentences).
+    """
     if not has_request_context():
         return None
     found: i18n.Language | None = g.get("_language")
@@ -82,7 +92,18 @@ def current_language() -> i18n.Language | None:
             zone is not None,
         )
         g._language = found
+        g._language_token = i18n.use(found)
     return found
+
+
+def _release(_exc: BaseException | None) -> None:
+    """Let go of the request's language (the worker thread serves others next)."""
+    token = g.pop("_language_token", None)
+    if token is not None:
+        try:
+            i18n.release(token)
+        except ValueError:  # set in a copied context, which is gone already
+            pass
 
 
 def menu() -> list[dict[str, Any]]:
@@ -92,7 +113,7 @@ def menu() -> list[dict[str, Any]]:
     args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
     entries = []
     for code in languages():
-        name = Locale.parse(code).get_display_name(code) or code
+        name = i18n.locale_of(code).get_display_name(code) or code
         entries.append({
             "code": code,
             "name": name[:1].upper() + name[1:],
@@ -124,6 +145,7 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale, timezone_selector=select_zone)
     i18n.set_source(current_language)
     app.after_request(_remember)
+    app.teardown_request(_release)
     app.jinja_env.globals.update(
         get_locale=get_locale,
         html_lang=lambda: i18n.current().code,
