@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from . import engine
-from .engine.messages import N_, Words
+from babel import dates, numbers
+
+from . import engine, i18n
+from .engine.messages import N_, N_plural, Words
 from .i18n import gettext, ngettext
 
 WORDS = Words(gettext, ngettext)
@@ -31,38 +33,44 @@ END_BONUS = engine.END_BONUS
 
 UNIT_TEXTS: dict[str, dict[str, str | tuple[str, str]]] = {
     "tile": {
-        "placed": (N_("Placed %(num)d tile"), N_("Placed %(num)d tiles")),
+        "placed": N_plural("Placed %(num)d tile", "Placed %(num)d tiles"),
         "last": N_(
             "%(name)s placed their last tile with the bag empty: +%(n)d end bonus."
         ),
         "stalled": N_(
             "No tile left in the game can be placed anywhere: no end bonus."
         ),
-        "board": N_("The board, %(n)s tiles"),
+        "board": N_plural("The board, %(num)d tile", "The board, %(num)d tiles"),
         "first": N_("Tap the square to place the first tile."),
         "entry": N_("Tap a dashed square next to the board, then pick the tile."),
         "supply": N_("Unseen tiles"),
-        "ready": N_("%(n)s tile(s) ready: confirm to score."),
+        "ready": N_plural(
+            "%(num)d tile ready: confirm to score.",
+            "%(num)d tiles ready: confirm to score.",
+        ),
     },
     "cube": {
-        "placed": (N_("Placed %(num)d cube"), N_("Placed %(num)d cubes")),
+        "placed": N_plural("Placed %(num)d cube", "Placed %(num)d cubes"),
         "last": N_(
             "%(name)s placed their last cube with the bag empty: +%(n)d end bonus."
         ),
         "stalled": N_(
             "No cube left in the game can be placed anywhere: no end bonus."
         ),
-        "board": N_("The board, %(n)s cubes"),
+        "board": N_plural("The board, %(num)d cube", "The board, %(num)d cubes"),
         "first": N_(
             "Tap the square to place the first cube (the first move places at"
-            " least %(n)d)."
+            " least %(n)d cubes)."
         ),
         "entry": N_(
             "Tap a dashed square next to the board, then pick the cube's colour and"
             " face."
         ),
         "supply": N_("Cubes left"),
-        "ready": N_("%(n)s cube(s) ready: confirm to score."),
+        "ready": N_plural(
+            "%(num)d cube ready: confirm to score.",
+            "%(num)d cubes ready: confirm to score.",
+        ),
     },
 }
 """The sentences that name what a set is made of, by the variant's unit."""
@@ -131,6 +139,11 @@ def set_description(variant: engine.Variant) -> str:
     )
 
 
+def variant_comment(name: str) -> str:
+    """Return the note a play logged elsewhere (BG Stats) carries for its set."""
+    return gettext("Variant: %(name)s", name=name)
+
+
 # --- engine errors ---
 
 
@@ -157,13 +170,35 @@ def invalid_name(exc: engine.InvalidName) -> str:
 # --- scores ---
 
 
+LINE_LABELS: dict[tuple[str, str], str] = {
+    ("color", "red"): N_("red line %(length)d"),
+    ("color", "orange"): N_("orange line %(length)d"),
+    ("color", "yellow"): N_("yellow line %(length)d"),
+    ("color", "green"): N_("green line %(length)d"),
+    ("color", "blue"): N_("blue line %(length)d"),
+    ("color", "purple"): N_("purple line %(length)d"),
+    ("color", "pink"): N_("pink line %(length)d"),
+    ("color", "brown"): N_("brown line %(length)d"),
+    ("shape", "circle"): N_("circle line %(length)d"),
+    ("shape", "crisscross"): N_("crisscross line %(length)d"),
+    ("shape", "diamond"): N_("diamond line %(length)d"),
+    ("shape", "square"): N_("square line %(length)d"),
+    ("shape", "starburst"): N_("starburst line %(length)d"),
+    ("shape", "clover"): N_("clover line %(length)d"),
+    ("shape", "heart"): N_("heart line %(length)d"),
+    ("shape", "triangle"): N_("triangle line %(length)d"),
+}
+"""A scored line's label by what it shares, whole, so that a language can make
+the colour agree with its word for line ("rote Reihe", "línea roja") or name
+the shapes its own way ("rij van vierkanten")."""
+
+
 def line_label(line: engine.LineScore) -> str:
     """Name a scored line as the rule book does: "red line 4", "red line 6 +
     Qwirkle 6", "single tile 1"."""
     if line.kind == "tile":
         return gettext("single tile %(n)d", n=line.points)
-    name = color_name(line.value) if line.kind == "color" else shape_name(line.value)
-    label = gettext("%(value)s line %(length)d", value=name, length=line.length)
+    label = gettext(LINE_LABELS[(line.kind, line.value)], length=line.length)
     if line.qwirkle:
         label += " + " + gettext("Qwirkle %(n)d", n=line.bonus)
     return label
@@ -365,19 +400,70 @@ def duration(minutes: int | None) -> str:
     return gettext("%(m)d min", m=minutes)
 
 
+def _local(moment: datetime) -> datetime:
+    """Return a moment in the reader's zone (UTC until the page knows theirs)."""
+    return moment.astimezone(i18n.current().zone)
+
+
+def _zone_suffix(moment: datetime) -> str:
+    """Return " UTC" while the reader's zone is unknown, else ""."""
+    return "" if i18n.current().zone_known else " UTC"
+
+
 def date(value: str | None) -> str:
-    """Return an ISO timestamp's date and time in UTC: "YYYY-MM-DD HH:MM"."""
+    """Return a timestamp's date and time in the reader's language and zone:
+    "26 nov. 2026 14:05" (with " UTC" while the zone is unknown)."""
     moment = parse_utc(value)
-    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
+    if moment is None:
+        return ""
+    return local_time(value, "datetime")
+
+
+def local_time(value: str | None, style: str = "datetime") -> str:
+    """Return a timestamp as the page shows it before the browser localises it:
+    date and time in the reader's language and zone, or only the date with style
+    "date" ("" when there is none)."""
+    moment = parse_utc(value)
+    if moment is None:
+        return ""
+    locale = i18n.current().locale
+    local = _local(moment)
+    day = dates.format_date(local, "medium", locale=locale)
+    if style == "date":
+        return day
+    clock = dates.format_time(local, "short", locale=locale)
+    joined = dates.get_datetime_format("medium", locale=locale)
+    return str(joined).format(clock, day) + _zone_suffix(local)
 
 
 def utc_time(value: str | None, style: str = "datetime") -> str:
-    """Return a timestamp as the page shows it before the browser localises it:
-    "YYYY-MM-DD HH:MM UTC", or only the date with style "date"."""
+    """Return a timestamp as "YYYY-MM-DD HH:MM UTC" (or only the date), the
+    same in every language (a machine-readable fallback)."""
     moment = parse_utc(value)
     if moment is None:
         return ""
     return moment.strftime("%Y-%m-%d" if style == "date" else "%Y-%m-%d %H:%M UTC")
+
+
+# --- numbers ---
+
+
+def decimal(value: float | None, digits: int = 1) -> str:
+    """Return a number with `digits` decimals as the reader writes it ("12,5";
+    "–" for None)."""
+    if value is None:
+        return "–"
+    pattern = "0." + "0" * digits if digits else "0"
+    return numbers.format_decimal(
+        value, pattern, locale=i18n.current().locale, decimal_quantization=True
+    )
+
+
+def percent(value: float | None) -> str:
+    """Return a fraction as a whole percentage in the reader's style ("50 %")."""
+    if value is None:
+        return "–"
+    return numbers.format_percent(value, locale=i18n.current().locale)
 
 
 # --- the game page ---
@@ -385,7 +471,7 @@ def utc_time(value: str | None, style: str = "datetime") -> str:
 
 def board_label(variant: engine.Variant, tiles: int) -> str:
     """Return the board's accessible name: "The board, 12 tiles"."""
-    return _by_unit(variant, "board", n=tiles)
+    return _by_unit(variant, "board", num=tiles)
 
 
 def first_move_hint(variant: engine.Variant) -> str:
@@ -412,9 +498,11 @@ def cubes_hint(variant: engine.Variant = engine.CUBES) -> str:
     )
 
 
-def board_strings(variant: engine.Variant) -> dict[str, str]:
-    """Return the sentences board.js shows (it never builds one of its own)."""
+def board_strings(variant: engine.Variant) -> dict[str, str | list[str]]:
+    """Return the sentences board.js shows (it never builds one of its own);
+    "ready" holds one sentence per number of pending tiles."""
     return {
+        "ready": ready_strings(variant),
         "illegal": gettext("That move is not allowed."),
         "conflict": gettext("Another device entered a move first. Reloading…"),
         "forbidden": gettext(
@@ -423,6 +511,12 @@ def board_strings(variant: engine.Variant) -> dict[str, str]:
         ),
         "refused": gettext("The move was refused (%(status)s)."),
         "offline": gettext("No connection to the scorekeeper. Try again."),
-        # Filled in by board.js with the number of pending tiles.
-        "ready": _by_unit(variant, "ready"),
     }
+
+
+def ready_strings(variant: engine.Variant) -> list[str]:
+    """Return what board.js says with n tiles pending, indexed by n (0 unused),
+    so that each language's plural rule is applied here, not in JavaScript."""
+    return [""] + [
+        _by_unit(variant, "ready", num=n) for n in range(1, variant.hand_size + 1)
+    ]

@@ -20,8 +20,10 @@
     return meta ? meta.getAttribute("content") : "";
   }
   function send(method, url, body) {
+    // The API answers in Accept-Language: ask for the page's own language.
     var opts = {method: method, credentials: "same-origin",
-                headers: {"Accept": "application/json", "X-CSRFToken": csrf()}};
+                headers: {"Accept": "application/json", "X-CSRFToken": csrf(),
+                          "Accept-Language": document.documentElement.lang || "en"}};
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
@@ -465,7 +467,8 @@
           showError(res.data, t("illegal"));
           if (confirmBtn) { confirmBtn.disabled = true; }
         } else {
-          say(t("ready", {n: pending.length}), "");
+          var ready = text.ready || [];
+          say(ready[Math.min(pending.length, ready.length - 1)] || "", "");
           if (confirmBtn) { confirmBtn.disabled = false; }
         }
       }).catch(function () {

@@ -258,7 +258,8 @@ def test_text_writes_the_parameters_in_the_pages_language(
     # A tiny stand-in catalog: what a Dutch page would show.
     catalog = {
         "red": "rood", "circle": "cirkel", "square": "vierkant", "row": "rij",
-        "%(color)s %(shape)s": "%(shape)s (%(color)s)",
+        "red circle": "rode cirkel", "red square": "rood vierkant",
+        "blue square": "blauw vierkant",
         "The cell %(cell)s already holds a %(tile)s.":
             "Op vak %(cell)s ligt al een %(tile)s.",
         "The %(direction)s at %(span)s would hold %(tiles)s: the tiles of a line must"
@@ -276,9 +277,9 @@ def test_text_writes_the_parameters_in_the_pages_language(
     mixed = refuse(lambda: game_for(None, [place((0, 0, "red", "circle"))])
                    .push(place((0, 1, "blue", "square"))), engine.IllegalMove)
 
-    assert text.illegal_move(occupied) == "Op vak (0, 0) ligt al een cirkel (rood)."
+    assert text.illegal_move(occupied) == "Op vak (0, 0) ligt al een rode cirkel."
     assert text.illegal_move(mixed) == (
-        "De rij (0, 0)–(0, 1): cirkel (rood), vierkant (blue)."
+        "De rij (0, 0)–(0, 1): rode cirkel, blauw vierkant."
     )
     # The exception itself stays English (CONTRACT §3).
     assert str(occupied) == "The cell (0, 0) already holds a red circle."

@@ -93,10 +93,18 @@ def loads(data: bytes | str, *, limit: int) -> object:
             ) from exc
     try:
         return json.loads(data)
-    except (ValueError, RecursionError) as exc:
+    except json.JSONDecodeError as exc:
+        # Where, not json's English reason: the reader's language has no word
+        # for "Expecting property name enclosed in double quotes".
         raise BackupError(
-            _("The file is not JSON: %(why)s.", why=str(exc)), code="not_json"
+            _(
+                "The file is not JSON (line %(line)d, column %(column)d).",
+                line=exc.lineno, column=exc.colno,
+            ),
+            code="not_json",
         ) from exc
+    except (ValueError, RecursionError) as exc:
+        raise BackupError(_("The file is not JSON."), code="not_json") from exc
 
 
 def _timestamp(value: object, what: str, game_number: int) -> str | None:
@@ -128,11 +136,7 @@ def check_record(document: object, game_number: int | None = None) -> RestoredGa
     prefix = _("Game %(n)d: ", n=game_number) if game_number else ""
     if not isinstance(document, dict):
         raise BackupError(
-            prefix
-            + _(
-                "a game record must be a JSON object, not %(kind)s.",
-                kind=type(document).__name__,
-            ),
+            prefix + _("a game record must be a JSON object."),
             game_number=game_number,
         )
     if document.get("format") != RECORD_FORMAT:
@@ -172,7 +176,8 @@ def check_record(document: object, game_number: int | None = None) -> RestoredGa
                 prefix + _("move_times must list one timestamp per move."),
                 game_number=game_number,
             )
-        move_times = [_timestamp(t, "a move time", number) or "" for t in move_times]
+        what = _("a move time")
+        move_times = [_timestamp(t, what, number) or "" for t in move_times]
     return RestoredGame(
         record=record,
         game=game,
@@ -188,10 +193,7 @@ def parse_backup(document: object) -> list[RestoredGame]:
     """Validate a whole backup; raise BackupError naming the first bad game."""
     if not isinstance(document, dict):
         raise BackupError(
-            _(
-                "A backup must be a JSON object, not %(kind)s.",
-                kind=type(document).__name__,
-            )
+            _("A backup must be a JSON object.")
         )
     if document.get("format") != FORMAT:
         raise BackupError(

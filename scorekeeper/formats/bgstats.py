@@ -56,6 +56,7 @@ def play_data(
     source_url: str | None = None,
     source_play_id: str | None = None,
     variant_name: str = "classic",
+    variant_label: str = "",
 ) -> dict[str, Any]:
     """Return the BG Stats play JSON object for one finished game."""
     ranks = engine.ranks(scores)
@@ -92,7 +93,7 @@ def play_data(
     if source_play_id:
         data["sourcePlayId"] = source_play_id
     if variant_name != "classic":
-        data["comments"] = f"Variant: {variant_name}"
+        data["comments"] = text.variant_comment(variant_label or variant_name)
     return data
 
 
@@ -123,5 +124,6 @@ def play_link(source: GameFile, source_url: str, *, scheme: bool = False) -> str
         source_url=source_url,
         source_play_id=f"{source.id}-{source.created_at}",
         variant_name=game.variant.name,
+        variant_label=text.set_name(game.variant),
     )
     return push_url(data, scheme=scheme)

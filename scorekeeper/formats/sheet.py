@@ -24,7 +24,7 @@ class SheetView:
     started_at: str
     """When play started (ISO timestamp)."""
     date: str
-    """That moment as "YYYY-MM-DD HH:MM" (UTC)."""
+    """That moment in the reader's language and zone ("26 nov. 2026 14:05")."""
     duration: str
     """How long the game took: "1 h 05 min"."""
     reason: str
@@ -56,14 +56,14 @@ def sheet_view(source: GameFile) -> SheetView:
     )
 
 
-def cell_text(cell: Cell | None, *, unicode_ok: bool = True) -> str:
+def cell_text(cell: Cell | None) -> str:
     """Return a score-sheet cell as written on paper, e.g. "18 Q" or "9 (+6)"."""
     if cell is None:
         return ""
     if cell.type == "trade":
-        written = "0 ⇄" if unicode_ok else "0 T"
+        written = "0 ⇄"
     elif cell.type == "pass":
-        written = "0 –" if unicode_ok else "0 P"
+        written = "0 –"
     else:
         written = str(cell.points)
     if cell.qwirkles:
@@ -73,10 +73,9 @@ def cell_text(cell: Cell | None, *, unicode_ok: bool = True) -> str:
     return written
 
 
-def legend(variant: engine.Variant, unicode_ok: bool = True) -> str:
+def legend(variant: engine.Variant) -> str:
     """Return the key to cell_text's marks, as the PDF prints it."""
-    trade, passed = ("0 ⇄", "0 –") if unicode_ok else ("0 T", "0 P")
     return text.sheet_legend(
-        variant, trade=trade, passed=passed, bonus=f"(+{engine.END_BONUS})",
+        variant, trade="0 ⇄", passed="0 –", bonus=f"(+{engine.END_BONUS})",
         winner="*",
     )

@@ -5,7 +5,8 @@
 - `players`: player statistics, head-to-head; `files`: every file, import,
   backup, restore
 - shared: `forms` (every FlaskForm), `auth` (edit tokens), `errors` (error
-  answers), `pages` (helpers the blueprints share)
+  answers), `language` (the request's language and zone), `pages` (helpers
+  the blueprints share)
 
 No blueprint imports another; shared view code lives in `pages`.
 """
@@ -16,8 +17,8 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from .. import text
-from ..i18n import gettext, ngettext
-from . import api, errors, files, history, players, table
+from ..i18n import gettext, ngettext, pgettext
+from . import api, errors, files, history, language, players, table
 from .pages import time_tag
 
 csrf = CSRFProtect()
@@ -26,6 +27,7 @@ csrf = CSRFProtect()
 
 def init_app(app: Flask) -> None:
     """Register the blueprints, the template helpers and the error answers."""
+    language.init_app(app)
     csrf.init_app(app)
     # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
     # which auth.request_may_edit checks itself.
@@ -34,6 +36,7 @@ def init_app(app: Flask) -> None:
     for blueprint in (table.bp, history.bp, players.bp, files.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(
-        _=gettext, gettext=gettext, ngettext=ngettext, text=text, time_tag=time_tag
+        _=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, text=text,
+        time_tag=time_tag,
     )
     errors.init_app(app)

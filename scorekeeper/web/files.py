@@ -20,6 +20,7 @@ from flask.typing import ResponseReturnValue
 
 from ..formats import FORMATS, Format, backup
 from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..store import games as stored
 from ..store import loaded
 from ..store.backup import iter_stored_games, restore_games
@@ -152,7 +153,11 @@ def restore() -> ResponseReturnValue:
                 if token:
                     remember_token(game_id, token)
             flash(
-                _("Restored %(n)d games; nothing else was changed.", n=len(ids)),
+                ngettext(
+                    "Restored %(num)d game; nothing else was changed.",
+                    "Restored %(num)d games; nothing else was changed.",
+                    len(ids),
+                ),
                 "success",
             )
             return redirect(url_for("history.index"))

@@ -22,6 +22,7 @@ from wtforms.validators import NumberRange, Optional, ValidationError
 
 from .. import engine, text
 from ..i18n import gettext as _
+from ..i18n import lazy_gettext as _l
 
 # WTForms 3.3 deprecates (value, label) tuples in favour of SelectChoice.
 SelectChoice = getattr(wtforms, "SelectChoice", None)
@@ -69,37 +70,37 @@ class NewGameForm(NamedForm):
     """Player names in seat order, optional opening-row lengths, optional custom set."""
 
     names = FieldList(
-        StringField(_("Name"), filters=[_strip]),
+        StringField(_l("Name"), filters=[_strip]),
         min_entries=MAX_SEATS,
         max_entries=MAX_SEATS,
     )
     openings = FieldList(
         IntegerField(
-            _("Best opening row"),
+            _l("Best opening row"),
             validators=[Optional(), NumberRange(min=1, max=8)],
         ),
         min_entries=MAX_SEATS,
         max_entries=MAX_SEATS,
     )
     tile_set = RadioField(
-        _("Game"),
+        _l("Game"),
         choices=[
-            choice("classic", _("Qwirkle (108 tiles)")),
-            choice("cubes", _("Qwirkle Cubes (90 cubes)")),
-            choice("custom", _("Custom tile set")),
+            choice("classic", _l("Qwirkle (108 tiles)")),
+            choice("cubes", _l("Qwirkle Cubes (90 cubes)")),
+            choice("custom", _l("Custom tile set")),
         ],
         default="classic",
     )
     # "" lets the app decide from the opening rows; a seat number is the table's pick.
-    starter = SelectField(_("Who starts"), choices=[choice("", "")], default="")
+    starter = SelectField(_l("Who starts"), choices=[choice("", "")], default="")
     colors = IntegerField(
-        _("Colours (and shapes)"), validators=[Optional(), NumberRange(min=3, max=8)]
+        _l("Colours (and shapes)"), validators=[Optional(), NumberRange(min=3, max=8)]
     )
     copies = IntegerField(
-        _("Copies of each tile"), validators=[Optional(), NumberRange(min=1, max=9)]
+        _l("Copies of each tile"), validators=[Optional(), NumberRange(min=1, max=9)]
     )
     hand_size = IntegerField(
-        _("Tiles in a hand"), validators=[Optional(), NumberRange(min=1, max=12)]
+        _l("Tiles in a hand"), validators=[Optional(), NumberRange(min=1, max=12)]
     )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -199,7 +200,7 @@ class NewGameForm(NamedForm):
 class TradeForm(FlaskForm):
     """Trade a number of tiles (the player's turn passes)."""
 
-    count = SelectField(_("Tiles"), coerce=int, choices=[choice(1, "1")])
+    count = SelectField(_l("Tiles"), coerce=int, choices=[choice(1, "1")])
     turn = HiddenField()
 
 
@@ -216,37 +217,37 @@ class ConfirmForm(FlaskForm):
 class RenameForm(NamedForm):
     """A new name for every seat (the name rule is applied when they are stored)."""
 
-    names = FieldList(StringField(_("Name")), min_entries=0)
+    names = FieldList(StringField(_l("Name")), min_entries=0)
 
 
 class UploadForm(FlaskForm):
     """A JSON file upload (a game record or a backup)."""
 
-    file = FileField(_("File"))
+    file = FileField(_l("File"))
 
 
 class TileForm(Form):
     """One tile of a corrected placing move; an empty row is ignored."""
 
-    row = IntegerField(_("Row"), validators=[Optional()])
-    col = IntegerField(_("Column"), validators=[Optional()])
-    color = SelectField(_("Colour"), choices=[choice("", "")], default="")
-    shape = SelectField(_("Shape"), choices=[choice("", "")], default="")
+    row = IntegerField(_l("Row"), validators=[Optional()])
+    col = IntegerField(_l("Column"), validators=[Optional()])
+    color = SelectField(_l("Colour"), choices=[choice("", "")], default="")
+    shape = SelectField(_l("Shape"), choices=[choice("", "")], default="")
 
 
 class CorrectForm(FlaskForm):
     """The corrected version of one past move."""
 
     type = SelectField(
-        _("Move"),
+        _l("Move"),
         choices=[
-            choice("place", _("Place tiles")),
-            choice("trade", _("Trade")),
-            choice("pass", _("Pass")),
+            choice("place", _l("Place tiles")),
+            choice("trade", _l("Trade")),
+            choice("pass", _l("Pass")),
         ],
     )
     count = IntegerField(
-        _("Tiles traded"), validators=[Optional(), NumberRange(min=1, max=12)]
+        _l("Tiles traded"), validators=[Optional(), NumberRange(min=1, max=12)]
     )
     tiles = FieldList(FormField(TileForm), min_entries=0)
 

@@ -39,14 +39,15 @@ def game_file(row: GameRow) -> GameFile:
 
 
 def time_tag(value: str | None, style: str = "datetime", empty: str = "–") -> Markup:
-    """Return `<time datetime="…Z" data-localtime="style">YYYY-MM-DD HH:MM UTC</time>`.
+    """Return `<time datetime="…Z" data-localtime="style">…</time>`, its text in
+    the page's language and the device's zone (UTC, said so, until it is known).
 
-    The UTC text is what a browser without JavaScript shows; static/localtime.js
-    rewrites it to the device's own time zone and keeps the UTC text as a title.
+    That text is what a browser without JavaScript shows; static/localtime.js
+    rewrites it in the device's own time zone and keeps it as a title.
     """
     moment = text.parse_utc(value)
     if moment is None:
         return Markup.escape(empty)
     return Markup('<time datetime="{}" data-localtime="{}">{}</time>').format(
-        moment.strftime("%Y-%m-%dT%H:%M:%SZ"), style, text.utc_time(value, style)
+        moment.strftime("%Y-%m-%dT%H:%M:%SZ"), style, text.local_time(value, style)
     )

@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response
 
 from .. import engine, net, text
 from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..store import GameRow, NothingToUndo, TurnConflict, loaded, stats
 from ..store import games as stored
 from .auth import remember_token
@@ -179,9 +180,10 @@ def starter_text(form: NewGameForm, first: int) -> str:
     if form.starter.data:
         return _("%(name)s starts (the table's choice).", name=name)
     if length:
-        return _(
-            "%(name)s starts: the longest opening row (%(n)s tiles).",
-            name=name, n=length,
+        return ngettext(
+            "%(name)s starts: the longest opening row (%(num)d tile).",
+            "%(name)s starts: the longest opening row (%(num)d tiles).",
+            length, name=name,
         )
     return _("%(name)s starts (first seat).", name=name)
 
