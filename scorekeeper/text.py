@@ -314,10 +314,7 @@ def average_thinking(seconds: float | None) -> str:
 
 def countdown_strings() -> dict[str, str]:
     """Return the sentences countdown.js shows (it builds none of its own)."""
-    return {
-        "expired": gettext("Time is up!"),
-        "label": gettext("Thinking time left"),
-    }
+    return {"expired": gettext("Time is up!")}
 
 
 def penalty_legend(*, penalty: str, excluded: str) -> str:

@@ -52,16 +52,17 @@ def winners(
     )
 
 
-def move_rounds(moves: Iterable[Move]) -> list[int]:
-    """Return each move's round, from 1: a round is one turn of every seat in
-    play, so a new one starts when a seat that has moved in it moves again
-    (with nobody excluded, every `players` moves)."""
+def move_rounds(movers: Iterable[int]) -> list[int]:
+    """Return the round of each move, from 1, given the seat that made each: a
+    round is one turn of every seat in play, so a new one starts when a seat
+    that has moved in it moves again (with nobody excluded, every `players`
+    moves)."""
     rounds: list[int] = []
     number, seen = 1, set[int]()
-    for move in moves:
-        if move.player in seen:
+    for seat in movers:
+        if seat in seen:
             number, seen = number + 1, set()
-        seen.add(move.player)
+        seen.add(seat)
         rounds.append(number)
     return rounds
 
@@ -447,7 +448,8 @@ class Game:
     def max_trade(self) -> int:
         """Return the most tiles the current player may trade now (0: none)."""
         state = self._states[-1]
-        if state.final is not None or not self.board or not self.variant.allows_trade:
+        if (state.final is not None or not self.variant.allows_trade
+                or self._first_move_next()):
             return 0
         return min(state.hands[state.current], state.bag)
 
@@ -474,6 +476,11 @@ class Game:
         )
 
     # -- checking --------------------------------------------------------------
+
+    def _first_move_next(self) -> bool:
+        """Return whether the game's first move is still to come: no move yet, or
+        only penalties (a player who lost the first turn leaves it to the next)."""
+        return not self.board and all(move.type == "penalty" for move in self.moves)
 
     def _check_running(self) -> _State:
         state = self._states[-1]
@@ -588,8 +595,7 @@ class Game:
         seconds = check_seconds(seconds)
         if not self.variant.allows_trade:
             raise IllegalMove("trade_not_allowed")
-        if not self.board:
-            # Also after a penalty on the first turn: the first move places.
+        if self._first_move_next():
             raise IllegalMove("first_move_trade")
         if count < 1:
             raise IllegalMove("empty_move", "empty_trade")

@@ -97,6 +97,8 @@ def scoresheet_pdf(
     pdf.cell(first_w, row_h + 1, latin(total_label), border=1, align="C", fill=True)
     for seat, total in enumerate(sheet.totals):
         mark = " *" if seat in winners else ""
+        if seat in sheet.excluded:
+            mark = " " + ("✕" if unicode_ok else "X")
         pdf.cell(col_w, row_h + 1, f"{total}{mark}", border=1, align="C", fill=True)
     pdf.ln(row_h + 4)
     if legend:
@@ -115,7 +117,10 @@ def pdf_file(source: GameFile) -> bytes:
         title=text.sheet_title(source.id),
         date=date,
         winner_line=view.winner_line,
-        legend=legend(source.game.variant, unicode_ok=_unicode_font() is not None),
+        legend=legend(
+            source.game.variant, unicode_ok=_unicode_font() is not None,
+            penalties=view.sheet.has_penalties,
+        ),
         round_label=text.round_label(),
         total_label=text.total_label(),
     )

@@ -56,6 +56,13 @@ def sheet_view(source: GameFile) -> SheetView:
     )
 
 
+PENALTY_MARK = "!"
+"""How a sheet marks a penalty (RULES §7), beside its 0 or deduction."""
+
+EXCLUDED_MARK, EXCLUDED_ASCII = "✕", "X"
+"""How a sheet marks the penalty that excluded a player (Unicode, plain)."""
+
+
 def cell_text(cell: Cell | None, *, unicode_ok: bool = True) -> str:
     """Return a score-sheet cell as written on paper, e.g. "18 Q" or "9 (+6)"."""
     if cell is None:
@@ -64,6 +71,10 @@ def cell_text(cell: Cell | None, *, unicode_ok: bool = True) -> str:
         written = "0 ⇄" if unicode_ok else "0 T"
     elif cell.type == "pass":
         written = "0 –" if unicode_ok else "0 P"
+    elif cell.type == "penalty":
+        written = f"{cell.points} {PENALTY_MARK}"
+        if cell.excludes:
+            written += " " + (EXCLUDED_MARK if unicode_ok else EXCLUDED_ASCII)
     else:
         written = str(cell.points)
     if cell.qwirkles:
@@ -73,10 +84,19 @@ def cell_text(cell: Cell | None, *, unicode_ok: bool = True) -> str:
     return written
 
 
-def legend(variant: engine.Variant, unicode_ok: bool = True) -> str:
-    """Return the key to cell_text's marks, as the PDF prints it."""
+def legend(
+    variant: engine.Variant, unicode_ok: bool = True, penalties: bool = False
+) -> str:
+    """Return the key to cell_text's marks, as the PDF prints it (with the
+    penalty marks when the sheet has penalties)."""
     trade, passed = ("0 ⇄", "0 –") if unicode_ok else ("0 T", "0 P")
-    return text.sheet_legend(
+    key = text.sheet_legend(
         variant, trade=trade, passed=passed, bonus=f"(+{engine.END_BONUS})",
         winner="*",
     )
+    if penalties:
+        key += " " + text.penalty_legend(
+            penalty=PENALTY_MARK,
+            excluded=EXCLUDED_MARK if unicode_ok else EXCLUDED_ASCII,
+        )
+    return key

@@ -101,6 +101,44 @@ class NewGameForm(NamedForm):
     hand_size = IntegerField(
         _("Tiles in a hand"), validators=[Optional(), NumberRange(min=1, max=12)]
     )
+    # Table discipline (RULES §7, CONTRACT §10); the defaults are a friendly table.
+    move_seconds = IntegerField(
+        _("Thinking time per move (seconds)"),
+        validators=[Optional(), NumberRange(
+            min=engine.MOVE_SECONDS[0], max=engine.MOVE_SECONDS[1],
+            message=_("The thinking time is %(low)d to %(high)d seconds, or empty"
+                      " for none.", low=engine.MOVE_SECONDS[0],
+                      high=engine.MOVE_SECONDS[1]),
+        )],
+    )
+    on_illegal = SelectField(
+        _("On an illegal move"),
+        choices=[
+            choice("retry", _("Retry: the player takes it back and tries again")),
+            choice("lose_turn", _("The player loses the turn")),
+            choice("deduct", _("Deduct the penalty points")),
+            choice("exclude", _("Exclude the player")),
+        ],
+        default="retry",
+    )
+    on_timeout = SelectField(
+        _("When the thinking time runs out"),
+        choices=[
+            choice("none", _("Nothing")),
+            choice("lose_turn", _("The player loses the turn")),
+            choice("deduct", _("Deduct the penalty points")),
+            choice("exclude", _("Exclude the player")),
+        ],
+        default="none",
+    )
+    penalty_points = IntegerField(
+        _("Penalty points"),
+        validators=[Optional(), NumberRange(
+            min=engine.PENALTY_POINTS[0], max=engine.PENALTY_POINTS[1],
+            message=_("Penalty points are a whole number from %(low)d to %(high)d.",
+                      low=engine.PENALTY_POINTS[0], high=engine.PENALTY_POINTS[1]),
+        )],
+    )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         """Build the form and offer every seat as a possible starter."""
@@ -131,6 +169,31 @@ class NewGameForm(NamedForm):
                 hand_size=self.hand_size.data or 6,
             )
         return BOXES.get(chosen, engine.CLASSIC)
+
+    def options(self) -> engine.Options:
+        """Return the table discipline chosen (engine.BadInput if impossible)."""
+        return engine.Options(
+            move_seconds=self.move_seconds.data,
+            on_illegal=str(self.on_illegal.data or "retry"),
+            on_timeout=str(self.on_timeout.data or "none"),
+            penalty_points=(
+                self.penalty_points.data if self.penalty_points.data is not None
+                else engine.Options().penalty_points
+            ),
+        )
+
+    def discipline_chosen(self) -> bool:
+        """Return whether the table-discipline section holds anything but the
+        defaults, or an error (then the page shows it open)."""
+        fields = (self.move_seconds, self.on_illegal, self.on_timeout,
+                  self.penalty_points)
+        if any(field.errors for field in fields):
+            return True
+        return bool(self.move_seconds.raw_data and self.move_seconds.raw_data[0]) or (
+            self.penalty_points.raw_data and self.penalty_points.raw_data[0]
+        ) or self.on_illegal.data not in (None, "retry") or (
+            self.on_timeout.data not in (None, "none")
+        )
 
     def seats(self) -> list[tuple[int, str]]:
         """Return (row index, name) for every filled name row, in seat order."""
@@ -201,12 +264,34 @@ class TradeForm(FlaskForm):
 
     count = SelectField(_("Tiles"), coerce=int, choices=[choice(1, "1")])
     turn = HiddenField()
+    seconds = HiddenField()
+    """The thinking time, filled in by static/countdown.js (CONTRACT §10)."""
 
 
 class TurnForm(FlaskForm):
     """A bare button for a pass or an undo; `turn` guards against a double entry."""
 
     turn = HiddenField()
+    seconds = HiddenField()
+    """The thinking time of a pass, filled in by static/countdown.js."""
+
+
+class PenaltyForm(FlaskForm):
+    """Record a penalty (RULES §7): the button pressed gives the reason."""
+
+    reason = HiddenField()
+    turn = HiddenField()
+
+
+def thinking_seconds(form: TradeForm | TurnForm) -> int | None:
+    """Return the thinking time a move form carries, or None when it carries
+    none or something that is not whole seconds within a day (the move is
+    still recorded: the time is a statistic, not part of the move)."""
+    raw = form.seconds.data
+    if not raw or not raw.isascii() or not raw.isdigit() or len(raw) > 6:
+        return None
+    seconds = int(raw)
+    return seconds if seconds <= engine.MAX_THINKING_SECONDS else None
 
 
 class ConfirmForm(FlaskForm):
@@ -223,6 +308,13 @@ class UploadForm(FlaskForm):
     """A JSON file upload (a game record or a backup)."""
 
     file = FileField(_("File"))
+
+
+PENALTY_CHOICES: dict[str, str] = {
+    "illegal": _("Penalty: illegal move"),
+    "timeout": _("Penalty: out of time"),
+}
+"""How the correction form names a penalty move, by its reason."""
 
 
 class TileForm(Form):
@@ -250,8 +342,16 @@ class CorrectForm(FlaskForm):
     )
     tiles = FieldList(FormField(TileForm), min_entries=0)
 
-    def set_choices(self, variant: engine.Variant) -> None:
-        """Offer the set's colours and shapes in every tile row."""
+    def set_choices(
+        self, variant: engine.Variant, options: engine.Options | None = None
+    ) -> None:
+        """Offer the set's colours and shapes in every tile row, and the
+        penalties the table gives (RULES §7) as moves."""
+        if options is not None:
+            self.type.choices = list(self.type.choices or []) + [
+                choice(f"penalty_{reason}", PENALTY_CHOICES[reason])
+                for reason in options.penalties
+            ]
         colors = [choice("", "–")] + [
             choice(c, text.color_name(c)) for c in variant.color_names
         ]
@@ -264,7 +364,9 @@ class CorrectForm(FlaskForm):
 
     def fill(self, move: engine.Move, hand_size: int) -> None:
         """Show a move as entered, with empty rows up to a full hand."""
-        self.type.data = move.type
+        self.type.data = (
+            f"penalty_{move.reason}" if move.type == "penalty" else move.type
+        )
         self.count.data = move.count or None
         tiles = list(move.tiles)
         for index in range(max(hand_size, len(tiles))):
@@ -283,6 +385,8 @@ class CorrectForm(FlaskForm):
             return {"type": "trade", "count": int(self.count.data)}
         if kind == "pass":
             return {"type": "pass"}
+        if kind in ("penalty_illegal", "penalty_timeout"):
+            return {"type": "penalty", "reason": kind.removeprefix("penalty_")}
         tiles = []
         for number, entry in enumerate(self.tiles, start=1):
             f = entry.form
