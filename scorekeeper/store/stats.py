@@ -161,22 +161,26 @@ _PLAYER_AGGREGATES = """
     sum(qwirkles) AS qwirkles,
     sum(turns) AS turns,
     sum(score) AS points,
-    max(best_move_score) AS best_move_score,
+    max(best_move_score) AS best_move_score
+"""
+
+_DISCIPLINE_AGGREGATES = """
     sum(excluded) AS exclusions,
     sum(penalties) AS penalties,
     sum(timed_moves) AS timed_moves,
     1.0 * sum(think_seconds) / nullif(sum(timed_moves), 0) AS avg_seconds
 """
+"""A player's table discipline (RULES §7): one player's page shows it; the list
+of every player does not compute it."""
 
 
 def player_summaries() -> list[dict[str, Any]]:
     """Return every player's totals, most games first.
 
     Each: name_key, name (as last written), games, finished, wins, avg_score,
-    best_score, qwirkles, turns, points, best_move_score, exclusions, penalties,
-    timed_moves and avg_seconds (average thinking time over the moves that
-    carried one; None without). Wins, averages and bests count finished games
-    only (is_winner is NULL while a game runs); an excluded player never wins.
+    best_score, qwirkles, turns, points, best_move_score. Wins, averages and bests
+    count finished games only (is_winner is NULL while a game runs); an excluded
+    player never wins.
     """
     rows = get_db().query(
         f"SELECT name_key, max(name) AS name, {_PLAYER_AGGREGATES}"
@@ -186,16 +190,20 @@ def player_summaries() -> list[dict[str, Any]]:
 
 
 def player_summary(name: str) -> dict[str, Any] | None:
-    """Return one player's totals (as player_summaries) plus their best move, or None.
+    """Return one player's totals (as player_summaries) plus their best move and
+    table discipline, or None.
 
-    best_move is {game_id, seq, score} of their highest-scoring placing move.
+    best_move is {game_id, seq, score} of their highest-scoring placing move;
+    exclusions, penalties, timed_moves and avg_seconds (the average thinking
+    time of the moves that carried one, None without) come from RULES §7.
     """
     key = engine.name_key(name)
     db = get_db()
     row = next(
         iter(
             db.query(
-                f"SELECT {_PLAYER_AGGREGATES} FROM game_players WHERE name_key = ?",
+                f"SELECT {_PLAYER_AGGREGATES}, {_DISCIPLINE_AGGREGATES}"
+                " FROM game_players WHERE name_key = ?",
                 [key],
             )
         )
