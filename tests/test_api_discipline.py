@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from conftest import Table, TableGame, make_app
 from flask.testing import FlaskClient
 from test_export_backup import restore
+from test_history_helpers import parse
 
 STRICT = {"move_seconds": 30, "on_illegal": "deduct", "on_timeout": "exclude",
           "penalty_points": 4}
@@ -336,4 +338,23 @@ def test_s7_an_excluded_leader_is_not_the_winner(table: Table) -> None:
     assert 'data-stat="exclusions">1<' in cas
     history = game2.client.get("/history").data.decode()
     assert history.count('data-excluded') == 2
+
+
+
+def test_s7_bg_stats_ranks_an_excluded_player_after_the_players_in_play(
+    table: Table,
+) -> None:
+    game = strict_game(table, ("Ann", "Bob", "Cy"))
+    game.place(tile(0, 0), tile(0, 1, "red", "square"), tile(0, 2, "red", "diamond"))
+    game.move({"type": "penalty", "reason": "timeout"})        # Bob out
+    game.place(tile(1, 0, "blue"))                             # Cy 2
+    game.move({"type": "penalty", "reason": "timeout"})        # Ann out, Cy left
+
+    page = parse(game.client.get(f"/games/{game.id}/bgstats").data)
+
+    link = next(a.attrs["href"] for a in page.find_all("a")
+                if a.attrs.get("href", "").startswith("https://app.bgstatsapp"))
+    data = json.loads(urllib.parse.unquote(link.split("?data=", 1)[1]))
+    players = {p["name"]: (p["rank"], p["winner"]) for p in data["players"]}
+    assert players == {"Cy": (1, True), "Ann": (2, False), "Bob": (2, False)}
 

@@ -189,9 +189,11 @@ class NewGameForm(NamedForm):
                   self.penalty_points)
         if any(field.errors for field in fields):
             return True
-        return bool(self.move_seconds.raw_data and self.move_seconds.raw_data[0]) or (
-            self.penalty_points.raw_data and self.penalty_points.raw_data[0]
-        ) or self.on_illegal.data not in (None, "retry") or (
+        typed = [
+            field.raw_data[0] if field.raw_data else ""
+            for field in (self.move_seconds, self.penalty_points)
+        ]
+        return any(typed) or self.on_illegal.data not in (None, "retry") or (
             self.on_timeout.data not in (None, "none")
         )
 

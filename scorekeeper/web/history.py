@@ -37,7 +37,6 @@ def _list_row(row: dict[str, Any]) -> dict[str, Any]:
     finished = row["status"] == "finished"
     # The stored winners: an excluded player is never one (RULES §7).
     row["winners"] = tuple(p["seat"] for p in row["players"] if p["is_winner"])
-    row["excluded"] = tuple(p["seat"] for p in row["players"] if p["excluded"])
     row["duration"] = text.duration(
         text.duration_minutes(row["first_move_at"], row["last_move_at"])
     )

@@ -700,3 +700,12 @@ def test_s7_a_bot_game_with_random_penalties_keeps_its_tiles_and_replays(
     again, names = engine.from_record(json.loads(text))
     assert engine.dumps_record(engine.to_record(again, names)) == text
     assert again.scores == game.scores and again.final == final
+
+
+def test_s7_the_analysis_of_a_game_skips_its_penalties() -> None:
+    game, _names = disciplined_game()
+
+    analysis = engine.analyse_game(game)
+
+    assert [m.number for m in analysis.moves] == [1, 5]
+    assert all(m.best_same_tiles >= m.score for m in analysis.moves)
