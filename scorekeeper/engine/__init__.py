@@ -12,6 +12,8 @@ from .board import Board, Placement
 from .discipline import (
     MAX_THINKING_SECONDS,
     MOVE_SECONDS,
+    ON_ILLEGAL,
+    ON_TIMEOUT,
     PENALTY_POINTS,
     Consequence,
     Options,
@@ -82,7 +84,7 @@ __all__ = [
     "Game", "Move", "Final", "EndReason", "END_BONUS", "parse_tiles", "Preview",
     "Position", "PlacedTile", "Standing", "ranks", "winners", "move_rounds",
     "Options", "Consequence", "Reason", "MOVE_SECONDS", "PENALTY_POINTS",
-    "MAX_THINKING_SECONDS",
+    "MAX_THINKING_SECONDS", "ON_ILLEGAL", "ON_TIMEOUT",
     "MAX_NAME_LENGTH", "InvalidName", "normalise_name", "name_key", "check_players",
     "check_stored_players", "repair_names",
     "FORMAT", "to_record", "from_record", "dumps_record", "write_record", "move_record",

@@ -50,6 +50,16 @@ def _strip(value: str | None) -> str:
     return (value or "").strip()
 
 
+CONSEQUENCE_CHOICES: dict[str, str] = {
+    "retry": _("Retry: the player takes it back and tries again"),
+    "none": _("Nothing"),
+    "lose_turn": _("The player loses the turn"),
+    "deduct": _("Deduct the penalty points"),
+    "exclude": _("Exclude the player"),
+}
+"""How the new-game form offers each table-discipline consequence (RULES §7)."""
+
+
 class NamedForm(FlaskForm):
     """A form holding player names, which remembers the name rule's refusal."""
 
@@ -113,23 +123,13 @@ class NewGameForm(NamedForm):
     )
     on_illegal = SelectField(
         _("On an illegal move"),
-        choices=[
-            choice("retry", _("Retry: the player takes it back and tries again")),
-            choice("lose_turn", _("The player loses the turn")),
-            choice("deduct", _("Deduct the penalty points")),
-            choice("exclude", _("Exclude the player")),
-        ],
-        default="retry",
+        choices=[choice(c.value, CONSEQUENCE_CHOICES[c]) for c in engine.ON_ILLEGAL],
+        default=engine.Consequence.RETRY.value,
     )
     on_timeout = SelectField(
         _("When the thinking time runs out"),
-        choices=[
-            choice("none", _("Nothing")),
-            choice("lose_turn", _("The player loses the turn")),
-            choice("deduct", _("Deduct the penalty points")),
-            choice("exclude", _("Exclude the player")),
-        ],
-        default="none",
+        choices=[choice(c.value, CONSEQUENCE_CHOICES[c]) for c in engine.ON_TIMEOUT],
+        default=engine.Consequence.NONE.value,
     )
     penalty_points = IntegerField(
         _("Penalty points"),
