@@ -237,31 +237,129 @@ def preview(result: engine.Preview) -> str:
 # --- moves ---
 
 
+PENALTY_RESULTS: dict[tuple[str, str], str] = {
+    ("illegal", "lose_turn"): N_("illegal move: turn lost"),
+    ("illegal", "deduct"): N_("illegal move: %(n)d points deducted"),
+    ("illegal", "exclude"): N_("illegal move: excluded from the game"),
+    ("timeout", "lose_turn"): N_("out of time: turn lost"),
+    ("timeout", "deduct"): N_("out of time: %(n)d points deducted"),
+    ("timeout", "exclude"): N_("out of time: excluded from the game"),
+}
+"""What a penalty did (RULES §7), by its reason and consequence."""
+
+PENALTY_SUMMARIES: dict[str, str] = {
+    "illegal": N_("Penalty for an illegal move"),
+    "timeout": N_("Penalty for running out of time"),
+}
+"""What a penalty move was, by its reason, without its consequence."""
+
+CONSEQUENCES: dict[str, str] = {
+    "retry": N_("the player takes the move back and tries again"),
+    "none": N_("nothing"),
+    "lose_turn": N_("the turn passes"),
+    "deduct": N_("%(n)d points off and the turn passes"),
+    "exclude": N_("the player leaves the game"),
+}
+"""What each table-discipline consequence does, as the form and the game page
+name it."""
+
+
 def move_result(move: engine.Move) -> str:
     """Return what a move did, after its player's name: the breakdown of a
-    placing move, "traded 2" or "passed"."""
+    placing move, "traded 2", "passed" or what a penalty cost."""
     if move.breakdown is not None:
         return breakdown(move.breakdown, move.end_bonus)
     if move.type == "trade":
         return gettext("traded %(n)d", n=move.count)
+    if move.type == "penalty":
+        return gettext(
+            PENALTY_RESULTS[(move.reason, move.consequence)], n=-move.score
+        )
     return gettext("passed")
 
 
 def move_points(move: engine.Move) -> str:
-    """Return a move in the score column's shorthand: "+7", "traded 2", "passed"."""
+    """Return a move in the score column's shorthand: "+7", "traded 2", "passed",
+    "−5" for a deduction."""
     if move.type == "place":
         return f"+{move.points}"
+    if move.type == "penalty" and move.score:
+        return f"−{-move.score}"
     return move_result(move)
 
 
 def move_summary(move: engine.Move, variant: engine.Variant) -> str:
     """Return what a move was, without its score: "Placed 3 tiles", "Traded 2
-    tiles", "Passed"."""
+    tiles", "Passed", "Penalty for an illegal move"."""
     if move.type == "place":
         return _by_unit(variant, "placed", num=len(move.tiles))
     if move.type == "trade":
         return ngettext("Traded %(num)d tile", "Traded %(num)d tiles", move.count)
+    if move.type == "penalty":
+        return gettext(PENALTY_SUMMARIES[move.reason])
     return gettext("Passed")
+
+
+# --- table discipline (RULES §7) ---
+
+
+def consequence(name: str, points: int) -> str:
+    """Return what a table-discipline consequence does: "5 points off and the
+    turn passes"."""
+    return gettext(CONSEQUENCES[name], n=points)
+
+
+def penalty_action(reason: str, name: str, options: engine.Options) -> str:
+    """Name a penalty before it is recorded, with its consequence: "Illegal move
+    by Ann: 5 points off and the turn passes"."""
+    what = consequence(options.consequence(reason).value, options.penalty_points)
+    if reason == engine.Reason.ILLEGAL:
+        return gettext("Illegal move by %(name)s: %(what)s", name=name, what=what)
+    return gettext("%(name)s is out of time: %(what)s", name=name, what=what)
+
+
+def excluded_heading() -> str:
+    """Return the heading of the players excluded from a game."""
+    return gettext("Out of the game")
+
+
+def excluded_note() -> str:
+    """Say where an excluded player's score stands (RULES §7)."""
+    return gettext(
+        "Excluded players keep their points on the sheet but are not ranked."
+    )
+
+
+def thinking_time(seconds: int) -> str:
+    """Return a thinking time as the countdown shows it: "0:30", "12:00"."""
+    sign = "-" if seconds < 0 else ""
+    seconds = abs(seconds)
+    return f"{sign}{seconds // 60}:{seconds % 60:02d}"
+
+
+def average_thinking(seconds: float | None) -> str:
+    """Return an average thinking time: "23 s", "2:05 min" or "–"."""
+    if seconds is None:
+        return "–"
+    whole = round(seconds)
+    if whole < 60:
+        return gettext("%(n)d s", n=whole)
+    return gettext("%(time)s min", time=thinking_time(whole))
+
+
+def countdown_strings() -> dict[str, str]:
+    """Return the sentences countdown.js shows (it builds none of its own)."""
+    return {"expired": gettext("Time is up!")}
+
+
+def penalty_legend(*, penalty: str, excluded: str) -> str:
+    """Return the key to a score sheet's penalty marks (only on a sheet that has
+    penalties)."""
+    return gettext(
+        "%(penalty)s = penalty (a deduction counts in the points), %(excluded)s"
+        " = excluded from the game (not ranked).",
+        penalty=penalty, excluded=excluded,
+    )
 
 
 def move_line(move: engine.Move, names: Sequence[str]) -> str:
@@ -297,6 +395,11 @@ def end_reason(
         return _by_unit(variant, "stalled")
     if reason == engine.EndReason.ALL_PASSED:
         return gettext("Every player passed in turn: no end bonus.")
+    if reason == engine.EndReason.EXCLUDED:
+        return gettext(
+            "Every other player was excluded, so one player is left: the game"
+            " ends with no end bonus."
+        )
     return reason
 
 

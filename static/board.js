@@ -480,7 +480,12 @@
       busy = true;
       if (confirmBtn) { confirmBtn.disabled = true; }
       say("…", "wait");
-      send("POST", api + "/moves", {type: "place", tiles: pending, turn: state.turn})
+      var move = {type: "place", tiles: pending, turn: state.turn};
+      // Table discipline (issue 10): countdown.js keeps the thinking time on its element.
+      var clock = document.querySelector("[data-countdown][data-thinking]");
+      if (clock) { move.seconds = parseInt(clock.getAttribute("data-thinking"), 10); }
+      // End of the table-discipline hook.
+      send("POST", api + "/moves", move)
         .then(function (res) {
           busy = false;
           if (res.status === 201 || res.status === 200) { return refresh(); }

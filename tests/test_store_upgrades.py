@@ -71,6 +71,9 @@ def test_every_game_of_an_older_database_keeps_its_scores_and_state(
         assert [p["score"] for p in state["players"]] == game["scores"]
         assert (state["turn"], state["bag"]) == (game["turn"], game["bag"])
         assert state["created_at"] == game["created_at"]
+        # Fixtures from before table discipline have no excluded players.
+        excluded = game.get("excluded", [False] * len(state["players"]))
+        assert [p["excluded"] for p in state["players"]] == excluded
 
 
 def test_the_pages_of_an_older_database_open(fixture: Path, tmp_path: Path) -> None:

@@ -137,6 +137,14 @@ MESSAGES: dict[str, Template] = {
         "Qwirkle Cubes has no passing: a player who cannot place re-rolls their"
         " cubes until they can."
     ),
+    # -- table discipline (RULES §7, CONTRACT §10) --
+    "no_penalty_illegal": N_(
+        "This table gives no penalty for an illegal move: the player takes the"
+        " move back and tries again."
+    ),
+    "no_penalty_timeout": N_(
+        "This table gives no penalty for running out of thinking time."
+    ),
     # -- malformed input (a ValueError, never a rule) --
     "variant_system": N_("variant system must be one of %(systems)s, not %(value)s"),
     "variant_range": N_(
@@ -166,7 +174,30 @@ MESSAGES: dict[str, Template] = {
     "trade_count": N_("a trade count is a whole number, not %(value)s"),
     "move_not_object": N_("a move must be an object with a 'type'"),
     "move_trade_count": N_("a trade needs a whole-number 'count'"),
-    "move_type": N_("a move's type is 'place', 'trade' or 'pass', not %(value)s"),
+    "move_type": N_(
+        "a move's type is 'place', 'trade', 'pass' or 'penalty', not %(value)s"
+    ),
+    "move_seconds": N_(
+        "a move's seconds (thinking time) must be a whole number from 0 to"
+        " %(high)d, not %(value)s"
+    ),
+    "penalty_reason": N_(
+        "a penalty's reason is 'illegal' or 'timeout', not %(value)s"
+    ),
+    "penalty_seconds": N_("a penalty carries no thinking time (seconds)"),
+    "options_not_object": N_("options must be an object with %(names)s"),
+    "options_unknown": N_(
+        "options has no setting %(value)s (the settings are %(names)s)"
+    ),
+    "options_move_seconds": N_(
+        "move_seconds must be null (no thinking time) or a whole number of"
+        " seconds from %(low)d to %(high)d, not %(value)s"
+    ),
+    "options_choice": N_("%(field)s must be one of %(choices)s, not %(value)s"),
+    "options_penalty_points": N_(
+        "penalty_points must be a whole number from %(low)d to %(high)d,"
+        " not %(value)s"
+    ),
     # -- player names (CONTRACT §8) --
     "name_empty": N_("Every player needs a name."),
     "name_too_long": N_(
@@ -192,6 +223,7 @@ MESSAGES: dict[str, Template] = {
     "record_players": N_("The record's players must be a list of names."),
     "record_names": N_("%(reason)s"),
     "record_moves": N_("The record's moves must be a list."),
+    "record_options": N_("The record's options are invalid: %(reason)s."),
     "record_first_player": N_(
         "Move 1 is by player %(value)s, but the record's first player is"
         " %(first)s."

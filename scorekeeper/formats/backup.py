@@ -248,6 +248,10 @@ class StoredMove(Protocol):
     def end_bonus(self) -> int: ...
     @property
     def created_at(self) -> str: ...
+    @property
+    def reason(self) -> str | None: ...
+    @property
+    def seconds(self) -> int | None: ...
 
 
 class StoredGame(Protocol):
@@ -273,6 +277,8 @@ class StoredGame(Protocol):
     def scores(self) -> Sequence[int]: ...
     @property
     def moves(self) -> Sequence[StoredMove]: ...
+    @property
+    def options(self) -> dict[str, Any] | None: ...
 
 
 def stored_record(stored: StoredGame) -> dict[str, Any]:
@@ -289,7 +295,7 @@ def stored_record(stored: StoredGame) -> dict[str, Any]:
     moves = [
         engine.move_record(
             m.player, m.type, next(placed) if m.type == "place" else (), m.count,
-            m.score,
+            m.score, reason=m.reason or "", seconds=m.seconds,
         )
         for m in stored.moves
     ]
@@ -302,7 +308,7 @@ def stored_record(stored: StoredGame) -> dict[str, Any]:
         )
     return engine.write_record(
         engine.Variant.from_dict(stored.variant), stored.names, stored.first_player,
-        moves, final,
+        moves, final, engine.Options.from_dict(stored.options),
     )
 
 

@@ -56,6 +56,13 @@ def sheet_view(source: GameFile) -> SheetView:
     )
 
 
+PENALTY_MARK = "!"
+"""How a sheet marks a penalty (RULES §7), beside its 0 or deduction."""
+
+EXCLUDED_MARK = "✕"
+"""How a sheet marks the penalty that excluded a player."""
+
+
 def cell_text(cell: Cell | None) -> str:
     """Return a score-sheet cell as written on paper, e.g. "18 Q" or "9 (+6)"."""
     if cell is None:
@@ -64,6 +71,10 @@ def cell_text(cell: Cell | None) -> str:
         written = "0 ⇄"
     elif cell.type == "pass":
         written = "0 –"
+    elif cell.type == "penalty":
+        written = f"{cell.points} {PENALTY_MARK}"
+        if cell.excludes:
+            written += " " + EXCLUDED_MARK
     else:
         written = str(cell.points)
     if cell.qwirkles:
@@ -73,9 +84,15 @@ def cell_text(cell: Cell | None) -> str:
     return written
 
 
-def legend(variant: engine.Variant) -> str:
-    """Return the key to cell_text's marks, as the PDF prints it."""
-    return text.sheet_legend(
+def legend(variant: engine.Variant, penalties: bool = False) -> str:
+    """Return the key to cell_text's marks, as the PDF prints it (with the
+    penalty marks when the sheet has penalties)."""
+    key = text.sheet_legend(
         variant, trade="0 ⇄", passed="0 –", bonus=f"(+{engine.END_BONUS})",
         winner="*",
     )
+    if penalties:
+        key += " " + text.penalty_legend(
+            penalty=PENALTY_MARK, excluded=EXCLUDED_MARK
+        )
+    return key

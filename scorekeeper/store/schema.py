@@ -142,6 +142,30 @@ def m200_one_name_rule(db: sqlite_utils.Database) -> None:
             )
 
 
+@migrations()
+def m300_table_discipline(db: sqlite_utils.Database) -> None:
+    """Store table discipline (CONTRACT §10): each game's options, each move's
+    thinking time and penalty reason, and per seat whether the player was
+    excluded plus the totals the player statistics read (penalties, timed moves
+    and their seconds), so that no statistic replays a game."""
+    # NULL options: the friendly defaults, as every game stored before.
+    db.execute("ALTER TABLE games ADD COLUMN options TEXT")
+    db.execute("ALTER TABLE moves ADD COLUMN reason TEXT")
+    db.execute("ALTER TABLE moves ADD COLUMN seconds INTEGER")
+    for column in ("excluded", "penalties", "timed_moves", "think_seconds"):
+        db.execute(
+            f"ALTER TABLE game_players ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0"
+        )
+    # The statistics index covers the new totals too, so a player's page and
+    # the players list still read the index alone.
+    db.execute("DROP INDEX IF EXISTS game_players_stats")
+    db.execute(
+        "CREATE INDEX game_players_stats ON game_players(name_key, is_winner,"
+        " score, qwirkles, turns, best_move_score, excluded, penalties,"
+        " timed_moves, think_seconds)"
+    )
+
+
 def init_db(path: str) -> None:
     """Create or migrate the schema in the file at path (run once, before serving)."""
     db = connect(path)

@@ -51,6 +51,16 @@ def _strip(value: str | None) -> str:
     return (value or "").strip()
 
 
+CONSEQUENCE_CHOICES: dict[str, str] = {
+    "retry": _("Retry: the player takes it back and tries again"),
+    "none": _("Nothing"),
+    "lose_turn": _("The player loses the turn"),
+    "deduct": _("Deduct the penalty points"),
+    "exclude": _("Exclude the player"),
+}
+"""How the new-game form offers each table-discipline consequence (RULES §7)."""
+
+
 class NamedForm(FlaskForm):
     """A form holding player names, which remembers the name rule's refusal."""
 
@@ -102,6 +112,34 @@ class NewGameForm(NamedForm):
     hand_size = IntegerField(
         _l("Tiles in a hand"), validators=[Optional(), NumberRange(min=1, max=12)]
     )
+    # Table discipline (RULES §7, CONTRACT §10); the defaults are a friendly table.
+    move_seconds = IntegerField(
+        _("Thinking time per move (seconds)"),
+        validators=[Optional(), NumberRange(
+            min=engine.MOVE_SECONDS[0], max=engine.MOVE_SECONDS[1],
+            message=_("The thinking time is %(low)d to %(high)d seconds, or empty"
+                      " for none.", low=engine.MOVE_SECONDS[0],
+                      high=engine.MOVE_SECONDS[1]),
+        )],
+    )
+    on_illegal = SelectField(
+        _("On an illegal move"),
+        choices=[choice(c.value, CONSEQUENCE_CHOICES[c]) for c in engine.ON_ILLEGAL],
+        default=engine.Consequence.RETRY.value,
+    )
+    on_timeout = SelectField(
+        _("When the thinking time runs out"),
+        choices=[choice(c.value, CONSEQUENCE_CHOICES[c]) for c in engine.ON_TIMEOUT],
+        default=engine.Consequence.NONE.value,
+    )
+    penalty_points = IntegerField(
+        _("Penalty points"),
+        validators=[Optional(), NumberRange(
+            min=engine.PENALTY_POINTS[0], max=engine.PENALTY_POINTS[1],
+            message=_("Penalty points are a whole number from %(low)d to %(high)d.",
+                      low=engine.PENALTY_POINTS[0], high=engine.PENALTY_POINTS[1]),
+        )],
+    )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         """Build the form and offer every seat as a possible starter."""
@@ -132,6 +170,33 @@ class NewGameForm(NamedForm):
                 hand_size=self.hand_size.data or 6,
             )
         return BOXES.get(chosen, engine.CLASSIC)
+
+    def options(self) -> engine.Options:
+        """Return the table discipline chosen (engine.BadInput if impossible)."""
+        return engine.Options(
+            move_seconds=self.move_seconds.data,
+            on_illegal=str(self.on_illegal.data or "retry"),
+            on_timeout=str(self.on_timeout.data or "none"),
+            penalty_points=(
+                self.penalty_points.data if self.penalty_points.data is not None
+                else engine.Options().penalty_points
+            ),
+        )
+
+    def discipline_chosen(self) -> bool:
+        """Return whether the table-discipline section holds anything but the
+        defaults, or an error (then the page shows it open)."""
+        fields = (self.move_seconds, self.on_illegal, self.on_timeout,
+                  self.penalty_points)
+        if any(field.errors for field in fields):
+            return True
+        typed = [
+            field.raw_data[0] if field.raw_data else ""
+            for field in (self.move_seconds, self.penalty_points)
+        ]
+        return any(typed) or self.on_illegal.data not in (None, "retry") or (
+            self.on_timeout.data not in (None, "none")
+        )
 
     def seats(self) -> list[tuple[int, str]]:
         """Return (row index, name) for every filled name row, in seat order."""
@@ -202,12 +267,34 @@ class TradeForm(FlaskForm):
 
     count = SelectField(_l("Tiles"), coerce=int, choices=[choice(1, "1")])
     turn = HiddenField()
+    seconds = HiddenField()
+    """The thinking time, filled in by static/countdown.js (CONTRACT §10)."""
 
 
 class TurnForm(FlaskForm):
     """A bare button for a pass or an undo; `turn` guards against a double entry."""
 
     turn = HiddenField()
+    seconds = HiddenField()
+    """The thinking time of a pass, filled in by static/countdown.js."""
+
+
+class PenaltyForm(FlaskForm):
+    """Record a penalty (RULES §7): the button pressed gives the reason."""
+
+    reason = HiddenField()
+    turn = HiddenField()
+
+
+def thinking_seconds(form: TradeForm | TurnForm) -> int | None:
+    """Return the thinking time a move form carries, or None when it carries
+    none or something that is not whole seconds within a day (the move is
+    still recorded: the time is a statistic, not part of the move)."""
+    raw = form.seconds.data
+    if not raw or not raw.isascii() or not raw.isdigit() or len(raw) > 6:
+        return None
+    seconds = int(raw)
+    return seconds if seconds <= engine.MAX_THINKING_SECONDS else None
 
 
 class ConfirmForm(FlaskForm):
@@ -224,6 +311,13 @@ class UploadForm(FlaskForm):
     """A JSON file upload (a game record or a backup)."""
 
     file = FileField(_l("File"))
+
+
+PENALTY_CHOICES: dict[str, str] = {
+    "illegal": _("Penalty: illegal move"),
+    "timeout": _("Penalty: out of time"),
+}
+"""How the correction form names a penalty move, by its reason."""
 
 
 class TileForm(Form):
@@ -251,8 +345,16 @@ class CorrectForm(FlaskForm):
     )
     tiles = FieldList(FormField(TileForm), min_entries=0)
 
-    def set_choices(self, variant: engine.Variant) -> None:
-        """Offer the set's colours and shapes in every tile row."""
+    def set_choices(
+        self, variant: engine.Variant, options: engine.Options | None = None
+    ) -> None:
+        """Offer the set's colours and shapes in every tile row, and the
+        penalties the table gives (RULES §7) as moves."""
+        if options is not None:
+            self.type.choices = list(self.type.choices or []) + [
+                choice(f"penalty_{reason}", PENALTY_CHOICES[reason])
+                for reason in options.penalties
+            ]
         colors = [choice("", "–")] + [
             choice(c, text.color_name(c)) for c in variant.color_names
         ]
@@ -265,7 +367,9 @@ class CorrectForm(FlaskForm):
 
     def fill(self, move: engine.Move, hand_size: int) -> None:
         """Show a move as entered, with empty rows up to a full hand."""
-        self.type.data = move.type
+        self.type.data = (
+            f"penalty_{move.reason}" if move.type == "penalty" else move.type
+        )
         self.count.data = move.count or None
         tiles = list(move.tiles)
         for index in range(max(hand_size, len(tiles))):
@@ -284,6 +388,8 @@ class CorrectForm(FlaskForm):
             return {"type": "trade", "count": int(self.count.data)}
         if kind == "pass":
             return {"type": "pass"}
+        if kind in ("penalty_illegal", "penalty_timeout"):
+            return {"type": "penalty", "reason": kind.removeprefix("penalty_")}
         tiles = []
         for number, entry in enumerate(self.tiles, start=1):
             f = entry.form
