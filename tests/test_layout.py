@@ -18,6 +18,7 @@ BLUEPRINTS = {"scorekeeper.web." + name
 ALLOWED = {
     "engine": {"engine"},
     "i18n": set(),
+    "catalogs": {"i18n"},
     "config": set(),
     "net": set(),
     "text": {"engine", "i18n"},

@@ -5,6 +5,8 @@ join links, allowed hosts, private files, a full disk, the game PIN."""
 from __future__ import annotations
 
 import copy
+import hashlib
+import io
 import json
 import os
 import sqlite3
@@ -17,6 +19,7 @@ import pytest
 from conftest import make_app, new_game, token_of
 from flask import Flask
 from flask.testing import FlaskClient
+from pypdf import PdfReader
 from test_export_records import BOUNDARY, multipart
 from test_history_helpers import corpus_names, corpus_record, parse
 
@@ -274,6 +277,133 @@ def test_the_fingerprint_a_move_chains_equals_the_whole_games(
                 )
 
 
+DISCIPLINE = {"move_seconds": 30, "on_illegal": "deduct", "on_timeout": "exclude",
+              "penalty_points": 7}
+
+
+def disciplined_game(client: FlaskClient, options: dict[str, Any] | None = None,
+                     timeout_reason: str = "timeout") -> tuple[int, str]:
+    """A three-player game with table discipline: timed moves, a deduction for an
+    illegal move, and an exclusion for an overrun (CONTRACT §10)."""
+    created = client.post("/api/games", json={
+        "players": ["Ann", "Bob", "Cas"], "options": options or DISCIPLINE,
+    }).get_json()
+    headers = {"X-Edit-Token": created["edit_token"]}
+    for move in (
+        {"type": "place", "seconds": 12, "tiles": [
+            {"row": 0, "col": 0, "color": "red", "shape": "circle"}]},
+        {"type": "penalty", "reason": "illegal"},
+        {"type": "place", "seconds": 25, "tiles": [
+            {"row": 0, "col": 1, "color": "red", "shape": "square"}]},
+        {"type": "penalty", "reason": timeout_reason},
+        {"type": "trade", "count": 2, "seconds": 3},
+    ):
+        answer = client.post(f"/api/games/{created['id']}/moves", json=move,
+                             headers=headers)
+        assert answer.status_code == 201, answer.get_json()
+    return created["id"], created["edit_token"]
+
+
+def test_s8_a_disciplined_game_is_recognised_in_its_own_backup(
+    tmp_path: Path,
+) -> None:
+    source = make_app(tmp_path / "source.sqlite3").test_client()
+    disciplined_game(source)
+    body = source.get("/api/backup").data
+    game = json.loads(body)["games"][0]
+    assert game["options"] == DISCIPLINE
+    assert [m["type"] for m in game["moves"]].count("penalty") == 2
+    target = make_app(tmp_path / "target.sqlite3").test_client()
+
+    answers = [api_restore(client, body).get_json()
+               for client in (source, target, target)]
+
+    assert answers == [{"restored": 0, "skipped": 1}, {"restored": 1, "skipped": 0},
+                       {"restored": 0, "skipped": 1}]
+
+
+def _changed(document: dict[str, Any], change: Any) -> bytes:
+    changed = copy.deepcopy(document)
+    change(changed["games"][0])
+    return json.dumps(changed).encode()
+
+
+@pytest.mark.parametrize("change", [
+    # Options only: the same moves at a table with another clock, or none.
+    lambda g: g["options"].update(move_seconds=60),
+    lambda g: g["options"].update(move_seconds=None),
+    # One move's thinking time, or none where it had one.
+    lambda g: g["moves"][0].update(seconds=13),
+    lambda g: g["moves"][2].pop("seconds"),
+], ids=["clock", "no-clock", "seconds", "no-seconds"])
+def test_s8_games_that_differ_only_in_discipline_are_not_the_same_game(
+    app: Flask, client: FlaskClient, change: Any
+) -> None:
+    disciplined_game(client)
+    document = json.loads(client.get("/api/backup").data)
+
+    answer = api_restore(client, _changed(document, change))
+
+    assert answer.get_json() == {"restored": 1, "skipped": 0}, answer.get_json()
+    assert count(app) == 2
+
+
+def test_s8_a_penalty_for_another_reason_is_another_game(
+    app: Flask, client: FlaskClient
+) -> None:
+    # With one consequence for both reasons, the records differ in the reason
+    # alone: an overrun is not an illegal move.
+    disciplined_game(client, {**DISCIPLINE, "on_timeout": "deduct"})
+    document = json.loads(client.get("/api/backup").data)
+    assert document["games"][0]["moves"][3]["reason"] == "timeout"
+
+    def illegal(game: dict[str, Any]) -> None:
+        game["moves"][3]["reason"] = "illegal"
+
+    answers = [api_restore(client, _changed(document, illegal)).get_json()
+               for _ in range(2)]
+
+    assert answers == [{"restored": 1, "skipped": 0}, {"restored": 0, "skipped": 1}]
+    assert count(app) == 2
+
+
+def test_the_fingerprint_of_a_disciplined_game_chains_as_the_whole_games(
+    app: Flask, client: FlaskClient
+) -> None:
+    from scorekeeper.store import loaded
+    from scorekeeper.store.games import game_fingerprint
+
+    game_id, token = disciplined_game(client)
+    client.delete(f"/api/games/{game_id}/moves/last",
+                  headers={"X-Edit-Token": token})
+    client.post(f"/api/games/{game_id}/moves", headers={"X-Edit-Token": token},
+                json={"type": "penalty", "reason": "illegal"})
+    with app.test_request_context(), loaded(game_id) as row:
+        assert row.game.moves[-1].type == "penalty"
+        assert row.fingerprint == game_fingerprint(row.created_at, row.names, row.game)
+
+
+def test_a_game_without_discipline_keeps_the_fingerprint_of_the_release_before(
+) -> None:
+    # A database fingerprinted before table discipline (as m300_restore_guards)
+    # keeps its fingerprints: the default options, no penalty reason and no
+    # thinking time add nothing to the text hashed.
+    from scorekeeper.store import fingerprints
+
+    def sha(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    head = ["2026-01-01T00:00:00", ["A", "B"], {"colors": 6}, 0]
+    before = sha(json.dumps(head, separators=(",", ":"), sort_keys=True))
+    assert fingerprints.head(*head) == before  # type: ignore[arg-type]
+    assert fingerprints.chain(before, ("trade", "[]", 2, None, None)) == sha(
+        f"{before}\ntrade\n[]\n2"
+    )
+    assert fingerprints.chain(before, ("trade", "[]", 2, None, 9)) != sha(
+        f"{before}\ntrade\n[]\n2"
+    )
+
+
 @pytest.mark.parametrize("moment", [
     "0001-01-01T00:00:00+00:00", "9999-12-31T23:59:59.999999+00:00",
     "1969-12-31T23:59:59Z", "2201-01-01T00:00:00Z", "0001-01-01T00:30:00+01:00",
@@ -450,6 +580,66 @@ def test_a_pdf_drawn_in_a_worker_process_is_the_pdf_drawn_in_the_thread(
         bodies.append(response.data)
     # fpdf2 stamps the creation time; everything else must match.
     assert bodies[0].startswith(b"%PDF") and len(bodies[0]) == len(bodies[1])
+
+
+def pdf_text(data: bytes) -> str:
+    """Return the text of every page of a PDF."""
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+@pytest.mark.parametrize("in_process", [True, False], ids=["worker", "thread"])
+def test_a_dutch_then_an_english_pdf_of_one_game_each_speak_their_language(
+    tmp_path: Path, in_process: bool
+) -> None:
+    # One cache, one worker pool: neither may hand the Dutch sheet to the
+    # English reader, nor draw it in the worker's own (English) language.
+    app = make_app(tmp_path / "db.sqlite3", RENDER_IN_PROCESS=in_process)
+    client = app.test_client()
+    game_id = imported(client, ["classic-10001.json"])[0]
+    url = f"/games/{game_id}/scoresheet.pdf"
+
+    dutch = client.get(f"{url}?lang=nl").data
+    english = client.get(f"{url}?lang=en").data
+    dutch_again = client.get(f"{url}?lang=nl").data
+
+    assert dutch != english
+    said, told = pdf_text(dutch), pdf_text(english)
+    assert "Ronde" in said and "Totaal" in said and "Round" not in said
+    assert "Round" in told and "Total" in told and "Ronde" not in told
+    assert PdfReader(io.BytesIO(dutch)).trailer["/Root"]["/Lang"] == "nl"
+    assert PdfReader(io.BytesIO(english)).trailer["/Root"]["/Lang"] == "en"
+    assert dutch_again == dutch  # from the cache, still Dutch
+
+
+@pytest.mark.parametrize("in_process", [True, False], ids=["worker", "thread"])
+def test_a_pdf_prints_its_times_in_the_readers_zone(
+    tmp_path: Path, in_process: bool
+) -> None:
+    app = make_app(tmp_path / "db.sqlite3", RENDER_IN_PROCESS=in_process)
+    client = app.test_client()
+    game_id = imported(client, ["classic-10001.json"])[0]
+    url = f"/games/{game_id}/scoresheet.pdf?lang=en"
+
+    unknown = pdf_text(client.get(url).data)
+    client.set_cookie("tz", "Asia/Tokyo")
+    tokyo = pdf_text(client.get(url).data)
+    client.set_cookie("tz", "America/Los_Angeles")
+    los_angeles = pdf_text(client.get(url).data)
+
+    assert "UTC" in unknown
+    assert "UTC" not in tokyo and "UTC" not in los_angeles
+    assert len({unknown, tokyo, los_angeles}) == 3
+
+
+def test_the_printable_sheet_is_cached_per_language(client: FlaskClient) -> None:
+    game_id = imported(client, ["classic-10001.json"])[0]
+    url = f"/games/{game_id}/scoresheet"
+
+    def header(lang: str) -> str:
+        page = parse(client.get(f"{url}?lang={lang}").data)
+        return page.find("table", class_="sheet").find("th").text()
+
+    assert [header("nl"), header("en"), header("nl")] == ["Ronde", "Round", "Ronde"]
 
 
 def test_renders_beyond_the_slots_get_503_with_retry_after(

@@ -71,6 +71,9 @@ def test_every_game_of_an_older_database_keeps_its_scores_and_state(
         assert [p["score"] for p in state["players"]] == game["scores"]
         assert (state["turn"], state["bag"]) == (game["turn"], game["bag"])
         assert state["created_at"] == game["created_at"]
+        # Fixtures from before table discipline have no excluded players.
+        excluded = game.get("excluded", [False] * len(state["players"]))
+        assert [p["excluded"] for p in state["players"]] == excluded
 
 
 def test_the_pages_of_an_older_database_open(fixture: Path, tmp_path: Path) -> None:
@@ -151,3 +154,37 @@ def test_an_older_database_restoring_its_own_backup_skips_every_game(
 
     assert answer.get_json() == {"restored": 0, "skipped": len(expected)}
     assert client.get("/api/games").get_json()["total"] == len(expected)
+
+
+def test_every_migration_a_fixture_names_is_one_of_todays_or_renamed(
+    fixture: Path,
+) -> None:
+    from scorekeeper.store import schema
+
+    today = {m.name for m in schema.migrations._migrations}
+    named = _expected(fixture)["migrations"]
+
+    assert {schema.RENAMED.get(name, name) for name in named} <= today
+
+
+def test_a_migration_renamed_since_its_release_is_not_applied_again(
+    tmp_path: Path,
+) -> None:
+    # The restore guards were m300 in the release before table discipline took
+    # that number; a database of that release keeps its fingerprints and PINs
+    # and gets only the discipline migration.
+    fixture = next(f for f in FIXTURES if "m300_restore_guards"
+                   in _expected(f)["migrations"])
+    query = "SELECT id, fingerprint, pin FROM games ORDER BY id"
+    with sqlite3.connect(f"file:{fixture}?mode=ro", uri=True) as conn:
+        before = conn.execute(query).fetchall()
+
+    _opened(fixture, tmp_path)
+
+    with sqlite3.connect(tmp_path / fixture.name) as conn:
+        applied = [row[0] for row in conn.execute(
+            "SELECT name FROM _sqlite_migrations ORDER BY rowid")]
+        after = conn.execute(query).fetchall()
+    assert applied == ["m001_initial", "m100_history_indexes", "m200_one_name_rule",
+                       "m310_restore_guards", "m300_table_discipline"]
+    assert after == before and all(pin for _, _, pin in after)

@@ -9,6 +9,16 @@ Pure Python, standard library only; the web app builds on it, never the reverse.
 """
 
 from .board import MAX_COORDINATE, Board, Placement
+from .discipline import (
+    MAX_THINKING_SECONDS,
+    MOVE_SECONDS,
+    ON_ILLEGAL,
+    ON_TIMEOUT,
+    PENALTY_POINTS,
+    Consequence,
+    Options,
+    Reason,
+)
 from .errors import (
     ILLEGAL_MOVE_CODES,
     RECORD_ERROR_CODES,
@@ -29,6 +39,7 @@ from .game import (
     Preview,
     Standing,
     move_record,
+    move_rounds,
     parse_tiles,
     ranks,
     winners,
@@ -72,7 +83,9 @@ __all__ = [
     "EngineError", "BadInput", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",
     "RECORD_ERROR_CODES",
     "Game", "Move", "Final", "EndReason", "END_BONUS", "parse_tiles", "Preview",
-    "Position", "PlacedTile", "Standing", "ranks", "winners",
+    "Position", "PlacedTile", "Standing", "ranks", "winners", "move_rounds",
+    "Options", "Consequence", "Reason", "MOVE_SECONDS", "PENALTY_POINTS",
+    "MAX_THINKING_SECONDS", "ON_ILLEGAL", "ON_TIMEOUT",
     "MAX_NAME_LENGTH", "InvalidName", "normalise_name", "name_key", "check_players",
     "check_stored_players", "repair_names",
     "FORMAT", "to_record", "from_record", "dumps_record", "write_record", "move_record",

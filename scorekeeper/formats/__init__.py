@@ -30,7 +30,6 @@ FORMATS: dict[str, Format] = {
 """Every file a stored game can be downloaded as, by its name in the URL."""
 
 
-
 def build(name: str, source: GameFile) -> str | bytes:
     """Build the file `name` of a game (by reference, so a worker process can)."""
     return FORMATS[name].build(source)

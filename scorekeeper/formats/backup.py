@@ -88,10 +88,18 @@ def loads(data: bytes | str, *, limit: int) -> object:
             ) from exc
     try:
         return json.loads(data)
-    except (ValueError, RecursionError) as exc:
+    except json.JSONDecodeError as exc:
+        # Where, not json's English reason: the reader's language has no word
+        # for "Expecting property name enclosed in double quotes".
         raise BackupError(
-            _("The file is not JSON: %(why)s.", why=str(exc)), code="not_json"
+            _(
+                "The file is not JSON (line %(line)d, column %(column)d).",
+                line=exc.lineno, column=exc.colno,
+            ),
+            code="not_json",
         ) from exc
+    except (ValueError, RecursionError) as exc:
+        raise BackupError(_("The file is not JSON."), code="not_json") from exc
 
 
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
@@ -151,11 +159,7 @@ def check_record(document: object, game_number: int | None = None) -> RestoredGa
     prefix = _("Game %(n)d: ", n=game_number) if game_number else ""
     if not isinstance(document, dict):
         raise BackupError(
-            prefix
-            + _(
-                "a game record must be a JSON object, not %(kind)s.",
-                kind=type(document).__name__,
-            ),
+            prefix + _("a game record must be a JSON object."),
             game_number=game_number,
         )
     if document.get("format") != RECORD_FORMAT:
@@ -195,7 +199,8 @@ def check_record(document: object, game_number: int | None = None) -> RestoredGa
                 prefix + _("move_times must list one timestamp per move."),
                 game_number=game_number,
             )
-        move_times = [_timestamp(t, "a move time", number) or "" for t in move_times]
+        what = _("a move time")
+        move_times = [_timestamp(t, what, number) or "" for t in move_times]
     return RestoredGame(
         record=record,
         game=game,
@@ -211,10 +216,7 @@ def parse_backup(document: object) -> list[RestoredGame]:
     """Validate a whole backup; raise BackupError naming the first bad game."""
     if not isinstance(document, dict):
         raise BackupError(
-            _(
-                "A backup must be a JSON object, not %(kind)s.",
-                kind=type(document).__name__,
-            )
+            _("A backup must be a JSON object.")
         )
     _check_tag(document.get("format"))
     games = document.get("games")
@@ -232,8 +234,8 @@ a value still unfinished past this is broken JSON, found without reading on."""
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
-_KINDS = {"[": "list", '"': "str", "t": "bool", "f": "bool", "n": "NoneType"}
-"""What a JSON document is, by its first character (for the refusal's sentence)."""
+_VALUE_STARTS = frozenset('[{"tfn-0123456789')
+"""The characters a JSON value can start with."""
 
 
 class _Source:
@@ -246,6 +248,8 @@ class _Source:
         self.decoder = codecs.getincrementaldecoder("utf-8-sig")()
         self.text = ""
         self.pos = 0
+        self.dropped = 0
+        """Characters of the file before `text` (read, parsed and let go)."""
         self.eof = False
 
     def more(self, size: int = READ_SIZE) -> bool:
@@ -264,6 +268,7 @@ class _Source:
             ) from exc
         self.eof = not data
         # Drop what is parsed already: memory holds the current value, no more.
+        self.dropped += self.pos
         self.text = self.text[self.pos:] + chunk
         self.pos = 0
         return bool(data) or bool(chunk)
@@ -295,11 +300,16 @@ class _Source:
             except json.JSONDecodeError as exc:
                 # Most likely the value goes on in the part not read yet.
                 if len(self.text) - self.pos > MAX_VALUE_CHARS or not self.more(size):
-                    raise _not_json(exc) from exc
+                    # Where, not json's English reason (the reader's language
+                    # has no word for "Expecting ',' delimiter").
+                    raise _not_json(_(
+                        "no JSON value at character %(pos)d",
+                        pos=self.dropped + exc.pos + 1,
+                    )) from exc
                 size = min(size * 2, MAX_VALUE_CHARS)
                 continue
             except RecursionError:
-                raise _not_json("it is nested too deeply") from None
+                raise _not_json(_("it is nested too deeply")) from None
             if end == len(self.text) and self.more(size):
                 continue  # a number at the end may go on ("12" of "123")
             self.pos = end
@@ -307,10 +317,13 @@ class _Source:
 
     def fail(self) -> BackupError:
         """Return the refusal for a character where the backup's frame needs another."""
-        return _not_json(
-            _("unexpected %(char)r at character %(pos)d",
-              char=self.text[self.pos: self.pos + 1] or "end", pos=self.pos)
-        )
+        char = self.text[self.pos: self.pos + 1]
+        if not char:
+            return _not_json(_("it ends too early"))
+        return _not_json(_(
+            "unexpected “%(char)s” at character %(pos)d",
+            char=char, pos=self.dropped + self.pos + 1,
+        ))
 
 
 def _too_large(size: int, limit: int) -> BackupError:
@@ -324,7 +337,8 @@ def _too_large(size: int, limit: int) -> BackupError:
     )
 
 
-def _not_json(why: object) -> BackupError:
+def _not_json(why: str) -> BackupError:
+    """Return the refusal of a file that is not JSON, saying why (translated)."""
     return BackupError(
         _("The file is not JSON: %(why)s.", why=str(why)), code="not_json"
     )
@@ -342,12 +356,9 @@ def read_backup(stream: IO[bytes], *, limit: int) -> Iterator[RestoredGame]:
     source = _Source(stream, limit)
     first = source.peek()
     if first != "{":
-        kind = _KINDS.get(first, "number" if first and first in "-0123456789" else "")
-        if not kind:
+        if first not in _VALUE_STARTS:
             raise _not_json(_("it does not start with a JSON value"))
-        raise BackupError(
-            _("A backup must be a JSON object, not %(kind)s.", kind=kind)
-        )
+        raise BackupError(_("A backup must be a JSON object."))
     source.pos += 1
     tag: object = None
     games_seen = False
@@ -439,6 +450,10 @@ class StoredMove(Protocol):
     def end_bonus(self) -> int: ...
     @property
     def created_at(self) -> str: ...
+    @property
+    def reason(self) -> str | None: ...
+    @property
+    def seconds(self) -> int | None: ...
 
 
 class StoredGame(Protocol):
@@ -464,6 +479,8 @@ class StoredGame(Protocol):
     def scores(self) -> Sequence[int]: ...
     @property
     def moves(self) -> Sequence[StoredMove]: ...
+    @property
+    def options(self) -> dict[str, Any] | None: ...
 
 
 def stored_record(stored: StoredGame) -> dict[str, Any]:
@@ -480,7 +497,7 @@ def stored_record(stored: StoredGame) -> dict[str, Any]:
     moves = [
         engine.move_record(
             m.player, m.type, next(placed) if m.type == "place" else (), m.count,
-            m.score,
+            m.score, reason=m.reason or "", seconds=m.seconds,
         )
         for m in stored.moves
     ]
@@ -493,7 +510,7 @@ def stored_record(stored: StoredGame) -> dict[str, Any]:
         )
     return engine.write_record(
         engine.Variant.from_dict(stored.variant), stored.names, stored.first_player,
-        moves, final,
+        moves, final, engine.Options.from_dict(stored.options),
     )
 
 

@@ -32,6 +32,10 @@ class StoredMove:
     score: int
     end_bonus: int
     created_at: str
+    reason: str | None = None
+    """Why a penalty was given (penalties only)."""
+    seconds: int | None = None
+    """The thinking time the move carried, if any."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,8 @@ class StoredGame:
     end_reason: str | None
     scores: list[int]
     moves: list[StoredMove]
+    options: dict[str, Any] | None = None
+    """The table discipline as stored (None: the defaults)."""
 
 
 def iter_stored_games() -> Iterator[StoredGame]:
@@ -56,26 +62,28 @@ def iter_stored_games() -> Iterator[StoredGame]:
     db = get_db()
     game_rows = db.conn.execute(
         "SELECT id, created_at, updated_at, finished_at, players, variant,"
-        " first_player, status, end_reason, scores FROM games ORDER BY id"
+        " first_player, status, end_reason, scores, options FROM games ORDER BY id"
     ).fetchall()
     for start in range(0, len(game_rows), CHUNK):
         part = game_rows[start : start + CHUNK]
         marks = ",".join("?" * len(part))
         moves: dict[int, list[StoredMove]] = {}
         for row in db.conn.execute(
-            "SELECT game_id, player, type, tiles, count, score, end_bonus, created_at"
-            f" FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, seq",
+            "SELECT game_id, player, type, tiles, count, score, end_bonus, created_at,"
+            f" reason, seconds FROM moves WHERE game_id IN ({marks})"
+            " ORDER BY game_id, seq",
             [row[0] for row in part],
         ):
             moves.setdefault(row[0], []).append(StoredMove(*row[1:]))
         for (game_id, created, updated, finished, players, variant, first, status,
-             reason, scores) in part:
+             reason, scores, options) in part:
             yield StoredGame(
                 id=game_id, created_at=created, updated_at=updated,
                 finished_at=finished, names=json.loads(players),
                 variant=json.loads(variant), first_player=first, status=status,
                 end_reason=reason, scores=json.loads(scores),
                 moves=moves.get(game_id, []),
+                options=json.loads(options) if options else None,
             )
 
 

@@ -117,23 +117,43 @@ def keep(row: GameRow) -> None:
 
 
 def move_dict(row: dict[str, Any]) -> dict[str, Any]:
-    """Return the CONTRACT §5 move dict a moves-table row stores."""
-    if row["type"] == "place":
-        return {"type": "place", "tiles": json.loads(row["tiles"])}
-    if row["type"] == "trade":
-        return {"type": "trade", "count": row["count"]}
-    return {"type": row["type"]}
+    """Return the CONTRACT §5 move dict a moves-table row stores (with its
+    penalty reason and thinking time, CONTRACT §10)."""
+    kind = row["type"]
+    if kind == "place":
+        move = {"type": "place", "tiles": json.loads(row["tiles"])}
+    elif kind == "trade":
+        move = {"type": "trade", "count": row["count"]}
+    elif kind == "penalty":
+        move = {"type": "penalty", "reason": row.get("reason")}
+    else:
+        move = {"type": kind}
+    if row.get("seconds") is not None:
+        move["seconds"] = row["seconds"]
+    return move
+
+
+def options_of(stored: str | None) -> engine.Options:
+    """Return the table discipline a games row stores (NULL: the defaults)."""
+    return engine.Options.from_dict(json.loads(stored) if stored else None)
+
+
+def options_column(options: engine.Options) -> str | None:
+    """Return the games.options value of these options (NULL for the defaults)."""
+    return None if options.is_default else json.dumps(options.to_dict())
 
 
 def replay(
     variant: engine.Variant, players: int, first_player: int,
-    moves: Sequence[dict[str, Any]],
+    moves: Sequence[dict[str, Any]], options: engine.Options | None = None,
 ) -> engine.Game:
     """Return a new Game with the given moves pushed (engine errors propagate)."""
     # A game stored before the move limit existed still opens (it takes no
     # further move); every new game stops at engine.MAX_MOVES.
-    game = engine.Game(variant, players=players, first_player=first_player,
-                       max_moves=max(engine.MAX_MOVES, len(moves)))
+    game = engine.Game(
+        variant, players=players, first_player=first_player, options=options,
+        max_moves=max(engine.MAX_MOVES, len(moves)),
+    )
     for move in moves:
         game.push(move)
     return game
@@ -161,13 +181,19 @@ def take(db: sqlite_utils.Database, game_id: int) -> GameRow:
     names = json.loads(row["players"])
     if cached is None:
         moves = db.conn.execute(
-            "SELECT type, tiles, count FROM moves WHERE game_id = ? ORDER BY seq",
+            "SELECT type, tiles, count, reason, seconds FROM moves WHERE game_id = ?"
+            " ORDER BY seq",
             [game_id],
         ).fetchall()
         variant = engine.Variant.from_dict(json.loads(row["variant"]))
         game = replay(
             variant, len(names), row["first_player"],
-            [move_dict({"type": t, "tiles": ts, "count": c}) for t, ts, c in moves],
+            [
+                move_dict({"type": t, "tiles": ts, "count": c, "reason": r,
+                           "seconds": sec})
+                for t, ts, c, r, sec in moves
+            ],
+            options_of(row["options"]),
         )
         memo: dict[str, Any] = {}
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,7 +18,15 @@ import sqlite_utils
 
 from .. import engine
 from . import fingerprints
-from .cache import MAX_GAME_ID, GameRow, forget, keep, memoised, taken
+from .cache import (
+    MAX_GAME_ID,
+    GameRow,
+    forget,
+    keep,
+    memoised,
+    options_column,
+    taken,
+)
 from .connection import get_db, immediate
 
 PIN_DIGITS = 6
@@ -73,6 +82,8 @@ def move_to_row_values(move: engine.Move) -> dict[str, Any]:
         "score": move.score,
         "end_bonus": move.end_bonus,
         "qwirkles": move.qwirkles,
+        "reason": move.reason or None,
+        "seconds": move.seconds,
     }
 
 
@@ -82,8 +93,13 @@ RowValues = dict[str, Any]
 
 def move_key(move: engine.Move) -> fingerprints.MoveKey:
     """Return what the fingerprint hashes of a move (as the moves table stores it)."""
-    values = move_to_row_values(move)
-    return values["type"], values["tiles"], values["count"]
+    return row_key(move_to_row_values(move))
+
+
+def row_key(values: RowValues) -> fingerprints.MoveKey:
+    """Return what the fingerprint hashes of a move's moves-table columns."""
+    return (values["type"], values["tiles"], values["count"], values["reason"],
+            values["seconds"])
 
 
 def game_fingerprint(
@@ -93,14 +109,28 @@ def game_fingerprint(
     """Return the content fingerprint of a game created at created_at (values: its
     moves' row values, when already at hand)."""
     rows = values if values is not None else [move_to_row_values(m) for m in game.moves]
+    options = None if game.options.is_default else game.options.to_dict()
     return fingerprints.fingerprint(
         created_at, names, game.variant.to_dict(), game.first_player,
-        [(v["type"], v["tiles"], v["count"]) for v in rows],
+        [row_key(v) for v in rows], options,
     )
 
 
-_SeatTotals = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int | None, ...]]
-"""After a move: its seq, and per seat turns, best move score and its seq."""
+@dataclass(frozen=True)
+class _SeatTotals:
+    """The game_players totals after a move, per seat in seat order."""
+
+    seq: int
+    """The move's 0-based index."""
+    turns: tuple[int, ...]
+    best_score: tuple[int, ...]
+    best_seq: tuple[int | None, ...]
+    """The seq of each seat's best placing move (None: none yet)."""
+    penalties: tuple[int, ...]
+    timed_moves: tuple[int, ...]
+    """Moves that carried a thinking time."""
+    think_seconds: tuple[int, ...]
+    """Their thinking time, summed."""
 
 
 def _seat_totals(
@@ -108,18 +138,29 @@ def _seat_totals(
 ) -> _SeatTotals:
     """Return the game_players totals after move, from those before it."""
     if previous is None:
-        seq, turns, best_score = 0, [0] * players, [0] * players
-        best_seq: list[int | None] = [None] * players
-    else:
-        seq = previous[0] + 1
-        turns, best_score = list(previous[1]), list(previous[2])
-        best_seq = list(previous[3])
+        zeros = (0,) * players
+        previous = _SeatTotals(-1, zeros, zeros, (None,) * players, zeros, zeros,
+                               zeros)
+    seq = previous.seq + 1
     seat = move.player
-    turns[seat] += 1
+
+    def bump(values: tuple[int, ...], by: int = 1) -> tuple[int, ...]:
+        return values[:seat] + (values[seat] + by,) + values[seat + 1:]
+
+    best_seq, best_score = previous.best_seq, previous.best_score
     if move.type == "place" and (best_seq[seat] is None
                                  or move.score > best_score[seat]):
-        best_seq[seat], best_score[seat] = seq, move.score
-    return seq, tuple(turns), tuple(best_score), tuple(best_seq)
+        best_seq = best_seq[:seat] + (seq,) + best_seq[seat + 1:]
+        best_score = bump(best_score, move.score - best_score[seat])
+    timed, thought = previous.timed_moves, previous.think_seconds
+    if move.seconds is not None:
+        timed, thought = bump(timed), bump(thought, move.seconds)
+    penalties = bump(previous.penalties) if move.type == "penalty" else (
+        previous.penalties
+    )
+    return _SeatTotals(
+        seq, bump(previous.turns), best_score, best_seq, penalties, timed, thought
+    )
 
 
 def _refresh_summary(
@@ -153,22 +194,28 @@ def _refresh_summary(
         lambda move, previous: _seat_totals(move, previous, players),
     )
     if totals:
-        _seq, turns, best_score, best_seq = totals[-1]
+        last = totals[-1]
     else:
-        turns = best_score = (0,) * players
-        best_seq = (None,) * players
+        zeros = (0,) * players
+        last = _SeatTotals(-1, zeros, zeros, (None,) * players, zeros, zeros, zeros)
     qwirkles = game.qwirkles
+    excluded = game.excluded
     db.conn.executemany(
         "UPDATE game_players SET score = ?, is_winner = ?, qwirkles = ?, turns = ?,"
-        " best_move_score = ?, best_move_seq = ? WHERE game_id = ? AND seat = ?",
+        " best_move_score = ?, best_move_seq = ?, excluded = ?, penalties = ?,"
+        " timed_moves = ?, think_seconds = ? WHERE game_id = ? AND seat = ?",
         [
             (
                 score,
                 None if winners is None else int(seat in winners),
                 qwirkles[seat],
-                turns[seat],
-                best_score[seat],
-                best_seq[seat],
+                last.turns[seat],
+                last.best_score[seat],
+                last.best_seq[seat],
+                int(seat in excluded),
+                last.penalties[seat],
+                last.timed_moves[seat],
+                last.think_seconds[seat],
                 game_id,
                 seat,
             )
@@ -187,11 +234,13 @@ def _insert_moves(
     for seq, (v, stamp) in enumerate(zip(values, stamps, strict=True), start=start):
         rows.append((
             game_id, seq, v["player"], v["type"], v["tiles"], v["count"],
-            v["score"], v["end_bonus"], v["qwirkles"], stamp,
+            v["score"], v["end_bonus"], v["qwirkles"], v["reason"], v["seconds"],
+            stamp,
         ))
     db.conn.executemany(
         "INSERT INTO moves (game_id, seq, player, type, tiles, count, score,"
-        " end_bonus, qwirkles, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " end_bonus, qwirkles, reason, seconds, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
 
@@ -217,11 +266,13 @@ def insert_game(
         fingerprint = game_fingerprint(created, names, game, values)
     cursor = db.execute(
         "INSERT INTO games (created_at, updated_at, players, variant, first_player,"
-        " edit_token, scores, fingerprint, pin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " edit_token, scores, options, fingerprint, pin)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             created, updated, json.dumps(list(names), ensure_ascii=False),
             json.dumps(game.variant.to_dict()), game.first_player, token,
-            json.dumps([0] * len(names)), fingerprint, new_pin(),
+            json.dumps([0] * len(names)), options_column(game.options), fingerprint,
+            new_pin(),
         ],
     )
     game_id = int(cursor.lastrowid or 0)
@@ -250,16 +301,19 @@ def _insert_and_keep(names: Sequence[str], game: engine.Game) -> tuple[int, str]
 
 
 def create_game(
-    players: Sequence[str], variant: engine.Variant | None = None, first_player: int = 0
+    players: Sequence[str], variant: engine.Variant | None = None,
+    first_player: int = 0, options: engine.Options | None = None,
 ) -> tuple[int, str]:
-    """Store a new game and return (id, edit token).
+    """Store a new game (with its table discipline) and return (id, edit token).
 
     Names pass the one name rule first (engine.InvalidName); a bad variant or
     starting seat is an engine.BadInput.
     """
     variant = variant or engine.CLASSIC
     names = engine.check_players(players, variant)
-    game = engine.Game(variant, players=len(names), first_player=first_player)
+    game = engine.Game(
+        variant, players=len(names), first_player=first_player, options=options
+    )
     return _insert_and_keep(names, game)
 
 
@@ -342,11 +396,13 @@ def replace_moves(
     with immediate(db), taken(db, game_id) as row:
         _check_turn(row, expected_turn)
         old = db.conn.execute(
-            "SELECT type, tiles, count, created_at FROM moves WHERE game_id = ?"
-            " ORDER BY seq",
+            "SELECT type, tiles, count, reason, created_at FROM moves"
+            " WHERE game_id = ? ORDER BY seq",
             [game_id],
         ).fetchall()
-        game = engine.Game(row.variant, len(row.names), row.first_player)
+        game = engine.Game(
+            row.variant, len(row.names), row.first_player, row.game.options
+        )
         for number, move in enumerate(moves, start=1):
             try:
                 game.push(move)
@@ -356,10 +412,10 @@ def replace_moves(
         stamps = []
         for seq, played in enumerate(game.moves):
             values = move_to_row_values(played)
-            kept = seq < len(old) and tuple(old[seq][:3]) == (
-                values["type"], values["tiles"], values["count"]
+            kept = seq < len(old) and tuple(old[seq][:4]) == (
+                values["type"], values["tiles"], values["count"], values["reason"]
             )
-            stamps.append(old[seq][3] if kept else stamp)
+            stamps.append(old[seq][4] if kept else stamp)
         db.execute("DELETE FROM moves WHERE game_id = ?", [game_id])
         _insert_moves(db, game_id, game.moves, 0, stamps)
         finished = db.conn.execute(

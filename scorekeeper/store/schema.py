@@ -15,6 +15,7 @@ from sqlite_utils.migrations import Migrations
 
 from .. import engine
 from . import fingerprints
+from .cache import options_of
 from .connection import connect
 from .games import new_pin
 
@@ -146,8 +147,36 @@ def m200_one_name_rule(db: sqlite_utils.Database) -> None:
 
 
 @migrations()
-def m300_restore_guards(db: sqlite_utils.Database) -> None:
+def m300_table_discipline(db: sqlite_utils.Database) -> None:
+    """Store table discipline (CONTRACT §10): each game's options, each move's
+    thinking time and penalty reason, and per seat whether the player was
+    excluded plus the totals the player statistics read (penalties, timed moves
+    and their seconds), so that no statistic replays a game."""
+    # NULL options: the friendly defaults, as every game stored before.
+    db.execute("ALTER TABLE games ADD COLUMN options TEXT")
+    db.execute("ALTER TABLE moves ADD COLUMN reason TEXT")
+    db.execute("ALTER TABLE moves ADD COLUMN seconds INTEGER")
+    for column in ("excluded", "penalties", "timed_moves", "think_seconds"):
+        db.execute(
+            f"ALTER TABLE game_players ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0"
+        )
+    # The statistics index covers the new totals too, so a player's page and
+    # the players list still read the index alone.
+    db.execute("DROP INDEX IF EXISTS game_players_stats")
+    db.execute(
+        "CREATE INDEX game_players_stats ON game_players(name_key, is_winner,"
+        " score, qwirkles, turns, best_move_score, excluded, penalties,"
+        " timed_moves, think_seconds)"
+    )
+
+
+@migrations()
+def m310_restore_guards(db: sqlite_utils.Database) -> None:
     """Add what a network guest cannot break: fingerprints, game PINs, try limits.
+
+    Runs after m300_table_discipline, whose options, penalty reasons and thinking
+    times the fingerprints cover. (A database from the release that had it alone
+    applied it as m300_restore_guards: see RENAMED.)
 
     - games.fingerprint (indexed): the content fingerprint a restore looks up to
       skip games already stored (store.fingerprints), filled for every game;
@@ -163,19 +192,23 @@ def m300_restore_guards(db: sqlite_utils.Database) -> None:
     )
     # One pass over the moves in game order, chaining each game's fingerprint
     # (a 10,000-game database holds half a million moves: never all at once).
-    values = {
-        game_id: fingerprints.head(
-            created, json.loads(players), json.loads(variant), first
+    values = {}
+    for game_id, created, players, variant, first, stored in db.conn.execute(
+        "SELECT id, created_at, players, variant, first_player, options FROM games"
+    ):
+        options = options_of(stored)
+        values[game_id] = fingerprints.head(
+            created, json.loads(players), json.loads(variant), first,
+            None if options.is_default else options.to_dict(),
         )
-        for game_id, created, players, variant, first in db.conn.execute(
-            "SELECT id, created_at, players, variant, first_player FROM games"
-        )
-    }
-    for game_id, kind, tiles, count in db.conn.execute(
-        "SELECT game_id, type, tiles, count FROM moves ORDER BY game_id, seq"
+    for game_id, kind, tiles, count, reason, seconds in db.conn.execute(
+        "SELECT game_id, type, tiles, count, reason, seconds FROM moves"
+        " ORDER BY game_id, seq"
     ):
         if game_id in values:
-            values[game_id] = fingerprints.chain(values[game_id], (kind, tiles, count))
+            values[game_id] = fingerprints.chain(
+                values[game_id], (kind, tiles, count, reason, seconds)
+            )
     updates = [
         (value, new_pin(), game_id)
         for game_id, value in values.items()
@@ -203,12 +236,31 @@ def _private_files(path: str) -> None:
             pass
 
 
+RENAMED = {"m300_restore_guards": "m310_restore_guards"}
+"""Migrations a database may have applied under an earlier name: the restore
+guards were m300 in the release before table discipline took that number."""
+
+
+def _rename_applied(db: sqlite_utils.Database) -> None:
+    """Give the migrations a database applied under an earlier name today's name,
+    so that none runs twice."""
+    if not db[migrations.migrations_table].exists():
+        return
+    with db.conn:
+        db.conn.executemany(
+            f"UPDATE {migrations.migrations_table} SET name = ?"
+            " WHERE migration_set = ? AND name = ?",
+            [(new, migrations.name, old) for old, new in RENAMED.items()],
+        )
+
+
 def init_db(path: str) -> None:
     """Create or migrate the schema in the file at path (run once, before serving)."""
     _private_files(path)
     db = connect(path)
     try:
         db.execute("PRAGMA journal_mode = WAL")
+        _rename_applied(db)
         migrations.apply(db)
     finally:
         db.close()

@@ -5,7 +5,8 @@
 - `players`: player statistics, head-to-head; `files`: every file, import,
   backup, restore
 - shared: `forms` (every FlaskForm), `auth` (edit tokens), `errors` (error
-  answers), `pages` (helpers the blueprints share)
+  answers), `language` (the request's language and zone), `pages` (helpers
+  the blueprints share)
 
 No blueprint imports another; shared view code lives in `pages`.
 """
@@ -20,9 +21,9 @@ from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import IntegerConverter, PathConverter
 
 from .. import net, text
-from ..i18n import gettext, ngettext
+from ..i18n import gettext, ngettext, pgettext
 from ..store.cache import MAX_GAME_ID
-from . import api, errors, files, history, pages, players, table
+from . import api, errors, files, history, language, pages, players, table
 from .pages import time_tag
 
 csrf = CSRFProtect()
@@ -62,6 +63,7 @@ def _check_host() -> None:
 
 def init_app(app: Flask) -> None:
     """Register the blueprints, the template helpers and the error answers."""
+    language.init_app(app)
     app.url_map.converters["int"] = BoundedInt
     app.url_map.converters["name"] = NameConverter
     app.before_request(_check_host)
@@ -77,6 +79,7 @@ def init_app(app: Flask) -> None:
     for blueprint in (table.bp, history.bp, players.bp, files.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(
-        _=gettext, gettext=gettext, ngettext=ngettext, text=text, time_tag=time_tag
+        _=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, text=text,
+        time_tag=time_tag,
     )
     errors.init_app(app)

@@ -104,23 +104,52 @@ def parse_tiles(value: object) -> list[dict[str, Any]]:
     return tiles
 
 
+def parse_seconds(body: dict[str, Any]) -> dict[str, int]:
+    """Return {"seconds": n} when the body carries a thinking time (CONTRACT
+    §10), else {}; answer 400 when it is not whole seconds within a day."""
+    if "seconds" not in body:
+        return {}
+    seconds = body["seconds"]
+    if not _is_int(seconds) or not 0 <= seconds <= engine.MAX_THINKING_SECONDS:
+        _bad(_('"seconds" (thinking time) must be a whole number of seconds from 0'
+               " to %(high)d.", high=engine.MAX_THINKING_SECONDS))
+    return {"seconds": seconds}
+
+
 def parse_move(body: dict[str, Any]) -> dict[str, Any]:
     """Return the CONTRACT §5 move dict the body describes, or answer 400."""
     kind = body.get("type")
     if kind == "place":
         if "tiles" not in body:
             _bad(_('A place move needs "tiles".'))
-        return {"type": "place", "tiles": parse_tiles(body["tiles"])}
+        return {"type": "place", "tiles": parse_tiles(body["tiles"]),
+                **parse_seconds(body)}
     if kind == "trade":
         count = body.get("count")
         if not _is_int(count) or count < 1:
             _bad(_('A trade needs "count", the number of tiles traded (1 or more).'))
         if count > MAX_TILES_IN_BODY:
             _bad(_("Too many tiles in one trade."))
-        return {"type": "trade", "count": count}
+        return {"type": "trade", "count": count, **parse_seconds(body)}
     if kind == "pass":
-        return {"type": "pass"}
-    _bad(_('"type" must be "place", "trade" or "pass".'))
+        return {"type": "pass", **parse_seconds(body)}
+    if kind == "penalty":
+        reason = body.get("reason")
+        if reason not in ("illegal", "timeout"):
+            _bad(_('A penalty needs "reason": "illegal" or "timeout".'))
+        if "seconds" in body:
+            _bad(_('A penalty carries no "seconds".'))
+        return {"type": "penalty", "reason": reason}
+    _bad(_('"type" must be "place", "trade", "pass" or "penalty".'))
+
+
+def parse_options(value: object) -> engine.Options:
+    """Return the table discipline a request sets (CONTRACT §10; the defaults
+    when absent), or answer 400."""
+    try:
+        return engine.Options.from_dict(value)
+    except engine.BadInput as exc:
+        _bad(text.error(exc), "invalid_options")
 
 
 def parse_names(value: object, variant: engine.Variant) -> list[str]:
@@ -164,8 +193,12 @@ def _require_edit(game_id: int) -> None:
 
 
 def move_json(move: engine.Move) -> dict[str, Any]:
-    """Return a CONTRACT §5 move dict with its score (0 for a trade or pass)."""
-    return move.to_dict(with_score=True)
+    """Return a CONTRACT §5 move dict with its score (0 for a trade or pass; 0
+    or minus the deduction for a penalty, with the consequence it had)."""
+    data = move.to_dict(with_score=True)
+    if move.type == "penalty":
+        data["consequence"] = move.consequence
+    return data
 
 
 def _state_parts(
@@ -174,6 +207,7 @@ def _state_parts(
     """Return the state's fields before "board", those between "moves" and
     "unseen", and "last_move" (CONTRACT order)."""
     game = row.game
+    excluded = game.excluded
     last = game.moves[-1] if game.moves else None
     last_move = None
     if last is not None:
@@ -188,10 +222,11 @@ def _state_parts(
         "id": row.id,
         "status": game.status,
         "players": [
-            {"name": name, "score": score, "hand": hand, "qwirkles": q}
-            for name, score, hand, q in zip(
+            {"name": name, "score": score, "hand": hand, "qwirkles": q,
+             "excluded": seat in excluded}
+            for seat, (name, score, hand, q) in enumerate(zip(
                 row.names, game.scores, game.hands, game.qwirkles, strict=True
-            )
+            ))
         ],
         "current_player": game.current_player,
         "turn": game.turn,
@@ -200,6 +235,7 @@ def _state_parts(
     middle = {
         "final": final.to_dict() if final is not None else None,
         "variant": game.variant.to_dict(),
+        "options": game.options.to_dict(),
         "first_player": game.first_player,
         "created_at": row.created_at,
         "updated_at": row.updated_at,
@@ -325,7 +361,8 @@ def create_game() -> tuple[Response, int]:
     if not _is_int(first) or not 0 <= first < len(names):
         _bad(_('"first_player" must be a seat number from 0 to %(last)d.',
                last=len(names) - 1))
-    game_id, token = stored.create_game(names, variant, first)
+    options = parse_options(body.get("options"))
+    game_id, token = stored.create_game(names, variant, first, options)
     auth.remember_token(game_id, token)
     return _with_token(_state(game_id), token), 201
 

@@ -109,6 +109,13 @@ def _texts(exc: HTTPException) -> dict[str, str]:
             "title": _("That did not work"),
             "message": _("This address does not take that kind of request."),
         },
+        413: {
+            "title": _("That file is too big"),
+            "message": _(
+                "The upload is larger than the scorekeeper takes. Go back and"
+                " choose a smaller file: nothing was changed."
+            ),
+        },
         429: {
             "title": _("Too many tries"),
             "message": _(
@@ -131,7 +138,25 @@ def _texts(exc: HTTPException) -> dict[str, str]:
             ),
         },
     }
-    return texts.get(code, {"title": exc.name, "message": exc.description or ""})
+    return texts.get(code, {
+        "title": _("That did not work"),
+        "message": _(
+            "The request could not be handled. Go back and try again: nothing was"
+            " changed."
+        ),
+    })
+
+
+def _api_message(status: int) -> str:
+    """Return an HTTP error's message in the request's language (the JSON API)."""
+    messages = {
+        400: _("The request is malformed."),
+        404: _("There is nothing at this address."),
+        405: _("This address does not take that kind of request."),
+        413: _("The request is too large."),
+        415: _("The request body must be JSON."),
+    }
+    return messages.get(status, _("The request could not be handled."))
 
 
 def error_page(exc: HTTPException) -> Response | HTTPException:
@@ -169,9 +194,12 @@ def _json_error(exc: HTTPException) -> Response:
             500, "internal_error", _("Something went wrong on the server.")
         )
     if isinstance(exc, CSRFError):
-        return error_response(400, "csrf_failed", exc.description or "")
+        return error_response(
+            400, "csrf_failed",
+            _("The page's security token is missing or stale: reload."),
+        )
     code = (exc.name or "error").lower().replace(" ", "_")
-    response = error_response(status, code, exc.description or "")
+    response = error_response(status, code, _api_message(status))
     if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
         response.headers["Allow"] = ", ".join(exc.valid_methods)
     return response

@@ -21,6 +21,7 @@ from flask.typing import ResponseReturnValue
 
 from ..formats import FORMATS, Format, backup, build
 from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..store import games as stored
 from ..store import loaded
 from ..store.backup import Restored, iter_stored_games, restore_backup
@@ -248,9 +249,16 @@ def _restore_upload(form: RestoreForm) -> Restored:
 
 def _restored_text(restored: int, skipped: int) -> str:
     """Return what a restore did, as the page says it."""
-    if skipped:
-        return _(
-            "Restored %(n)d games; %(m)d were already here and were skipped."
-            " Nothing else was changed.", n=restored, m=skipped,
-        )
-    return _("Restored %(n)d games; nothing else was changed.", n=restored)
+    done = ngettext(
+        "Restored %(num)d game; nothing else was changed.",
+        "Restored %(num)d games; nothing else was changed.",
+        restored,
+    )
+    if not skipped:
+        return done
+    # Two sentences, so that each count gets its own plural.
+    return done + " " + ngettext(
+        "%(num)d game was already here and was skipped.",
+        "%(num)d games were already here and were skipped.",
+        skipped,
+    )

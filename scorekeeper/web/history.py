@@ -47,9 +47,8 @@ def _list_row(row: dict[str, Any]) -> dict[str, Any]:
     variant = engine.Variant.from_dict(row["variant"])
     names = [p["name"] for p in row["players"]]
     finished = row["status"] == "finished"
-    row["winners"] = (
-        engine.winners([p["score"] for p in row["players"]]) if finished else ()
-    )
+    # The stored winners: an excluded player is never one (RULES §7).
+    row["winners"] = tuple(p["seat"] for p in row["players"] if p["is_winner"])
     row["duration"] = text.duration(
         text.duration_minutes(row["first_move_at"], row["last_move_at"])
     )
@@ -164,7 +163,10 @@ def replay_context(row: GameRow, step: int) -> dict[str, Any]:
         "move": move,
         "move_summary": text.move_summary(move, game.variant) if move else "",
         "mover": row.names[move.player] if move is not None else None,
-        "round": (step - 1) // game.players + 1 if step else 0,
+        "round": (
+            engine.move_rounds(m.player for m in game.moves[:step])[-1]
+            if step else 0
+        ),
         "lines": [
             {"label": text.line_label(line), "points": line.points,
              "qwirkle": line.qwirkle}
@@ -181,6 +183,8 @@ def replay_context(row: GameRow, step: int) -> dict[str, Any]:
         "next_player": (
             row.names[position.current_player] if step < game.turn else None
         ),
+        "excluded": position.excluded,
+        "penalty": text.move_result(move) if move and move.type == "penalty" else "",
     }
 
 
@@ -226,6 +230,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     with loaded(game_id) as row:
         moves = list(row.game.moves)
         names, variant, editable = list(row.names), row.variant, can_edit(row)
+        options = row.game.options
     if not 1 <= number <= len(moves):
         abort(404)
     if not editable:
@@ -234,7 +239,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     form = CorrectForm()
     if request.method == "GET":
         form.fill(original, variant.hand_size)
-    form.set_choices(variant)
+    form.set_choices(variant, options)
     error = None
     if form.validate_on_submit():
         new_move = form.move()

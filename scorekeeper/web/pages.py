@@ -10,12 +10,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from datetime import tzinfo
 from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app
 from markupsafe import Markup
 
-from .. import text
+from .. import i18n, text
 from ..formats import GameFile
 from ..store import GameRow, loaded
 from ..store.stats import move_span
@@ -42,8 +43,9 @@ _T = TypeVar("_T")
 
 
 class Renders:
-    """Expensive renders of games: cached per (game, turn, last change), and at
-    most `slots` built at once; others wait `wait` seconds, then get Busy (503)."""
+    """Expensive renders of games: cached per (game, turn, last change, language,
+    zone), and at most `slots` built at once; others wait `wait` seconds, then
+    get Busy (503)."""
 
     def __init__(self, slots: int, wait: float, size: int = RENDER_CACHE) -> None:
         self._slots = threading.BoundedSemaphore(slots)
@@ -108,8 +110,18 @@ def _yield_to_the_server() -> None:
         pass  # not on this platform: renders run at the server's priority
 
 
+def _in_language(
+    code: str, zone: tzinfo | None, build: Callable[..., _T], *args: Any
+) -> _T:
+    """Run build(*args) writing in this language and zone (in a worker process,
+    which has no request to ask)."""
+    with i18n.language(code, zone):
+        return build(*args)
+
+
 def in_worker(build: Callable[..., _T], *args: Any) -> _T:
-    """Run build(*args) in a render worker process and return its result.
+    """Run build(*args) in a render worker process and return its result, in the
+    request's language and time zone.
 
     A render in a thread of its own would hold the interpreter's lock for its
     whole length, and every move answered meanwhile would wait for it; in a
@@ -120,8 +132,10 @@ def in_worker(build: Callable[..., _T], *args: Any) -> _T:
     if not current_app.config.get("RENDER_IN_PROCESS", True):
         return build(*args)
     pool = _pool()
+    language = i18n.current()
+    zone = language.zone if language.zone_known else None
     try:
-        return pool.submit(build, *args).result()
+        return pool.submit(_in_language, language.code, zone, build, *args).result()
     except BrokenProcessPool:
         with _POOL_LOCK:
             if _POOL is pool:
@@ -141,10 +155,16 @@ def rendered(row: GameRow, name: str, build: Callable[[], _T]) -> _T:
     """Return build()'s render of the loaded game, from the cache when it is current.
 
     The key holds the game's turn and its last change (a rename or a correction
-    changes that too), so a cached render is never stale.
+    changes that too), so a cached render is never stale; and the language and
+    time zone it is written in, so a render is only ever served to a reader of
+    the same.
     """
     renders: Renders = current_app.extensions["scorekeeper_renders"]
-    return renders.get((row.id, row.game.turn, row.updated_at, name), build)
+    language = i18n.current()
+    zone = str(language.zone) if language.zone_known else ""
+    return renders.get(
+        (row.id, row.game.turn, row.updated_at, name, language.code, zone), build
+    )
 
 
 def can_edit(row: GameRow) -> bool:
@@ -174,14 +194,15 @@ def game_file(row: GameRow) -> GameFile:
 
 
 def time_tag(value: str | None, style: str = "datetime", empty: str = "–") -> Markup:
-    """Return `<time datetime="…Z" data-localtime="style">YYYY-MM-DD HH:MM UTC</time>`.
+    """Return `<time datetime="…Z" data-localtime="style">…</time>`, its text in
+    the page's language and the device's zone (UTC, said so, until it is known).
 
-    The UTC text is what a browser without JavaScript shows; static/localtime.js
-    rewrites it to the device's own time zone and keeps the UTC text as a title.
+    That text is what a browser without JavaScript shows; static/localtime.js
+    rewrites it in the device's own time zone and keeps it as a title.
     """
     moment = text.parse_utc(value)
     if moment is None:
         return Markup.escape(empty)
     return Markup('<time datetime="{}" data-localtime="{}">{}</time>').format(
-        moment.strftime("%Y-%m-%dT%H:%M:%SZ"), style, text.utc_time(value, style)
+        moment.strftime("%Y-%m-%dT%H:%M:%SZ"), style, text.local_time(value, style)
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 import segno
@@ -22,6 +23,7 @@ from werkzeug.wrappers import Response
 
 from .. import engine, net, text
 from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..store import GameRow, NothingToUndo, TurnConflict, loaded, stats
 from ..store import games as stored
 from .auth import game_pin_refusal, remember_token, same_text
@@ -30,9 +32,11 @@ from .forms import (
     MAX_SEATS,
     ClaimForm,
     NewGameForm,
+    PenaltyForm,
     TradeForm,
     TurnForm,
     choice,
+    thinking_seconds,
 )
 from .pages import can_edit, require_edit
 
@@ -89,6 +93,47 @@ def _join_link(row: GameRow) -> tuple[str | None, str | None]:
     return url, svg
 
 
+def turn_elapsed(row: GameRow) -> int:
+    """Return the whole seconds since the turn started: since the game's last
+    write (the last move stored, or an undo), or its creation."""
+    started = text.parse_utc(row.updated_at)
+    if started is None:
+        return 0
+    return max(0, int((datetime.now(UTC) - started).total_seconds()))
+
+
+def discipline_context(row: GameRow, editable: bool) -> dict[str, Any]:
+    """Return what the game page shows of the table discipline (RULES §7): the
+    penalties it can record for the player to move, and the countdown."""
+    game = row.game
+    options = game.options
+    active = game.status == "active"
+    name = row.names[game.current_player]
+    penalties = [
+        (reason.value, text.penalty_action(reason, name, options))
+        for reason in options.penalties
+    ] if active and editable else []
+    countdown = None
+    if active and options.move_seconds is not None:
+        elapsed = turn_elapsed(row)
+        countdown = {
+            "seconds": options.move_seconds,
+            "elapsed": elapsed,
+            "left": text.thinking_time(max(0, options.move_seconds - elapsed)),
+            # One tap at zero records the timeout penalty, where there is one:
+            # the tap button's label, or "" for none.
+            "tap": dict(penalties).get("timeout", ""),
+            "strings": json.dumps(text.countdown_strings(), ensure_ascii=False),
+        }
+    return {
+        "options": options,
+        "penalties": penalties,
+        "penalty_form": PenaltyForm(turn=game.turn),
+        "countdown": countdown,
+        "excluded": sorted(game.excluded),
+    }
+
+
 def page_context(row: GameRow) -> dict[str, Any]:
     """Return everything the game page template needs."""
     game = row.game
@@ -139,6 +184,7 @@ def page_context(row: GameRow) -> dict[str, Any]:
         "qr_svg": qr_svg,
         "game_pin": row.pin if editable else None,
         "claim_form": None if editable else ClaimForm(),
+        **discipline_context(row, editable),
     }
 
 
@@ -152,6 +198,12 @@ def home() -> str:
     for listed in running:
         listed["set_name"] = text.set_name(engine.Variant.from_dict(listed["variant"]))
     finished = stats.list_games(status="finished", limit=10)
+    seats = stats.game_players_for([listed["id"] for listed in finished])
+    for listed in finished:
+        # The stored winners: an excluded player is never one (RULES §7).
+        listed["winners"] = [
+            p["seat"] for p in seats.get(listed["id"], []) if p["is_winner"]
+        ]
     return render_template("table/home.html", running=running, finished=finished)
 
 
@@ -171,7 +223,7 @@ def new() -> str | Response:
         else:
             try:
                 game_id, token = stored.create_game(
-                    form.player_names(), form.variant(), first
+                    form.player_names(), form.variant(), first, form.options()
                 )
             except engine.EngineError as exc:
                 flash(text.error(exc), "error")
@@ -184,6 +236,7 @@ def new() -> str | Response:
     return render_template(
         "table/new.html",
         form=form,
+        discipline_open=form.discipline_chosen(),
         tie=tie,
         known=known,
         classic_seats=CLASSIC_SEATS,
@@ -200,9 +253,10 @@ def starter_text(form: NewGameForm, first: int) -> str:
     if form.starter.data:
         return _("%(name)s starts (the table's choice).", name=name)
     if length:
-        return _(
-            "%(name)s starts: the longest opening row (%(n)s tiles).",
-            name=name, n=length,
+        return ngettext(
+            "%(name)s starts: the longest opening row (%(num)d tile).",
+            "%(name)s starts: the longest opening row (%(num)d tiles).",
+            length, name=name,
         )
     return _("%(name)s starts (first seat).", name=name)
 
@@ -327,7 +381,7 @@ def options(game_id: int) -> Response | tuple[Response, int]:
     return jsonify({"cell": list(cell), "kinds": kinds})
 
 
-def _turn_from(form: TradeForm | TurnForm) -> int | None:
+def _turn_from(form: TradeForm | TurnForm | PenaltyForm) -> int | None:
     raw = form.turn.data
     try:
         return int(raw) if raw is not None else None
@@ -335,14 +389,24 @@ def _turn_from(form: TradeForm | TurnForm) -> int | None:
         return None
 
 
-def _store(game_id: int, move: dict[str, Any], turn: int | None) -> None:
-    """Record a move from a form post, flashing what the engine or the store says."""
+def _store(
+    game_id: int, move: dict[str, Any], turn: int | None
+) -> engine.Move | None:
+    """Record a move from a form post, flashing what the engine or the store
+    says; return the move recorded (None when refused)."""
     try:
-        stored.record_move(game_id, move, expected_turn=turn)
+        return stored.record_move(game_id, move, expected_turn=turn)
     except TurnConflict:
         flash(_("Another device entered a move first; here is the game now."), "error")
     except engine.IllegalMove as exc:
         flash(text.illegal_move(exc), "error")
+    return None
+
+
+def _timed(move: dict[str, Any], form: TradeForm | TurnForm) -> dict[str, Any]:
+    """Return the move with the thinking time the form carries, if any."""
+    seconds = thinking_seconds(form)
+    return move if seconds is None else {**move, "seconds": seconds}
 
 
 @bp.post("/games/<int:game_id>/trade")
@@ -352,7 +416,10 @@ def trade(game_id: int) -> Response:
     form = TradeForm()
     form.count.choices = [choice(n, str(n)) for n in range(1, 13)]
     if form.validate_on_submit():
-        _store(game_id, {"type": "trade", "count": form.count.data}, _turn_from(form))
+        _store(
+            game_id, _timed({"type": "trade", "count": form.count.data}, form),
+            _turn_from(form),
+        )
     else:
         flash(_("Choose how many tiles to trade."), "error")
     return redirect(url_for("table.game", game_id=game_id))
@@ -364,7 +431,30 @@ def pass_turn(game_id: int) -> Response:
     require_edit(game_id)
     form = TurnForm()
     if form.validate_on_submit():
-        _store(game_id, {"type": "pass"}, _turn_from(form))
+        _store(game_id, _timed({"type": "pass"}, form), _turn_from(form))
+    return redirect(url_for("table.game", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/penalty")
+def penalty(game_id: int) -> Response:
+    """Record a penalty for the player to move (RULES §7): the button pressed
+    says why, the table's options what it costs."""
+    require_edit(game_id)
+    form = PenaltyForm()
+    if not form.validate_on_submit():
+        flash(_("The penalty could not be recorded: reload the page and try again."),
+              "error")
+    elif form.reason.data not in ("illegal", "timeout"):
+        flash(_("Say why the penalty is given: an illegal move or running out of"
+                " time."), "error")
+    else:
+        move = _store(
+            game_id, {"type": "penalty", "reason": form.reason.data},
+            _turn_from(form),
+        )
+        if move is not None:
+            with loaded(game_id) as row:
+                flash(text.move_line(move, row.names), "info")
     return redirect(url_for("table.game", game_id=game_id))
 
 

@@ -192,6 +192,20 @@ def game_at_the_move_limit():
     return game
 
 
+def disciplined_game_at_the_move_limit():
+    """A game whose illegal moves cost the turn, at engine.MAX_MOVES moves: one
+    placement, then penalties and trades in turn (penalties count as moves)."""
+    game = engine.Game(options=engine.Options(on_illegal="lose_turn"))
+    game.place([(0, 0, "red", "circle")])
+    while game.turn < engine.MAX_MOVES:
+        if game.turn % 2:
+            game.penalty("illegal")
+        else:
+            game.trade(1)
+    assert sum(move.type == "penalty" for move in game.moves) == engine.MAX_MOVES // 2
+    return game
+
+
 GAME_CASES = [
     ("s2", "first_move_trade", lambda: engine.Game(), lambda g: g.trade(1)),
     ("s2", "first_move_trade", lambda: engine.Game(), lambda g: g.trade(6)),
@@ -212,6 +226,12 @@ GAME_CASES = [
     ("c8", "too_many_moves", game_at_the_move_limit, lambda g: g.trade(1)),
     ("c8", "too_many_moves", game_at_the_move_limit,
      lambda g: g.place([(0, 1, "red", "square")])),
+    # A penalty is a move (CONTRACT §10): it counts, and it is refused there too.
+    ("c8", "too_many_moves", disciplined_game_at_the_move_limit,
+     lambda g: g.penalty("illegal")),
+    ("c8", "too_many_moves", disciplined_game_at_the_move_limit,
+     lambda g: g.push({"type": "penalty", "reason": "illegal"})),
+    ("c8", "too_many_moves", disciplined_game_at_the_move_limit, lambda g: g.trade(1)),
 ]
 
 
