@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from babel import dates, numbers
 
 from . import engine, i18n
-from .engine.messages import N_, N_plural, Words
+from .engine.messages import N_, N_plural, Template, Words
 from .i18n import gettext, ngettext
 
 WORDS = Words(gettext, ngettext)
@@ -237,15 +237,20 @@ def preview(result: engine.Preview) -> str:
 # --- moves ---
 
 
-PENALTY_RESULTS: dict[tuple[str, str], str] = {
+PENALTY_RESULTS: dict[tuple[str, str], Template] = {
     ("illegal", "lose_turn"): N_("illegal move: turn lost"),
-    ("illegal", "deduct"): N_("illegal move: %(n)d points deducted"),
+    ("illegal", "deduct"): N_plural(
+        "illegal move: %(num)d point deducted", "illegal move: %(num)d points deducted"
+    ),
     ("illegal", "exclude"): N_("illegal move: excluded from the game"),
     ("timeout", "lose_turn"): N_("out of time: turn lost"),
-    ("timeout", "deduct"): N_("out of time: %(n)d points deducted"),
+    ("timeout", "deduct"): N_plural(
+        "out of time: %(num)d point deducted", "out of time: %(num)d points deducted"
+    ),
     ("timeout", "exclude"): N_("out of time: excluded from the game"),
 }
-"""What a penalty did (RULES §7), by its reason and consequence."""
+"""What a penalty did (RULES §7), by its reason and consequence (a deduction's
+sentence by its number of points)."""
 
 PENALTY_SUMMARIES: dict[str, str] = {
     "illegal": N_("Penalty for an illegal move"),
@@ -253,15 +258,26 @@ PENALTY_SUMMARIES: dict[str, str] = {
 }
 """What a penalty move was, by its reason, without its consequence."""
 
-CONSEQUENCES: dict[str, str] = {
+CONSEQUENCES: dict[str, Template] = {
     "retry": N_("the player takes the move back and tries again"),
     "none": N_("nothing"),
     "lose_turn": N_("the turn passes"),
-    "deduct": N_("%(n)d points off and the turn passes"),
+    "deduct": N_plural(
+        "%(num)d point off and the turn passes",
+        "%(num)d points off and the turn passes",
+    ),
     "exclude": N_("the player leaves the game"),
 }
 """What each table-discipline consequence does, as the form and the game page
 name it."""
+
+
+def _words(template: Template, num: int) -> str:
+    """Return a sentence or, for a (singular, plural) pair, the one num asks for,
+    translated and filled in with num."""
+    if isinstance(template, tuple):
+        return ngettext(template[0], template[1], num)
+    return gettext(template)
 
 
 def move_result(move: engine.Move) -> str:
@@ -272,9 +288,7 @@ def move_result(move: engine.Move) -> str:
     if move.type == "trade":
         return gettext("traded %(n)d", n=move.count)
     if move.type == "penalty":
-        return gettext(
-            PENALTY_RESULTS[(move.reason, move.consequence)], n=-move.score
-        )
+        return _words(PENALTY_RESULTS[(move.reason, move.consequence)], -move.score)
     return gettext("passed")
 
 
@@ -306,7 +320,7 @@ def move_summary(move: engine.Move, variant: engine.Variant) -> str:
 def consequence(name: str, points: int) -> str:
     """Return what a table-discipline consequence does: "5 points off and the
     turn passes"."""
-    return gettext(CONSEQUENCES[name], n=points)
+    return _words(CONSEQUENCES[name], points)
 
 
 def penalty_action(reason: str, name: str, options: engine.Options) -> str:

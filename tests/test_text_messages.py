@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper import engine, text
+from scorekeeper import engine, i18n, text
 from scorekeeper.engine.messages import MESSAGES
 
 RED_PAIR = [{"row": 0, "col": 0, "color": "red", "shape": "circle"},
@@ -339,6 +339,26 @@ def test_the_breakdown_end_and_moves_are_written_by_text() -> None:
         "red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B",
         "purple": "P", "pink": "K", "brown": "N"}
     assert len(set(letters.values())) == 8
+
+
+def test_a_one_point_deduction_is_written_in_the_singular() -> None:
+    options = engine.Options(on_illegal="deduct", on_timeout="deduct",
+                             penalty_points=1)
+    game = engine.Game(engine.CLASSIC, 2, options=options)
+    game.push({"type": "place", "tiles": RED_PAIR})
+    illegal = game.push({"type": "penalty", "reason": "illegal"})
+    late = game.push({"type": "penalty", "reason": "timeout"})
+
+    assert text.move_result(illegal) == "illegal move: 1 point deducted"
+    assert text.move_result(late) == "out of time: 1 point deducted"
+    assert text.penalty_action("illegal", "Ann", options) == (
+        "Illegal move by Ann: 1 point off and the turn passes"
+    )
+    with i18n.language("nl"):
+        assert text.move_result(illegal) == "ongeldige zet: 1 punt aftrek"
+        assert text.consequence("deduct", 2) == (
+            "2 punten aftrek en de beurt gaat naar de volgende"
+        )
 
 
 def test_penalties_exclusions_and_their_end_are_written_by_text() -> None:
