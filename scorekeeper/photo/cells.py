@@ -1,0 +1,202 @@
+"""Read each cell of a rectified grid: is there a tile, its symbol's colour and shape.
+
+The grid is warped to squares of CELL pixels. A cell holds a tile when its rim
+is dark (a tile body); the symbol is the light blob nearest the middle. Colour
+is the symbol's median colour; shape is a vector of contour features that do
+not change when a tile is turned a quarter (area against the enclosing circle,
+solidity, the harmonics of the outline's radius) plus the one that tells a
+square from a diamond (where the outline's corners point).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .grid import Grid, dark_threshold, value_ratio
+
+CELL = 64
+"""Pixels per cell edge in the rectified grid."""
+
+ANGLES = 64
+"""Rays cast from a symbol's centre to measure its outline."""
+
+
+@dataclass
+class Cell:
+    """What one grid cell shows."""
+
+    row: int
+    col: int
+    body: float
+    """Share of the cell's rim that is dark: about 1 for a tile, 0 for table."""
+    color: np.ndarray | None = None
+    """The symbol's median colour, linear RGB in [0, 1]."""
+    shape: np.ndarray | None = None
+    """The symbol's shape features (see `shape_features`)."""
+
+    @property
+    def is_tile(self) -> bool:
+        """True when the cell shows a tile with a readable symbol."""
+        return self.body >= 0.5 and self.color is not None and self.shape is not None
+
+
+def rectify(img: np.ndarray, grid: Grid, cells: tuple[int, int, int, int]
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Warp the cells (col0, row0, col1, row1, inclusive) to a square grid image
+    with one spare cell all round; return it and the mask of pixels in the photo."""
+    c0, r0, c1, r1 = cells
+    pitch = grid.pitch
+    hom = grid.homography
+    src = img
+    # Warping straight down from large tiles would alias their thin edges.
+    while pitch > 1.8 * CELL:
+        src = cv2.pyrDown(src)
+        hom = np.diag([0.5, 0.5, 1.0]) @ hom
+        pitch /= 2
+    to_lattice = np.array([[1 / CELL, 0, c0 - 1.5], [0, 1 / CELL, r0 - 1.5], [0, 0, 1]])
+    m = hom @ to_lattice
+    size = ((c1 - c0 + 3) * CELL, (r1 - r0 + 3) * CELL)
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    out = cv2.warpPerspective(src, m, size, flags=flags,
+                              borderMode=cv2.BORDER_REPLICATE)
+    inside = np.full(src.shape[:2], 255, np.uint8)
+    seen = cv2.warpPerspective(inside, m, size, flags=flags, borderValue=0)
+    return out, seen
+
+
+def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
+               ) -> dict[tuple[int, int], Cell]:
+    """Return what each cell near the grid's tiles shows, by (row, col)."""
+    rows = [r for r, _ in grid.centres]
+    cols = [c for _, c in grid.centres]
+    c0, r0 = min(cols) - margin, min(rows) - margin
+    c1, r1 = max(cols) + margin, max(rows) + margin
+    rect, seen = rectify(img, grid, (c0, r0, c1, r1))
+    ratio = value_ratio(rect, CELL * 1.5, floor=True)
+    yy, xx = np.mgrid[0:CELL, 0:CELL]
+    d = np.hypot(xx - (CELL - 1) / 2, yy - (CELL - 1) / 2)
+    inset = CELL // 10
+    rim = (d > 0.38 * CELL) & (xx >= inset) & (xx < CELL - inset) \
+        & (yy >= inset) & (yy < CELL - inset)
+    dark = ratio < _body_level(ratio, seen, rim, grid, (c0, r0, c1, r1))
+    out = {}
+    for r in range(r0, r1 + 1):
+        for c in range(c0, c1 + 1):
+            x = (c - c0 + 1) * CELL
+            y = (r - r0 + 1) * CELL
+            if seen[y:y + CELL, x:x + CELL].mean() < 0.9 * 255:
+                continue  # partly outside the photo: unknown, not empty
+            body = float(dark[y:y + CELL, x:x + CELL][rim].mean())
+            cell = Cell(r, c, body)
+            out[(r, c)] = cell
+            # A symbol found enclosed in dark already vouches for a tile (glare
+            # can lighten its body); elsewhere only a plainly dark rim does, as
+            # dark wood grain can pass for a little of it.
+            if body >= (0.3 if (r, c) in grid.centres else 0.75):
+                _read_symbol(cell, rect, dark, x, y)
+                if cell.color is not None:
+                    cell.body = max(body, 0.5)
+    return out
+
+
+def _body_level(ratio: np.ndarray, seen: np.ndarray, rim: np.ndarray, grid: Grid,
+                box: tuple[int, int, int, int]) -> float:
+    """Return the brightness ratio below which a pixel is tile body: between the
+    rims of cells known to hold a tile (a symbol was found there) and the rims
+    of the cells around them, mostly table."""
+    c0, r0, c1, r1 = box
+    tiles, others = [], []
+    for r in range(r0, r1 + 1):
+        for c in range(c0, c1 + 1):
+            x, y = (c - c0 + 1) * CELL, (r - r0 + 1) * CELL
+            if seen[y:y + CELL, x:x + CELL].min() == 0:
+                continue
+            values = ratio[y:y + CELL, x:x + CELL][rim]
+            (tiles if (r, c) in grid.centres else others).append(values)
+    if not tiles:
+        return dark_threshold(ratio, seen)
+    body = float(np.median(np.concatenate(tiles)))
+    table = float(np.median(np.concatenate(others))) if others else body + 0.6
+    return max(body + 0.08, body + 0.45 * (table - body))
+
+
+def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
+                 ) -> None:
+    """Find the symbol near the cell's middle; store its colour and shape."""
+    m = CELL // 4
+    h, w = dark.shape
+    wx0, wy0 = max(0, x - m), max(0, y - m)
+    wx1, wy1 = min(w, x + CELL + m), min(h, y + CELL + m)
+    light = (~dark[wy0:wy1, wx0:wx1]).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(light, 8)
+    mid = np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])
+    parts = []
+    for k in range(1, n):
+        area = stats[k, cv2.CC_STAT_AREA]
+        if area < 0.004 * CELL * CELL:
+            continue
+        if np.linalg.norm(cents[k] - mid) < 0.3 * CELL and \
+                stats[k, cv2.CC_STAT_WIDTH] < 0.95 * CELL and \
+                stats[k, cv2.CC_STAT_HEIGHT] < 0.95 * CELL:
+            parts.append(k)
+    if not parts:
+        return
+    mask = np.isin(labels, parts).astype(np.uint8)
+    area = int(mask.sum())
+    if area < 0.03 * CELL * CELL or area > 0.6 * CELL * CELL:
+        return
+    my, mx = np.nonzero(mask)
+    centre = np.array([mx.mean(), my.mean()])
+    # Re-centre on the symbol: a tile lies a little off its lattice place, and a
+    # lens bends straight rows.
+    ox = int(round(centre[0] - CELL / 2))
+    oy = int(round(centre[1] - CELL / 2))
+    patch = np.zeros((CELL, CELL), np.uint8)
+    sx0, sy0 = max(0, ox), max(0, oy)
+    sx1, sy1 = min(mask.shape[1], ox + CELL), min(mask.shape[0], oy + CELL)
+    patch[sy0 - oy:sy1 - oy, sx0 - ox:sx1 - ox] = mask[sy0:sy1, sx0:sx1]
+    features = shape_features(patch)
+    if features is None:
+        return
+    # Colour from the symbol's inside, away from edges blurred into black.
+    core = cv2.erode(mask, np.ones((3, 3), np.uint8))
+    if core.sum() < 12:
+        core = mask
+    pix = rect[wy0:wy1, wx0:wx1][core > 0].astype(np.float32)
+    bright = pix.max(axis=1)
+    # The brighter half: blur and black rims darken the rest.
+    pix = pix[bright >= np.median(bright)]
+    bgr = np.median(pix, axis=0) / 255.0
+    cell.color = (bgr[::-1] ** 2.2).astype(np.float64)
+    cell.shape = features
+
+
+def shape_features(mask: np.ndarray) -> np.ndarray | None:
+    """Return a symbol's shape features from its mask (CELL × CELL, centred)."""
+    m = cv2.moments(mask, binaryImage=True)
+    if m["m00"] < 10:
+        return None
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    area = m["m00"]
+    polar = cv2.warpPolar(mask * 255, (CELL // 2, ANGLES), (cx, cy), CELL / 2,
+                          cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR)
+    inside = polar > 127
+    radius = np.where(inside.any(axis=1),
+                      CELL // 2 - np.argmax(inside[:, ::-1], axis=1), 0).astype(float)
+    fill = inside.mean(axis=1) / np.maximum(radius, 1) * (CELL // 2)
+    r_max = max(float(radius.max()), 1.0)
+    spectrum = np.fft.rfft(radius)
+    base = max(abs(spectrum[0]), 1e-6)
+    a2, a4, a8 = (abs(spectrum[k]) / base for k in (2, 4, 8))
+    # Where the outline's four corners point: +1 along the grid, -1 diagonal.
+    phase = float(np.cos(np.angle(spectrum[4]))) * min(1.0, a4 / 0.04)
+    pts = cv2.findNonZero(mask)
+    hull = cv2.convexHull(pts)
+    solidity = area / max(cv2.contourArea(hull), 1.0)
+    disc = area / (np.pi * r_max * r_max)
+    spread = float(radius.min() / r_max)
+    gaps = float((fill < 0.8).mean())
+    return np.array([disc, solidity, spread, a2 * 4, a4 * 4, a8 * 6, phase, gaps])

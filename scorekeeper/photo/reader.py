@@ -1,0 +1,223 @@
+"""Read a move from a photo of the board: the entry point of the photo package."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..engine import CLASSIC, Variant
+from .cells import Cell as GridCell
+from .cells import read_cells
+from .classify import Classifier
+from .decode import decode
+from .errors import PhotoUnreadable
+from .grid import find_grid
+from .register import Placement, register, turn
+
+Cell = tuple[int, int]
+
+LOW_CONFIDENCE = 0.25
+"""Below this a read tile is worth a second look (the page marks it)."""
+
+
+class PhotoTile(NamedTuple):
+    """A tile the photo shows on a cell that is empty on the stored board."""
+
+    row: int
+    col: int
+    color: str
+    shape: str
+    confidence: float
+    """0 (a guess) to 1 (sure): how clearly the colour and shape stood out."""
+
+
+class Conflict(NamedTuple):
+    """A stored tile the photo shows as a different tile."""
+
+    row: int
+    col: int
+    stored: tuple[str, str]
+    """The stored tile (colour, shape)."""
+    seen: tuple[str, str]
+    """The tile the photo shows there (colour, shape)."""
+    confidence: float
+
+
+@dataclass(frozen=True)
+class PhotoReading:
+    """What a photo of the board shows, in the stored board's coordinates."""
+
+    tiles: tuple[PhotoTile, ...]
+    """The new tiles: on cells empty on the stored board, in line order."""
+    matched: int
+    """Stored tiles the photo shows as stored (same cell, colour and shape)."""
+    conflicts: tuple[Conflict, ...]
+    """Stored tiles the photo shows differently: the table and the page differ."""
+    seen: int
+    """Stored tiles on cells the photo shows (matched, conflicting or missing)."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the reading as JSON-ready data (CONTRACT §12, plus conflicts)."""
+        return {
+            "tiles": [t._asdict() for t in self.tiles],
+            "matched": self.matched,
+            "conflicts": [
+                {"row": c.row, "col": c.col,
+                 "stored": {"color": c.stored[0], "shape": c.stored[1]},
+                 "seen": {"color": c.seen[0], "shape": c.seen[1]},
+                 "confidence": c.confidence}
+                for c in self.conflicts
+            ],
+        }
+
+
+@dataclass
+class _Read:
+    """One tile read in the photo's own grid."""
+
+    cell: GridCell
+    color: int = 0
+    shape: int = 0
+    color_conf: float = 0.0
+    shape_conf: float = 0.0
+
+    @property
+    def confidence(self) -> float:
+        return round(min(self.color_conf, self.shape_conf), 3)
+
+
+def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
+              variant: Variant = CLASSIC) -> PhotoReading:
+    """Return the tiles a photo shows beyond the stored board (row, col, colour,
+    shape); raise PhotoUnreadable when it cannot be read as one move."""
+    img = decode(image)
+    grid = find_grid(img)
+    cells = read_cells(img, grid)
+    reads = {key: _Read(cell) for key, cell in cells.items() if cell.is_tile}
+    reads = _main_group(reads)
+    if not reads:
+        raise PhotoUnreadable("no_tiles")
+    empty = {key for key, cell in cells.items() if cell.body < 0.25}
+    clf = Classifier(variant.color_names, variant.shape_names)
+    _label(reads, clf)
+    board = {(r, c): (color, shape) for r, c, color, shape in stored}
+    if not board:
+        return _first_move(reads, clf, variant)
+    index = {(r, c): (clf.colors.index(color) if color in clf.colors else -1,
+                      clf.shapes.index(shape) if shape in clf.shapes else -1)
+             for (r, c), (color, shape) in board.items()}
+    placement = None
+    for _ in range(2):
+        labels = {key: (rd.color, rd.shape) for key, rd in reads.items()}
+        placement = register(labels, empty, index)
+        if placement is None:
+            break
+        # Learn this photo's light and print from the stored tiles it shows.
+        examples = []
+        for key, rd in reads.items():
+            tile = board.get(placement.to_board(key))
+            color, shape = rd.cell.color, rd.cell.shape
+            if tile is not None and color is not None and shape is not None:
+                examples.append((color, shape, tile[0], tile[1]))
+        clf.learn(examples)
+        _label(reads, clf)
+    if placement is None:
+        raise PhotoUnreadable("no_match", matched=0, stored=len(board))
+    return _result(reads, cells, placement, board, clf, variant)
+
+
+def _main_group(reads: dict[Cell, _Read]) -> dict[Cell, _Read]:
+    """Keep the largest group of side-by-side tiles: the board (tiles lying
+    elsewhere on the table are not part of it)."""
+    left = set(reads)
+    best: set[Cell] = set()
+    while left:
+        start = left.pop()
+        group = {start}
+        todo = [start]
+        while todo:
+            r, c = todo.pop()
+            for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if n in left:
+                    left.discard(n)
+                    group.add(n)
+                    todo.append(n)
+        if len(group) > len(best):
+            best = group
+    return {key: reads[key] for key in best}
+
+
+def _label(reads: dict[Cell, _Read], clf: Classifier) -> None:
+    """Name each read tile's colour and shape."""
+    for rd in reads.values():
+        if rd.cell.color is None or rd.cell.shape is None:
+            continue  # never: only cells with a symbol are read
+        color = clf.color(rd.cell.color)
+        shape = clf.shape(rd.cell.shape)
+        rd.color, rd.color_conf = color.index, color.confidence
+        rd.shape, rd.shape_conf = shape.index, shape.confidence
+
+
+def _first_move(reads: dict[Cell, _Read], clf: Classifier,
+                variant: Variant) -> PhotoReading:
+    """An empty board: the tiles in a frame of their own, in row 0 from (0, 0)."""
+    cells = list(reads)
+    if len(cells) > variant.hand_size:
+        raise PhotoUnreadable("too_many_tiles", count=len(cells),
+                              limit=variant.hand_size)
+    rows = {r for r, _ in cells}
+    cols = {c for _, c in cells}
+    if len(rows) > 1 and len(cols) > 1:
+        raise PhotoUnreadable("not_one_line", cells=sorted(cells))
+    quarter = 0 if len(rows) == 1 else 1
+    turned = {turn(cell, quarter): rd for cell, rd in reads.items()}
+    r0 = min(r for r, _ in turned)
+    c0 = min(c for _, c in turned)
+    tiles = tuple(
+        PhotoTile(r - r0, c - c0, clf.colors[rd.color], clf.shapes[rd.shape],
+                  rd.confidence)
+        for (r, c), rd in sorted(turned.items())
+    )
+    return PhotoReading(tiles, 0, (), 0)
+
+
+def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
+            placement: Placement, board: dict[Cell, tuple[str, str]],
+            clf: Classifier, variant: Variant) -> PhotoReading:
+    """Sort the read tiles into matched, conflicting and new; check the move."""
+    matched = 0
+    conflicts = []
+    new = []
+    for key, rd in reads.items():
+        at = placement.to_board(key)
+        tile = board.get(at)
+        seen = (clf.colors[rd.color], clf.shapes[rd.shape])
+        if tile is None:
+            new.append(PhotoTile(at[0], at[1], seen[0], seen[1], rd.confidence))
+        elif tile == seen:
+            matched += 1
+        else:
+            wrong = []
+            if tile[0] != seen[0]:
+                wrong.append(rd.color_conf)
+            if tile[1] != seen[1]:
+                wrong.append(rd.shape_conf)
+            conflicts.append(Conflict(at[0], at[1], tile, seen, round(min(wrong), 3)))
+    seen_cells = {placement.to_board(key) for key in cells}
+    in_view = sum(1 for cell in board if cell in seen_cells)
+    if matched < min(3, len(board)) or matched < 0.5 * in_view:
+        raise PhotoUnreadable("no_match", matched=matched, stored=len(board))
+    new.sort()
+    if len(new) > variant.hand_size:
+        raise PhotoUnreadable("too_many_tiles", count=len(new), limit=variant.hand_size)
+    if new:
+        rows = {t.row for t in new}
+        cols = {t.col for t in new}
+        touches = any((t.row + dr, t.col + dc) in board
+                      for t in new for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+        if (len(rows) > 1 and len(cols) > 1) or not touches:
+            raise PhotoUnreadable("not_one_line", cells=[(t.row, t.col) for t in new])
+    # Only confident contradictions: a blurred symbol is not a drifted board.
+    sure = tuple(sorted(c for c in conflicts if c.confidence >= 0.15))
+    return PhotoReading(tuple(new), matched, sure, in_view)
