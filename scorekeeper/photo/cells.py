@@ -36,6 +36,8 @@ class Cell:
     """The symbol's median colour, linear RGB in [0, 1]."""
     shape: np.ndarray | None = None
     """The symbol's shape features (see `shape_features`)."""
+    mask: np.ndarray | None = None
+    """The symbol's mask, CELL × CELL, centred on it."""
 
     @property
     def is_tile(self) -> bool:
@@ -131,20 +133,21 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     wx0, wy0 = max(0, x - m), max(0, y - m)
     wx1, wy1 = min(w, x + CELL + m), min(h, y + CELL + m)
     light = (~dark[wy0:wy1, wx0:wx1]).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(light, 8)
     mid = np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])
-    parts = []
-    for k in range(1, n):
-        area = stats[k, cv2.CC_STAT_AREA]
-        if area < 0.004 * CELL * CELL:
-            continue
-        if np.linalg.norm(cents[k] - mid) < 0.3 * CELL and \
-                stats[k, cv2.CC_STAT_WIDTH] < 0.95 * CELL and \
-                stats[k, cv2.CC_STAT_HEIGHT] < 0.95 * CELL:
-            parts.append(k)
-    if not parts:
+    kernel = np.ones((3, 3), np.uint8)
+    mask = None
+    # A thin bridge of light (blur over a narrow rim) can join the symbol to the
+    # table: peel the light back a pixel at a time until the symbol stands alone.
+    for peel in range(4):
+        core = cv2.erode(light, kernel, iterations=peel) if peel else light
+        parts = _central_parts(core, mid)
+        if parts is not None:
+            mask = parts
+            if peel:
+                mask = cv2.dilate(mask, kernel, iterations=peel) & light
+            break
+    if mask is None:
         return
-    mask = np.isin(labels, parts).astype(np.uint8)
     area = int(mask.sum())
     if area < 0.03 * CELL * CELL or area > 0.6 * CELL * CELL:
         return
@@ -170,8 +173,29 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     # The brighter half: blur and black rims darken the rest.
     pix = pix[bright >= np.median(bright)]
     bgr = np.median(pix, axis=0) / 255.0
-    cell.color = (bgr[::-1] ** 2.2).astype(np.float64)
+    # Less the black of the tile around it: glare and flare add light to both.
+    body = rect[y:y + CELL, x:x + CELL][dark[y:y + CELL, x:x + CELL]]
+    black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
+    lin = (bgr[::-1] ** 2.2) - 0.9 * (black[::-1] ** 2.2)
+    cell.color = np.maximum(lin, 1e-4).astype(np.float64)
     cell.shape = features
+    cell.mask = patch.astype(bool)
+
+
+def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
+    """Return the mask of the light blobs around `mid` smaller than a cell."""
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(light, 8)
+    parts = []
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < 0.004 * CELL * CELL:
+            continue
+        if np.linalg.norm(cents[k] - mid) < 0.3 * CELL and \
+                stats[k, cv2.CC_STAT_WIDTH] < 0.95 * CELL and \
+                stats[k, cv2.CC_STAT_HEIGHT] < 0.95 * CELL:
+            parts.append(k)
+    if not parts:
+        return None
+    return np.isin(labels, parts).astype(np.uint8)
 
 
 def shape_features(mask: np.ndarray) -> np.ndarray | None:

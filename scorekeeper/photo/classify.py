@@ -171,6 +171,8 @@ class Classifier:
         self.scale = scale
         self.shape_refs = [feats[labels == k] / scale for k in range(len(self.shapes))]
         self.shape_examples: dict[int, np.ndarray] = {}
+        self.masks: np.ndarray | None = None
+        self.mask_labels = np.zeros(0, int)
 
     def color(self, rgb: np.ndarray) -> Choice:
         """Name the colour of a symbol (linear RGB)."""
@@ -184,8 +186,9 @@ class Classifier:
                 dist[k] = np.linalg.norm(fixed - self.paint[k])
         return _choose(dist)
 
-    def shape(self, features: np.ndarray) -> Choice:
-        """Name the shape of a symbol from its features."""
+    def shape(self, features: np.ndarray, mask: np.ndarray | None = None) -> Choice:
+        """Name the shape of a symbol from its features and, once the photo's
+        stored tiles are known, by overlaying its mask on theirs."""
         x = features / self.scale
         dist = np.empty(len(self.shapes))
         for k in range(len(self.shapes)):
@@ -193,29 +196,63 @@ class Classifier:
             if refs is None:
                 refs = self.shape_refs[k]
             dist[k] = np.sqrt(((refs - x) ** 2).sum(axis=1)).min()
-        return _choose(dist)
+        by_features = _choose(dist)
+        if mask is None or self.masks is None:
+            return by_features
+        # The best overlap (intersection over union) with each known shape's
+        # stored tiles, in any quarter turn: this photo's own print and blur.
+        inter = (self.masks & mask).sum(axis=(2, 3))
+        union = (self.masks | mask).sum(axis=(2, 3))
+        iou = (inter / np.maximum(union, 1)).max(axis=1)
+        best = np.full(len(self.shapes), -1.0)
+        np.maximum.at(best, self.mask_labels, iou)
+        order = np.argsort(best)[::-1]
+        first, second = best[order[0]], max(best[order[1]], 0.0)
+        unseen = by_features.index not in self.mask_labels
+        # A shape no stored tile shows can only come from the general
+        # references; trust them over a poor overlap.
+        if unseen and (first < 0.85 or dist[by_features.index] < 0.6 * dist[order[0]]):
+            return by_features
+        return Choice(int(order[0]), float(min(1.0, (first - second) / 0.15)))
 
-    def learn(self, examples: Sequence[tuple[np.ndarray, np.ndarray, str, str]]
-              ) -> None:
-        """Learn this photo's light and print from seen stored tiles:
-        (colour, shape features, colour name, shape name)."""
+    def learn(self, examples: Sequence[Example]) -> None:
+        """Learn this photo's light and print from the stored tiles it shows."""
         if not examples:
             return
-        obs = np.array([e[0] for e in examples])
-        ref = np.array([paint_linear(e[2]) for e in examples])
+        obs = np.array([e.rgb for e in examples])
+        ref = np.array([paint_linear(e.color) for e in examples])
         # Per-channel gains (the colour of the light), least squares.
         gains = (obs * ref).sum(axis=0) / np.maximum((obs * obs).sum(axis=0), 1e-9)
         self.gains = gains / gains[1]
         by_color: dict[int, list[np.ndarray]] = {}
         by_shape: dict[int, list[np.ndarray]] = {}
-        for rgb, feat, cname, sname in examples:
-            if cname in self.colors:
-                k = self.colors.index(cname)
-                by_color.setdefault(k, []).append(chroma(rgb)[0])
-            if sname in self.shapes:
-                k = self.shapes.index(sname)
-                by_shape.setdefault(k, []).append(feat / self.scale)
+        masks, labels = [], []
+        for e in examples:
+            if e.color in self.colors:
+                k = self.colors.index(e.color)
+                by_color.setdefault(k, []).append(chroma(e.rgb)[0])
+            if e.shape in self.shapes:
+                k = self.shapes.index(e.shape)
+                by_shape.setdefault(k, []).append(e.features / self.scale)
+                masks.append(e.mask)
+                labels.append(k)
         self.color_protos = {k: np.median(np.array(v), axis=0)
                              for k, v in by_color.items() if len(v) >= 2}
         self.shape_examples = {k: np.array(v)
                                for k, v in by_shape.items() if len(v) >= 2}
+        if masks:
+            stack = np.array(masks, bool)
+            self.masks = np.stack([np.rot90(stack, k, axes=(1, 2)) for k in range(4)],
+                                  axis=1)
+            self.mask_labels = np.array(labels)
+
+
+@dataclass
+class Example:
+    """A stored tile seen in the photo: what it looks like, and what it is."""
+
+    rgb: np.ndarray
+    features: np.ndarray
+    mask: np.ndarray
+    color: str
+    shape: str

@@ -99,10 +99,10 @@ def find_blobs(img: np.ndarray) -> Blobs:
     idx = np.flatnonzero(keep)
     if idx.size == 0:
         return Blobs(np.zeros((0, 2)), np.zeros(0), dark)
-    # Enclosed: the box around the blob, widened by a third of its size, is dark
+    # Enclosed: the box around the blob, widened by a sixth of its size, is dark
     # except for the blob itself.
     integral = cv2.integral(dark)
-    m = np.maximum(2, (ext[idx] * 0.3).astype(int))
+    m = np.maximum(2, (ext[idx] * 0.15).astype(int))
     x0 = np.clip(x[idx] - m, 0, w)
     y0 = np.clip(y[idx] - m, 0, h)
     x1 = np.clip(x[idx] + bw[idx] + m, 0, w)
@@ -120,6 +120,11 @@ def find_blobs(img: np.ndarray) -> Blobs:
     inside = blob_sum / area[idx]
     contrast = inside >= 2.2 * ring + 8
     idx = idx[enclosed & contrast]
+    if idx.size >= 3:
+        # Symbols share one size within a photo; the specks of table between
+        # four tile corners are far smaller.
+        typical = np.percentile(ext[idx], 75)
+        idx = idx[(ext[idx] >= 0.45 * typical) & (ext[idx] <= 2.2 * typical)]
     return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64), dark)
 
 

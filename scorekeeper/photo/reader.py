@@ -9,7 +9,7 @@ from typing import NamedTuple
 from ..engine import CLASSIC, Variant
 from .cells import Cell as GridCell
 from .cells import read_cells
-from .classify import Classifier
+from .classify import Classifier, Example
 from .decode import decode
 from .errors import PhotoUnreadable
 from .grid import find_grid
@@ -117,9 +117,10 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         examples = []
         for key, rd in reads.items():
             tile = board.get(placement.to_board(key))
-            color, shape = rd.cell.color, rd.cell.shape
-            if tile is not None and color is not None and shape is not None:
-                examples.append((color, shape, tile[0], tile[1]))
+            cell = rd.cell
+            if tile is not None and cell.color is not None and cell.shape is not None \
+                    and cell.mask is not None:
+                examples.append(Example(cell.color, cell.shape, cell.mask, *tile))
         clf.learn(examples)
         _label(reads, clf)
     if placement is None:
@@ -154,7 +155,7 @@ def _label(reads: dict[Cell, _Read], clf: Classifier) -> None:
         if rd.cell.color is None or rd.cell.shape is None:
             continue  # never: only cells with a symbol are read
         color = clf.color(rd.cell.color)
-        shape = clf.shape(rd.cell.shape)
+        shape = clf.shape(rd.cell.shape, rd.cell.mask)
         rd.color, rd.color_conf = color.index, color.confidence
         rd.shape, rd.shape_conf = shape.index, shape.confidence
 
