@@ -129,17 +129,19 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
 
 
 def _main_group(reads: dict[Cell, _Read]) -> dict[Cell, _Read]:
-    """Keep the largest group of side-by-side tiles: the board (tiles lying
-    elsewhere on the table are not part of it)."""
+    """Keep the largest group of tiles: the board. Tiles lying elsewhere on the
+    table are not part of it; a tile or two left unread within the board must
+    not split it, so tiles up to two cells apart count as one group."""
     left = set(reads)
     best: set[Cell] = set()
+    near = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc]
     while left:
         start = left.pop()
         group = {start}
         todo = [start]
         while todo:
             r, c = todo.pop()
-            for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            for n in ((r + dr, c + dc) for dr, dc in near):
                 if n in left:
                     left.discard(n)
                     group.add(n)
