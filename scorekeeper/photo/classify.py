@@ -170,9 +170,10 @@ class Classifier:
         feats, labels, scale = templates(self.shapes)
         self.scale = scale
         self.shape_refs = [feats[labels == k] / scale for k in range(len(self.shapes))]
-        self.shape_examples: dict[int, np.ndarray] = {}
-        self.masks: np.ndarray | None = None
-        self.mask_labels = np.zeros(0, int)
+        self.examples: list[object] = []
+        self.features = np.zeros((0, len(self.scale)))
+        self.masks = np.zeros((0, 4, CELL, CELL), bool)
+        self.labels = np.zeros(0, int)
 
     def color(self, rgb: np.ndarray) -> Choice:
         """Name the colour of a symbol (linear RGB)."""
@@ -186,29 +187,35 @@ class Classifier:
                 dist[k] = np.linalg.norm(fixed - self.paint[k])
         return _choose(dist)
 
-    def shape(self, features: np.ndarray, mask: np.ndarray | None = None) -> Choice:
+    def shape(self, features: np.ndarray, mask: np.ndarray | None = None,
+              key: object = None) -> Choice:
         """Name the shape of a symbol from its features and, once the photo's
-        stored tiles are known, by overlaying its mask on theirs."""
+        stored tiles are known, by overlaying its mask on theirs (never on its
+        own: `key` names the symbol's cell, left out of the examples)."""
         x = features / self.scale
+        others = np.array([k != key for k in self.examples], bool)
+        labels = self.labels[others] if len(others) else self.labels
+        feats = self.features[others] if len(others) else self.features
         dist = np.empty(len(self.shapes))
         for k in range(len(self.shapes)):
-            refs = self.shape_examples.get(k)
-            if refs is None:
+            refs = feats[labels == k]
+            if len(refs) < 2:
                 refs = self.shape_refs[k]
             dist[k] = np.sqrt(((refs - x) ** 2).sum(axis=1)).min()
         by_features = _choose(dist)
-        if mask is None or self.masks is None:
+        if mask is None or not len(labels):
             return by_features
         # The best overlap (intersection over union) with each known shape's
         # stored tiles, in any quarter turn: this photo's own print and blur.
-        inter = (self.masks & mask).sum(axis=(2, 3))
-        union = (self.masks | mask).sum(axis=(2, 3))
+        masks = self.masks[others]
+        inter = (masks & mask).sum(axis=(2, 3))
+        union = (masks | mask).sum(axis=(2, 3))
         iou = (inter / np.maximum(union, 1)).max(axis=1)
         best = np.full(len(self.shapes), -1.0)
-        np.maximum.at(best, self.mask_labels, iou)
+        np.maximum.at(best, labels, iou)
         order = np.argsort(best)[::-1]
         first, second = best[order[0]], max(best[order[1]], 0.0)
-        unseen = by_features.index not in self.mask_labels
+        unseen = by_features.index not in labels
         # A shape no stored tile shows can only come from the general
         # references; trust them over a poor overlap.
         if unseen and (first < 0.85 or dist[by_features.index] < 0.6 * dist[order[0]]):
@@ -225,26 +232,21 @@ class Classifier:
         gains = (obs * ref).sum(axis=0) / np.maximum((obs * obs).sum(axis=0), 1e-9)
         self.gains = gains / gains[1]
         by_color: dict[int, list[np.ndarray]] = {}
-        by_shape: dict[int, list[np.ndarray]] = {}
-        masks, labels = [], []
         for e in examples:
             if e.color in self.colors:
                 k = self.colors.index(e.color)
                 by_color.setdefault(k, []).append(chroma(e.rgb)[0])
-            if e.shape in self.shapes:
-                k = self.shapes.index(e.shape)
-                by_shape.setdefault(k, []).append(e.features / self.scale)
-                masks.append(e.mask)
-                labels.append(k)
+        # Three or more: a median that one wrongly stored tile cannot move.
         self.color_protos = {k: np.median(np.array(v), axis=0)
-                             for k, v in by_color.items() if len(v) >= 2}
-        self.shape_examples = {k: np.array(v)
-                               for k, v in by_shape.items() if len(v) >= 2}
-        if masks:
-            stack = np.array(masks, bool)
-            self.masks = np.stack([np.rot90(stack, k, axes=(1, 2)) for k in range(4)],
-                                  axis=1)
-            self.mask_labels = np.array(labels)
+                             for k, v in by_color.items() if len(v) >= 3}
+        known = [e for e in examples if e.shape in self.shapes]
+        self.examples = [e.key for e in known]
+        self.labels = np.array([self.shapes.index(e.shape) for e in known], int)
+        self.features = np.array([e.features / self.scale for e in known]).reshape(
+            len(known), len(self.scale))
+        stack = np.array([e.mask for e in known], bool).reshape(len(known), CELL, CELL)
+        turns = [np.rot90(stack, k, axes=(1, 2)) for k in range(4)]
+        self.masks = np.stack(turns, axis=1)
 
 
 @dataclass
@@ -256,3 +258,5 @@ class Example:
     mask: np.ndarray
     color: str
     shape: str
+    key: object = None
+    """The cell it was seen on."""

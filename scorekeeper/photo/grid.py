@@ -236,8 +236,8 @@ def _sane(h: np.ndarray, src: np.ndarray, pitch: float) -> bool:
         dv = np.linalg.norm(pts[2] - pts[0])
         if not (0.5 * pitch < du < 2 * pitch and 0.5 * pitch < dv < 2 * pitch):
             return False
-        cross = np.cross(pts[1] - pts[0], pts[2] - pts[0])
-        if cross <= 0:
+        (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
+        if ax * by - ay * bx <= 0:  # turned inside out (mirrored)
             return False
     return True
 

@@ -120,7 +120,7 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
             cell = rd.cell
             if tile is not None and cell.color is not None and cell.shape is not None \
                     and cell.mask is not None:
-                examples.append(Example(cell.color, cell.shape, cell.mask, *tile))
+                examples.append(Example(cell.color, cell.shape, cell.mask, *tile, key))
         clf.learn(examples)
         _label(reads, clf)
     if placement is None:
@@ -153,11 +153,11 @@ def _main_group(reads: dict[Cell, _Read]) -> dict[Cell, _Read]:
 
 def _label(reads: dict[Cell, _Read], clf: Classifier) -> None:
     """Name each read tile's colour and shape."""
-    for rd in reads.values():
+    for key, rd in reads.items():
         if rd.cell.color is None or rd.cell.shape is None:
             continue  # never: only cells with a symbol are read
         color = clf.color(rd.cell.color)
-        shape = clf.shape(rd.cell.shape, rd.cell.mask)
+        shape = clf.shape(rd.cell.shape, rd.cell.mask, key)
         rd.color, rd.color_conf = color.index, color.confidence
         rd.shape, rd.shape_conf = shape.index, shape.confidence
 
