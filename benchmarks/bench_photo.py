@@ -169,8 +169,51 @@ def pct(a: int, b: int) -> str:
     return f"{100 * a / b:.1f}% ({a}/{b})" if b else "—"
 
 
+def examples(folder: Path) -> None:
+    """Save three example photos (one per renderer, and a slanted one in warm
+    light) with what was read from them, for a note or a review."""
+    import importlib
+    from dataclasses import replace
+
+    from photo import synth
+
+    from scorekeeper.photo import PhotoUnreadable, read_move
+
+    folder.mkdir(parents=True, exist_ok=True)
+    picks = [("own", 3, {}), ("held-out", 5, {}),
+             ("own", 11, {"slant": 14.0, "warmth": 0.9, "tile_px": 52.0})]
+    for n, (name, index, change) in enumerate(picks, 1):
+        module, seed = SETS[name]
+        case = synth.cases(seed, index + 1)[index]
+        case = replace(case, shot=replace(case.shot, jpeg=82, **change))
+        renderer = importlib.import_module(f"photo.{module}").render
+        data = synth.photo(case, renderer)
+        path = folder / f"example-{n}-{name}.jpg"
+        path.write_bytes(data)
+        start = time.perf_counter()
+        try:
+            reading = read_move(data, list(case.stored))
+            read = reading.to_dict()
+        except PhotoUnreadable as exc:
+            read = {"photo_unreadable": exc.reason, "sentence": exc.sentence}
+        seconds = time.perf_counter() - start
+        note = {
+            "photo": path.name, "renderer": module, "game_and_move": case.name,
+            "tile_px": round(case.shot.tile_px),
+            "slant_degrees": round(case.shot.slant, 1),
+            "turn_degrees": round(case.shot.angle), "stored_tiles": len(case.stored),
+            "move_on_the_table": [dict(zip(("row", "col", "color", "shape"), t,
+                                           strict=True)) for t in case.move],
+            "read": read, "seconds": round(seconds, 2),
+        }
+        path.with_suffix(".json").write_text(json.dumps(note, indent=1) + "\n")
+        print(f"{path}: {json.dumps(read)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=Path,
+                        help="save three example photos and readings here, then stop")
     parser.add_argument("--quick", action="store_true", help="20 photos a set, 1 run")
     parser.add_argument("--count", type=int, default=100, help="photos per set")
     parser.add_argument("--runs", type=int, default=3, help="timing runs per set")
@@ -178,6 +221,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.worker:
         worker(args.worker, args.count)
+        return
+    if args.examples:
+        examples(args.examples)
         return
     count, runs = (20, 1) if args.quick else (args.count, args.runs)
     for name in SETS:
