@@ -1,15 +1,14 @@
 """Read each cell of a rectified grid: is there a tile, its symbol's colour and shape.
 
 The grid is warped to squares of CELL pixels. A cell holds a tile when its rim
-is dark (a tile body); the symbol is the light blob nearest the middle. Colour
-is the symbol's median colour; shape is a vector of contour features that do
-not change when a tile is turned a quarter (area against the enclosing circle,
-solidity, the harmonics of the outline's radius) plus the one that tells a
-square from a diamond (where the outline's corners point).
+is dark (a tile body); the symbol is the light blob nearest the middle. Its
+colour is the median of its brighter half, less the black of the tile around
+it; its shape is its mask, moved to the middle and scaled to one size.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -20,8 +19,6 @@ from .grid import Grid, dark_threshold, value_ratio
 CELL = 64
 """Pixels per cell edge in the rectified grid."""
 
-ANGLES = 64
-"""Rays cast from a symbol's centre to measure its outline."""
 
 
 @dataclass
@@ -34,15 +31,14 @@ class Cell:
     """Share of the cell's rim that is dark: about 1 for a tile, 0 for table."""
     color: np.ndarray | None = None
     """The symbol's median colour, linear RGB in [0, 1]."""
-    shape: np.ndarray | None = None
-    """The symbol's shape features (see `shape_features`)."""
     mask: np.ndarray | None = None
-    """The symbol's mask, CELL × CELL, centred on it."""
+    """The symbol's mask, CELL × CELL, moved to the middle and scaled to one
+    size (`classify.normalise`)."""
 
     @property
     def is_tile(self) -> bool:
         """True when the cell shows a tile with a readable symbol."""
-        return self.body >= 0.5 and self.color is not None and self.shape is not None
+        return self.body >= 0.5 and self.color is not None and self.mask is not None
 
 
 def rectify(img: np.ndarray, grid: Grid, cells: tuple[int, int, int, int]
@@ -151,18 +147,8 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     area = int(mask.sum())
     if area < 0.03 * CELL * CELL or area > 0.6 * CELL * CELL:
         return
-    my, mx = np.nonzero(mask)
-    centre = np.array([mx.mean(), my.mean()])
-    # Re-centre on the symbol: a tile lies a little off its lattice place, and a
-    # lens bends straight rows.
-    ox = int(round(centre[0] - CELL / 2))
-    oy = int(round(centre[1] - CELL / 2))
-    patch = np.zeros((CELL, CELL), np.uint8)
-    sx0, sy0 = max(0, ox), max(0, oy)
-    sx1, sy1 = min(mask.shape[1], ox + CELL), min(mask.shape[0], oy + CELL)
-    patch[sy0 - oy:sy1 - oy, sx0 - ox:sx1 - ox] = mask[sy0:sy1, sx0:sx1]
-    features = shape_features(patch)
-    if features is None:
+    norm = normalise(mask)
+    if norm is None:
         return
     # Colour from the symbol's inside, away from edges blurred into black.
     core = cv2.erode(mask, np.ones((3, 3), np.uint8))
@@ -178,8 +164,7 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
     lin = (bgr[::-1] ** 2.2) - 0.9 * (black[::-1] ** 2.2)
     cell.color = np.maximum(lin, 1e-4).astype(np.float64)
-    cell.shape = features
-    cell.mask = patch.astype(bool)
+    cell.mask = norm
 
 
 def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
@@ -198,29 +183,21 @@ def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
     return np.isin(labels, parts).astype(np.uint8)
 
 
-def shape_features(mask: np.ndarray) -> np.ndarray | None:
-    """Return a symbol's shape features from its mask (CELL × CELL, centred)."""
-    m = cv2.moments(mask, binaryImage=True)
-    if m["m00"] < 10:
+def normalise(mask: np.ndarray) -> np.ndarray | None:
+    """Return a symbol mask moved to the cell's middle and scaled to one size
+    (its root-mean-square radius), so that symbols compare whatever the tile
+    size, the perspective or the print's proportions; None for a speck."""
+    m = cv2.moments(mask.astype(np.uint8), binaryImage=True)
+    if m["m00"] < 8:
         return None
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-    area = m["m00"]
-    polar = cv2.warpPolar(mask * 255, (CELL // 2, ANGLES), (cx, cy), CELL / 2,
-                          cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR)
-    inside = polar > 127
-    radius = np.where(inside.any(axis=1),
-                      CELL // 2 - np.argmax(inside[:, ::-1], axis=1), 0).astype(float)
-    fill = inside.mean(axis=1) / np.maximum(radius, 1) * (CELL // 2)
-    r_max = max(float(radius.max()), 1.0)
-    spectrum = np.fft.rfft(radius)
-    base = max(abs(spectrum[0]), 1e-6)
-    a2, a4, a8 = (abs(spectrum[k]) / base for k in (2, 4, 8))
-    # Where the outline's four corners point: +1 along the grid, -1 diagonal.
-    phase = float(np.cos(np.angle(spectrum[4]))) * min(1.0, a4 / 0.04)
-    pts = cv2.findNonZero(mask)
-    hull = cv2.convexHull(pts)
-    solidity = area / max(cv2.contourArea(hull), 1.0)
-    disc = area / (np.pi * r_max * r_max)
-    spread = float(radius.min() / r_max)
-    gaps = float((fill < 0.8).mean())
-    return np.array([disc, solidity, spread, a2 * 4, a4 * 4, a8 * 6, phase, gaps])
+    scale = RADIUS / math.sqrt((m["mu20"] + m["mu02"]) / m["m00"])
+    warp = np.array([[scale, 0, CELL / 2 - scale * cx],
+                     [0, scale, CELL / 2 - scale * cy]])
+    out = cv2.warpAffine(mask.astype(np.uint8) * 255, warp, (CELL, CELL),
+                         flags=cv2.INTER_LINEAR)
+    return out > 127
+
+
+RADIUS = 0.19 * CELL
+"""The root-mean-square radius every symbol mask is scaled to."""

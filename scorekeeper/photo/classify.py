@@ -2,10 +2,12 @@
 stored tiles the photo shows, which carry this photo's own light and print.
 
 The general references are a paint palette and shape templates drawn here at
-many proportions, line weights and blurs. Once the photo is matched to the
-stored board, every stored tile seen is a labelled example in this very light:
-the colours are corrected by the light's colour (per-channel gains fitted to
-them) and compared with their medians, and shapes with their nearest examples.
+many proportions, line weights and blurs. Shapes are compared as masks moved to
+the middle and scaled to one size, by their overlap (intersection over union)
+in any quarter turn. Once the photo is matched to the stored board, every
+stored tile seen is a labelled example in this very light and print: colours
+are corrected by the light's colour (per-channel gains fitted to them) and
+compared with their medians, and shapes are overlaid on theirs too.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from .cells import CELL, shape_features
+from .cells import CELL, normalise
 
 PAINT: dict[str, tuple[int, int, int]] = {
     "red": (205, 35, 45),
@@ -122,21 +124,38 @@ def draw_template(shape: str, variant: int, turn: float, blur: float) -> np.ndar
     return (small > 127).astype(np.uint8)
 
 
+def _pack(masks: np.ndarray) -> np.ndarray:
+    """Pack boolean masks (n, CELL, CELL) into bits, one row each."""
+    return np.packbits(masks.reshape(len(masks), -1), axis=1)
+
+
+def _turns(masks: np.ndarray) -> np.ndarray:
+    """The masks in their four quarter turns: (n, 4, CELL, CELL)."""
+    return np.stack([np.rot90(masks, k, axes=(1, 2)) for k in range(4)], axis=1)
+
+
+def _overlap(refs: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Intersection over union of a packed query with packed references."""
+    inter = np.bitwise_count(refs & query).sum(axis=-1, dtype=np.int32)
+    union = np.bitwise_count(refs | query).sum(axis=-1, dtype=np.int32)
+    return inter / np.maximum(union, 1)
+
+
 @cache
-def templates(shapes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return (features, labels, scale) of the shape templates for these shapes."""
-    feats, labels = [], []
+def templates(shapes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Return the packed, normalised shape templates (each in four quarter
+    turns) and their shape indexes."""
+    masks, labels = [], []
     for label, shape in enumerate(shapes):
         for variant in range(9):
-            for turn in (-0.12, 0.0, 0.12, math.pi / 2 + 0.06):
-                for blur in (0.0, 2.0, 3.5):
-                    f = shape_features(draw_template(shape, variant, turn, blur))
-                    if f is not None:
-                        feats.append(f)
+            for turn in (-0.1, 0.0, 0.1):
+                for blur in (0.0, 2.5):
+                    norm = normalise(draw_template(shape, variant, turn, blur))
+                    if norm is not None:
+                        masks.append(norm)
                         labels.append(label)
-    x = np.array(feats)
-    scale = np.maximum(x.std(axis=0), 0.05)
-    return x, np.array(labels), scale
+    turned = _turns(np.array(masks))
+    return _pack(turned.reshape(-1, CELL, CELL)), np.repeat(labels, 4)
 
 
 # --- classifiers ------------------------------------------------------------------
@@ -167,12 +186,9 @@ class Classifier:
         self.gains = np.ones(3)
         self.paint = np.array([chroma(paint_linear(c))[0] for c in self.colors])
         self.color_protos: dict[int, np.ndarray] = {}
-        feats, labels, scale = templates(self.shapes)
-        self.scale = scale
-        self.shape_refs = [feats[labels == k] / scale for k in range(len(self.shapes))]
-        self.examples: list[object] = []
-        self.features = np.zeros((0, len(self.scale)))
-        self.masks = np.zeros((0, 4, CELL, CELL), bool)
+        self.templates, self.template_labels = templates(self.shapes)
+        self.keys: list[object] = []
+        self.masks = np.zeros((0, CELL * CELL // 8), np.uint8)
         self.labels = np.zeros(0, int)
 
     def color(self, rgb: np.ndarray) -> Choice:
@@ -187,40 +203,26 @@ class Classifier:
                 dist[k] = np.linalg.norm(fixed - self.paint[k])
         return _choose(dist)
 
-    def shape(self, features: np.ndarray, mask: np.ndarray | None = None,
-              key: object = None) -> Choice:
-        """Name the shape of a symbol from its features and, once the photo's
-        stored tiles are known, by overlaying its mask on theirs (never on its
-        own: `key` names the symbol's cell, left out of the examples)."""
-        x = features / self.scale
-        others = np.array([k != key for k in self.examples], bool)
-        labels = self.labels[others] if len(others) else self.labels
-        feats = self.features[others] if len(others) else self.features
-        dist = np.empty(len(self.shapes))
-        for k in range(len(self.shapes)):
-            refs = feats[labels == k]
-            if len(refs) < 2:
-                refs = self.shape_refs[k]
-            dist[k] = np.sqrt(((refs - x) ** 2).sum(axis=1)).min()
-        by_features = _choose(dist)
-        if mask is None or not len(labels):
-            return by_features
-        # The best overlap (intersection over union) with each known shape's
-        # stored tiles, in any quarter turn: this photo's own print and blur.
-        masks = self.masks[others]
-        inter = (masks & mask).sum(axis=(2, 3))
-        union = (masks | mask).sum(axis=(2, 3))
-        iou = (inter / np.maximum(union, 1)).max(axis=1)
-        best = np.full(len(self.shapes), -1.0)
-        np.maximum.at(best, labels, iou)
+    def _overlaps(self, query: np.ndarray, key: object) -> np.ndarray:
+        """The best overlap of a packed mask with each shape's references."""
+        best = np.zeros(len(self.shapes))
+        np.maximum.at(best, self.template_labels, _overlap(self.templates, query))
+        if len(self.labels):
+            others = np.repeat([k != key for k in self.keys], 4)
+            if others.any():
+                np.maximum.at(best, self.labels[others],
+                              _overlap(self.masks[others], query))
+        return best
+
+    def shape(self, mask: np.ndarray, key: object = None) -> Choice:
+        """Name the shape of a normalised symbol mask: the shape it overlaps
+        best, among our templates and the stored tiles this photo shows (in
+        this photo's own print and blur), never counting the symbol itself
+        (`key` names its cell)."""
+        best = self._overlaps(_pack(mask[None])[0], key)
         order = np.argsort(best)[::-1]
-        first, second = best[order[0]], max(best[order[1]], 0.0)
-        unseen = by_features.index not in labels
-        # A shape no stored tile shows can only come from the general
-        # references; trust them over a poor overlap.
-        if unseen and (first < 0.85 or dist[by_features.index] < 0.6 * dist[order[0]]):
-            return by_features
-        return Choice(int(order[0]), float(min(1.0, (first - second) / 0.15)))
+        margin = best[order[0]] - best[order[1]]
+        return Choice(int(order[0]), float(min(1.0, margin / 0.12)))
 
     def learn(self, examples: Sequence[Example]) -> None:
         """Learn this photo's light and print from the stored tiles it shows."""
@@ -240,13 +242,24 @@ class Classifier:
         self.color_protos = {k: np.median(np.array(v), axis=0)
                              for k, v in by_color.items() if len(v) >= 3}
         known = [e for e in examples if e.shape in self.shapes]
-        self.examples = [e.key for e in known]
-        self.labels = np.array([self.shapes.index(e.shape) for e in known], int)
-        self.features = np.array([e.features / self.scale for e in known]).reshape(
-            len(known), len(self.scale))
-        stack = np.array([e.mask for e in known], bool).reshape(len(known), CELL, CELL)
-        turns = [np.rot90(stack, k, axes=(1, 2)) for k in range(4)]
-        self.masks = np.stack(turns, axis=1)
+        self._set_examples(known)
+        # A stored tile that looks like another shape clearly more than its own
+        # (the table and the page may differ) must not teach that shape's look.
+        keep = [e for e in known if self._looks_like_its_own(e)]
+        self._set_examples(keep)
+
+    def _looks_like_its_own(self, e: Example) -> bool:
+        """True unless a stored tile overlaps another shape clearly better."""
+        best = self._overlaps(_pack(e.mask[None])[0], e.key)
+        label = self.shapes.index(e.shape)
+        return bool(best[label] >= np.delete(best, label).max() - 0.04)
+
+    def _set_examples(self, known: Sequence[Example]) -> None:
+        """Keep these stored tiles as the photo's own shape examples."""
+        self.keys = [e.key for e in known]
+        self.labels = np.repeat([self.shapes.index(e.shape) for e in known], 4)
+        stack = np.array([e.mask for e in known], bool).reshape(-1, CELL, CELL)
+        self.masks = _pack(_turns(stack).reshape(-1, CELL, CELL))
 
 
 @dataclass
@@ -254,9 +267,10 @@ class Example:
     """A stored tile seen in the photo: what it looks like, and what it is."""
 
     rgb: np.ndarray
-    features: np.ndarray
     mask: np.ndarray
     color: str
     shape: str
+    key: object = None
+    """The cell it was seen on."""
     key: object = None
     """The cell it was seen on."""

@@ -118,9 +118,8 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         for key, rd in reads.items():
             tile = board.get(placement.to_board(key))
             cell = rd.cell
-            if tile is not None and cell.color is not None and cell.shape is not None \
-                    and cell.mask is not None:
-                examples.append(Example(cell.color, cell.shape, cell.mask, *tile, key))
+            if tile is not None and cell.color is not None and cell.mask is not None:
+                examples.append(Example(cell.color, cell.mask, *tile, key))
         clf.learn(examples)
         _label(reads, clf)
     if placement is None:
@@ -154,10 +153,10 @@ def _main_group(reads: dict[Cell, _Read]) -> dict[Cell, _Read]:
 def _label(reads: dict[Cell, _Read], clf: Classifier) -> None:
     """Name each read tile's colour and shape."""
     for key, rd in reads.items():
-        if rd.cell.color is None or rd.cell.shape is None:
+        if rd.cell.color is None or rd.cell.mask is None:
             continue  # never: only cells with a symbol are read
         color = clf.color(rd.cell.color)
-        shape = clf.shape(rd.cell.shape, rd.cell.mask, key)
+        shape = clf.shape(rd.cell.mask, key)
         rd.color, rd.color_conf = color.index, color.confidence
         rd.shape, rd.shape_conf = shape.index, shape.confidence
 

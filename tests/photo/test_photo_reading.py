@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper import engine
 from scorekeeper.photo import PhotoUnreadable, read_move
-from scorekeeper.photo.cells import read_cells, shape_features
+from scorekeeper.photo.cells import normalise, read_cells
 from scorekeeper.photo.classify import Classifier, draw_template
 from scorekeeper.photo.decode import decode
 from scorekeeper.photo.grid import find_grid
@@ -74,11 +74,15 @@ def test_shapes_are_named_on_a_first_move() -> None:
     assert [t.col for t in reading.tiles] == list(range(6))
 
 
-def test_the_shape_templates_name_themselves() -> None:
+def test_shapes_are_named_at_any_size_and_quarter_turn() -> None:
     clf = Classifier(COLORS, SHAPES)
     for shape in SHAPES:
-        mask = draw_template(shape, 4, 0.05, 1.0)
-        assert SHAPES[clf.shape(shape_features(mask)).index] == shape
+        drawn = draw_template(shape, 4, 0.05, 1.0)
+        for size in (0.6, 1.0):
+            small = cv2.resize(drawn, None, fx=size, fy=size,
+                               interpolation=cv2.INTER_NEAREST)
+            mask = np.rot90(small, 1)
+            assert SHAPES[clf.shape(normalise(mask)).index] == shape
 
 
 # --- registration -------------------------------------------------------------------
