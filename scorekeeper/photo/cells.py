@@ -31,6 +31,8 @@ class Cell:
     """Share of the cell's rim that is dark: about 1 for a tile, 0 for table."""
     color: np.ndarray | None = None
     """The symbol's median colour, linear RGB in [0, 1]."""
+    centre: tuple[float, float] | None = None
+    """Where the symbol's centre is in the working image."""
     mask: np.ndarray | None = None
     """The symbol's mask, CELL × CELL, moved to the middle and scaled to one
     size (`classify.normalise`)."""
@@ -95,6 +97,11 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             # dark wood grain can pass for a little of it.
             if body >= (0.3 if (r, c) in grid.centres else 0.75):
                 _read_symbol(cell, rect, dark, x, y)
+                if cell.centre is not None:
+                    sx, sy = cell.centre
+                    lattice = np.array([[[sx / CELL + c0 - 1.5, sy / CELL + r0 - 1.5]]])
+                    px = cv2.perspectiveTransform(lattice, grid.homography)[0, 0]
+                    cell.centre = (float(px[0]), float(px[1]))
                 if cell.color is not None:
                     cell.body = max(body, 0.5)
     return out
@@ -150,6 +157,8 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     norm = normalise(mask)
     if norm is None:
         return
+    my, mx = np.nonzero(mask)
+    cell.centre = (float(mx.mean()) + wx0, float(my.mean()) + wy0)
     # Colour from the symbol's inside, away from edges blurred into black.
     core = cv2.erode(mask, np.ones((3, 3), np.uint8))
     if core.sum() < 12:

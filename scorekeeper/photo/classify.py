@@ -126,7 +126,7 @@ def draw_template(shape: str, variant: int, turn: float, blur: float) -> np.ndar
 
 def _pack(masks: np.ndarray) -> np.ndarray:
     """Pack boolean masks (n, CELL, CELL) into bits, one row each."""
-    return np.packbits(masks.reshape(len(masks), -1), axis=1)
+    return np.packbits(masks.reshape(len(masks), CELL * CELL), axis=1)
 
 
 def _turns(masks: np.ndarray) -> np.ndarray:

@@ -26,6 +26,8 @@ REASONS: Mapping[str, str] = {
     "not_one_line": "The new tiles in the photo ({cells}) do not form one line"
                     " next to the board. Check the tiles on the table, or enter"
                     " the move by hand.",
+    "not_read": "The photo could not be read. Take it again from straight above,"
+                " with the whole board in the picture and enough light.",
     "too_many_tiles": "The photo shows {count} new tiles, more than one move can"
                       " place ({limit}). Check the board on the page, or take the"
                       " photo again with the whole board in the picture.",

@@ -310,6 +310,20 @@ def find_grid(img: np.ndarray) -> Grid:
     return Grid(to_work @ hom, pitch / scale, centres)
 
 
+def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Grid:
+    """Fit the grid again to symbol centres (row, col) -> working-image pixels,
+    such as those the cells were read at: far from the first symbols found, a
+    slanted grid's first fit drifts."""
+    keys = sorted(centres)
+    src = np.array([(c, r) for r, c in keys], np.float64)
+    dst = np.array([centres[k] for k in keys], np.float64)
+    try:
+        hom = _fit(src, dst, grid.pitch)
+    except ValueError:
+        return grid
+    return Grid(hom, grid.pitch, dict(centres))
+
+
 def _refine(hom: np.ndarray, pts: np.ndarray, src: np.ndarray, dst: np.ndarray,
             pitch: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Take in every symbol the fitted lattice explains, and fit again."""

@@ -6,13 +6,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import cv2
+import numpy as np
+
 from ..engine import CLASSIC, Variant
 from .cells import Cell as GridCell
 from .cells import read_cells
 from .classify import Classifier, Example
 from .decode import decode
 from .errors import PhotoUnreadable
-from .grid import find_grid
+from .grid import find_grid, refit
 from .register import Placement, register, turn
 
 Cell = tuple[int, int]
@@ -91,9 +94,35 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
               variant: Variant = CLASSIC) -> PhotoReading:
     """Return the tiles a photo shows beyond the stored board (row, col, colour,
     shape); raise PhotoUnreadable when it cannot be read as one move."""
+    try:
+        return _read(image, stored, variant)
+    except PhotoUnreadable:
+        raise
+    except (cv2.error, ArithmeticError, IndexError, ValueError,
+            np.linalg.LinAlgError) as exc:
+        # A photo must never fail the request: an unforeseen numeric corner is
+        # reported as unreadable, with the cause chained for the log.
+        raise PhotoUnreadable("not_read") from exc
+
+
+def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
+          variant: Variant) -> PhotoReading:
+    """Read a photo (see `read_move`)."""
     img = decode(image)
     grid = find_grid(img)
     cells = read_cells(img, grid)
+    for _ in range(3):
+        # Every symbol read is a point the grid must go through: fit again
+        # while that finds more tiles (a slanted board, glare on some symbols).
+        found = {key: cell.centre for key, cell in cells.items()
+                 if cell.is_tile and cell.centre is not None}
+        if len(found) <= len(grid.centres):
+            break
+        grid = refit(grid, found)
+        again = read_cells(img, grid)
+        if sum(c.is_tile for c in again.values()) <= len(found):
+            break
+        cells = again
     reads = {key: _Read(cell) for key, cell in cells.items() if cell.is_tile}
     reads = _main_group(reads)
     if not reads:
