@@ -167,7 +167,9 @@ def render(tiles: Sequence[Tile], shot: Shot, seed: int) -> np.ndarray:
     table = _table(ph, pw, u, nrng) * (1 - 0.55 * shadow)[..., None]
     plane = table * (1 - alpha[..., None]) + layer * alpha[..., None]
     plane = _point_light(plane, u, rng)
-    photo = _camera(plane, u, extent, shot, rng)
+    corners = np.array([((c + dx) * u - ox, (r + dy) * u - oy)
+                        for r, c, _, _ in tiles for dx in (0, 1) for dy in (0, 1)])
+    photo = _camera(plane, u, extent, corners, shot, rng)
     return _sensor(photo, rng, nrng)
 
 
@@ -188,14 +190,17 @@ def _point_light(plane: np.ndarray, u: float, rng: random.Random) -> np.ndarray:
     return plane * gains * rng.uniform(0.7, 1.4)
 
 
-def _camera(plane: np.ndarray, u: float, extent: int, shot: Shot,
-            rng: random.Random) -> np.ndarray:
-    """Photograph the table plane: turn, tilt, perspective, lens distortion."""
+def _camera(plane: np.ndarray, u: float, extent: int, corners: np.ndarray,
+            shot: Shot, rng: random.Random) -> np.ndarray:
+    """Photograph the table plane: turn, tilt, perspective, lens distortion;
+    the frame is made large enough to show every tile corner given (plane
+    pixels)."""
     ph, pw = plane.shape[:2]
-    short = int(max(540, extent * shot.tile_px * rng.uniform(1.25, 1.6)))
-    long = int(short * 4 / 3)
-    w, h = (long, short) if rng.random() < 0.5 else (short, long)
-    f = rng.uniform(0.8, 1.3) * max(w, h)
+    room = rng.uniform(1.15, 1.45)
+    aspect = rng.random() < 0.5
+    f_share = rng.uniform(0.8, 1.3)
+    k1 = rng.uniform(-0.09, 0.04)
+    offset = (rng.uniform(-0.03, 0.03), rng.uniform(-0.03, 0.03))
     a = math.radians(shot.angle)
     tilt = math.radians(shot.slant)
     b = math.radians(shot.slant_axis)
@@ -206,13 +211,27 @@ def _camera(plane: np.ndarray, u: float, extent: int, shot: Shot,
     kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
     rt = np.eye(3) + math.sin(tilt) * kx + (1 - math.cos(tilt)) * kx @ kx
     rot = rt @ rz
-    dist = f / shot.tile_px * u
     centre = np.array([[1, 0, -pw / 2], [0, 1, -ph / 2], [0, 0, 1]])
-    cam = np.array([[f, 0, w / 2 + rng.uniform(-0.04, 0.04) * w],
-                    [0, f, h / 2 + rng.uniform(-0.04, 0.04) * h], [0, 0, 1]])
-    hom = cam @ np.column_stack([rot[:, 0], rot[:, 1], [0, 0, dist]]) @ centre
+    short = max(540.0, extent * shot.tile_px * room)
+    # Grow the frame until every tile, through the lens, is well inside it.
+    for _ in range(30):
+        long = short * 4 / 3
+        w, h = (int(long), int(short)) if aspect else (int(short), int(long))
+        f = f_share * max(w, h)
+        dist = f / shot.tile_px * u
+        cam = np.array([[f, 0, w / 2 + offset[0] * w], [0, f, h / 2 + offset[1] * h],
+                        [0, 0, 1]])
+        hom = cam @ np.column_stack([rot[:, 0], rot[:, 1], [0, 0, dist]]) @ centre
+        seen = cv2.perspectiveTransform(corners[None].astype(np.float64), hom)[0]
+        half = max(w, h) / 2
+        n = (seen - (w / 2, h / 2)) / half
+        n = n / (1 + k1 * (n * n).sum(axis=1, keepdims=True))
+        px = n * half + (w / 2, h / 2)
+        if (px.min(axis=0) > 0.04 * np.array([w, h])).all() and \
+                (px.max(axis=0) < 0.96 * np.array([w, h])).all():
+            break
+        short *= 1.08
     # Lens: r_distorted = r (1 + k1 r^2); sample the ideal image through it.
-    k1 = rng.uniform(-0.09, 0.04)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     nx, ny = (xx - w / 2) / (max(w, h) / 2), (yy - h / 2) / (max(w, h) / 2)
     r2 = nx * nx + ny * ny
