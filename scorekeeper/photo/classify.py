@@ -125,8 +125,9 @@ def draw_template(shape: str, variant: int, turn: float, blur: float) -> np.ndar
 
 
 def _pack(masks: np.ndarray) -> np.ndarray:
-    """Pack boolean masks (n, CELL, CELL) into bits, one row each."""
-    return np.packbits(masks.reshape(len(masks), CELL * CELL), axis=1)
+    """Pack boolean masks (n, CELL, CELL) into bits: one row of 64-bit words each."""
+    bits = np.packbits(masks.reshape(len(masks), CELL * CELL), axis=1)
+    return bits.view(np.uint64)
 
 
 def _turns(masks: np.ndarray) -> np.ndarray:
@@ -134,11 +135,20 @@ def _turns(masks: np.ndarray) -> np.ndarray:
     return np.stack([np.rot90(masks, k, axes=(1, 2)) for k in range(4)], axis=1)
 
 
-def _overlap(refs: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """Intersection over union of a packed query with packed references."""
+def _overlap(refs: np.ndarray, query: np.ndarray,
+             ref_area: np.ndarray | None = None) -> np.ndarray:
+    """Intersection over union of a packed query with packed references (whose
+    areas, when given, save counting them again)."""
     inter = np.bitwise_count(refs & query).sum(axis=-1, dtype=np.int32)
-    union = np.bitwise_count(refs | query).sum(axis=-1, dtype=np.int32)
+    if ref_area is None:
+        ref_area = _area(refs)
+    union = ref_area + _area(query[None])[0] - inter
     return inter / np.maximum(union, 1)
+
+
+def _area(packed: np.ndarray) -> np.ndarray:
+    """Pixels set in each packed mask."""
+    return np.bitwise_count(packed).sum(axis=-1, dtype=np.int32)
 
 
 @cache
@@ -188,7 +198,9 @@ class Classifier:
         self.color_protos: dict[int, np.ndarray] = {}
         self.templates, self.template_labels = templates(self.shapes)
         self.keys: list[object] = []
-        self.masks = np.zeros((0, CELL * CELL // 8), np.uint8)
+        self.template_area = _area(self.templates)
+        self.masks = np.zeros((0, CELL * CELL // 64), np.uint64)
+        self.mask_area = np.zeros(0, np.int32)
         self.labels = np.zeros(0, int)
 
     def color(self, rgb: np.ndarray) -> Choice:
@@ -206,12 +218,13 @@ class Classifier:
     def _overlaps(self, query: np.ndarray, key: object) -> np.ndarray:
         """The best overlap of a packed mask with each shape's references."""
         best = np.zeros(len(self.shapes))
-        np.maximum.at(best, self.template_labels, _overlap(self.templates, query))
+        np.maximum.at(best, self.template_labels,
+                      _overlap(self.templates, query, self.template_area))
         if len(self.labels):
             others = np.repeat([k != key for k in self.keys], 4)
             if others.any():
-                np.maximum.at(best, self.labels[others],
-                              _overlap(self.masks[others], query))
+                np.maximum.at(best, self.labels[others], _overlap(
+                    self.masks[others], query, self.mask_area[others]))
         return best
 
     def shape(self, mask: np.ndarray, key: object = None) -> Choice:
@@ -232,9 +245,14 @@ class Classifier:
             return
         obs = np.array([e.rgb for e in examples])
         ref = np.array([paint_linear(e.color) for e in examples])
-        # Per-channel gains (the colour of the light), least squares.
+        # Per-channel gains (the colour of the light), least squares. The
+        # light's colour shows only across several colours: with few tiles or
+        # few colours the gains are pulled back towards neutral.
         gains = (obs * ref).sum(axis=0) / np.maximum((obs * obs).sum(axis=0), 1e-9)
-        self.gains = gains / gains[1]
+        gains = gains / gains[1]
+        kinds = len({e.color for e in examples})
+        trust = min(1.0, len(examples) / 12) * min(1.0, max(0, kinds - 1) / 3)
+        self.gains = gains ** trust
         by_color: dict[int, list[np.ndarray]] = {}
         for e in examples:
             if e.color in self.colors:
@@ -262,6 +280,7 @@ class Classifier:
         self.labels = np.repeat([self.shapes.index(e.shape) for e in known], 4)
         stack = np.array([e.mask for e in known], bool).reshape(-1, CELL, CELL)
         self.masks = _pack(_turns(stack).reshape(-1, CELL, CELL))
+        self.mask_area = _area(self.masks)
 
 
 @dataclass

@@ -137,12 +137,15 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
                       clf.shapes.index(shape) if shape in clf.shapes else -1)
              for (r, c), (color, shape) in board.items()}
     placement = None
-    for _ in range(2):
+    placement = None
+    for _ in range(3):
         labels = {key: (rd.color, rd.shape) for key, rd in reads.items()}
-        placement = register(labels, empty, index)
-        if placement is None:
+        again = register(labels, empty, index)
+        if again is None or again == placement:
             break
-        # Learn this photo's light and print from the stored tiles it shows.
+        placement = again
+        # Learn this photo's light and print from the stored tiles it shows,
+        # read every tile again, and see whether the board lines up otherwise.
         examples = []
         for key, rd in reads.items():
             tile = board.get(placement.to_board(key))

@@ -10,7 +10,7 @@ stored tiles on cells the photo shows empty count against a placement.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,7 +33,8 @@ class Placement:
 
     quarter: int
     shift: Cell
-    score: float
+    score: float = field(default=0.0, compare=False)
+    """How well the photo's tiles agree with the stored ones there."""
 
     def to_board(self, cell: Cell) -> Cell:
         """Return the board cell of a photo cell."""
