@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 CACHE = ROOT / "benchmarks" / "out" / "photo-cache"
-VERSION = 2
+VERSION = 3
 """Bump when a renderer changes, so cached photos are drawn again."""
 
 SETS = {"own": ("synth", 2026), "held-out": ("synth_alt", 4049)}

@@ -118,7 +118,8 @@ def render(tiles: Sequence[Tile], shot: Shot, seed: int) -> np.ndarray:
     extent = max(max(rows) - min(rows), max(cols) - min(cols)) + 1
     # The table plane, drawn flat at `u` pixels per tile edge.
     u = float(min(100.0, max(28.0, shot.tile_px * 1.15)))
-    pad = 0.5 * extent + 3
+    # Table enough around the board for the frame (at least 540 pixels a side).
+    pad = 0.5 * extent + 3 + 420 / shot.tile_px
     pw = int((max(cols) - min(cols) + 1 + 2 * pad) * u)
     ph = int((max(rows) - min(rows) + 1 + 2 * pad) * u)
     ox, oy = (min(cols) - pad) * u, (min(rows) - pad) * u
@@ -247,8 +248,11 @@ def _camera(plane: np.ndarray, u: float, extent: int, corners: np.ndarray,
     while shot.tile_px < u / (2 * shrink):
         src = cv2.pyrDown(src)
         shrink *= 2
+    # Beyond the drawn table, more of its average colour (never a mirrored
+    # copy of the tiles).
+    fill = tuple(float(v) for v in np.median(src[:8].reshape(-1, 3), axis=0))
     return cv2.remap(src.astype(np.float32), mx / shrink, my / shrink, cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REFLECT)
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
 
 
 def _sensor(lin: np.ndarray, rng: random.Random, nrng: np.random.Generator
