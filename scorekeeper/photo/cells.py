@@ -75,7 +75,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     c0, r0 = min(cols) - margin, min(rows) - margin
     c1, r1 = max(cols) + margin, max(rows) + margin
     rect, seen = rectify(img, grid, (c0, r0, c1, r1))
-    ratio = value_ratio(rect, CELL * 1.5, floor=True)
+    ratio = value_ratio(rect, CELL * 1.1, floor=True)
     yy, xx = np.mgrid[0:CELL, 0:CELL]
     d = np.hypot(xx - (CELL - 1) / 2, yy - (CELL - 1) / 2)
     inset = CELL // 10

@@ -176,15 +176,17 @@ class Choice:
 
     index: int
     confidence: float
+    scores: np.ndarray
+    """How well the symbol fits each label: higher is better."""
 
 
 def _choose(dist: np.ndarray) -> Choice:
     order = np.argsort(dist)
     best, second = dist[order[0]], dist[order[1]] if len(dist) > 1 else np.inf
     if not np.isfinite(second):
-        return Choice(int(order[0]), 1.0)
+        return Choice(int(order[0]), 1.0, -dist)
     conf = float((second - best) / (second + best + 1e-9))
-    return Choice(int(order[0]), conf)
+    return Choice(int(order[0]), conf, -dist)
 
 
 class Classifier:
@@ -237,7 +239,7 @@ class Classifier:
         margin = best[order[0]] - best[order[1]]
         # Overlaps of unlike shapes are high too (a clover is nearly a square):
         # a lead of 0.05 is already a clear one.
-        return Choice(int(order[0]), float(min(1.0, margin / 0.05)))
+        return Choice(int(order[0]), float(min(1.0, margin / 0.05)), best)
 
     def learn(self, examples: Sequence[Example]) -> None:
         """Learn this photo's light and print from the stored tiles it shows."""

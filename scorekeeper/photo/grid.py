@@ -114,19 +114,37 @@ def find_blobs(img: np.ndarray) -> Blobs:
     box = (x1 - x0) * (y1 - y0)
     enclosed = box_sum(integral) >= 0.8 * (box - area[idx])
     # A symbol is printed on black: its ring is several times darker than the
-    # symbol, where a light patch of wood grain is only a little lighter.
+    # symbol (blur evens that out on small tiles), where a light patch of wood
+    # grain is only a little lighter.
     value = img.max(axis=2).astype(np.float64)
     blob_sum = np.bincount(labels.ravel(), weights=value.ravel(), minlength=n)[idx]
     ring = (box_sum(cv2.integral(value)) - blob_sum) / np.maximum(box - area[idx], 1)
     inside = blob_sum / area[idx]
-    contrast = inside >= 2.2 * ring + 8
-    idx = idx[enclosed & contrast]
+    contrast = inside >= 1.6 * ring + 8
+    idx = idx[enclosed & contrast & ~_like_table(img, labels, n, idx, area)]
     if idx.size >= 3:
         # Symbols share one size within a photo; the specks of table between
         # four tile corners are far smaller.
         typical = np.percentile(ext[idx], 75)
         idx = idx[(ext[idx] >= 0.45 * typical) & (ext[idx] <= 2.2 * typical)]
     return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64), dark)
+
+
+def _like_table(img: np.ndarray, labels: np.ndarray, n: int, idx: np.ndarray,
+                area: np.ndarray) -> np.ndarray:
+    """For each blob, whether it is the table showing between tile corners: the
+    colour and brightness of the largest light region, where paint differs."""
+    flat = labels.ravel()
+    table = int(np.argmax(np.where(np.arange(n) == 0, -1, area)))
+    pix = img.reshape(-1, 3).astype(np.float64)
+    sums = np.stack([np.bincount(flat, weights=pix[:, k], minlength=n)
+                     for k in range(3)], axis=1)
+    mean = sums / np.maximum(area, 1)[:, None]
+    total = mean.sum(axis=1, keepdims=True) + 1e-6
+    chroma = mean / total
+    near = np.abs(chroma[idx] - chroma[table]).sum(axis=1) < 0.06
+    level = np.abs(np.log((total[idx, 0] + 1) / (total[table, 0] + 1))) < 0.3
+    return near & level
 
 
 def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | None:

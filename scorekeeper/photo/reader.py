@@ -84,6 +84,8 @@ class _Read:
     shape: int = 0
     color_conf: float = 0.0
     shape_conf: float = 0.0
+    color_scores: np.ndarray | None = None
+    shape_scores: np.ndarray | None = None
 
     @property
     def confidence(self) -> float:
@@ -136,7 +138,6 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     index = {(r, c): (clf.colors.index(color) if color in clf.colors else -1,
                       clf.shapes.index(shape) if shape in clf.shapes else -1)
              for (r, c), (color, shape) in board.items()}
-    placement = None
     placement = None
     for _ in range(3):
         labels = {key: (rd.color, rd.shape) for key, rd in reads.items()}
@@ -191,6 +192,31 @@ def _label(reads: dict[Cell, _Read], clf: Classifier) -> None:
         shape = clf.shape(rd.cell.mask, key)
         rd.color, rd.color_conf = color.index, color.confidence
         rd.shape, rd.shape_conf = shape.index, shape.confidence
+        rd.color_scores, rd.shape_scores = color.scores, shape.scores
+
+
+def _one_attribute(new: list[tuple[Cell, _Read]]) -> None:
+    """Tiles placed in one move share their colour or their shape (RULES §3):
+    when their colours all differ, their shapes must agree, and the other way
+    round. A doubtful reading that breaks this is read as the shared value; a
+    clear one is left for the engine to refuse."""
+    if len(new) < 2:
+        return
+    reads = [rd for _, rd in new]
+    for attr, other in (("shape", "color"), ("color", "shape")):
+        if len({getattr(rd, other) for rd in reads}) != len(reads):
+            continue
+        if len({getattr(rd, attr) for rd in reads}) == 1:
+            continue
+        scores = [getattr(rd, f"{attr}_scores") for rd in reads]
+        if any(s is None for s in scores):
+            continue
+        shared = int(np.argmax(np.sum(scores, axis=0)))
+        for rd in reads:
+            conf = getattr(rd, f"{attr}_conf")
+            if getattr(rd, attr) != shared and conf < LOW_CONFIDENCE:
+                setattr(rd, attr, shared)
+                setattr(rd, f"{attr}_conf", min(conf, LOW_CONFIDENCE / 2))
 
 
 def _first_move(reads: dict[Cell, _Read], clf: Classifier,
@@ -204,6 +230,7 @@ def _first_move(reads: dict[Cell, _Read], clf: Classifier,
     cols = {c for _, c in cells}
     if len(rows) > 1 and len(cols) > 1:
         raise PhotoUnreadable("not_one_line", cells=sorted(cells))
+    _one_attribute(list(reads.items()))
     quarter = 0 if len(rows) == 1 else 1
     turned = {turn(cell, quarter): rd for cell, rd in reads.items()}
     r0 = min(r for r, _ in turned)
@@ -220,6 +247,8 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
             placement: Placement, board: dict[Cell, tuple[str, str]],
             clf: Classifier, variant: Variant) -> PhotoReading:
     """Sort the read tiles into matched, conflicting and new; check the move."""
+    _one_attribute([(key, rd) for key, rd in reads.items()
+                    if placement.to_board(key) not in board])
     matched = 0
     conflicts = []
     new = []

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from scorekeeper import engine
-from scorekeeper.photo import PhotoUnreadable, read_move
+from scorekeeper.photo import PhotoUnreadable, read_move, reader
 from scorekeeper.photo.cells import normalise, read_cells
 from scorekeeper.photo.classify import Classifier, draw_template
 from scorekeeper.photo.decode import decode
@@ -162,3 +162,30 @@ def test_the_reading_has_the_contract_json_shape(straight: bytes) -> None:
     assert set(data) == {"tiles", "matched", "conflicts"}
     assert set(data["tiles"][0]) == {"row", "col", "color", "shape", "confidence"}
     assert data["matched"] == len(BOARD)
+
+
+def _read(color: int, shape: int, conf: float, scores: list[float]) -> reader._Read:
+    rd = reader._Read(cell=None)  # type: ignore[arg-type]
+    rd.color, rd.shape, rd.color_conf, rd.shape_conf = color, shape, 0.9, conf
+    rd.color_scores = np.eye(6)[color]
+    rd.shape_scores = np.array(scores)
+    return rd
+
+
+def test_s3_1_a_doubtful_shape_in_a_move_of_different_colours_takes_the_shared_one(
+        ) -> None:
+    # Three colours, so one shape: the doubtful diamond is the clovers' clover.
+    clover = [0, 0, 0.5, 0, 0, 0.9]
+    doubtful = [0, 0, 0.9, 0, 0, 0.89]
+    new = [((0, i), _read(i, 5, 0.8, clover)) for i in range(2)]
+    new.append(((0, 2), _read(2, 2, 0.1, doubtful)))
+    reader._one_attribute(new)
+    assert [rd.shape for _, rd in new] == [5, 5, 5]
+    assert new[2][1].shape_conf < reader.LOW_CONFIDENCE
+
+
+def test_s3_5_a_clearly_read_odd_shape_is_left_for_the_engine_to_refuse() -> None:
+    new = [((0, 0), _read(0, 5, 0.8, [0, 0, 0, 0, 0, 0.9])),
+           ((0, 1), _read(1, 2, 0.9, [0, 0, 0.95, 0, 0, 0.3]))]
+    reader._one_attribute(new)
+    assert [rd.shape for _, rd in new] == [5, 2]
