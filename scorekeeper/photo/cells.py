@@ -36,6 +36,9 @@ class Cell:
     mask: np.ndarray | None = None
     """The symbol's mask, CELL × CELL, moved to the middle and scaled to one
     size (`classify.normalise`)."""
+    edge: float = 0.0
+    """How wide the symbol's edge is, as a share of a cell: sharp photos give
+    a few hundredths, blurred ones more."""
 
     @property
     def is_tile(self) -> bool:
@@ -82,6 +85,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     rim = (d > 0.38 * CELL) & (xx >= inset) & (xx < CELL - inset) \
         & (yy >= inset) & (yy < CELL - inset)
     dark = ratio < _body_level(ratio, seen, rim, grid, (c0, r0, c1, r1))
+    value = rect.max(axis=2).astype(np.float32)
     out = {}
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
@@ -104,7 +108,19 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     cell.centre = (float(px[0]), float(px[1]))
                 if cell.color is not None:
                     cell.body = max(body, 0.5)
+                    cell.edge = _edge_width(value[y:y + CELL, x:x + CELL])
     return out
+
+
+def _edge_width(value: np.ndarray) -> float:
+    """The width of a cell's sharpest edge (symbol against body), as a share of
+    the cell: its contrast over its steepest slope."""
+    v = cv2.GaussianBlur(value, (0, 0), 1.0)
+    gx = cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(v, cv2.CV_32F, 0, 1, ksize=3) / 8
+    slope = float(np.percentile(np.hypot(gx, gy), 99))
+    low, high = np.percentile(v, (5, 95))
+    return float((high - low) / max(slope, 1e-3) / CELL)
 
 
 def _body_level(ratio: np.ndarray, seen: np.ndarray, rim: np.ndarray, grid: Grid,

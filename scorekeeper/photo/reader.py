@@ -23,6 +23,11 @@ Cell = tuple[int, int]
 LOW_CONFIDENCE = 0.25
 """Below this a read tile is worth a second look (the page marks it)."""
 
+BLURRED = 0.165
+"""Symbol edges wider than this share of a tile (median over the tiles) are too
+blurred to tell a starburst from a circle: the photo is refused, not guessed.
+Sharp photos measure 0.05–0.13 (the benchmark's blurriest small tiles)."""
+
 
 class PhotoTile(NamedTuple):
     """A tile the photo shows on a cell that is empty on the stored board."""
@@ -129,6 +134,8 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     reads = _main_group(reads)
     if not reads:
         raise PhotoUnreadable("no_tiles")
+    if np.median([rd.cell.edge for rd in reads.values()]) > BLURRED:
+        raise PhotoUnreadable("blurred")
     empty = {key for key, cell in cells.items() if cell.body < 0.25}
     clf = Classifier(variant.color_names, variant.shape_names)
     _label(reads, clf)

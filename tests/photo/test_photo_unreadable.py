@@ -107,3 +107,12 @@ def test_every_reason_has_a_sentence_and_unknown_reasons_are_a_bug() -> None:
         assert error.reason == reason and sentence.split("{")[0] in str(error)
     with pytest.raises(ValueError, match="unknown photo reason"):
         PhotoUnreadable("mystery")
+
+
+def test_a_blurred_board_photo_is_refused_as_blurred_not_guessed() -> None:
+    sharp = photo_of(BOARD, tile_px=60)
+    img = cv2.imdecode(np.frombuffer(sharp, np.uint8), cv2.IMREAD_COLOR)
+    with pytest.raises(PhotoUnreadable) as caught:
+        read_move(png(cv2.GaussianBlur(img, (0, 0), 5)), list(BOARD))
+    assert caught.value.reason == "blurred"
+    assert "still" in caught.value.sentence
