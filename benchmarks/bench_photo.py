@@ -48,8 +48,8 @@ VERSION = 3
 SETS = {"own": ("synth", 2026), "held-out": ("synth_alt", 4049)}
 """Set name: (renderer module in tests/photo, seed of its cases)."""
 
-SIZE_BANDS = [(30, 50), (50, 70), (70, 90), (90, 111)]
-SLANT_BANDS = [(0, 5), (5, 10), (10, 15.01)]
+SIZE_BANDS = [(30, 50), (50, 70), (70, 90), (90, 110.5)]
+SLANT_BANDS = [(0, 5), (5, 10), (10, 15.5)]
 
 
 def _cases(name: str, count: int) -> list:
@@ -125,7 +125,7 @@ def _expected(case) -> list[list[list]]:
 def _band(value: float, bands: list[tuple[float, float]]) -> str:
     for lo, hi in bands:
         if lo <= value < hi:
-            return f"{lo:g}–{min(hi, 110 if hi > 100 else hi):g}"
+            return f"{lo:g}–{int(hi):g}"
     return "?"
 
 
