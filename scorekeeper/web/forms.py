@@ -246,7 +246,11 @@ class NewGameForm(NamedForm):
 
     def validate_starter(self, field: SelectField) -> None:
         """Accept only a seat that has a name."""
-        if field.data and int(field.data) not in {i for i, _n in self.seats()}:
+        if not field.data:
+            return
+        seats = {str(i) for i, _n in self.seats()}
+        # WTForms runs this even after the choice check failed: never int() it blind.
+        if field.data not in seats:
             raise ValidationError(_("The starting player's seat has no name."))
 
     def opening_rows(self) -> list[tuple[int, int]]:
