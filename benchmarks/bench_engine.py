@@ -1,14 +1,15 @@
-"""Benchmark the rules engine on boards from real-length games (issue 2, "Speed").
+"""Benchmark the rules engine on boards from real-length games (issues 2 and 12).
 
 Run from the repository root:
 
-    python benchmarks/bench_engine.py            # the table
+    python benchmarks/bench_engine.py            # both tables
     python benchmarks/bench_engine.py --quick    # fewer samples, a few seconds
     python benchmarks/bench_engine.py --profile  # cProfile: where the time goes
 
-Positions come from the recorded classic games in tests/data/games (or, when
-that folder is missing, from games a seeded bot plays): a mid-game board of
-about 60 tiles and a late one of about 100.  Measured:
+Positions come from the recorded classic games in tests/data/games, read
+through tests/corpus.py (or, when that folder is missing, from games a seeded
+bot plays): a mid-game board of about 60 tiles and a late one of about 100.
+Measured:
 
 - `play` (validate + score + apply) of the move the record really played next,
   timed per call, undone with `pop` outside the timed region (the garbage
@@ -16,7 +17,11 @@ about 60 tiles and a late one of about 100.  Measured:
 - `legal_map()` (all kinds at once) and `legal_cells` for every kind, on late
   boards, each on a freshly replayed board so that no cache is warm;
 - `best_moves` for 6-tile hands drawn from the tiles not on the board;
-- `from_record` of each whole corpus game (replay with every check).
+- `from_record` of each whole corpus game (replay with every check);
+- issue 12's ratios: `play` and the best-move search against
+  benchmarks/independent.py, a second engine written from RULES.md alone, on
+  the same positions and hands, after checking that both give the same scores
+  (and, for the search, the same best scores and the same set of legal moves).
 """
 
 from __future__ import annotations
@@ -25,20 +30,23 @@ import argparse
 import cProfile
 import gc
 import io
-import json
 import pstats
 import random
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper import engine  # noqa: E402
+import independent  # noqa: E402  (benchmarks/, first on sys.path)
 
-GAMES = ROOT / "tests" / "data" / "games"
+from scorekeeper import engine  # noqa: E402
+from tests import corpus  # noqa: E402
+
+GAMES = corpus.GAMES
 
 Tile = tuple[int, int, str, str]
 Sample = tuple[list[list[Tile]], list[Tile]]  # (moves before, the next move)
@@ -47,8 +55,8 @@ Sample = tuple[list[list[Tile]], list[Tile]]  # (moves before, the next move)
 def record_games() -> list[list[list[Tile]]]:
     """The placing moves of every classic game of the corpus."""
     games = []
-    for path in sorted(GAMES.glob("classic-*.json")):
-        record = json.loads(path.read_text(encoding="utf-8"))
+    for path in corpus.game_files("classic-"):
+        record = corpus.load(path)
         games.append([
             [(t["row"], t["col"], t["color"], t["shape"]) for t in move["tiles"]]
             for move in record["moves"] if move["type"] == "place"
@@ -100,9 +108,12 @@ def samples(games: list[list[list[Tile]]], low: int, high: int) -> list[Sample]:
     return found
 
 
-def build(moves: list[list[Tile]]) -> engine.Board:
-    """A fresh board (no warm cache) with the given moves played."""
-    board = engine.Board()
+def build(moves: list[list[Tile]], kind=engine.Board):
+    """A fresh board (no warm cache) with the given moves played.
+
+    `kind` is the board's class: ours, or independent.Board.
+    """
+    board = kind()
     for move in moves:
         board.play(move)
     return board
@@ -180,8 +191,7 @@ def time_best(batch: list[Sample], hands: int, rng: random.Random) -> list[float
 @no_gc
 def time_replay(repeats: int) -> list[float]:
     """Seconds per from_record of each corpus game (validate, score, end checks)."""
-    records = [json.loads(p.read_text(encoding="utf-8"))
-               for p in sorted(GAMES.glob("classic-*.json"))]
+    records = [corpus.load(path) for path in corpus.game_files("classic-")]
     times = []
     for record in records:
         for _ in range(repeats):
@@ -189,6 +199,88 @@ def time_replay(repeats: int) -> list[float]:
             engine.from_record(record)
             times.append(time.perf_counter() - start)
     return times
+
+
+class Disagreement(Exception):
+    """The two engines answered differently, so their times are not comparable."""
+
+
+Pair = tuple[float, float]  # (our seconds, the independent engine's seconds)
+
+
+@no_gc
+def compare_play(batch: list[Sample], repeats: int, interleave: bool = False
+                 ) -> list[Pair]:
+    """Per position, the median seconds of `play` in each engine.
+
+    Each engine's repeats run one after another (as timeit does), so each
+    times its own warm path; with `interleave` the two alternate call by call,
+    and each call finds the caches full of the other engine's data.
+    """
+    pairs = []
+    clock = time.perf_counter
+    for before, move in batch:
+        board, other = build(before), build(before, independent.Board)
+        ours, theirs = board.play(move), other.play(move)
+        board.pop()
+        other.undo(move)
+        if ours != theirs:
+            raise Disagreement(f"play {move}: {ours} here, {theirs} independent")
+        mine: list[float] = []
+        its: list[float] = []
+        calls = [(board.play, board.pop, mine),
+                 (other.play, partial(other.undo, move), its)]
+        if interleave:
+            schedule = calls * repeats
+        else:
+            schedule = [calls[0]] * repeats + [calls[1]] * repeats
+        for play, undo, times in schedule:
+            start = clock()
+            play(move)
+            times.append(clock() - start)
+            undo()
+        pairs.append((statistics.median(mine), statistics.median(its)))
+    return pairs
+
+
+@no_gc
+def compare_best(batch: list[Sample], rng: random.Random, limit: int = 10
+                 ) -> list[Pair]:
+    """Per position and seeded hand, seconds of the best-move search in each engine.
+
+    Both start cold. The independent engine has no early stop, so its search
+    lists every legal move; ours is then checked to list the same set.
+    """
+    pairs = []
+    clock = time.perf_counter
+    for before, _ in batch:
+        board, other = build(before), build(before, independent.Board)
+        pool = [kind for kind, n in board.unseen().items() for _ in range(n)]
+        hand = rng.sample(pool, min(6, len(pool)))
+        start = clock()
+        found = engine.best_moves(board, hand, limit=limit)
+        mine = clock() - start
+        start = clock()
+        every = independent.best_moves(other, hand, limit=10**9)
+        its = clock() - start
+        top = [points for points, _ in found]
+        if top != [points for points, _ in every[:limit]]:
+            raise Disagreement(f"best_moves {hand} after {len(before)} moves")
+        listed = {frozenset(move) for _, move in engine.legal_moves(board, hand)}
+        if listed != {frozenset(move) for _, move in every}:
+            raise Disagreement(f"legal_moves {hand} after {len(before)} moves")
+        pairs.append((mine, its))
+    return pairs
+
+
+def ratio_row(name: str, pairs: list[Pair], unit: str, goal: str) -> str:
+    scale = {"µs": 1e6, "ms": 1e3}[unit]
+    mine = statistics.median(p[0] for p in pairs) * scale
+    its = statistics.median(p[1] for p in pairs) * scale
+    total = sum(p[0] for p in pairs) / sum(p[1] for p in pairs)
+    each = statistics.median(p[0] / p[1] for p in pairs)
+    return (f"| {name:<28} | {len(pairs):>4} | {mine:>8.2f} {unit} "
+            f"| {its:>8.2f} {unit} | {total:>6.3f} | {each:>6.3f} | {goal:<6} |")
 
 
 def row(name: str, values: list[float], unit: str, goal: str) -> str:
@@ -228,6 +320,10 @@ def main(argv: list[str] | None = None) -> int:
             ("play (mid and late boards)", lambda: time_play(mid + late, repeats)),
             ("legal_map and legal_cells (late boards)", lambda: time_legal(late)),
             ("best_moves (6-tile hands)", lambda: time_best(mid + late, hands, rng)),
+            ("independent engine: play and best moves", lambda: (
+                compare_play(mid + late, repeats // 10),
+                compare_best((mid + late)[::4], rng),
+            )),
         ]
         for title, work in workloads:
             profiler = cProfile.Profile()
@@ -261,6 +357,23 @@ def main(argv: list[str] | None = None) -> int:
         print(row("from_record, a whole classic game", time_replay(3 if args.quick
                                                                     else 20),
                   "ms", "-"))
+    print()
+    print("Against benchmarks/independent.py on the same positions (issue 12):"
+          " ratio = our total time / its total time; 'each' = median of the"
+          " per-position ratios. Each engine's repeats of a play run in a row;"
+          " 'interleaved' alternates the engines call by call.")
+    print()
+    print(f"| {'what':<28} | {'n':>4} | {'ours, med':>11} | {'indep., med':>11} "
+          f"| {'ratio':>6} | {'each':>6} | {'goal':<6} |")
+    print(f"|{'-' * 30}|{'-' * 6}|{'-' * 13}|{'-' * 13}|{'-' * 8}|{'-' * 8}|"
+          f"{'-' * 8}|")
+    print(ratio_row("play, mid and late", compare_play(mid + late, repeats // 2),
+                    "µs", "≤ 0.20"))
+    print(ratio_row("play, calls interleaved", compare_play(
+        mid + late, repeats // 2, interleave=True), "µs", "-"))
+    batch = mid + late if not args.quick else (mid + late)[::2]
+    print(ratio_row("best moves, 6-tile hand", compare_best(batch, rng), "ms",
+                    "≤ 0.15"))
     return 0
 
 

@@ -55,7 +55,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=_asset_folder("templates"),
         static_folder=_asset_folder("static"),
     )
-    os.makedirs(app.instance_path, exist_ok=True)
+    # The instance folder holds the database (every edit token) and the PINs.
+    config.secure_folder(app.instance_path)
     app.config.from_mapping(config.defaults(app.instance_path))
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -63,6 +64,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = config.load_secret_key(app.instance_path)
+    if not app.config.get("ADMIN_PIN"):
+        app.config["ADMIN_PIN"] = config.load_admin_pin(app.instance_path)
 
     app.json = JSONProvider(app)
     store.init_app(app)

@@ -1,48 +1,310 @@
-"""Serve the scorekeeper: `python -m scorekeeper` or `scorekeeper` (see serve.py)."""
+"""The command (CONTRACT §13): `scorekeeper` serves (see serve.py for the server
+and its workers); `scorekeeper backup` and `scorekeeper restore FILE` copy every
+game out and back in."""
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
+import sqlite3
 import sys
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import IO, TypeVar
+
+from flask import Flask
 
 from . import config, serve
-from .net import urls
+from .formats import backup
+from .net import allowed_hosts, reachable_url, urls
+from .store import snapshots
+from .store.backup import PROGRESS_EVERY, iter_stored_games, restore_backup
+
+SNAPSHOT_EVERY = timedelta(days=1)
+"""How old the newest snapshot may get while serving."""
+
+SNAPSHOT_CHECK = 600.0
+"""Seconds between two looks at the newest snapshot's age (a laptop that slept
+through its snapshot makes it when it wakes)."""
+
+_T = TypeVar("_T")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scorekeeper",
+        description="Serve the Qwirkle scorekeeper, or back its games up and"
+        " restore them.",
+    )
+    instance_help = (
+        "folder for the database, secret key, admin PIN and snapshots"
+        f" (default: ${config.INSTANCE_ENV}, else instance/ beside the source"
+        " checkout)"
+    )
+    parser.add_argument("--host", default="0.0.0.0",
+                        help="address to listen on (default: all, so phones reach it;"
+                        " 127.0.0.1: only this machine)")
+    parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    parser.add_argument("--instance", metavar="PATH", help=instance_help)
+    parser.add_argument(
+        "--allowed-host", action="append", default=[], metavar="NAME",
+        help="a host name or address requests may be sent to (repeatable; default:"
+        " this machine's addresses and names, and localhost); others get 400",
+    )
+    serve.add_arguments(parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    save = commands.add_parser(
+        "backup", help="write every game to a qwirkle-backup/1 file",
+        description="Write every game to a qwirkle-backup/1 file (CONTRACT §8).",
+    )
+    save.add_argument("--instance", metavar="PATH", default=argparse.SUPPRESS,
+                      help=instance_help)
+    save.add_argument("--out", metavar="FILE",
+                      help="file to write (default: qwirkle-backup-DATE.json here;"
+                      " - for standard output)")
+    load = commands.add_parser(
+        "restore", help="add the games of a backup file, all or none",
+        description="Add the games of a qwirkle-backup/1 file: every game is"
+        " checked, a game already stored is skipped, and one bad game stores"
+        " nothing (CONTRACT §8).",
+    )
+    load.add_argument("file", metavar="FILE", help="the backup file")
+    load.add_argument("--instance", metavar="PATH", default=argparse.SUPPRESS,
+                      help=instance_help)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse the command line, create the app and serve it until interrupted."""
-    parser = argparse.ArgumentParser(
-        prog="scorekeeper", description="Serve the Qwirkle scorekeeper."
-    )
-    parser.add_argument("--host", default="0.0.0.0",
-                        help="address to listen on (default: all, so phones reach it)")
-    parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
-    parser.add_argument("--instance", metavar="PATH",
-                        help="folder for the database and secret key"
-                        f" (default: ${config.INSTANCE_ENV}, else instance/ beside"
-                        " the source checkout)")
-    serve.add_arguments(parser)
-    args = parser.parse_args(argv)
-
+    """Run the command line: serve, or back up, or restore; return the exit code."""
+    args = _parser().parse_args(argv)
     if args.instance:
         os.environ[config.INSTANCE_ENV] = args.instance
+    if args.command == "backup":
+        return backup_command(args.out)
+    if args.command == "restore":
+        return restore_command(args.file)
+    return serve_command(args)
 
+
+def _app() -> Flask:
     from . import create_app
 
-    app = create_app()
-    found = urls(args.host, args.port)
-    print(f"Qwirkle scorekeeper: database {app.config['DATABASE']}")
-    print(f"Open {found[0]} on this computer", end="")
-    if len(found) > 1:
-        print(", or from a phone or tablet on the same network:")
-        for url in found[1:]:
-            print(f"    {url}")
+    return create_app()
+
+
+# --- serving ---
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    """Create the app, say where it is reached, snapshot it, serve it until Ctrl+C.
+
+    The app is created here, once, before any worker: that creates or migrates
+    the database (ECOSYSTEM pitfall 5). The settings this command gives it
+    (listen address, allowed hosts) reach every worker through serve.serve, and
+    the snapshots are taken by this process alone, never once per worker.
+    """
+    app = _app()
+    app.config.update(
+        LISTEN_HOST=args.host, LISTEN_PORT=args.port,
+        ALLOWED_HOSTS=allowed_hosts(args.host, args.allowed_host),
+    )
+    if serve.port_in_use(args.host, args.port):
+        print(serve.port_in_use_text(args.port), file=sys.stderr)
+        return 1
+    print(start_text(app, args.host, args.port), flush=True)
+    scheduler = SnapshotScheduler(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
+    scheduler.start()
+    try:
+        return serve.serve(app, args.host, args.port, args)
+    finally:
+        scheduler.stop()
+
+
+def start_text(app: Flask, host: str, port: int) -> str:
+    """Return what the terminal shows at start: where to open the app (with a QR
+    code of the LAN address), the admin PIN and where snapshots go."""
+    found = urls(host, port)
+    lines = [f"Qwirkle scorekeeper: database {app.config['DATABASE']}"]
+    lan = reachable_url(host, port)
+    if lan is None:
+        lines.append(f"Open {found[0]} on this computer.")
+        lines.append(
+            "The scorekeeper is only reachable on this machine"
+            + (f" (--host {host})" if host not in ("0.0.0.0", "", "::") else "")
+            + ": start it with --host 0.0.0.0 on the table's network to let"
+            " phones join."
+        )
     else:
-        print(".")
-    print("Press Ctrl+C to stop.", flush=True)
-    return serve.serve(app, args.host, args.port, args)
+        if len(found) > 1:
+            lines.append(f"Open {found[0]} on this computer, or from a phone or"
+                         " tablet on the same network:")
+            lines.extend(f"    {url}" for url in found[1:])
+        else:
+            lines.append(f"Open {found[0]} from any device on the same network.")
+        qr = terminal_qr(lan)
+        if qr:
+            lines.append(f"Scan this code with a phone to open {lan}")
+            lines.append(qr.rstrip("\n"))
+    lines.append(
+        f"Admin PIN: {app.config['ADMIN_PIN']} (restoring a backup from another"
+        " device asks for it)"
+    )
+    lines.append(
+        f"Snapshots: {app.config['SNAPSHOT_DIR']} (at start and once a day; the"
+        f" newest {snapshots.KEEP} are kept)"
+    )
+    lines.append("Press Ctrl+C to stop.")
+    return "\n".join(lines)
+
+
+def terminal_qr(url: str) -> str:
+    """Return a QR code of url drawn with block characters ("" where the terminal
+    cannot show them)."""
+    import segno
+
+    drawn = io.StringIO()
+    segno.make(url, error="l").terminal(out=drawn, compact=True, border=2)
+    text = drawn.getvalue()
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return ""
+    return text
+
+
+class SnapshotScheduler:
+    """Snapshots while serving (CONTRACT §13): one at start, then whenever the
+    newest is a day old. One thread, in the launching process only."""
+
+    def __init__(
+        self, database: str, folder: str, *, every: timedelta = SNAPSHOT_EVERY,
+        check: float = SNAPSHOT_CHECK, out: IO[str] | None = None,
+    ) -> None:
+        self.database = database
+        self.folder = folder
+        self.every = every
+        self.check = check
+        self.out = out
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="snapshots",
+                                        daemon=True)
+
+    def start(self) -> None:
+        """Start snapshotting in the background."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop after the snapshot under way, if any."""
+        self._stop.set()
+        self._thread.join(timeout=60)
+
+    def due(self, now: datetime | None = None) -> bool:
+        """Return whether the newest snapshot is missing or `every` old."""
+        newest = snapshots.latest(self.folder)
+        return newest is None or (now or datetime.now(UTC)) - newest >= self.every
+
+    def snapshot(self) -> Path | None:
+        """Make one snapshot now and say so; None (said on stderr) if it failed."""
+        out = self.out or sys.stdout
+        started = time.monotonic()
+        try:
+            path = snapshots.take_snapshot(self.database, self.folder)
+        except (sqlite3.Error, OSError) as exc:
+            print(f"scorekeeper: snapshot failed: {exc}", file=sys.stderr, flush=True)
+            return None
+        print(f"Snapshot written: {path} ({time.monotonic() - started:.1f} s)",
+              file=out, flush=True)
+        return path
+
+    def _run(self) -> None:
+        self.snapshot()
+        while not self._stop.wait(self.check):
+            if self.due():
+                self.snapshot()
+
+
+# --- backup and restore ---
+
+
+def _counted(items: Iterable[_T], what: str) -> Iterator[_T]:
+    """Yield items, printing a progress line on stderr every PROGRESS_EVERY."""
+    count = 0
+    for item in items:
+        yield item
+        count += 1
+        if count % PROGRESS_EVERY == 0:
+            print(f"  {count:,} games {what}…", file=sys.stderr, flush=True)
+
+
+def backup_command(out: str | None) -> int:
+    """Write every game to a backup file (or stdout) and say how many."""
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
+    target = out or f"qwirkle-backup-{stamp[:10]}.json"
+    app = _app()
+    count = 0
+
+    def games() -> Iterator[backup.StoredGame]:
+        nonlocal count
+        for stored in _counted(iter_stored_games(), "written"):
+            count += 1
+            yield stored
+
+    try:
+        with app.app_context():
+            if target == "-":
+                for piece in backup.stream(games(), stamp):
+                    sys.stdout.write(piece)
+                sys.stdout.flush()
+            else:
+                partial = Path(target + ".part")
+                fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    for piece in backup.stream(games(), stamp):
+                        handle.write(piece)
+                os.replace(partial, target)
+    except OSError as exc:
+        print(f"scorekeeper backup: cannot write {target}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    where = "standard output" if target == "-" else target
+    print(f"Backed up {count:,} games to {where}.",
+          file=sys.stderr if target == "-" else sys.stdout)
+    return 0
+
+
+def restore_command(file: str) -> int:
+    """Restore a backup file by the rules of CONTRACT §8; exit 1 with the reason."""
+    try:
+        handle = open(file, "rb")
+    except OSError as exc:
+        print(f"scorekeeper restore: cannot read {file}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    app = _app()
+
+    def progress(restored: int, skipped: int) -> None:
+        print(f"  {restored + skipped:,} games read ({restored:,} new)…",
+              file=sys.stderr, flush=True)
+
+    try:
+        with handle, app.app_context():
+            done = restore_backup(
+                backup.read_backup(handle, limit=sys.maxsize), progress=progress
+            )
+    except backup.BackupError as exc:
+        print(f"scorekeeper restore: nothing was restored: {exc}", file=sys.stderr)
+        return 1
+    except (sqlite3.Error, OSError) as exc:
+        print(f"scorekeeper restore: nothing was restored: {exc}", file=sys.stderr)
+        return 1
+    print(f"Restored {len(done.ids):,} games; skipped {done.skipped:,} already"
+          f" stored ({file}).")
+    return 0
 
 
 if __name__ == "__main__":

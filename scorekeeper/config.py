@@ -32,7 +32,62 @@ def defaults(instance_path: str) -> dict[str, object]:
         "SESSION_COOKIE_SECURE": os.environ.get(SECURE_COOKIE_ENV, "") in {"1", "true"},
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
+        # Heavy renders (a PDF) run in worker processes, not the server's threads.
+        "RENDER_IN_PROCESS": True,
+        # Where automatic snapshots go (CONTRACT §13).
+        "SNAPSHOT_DIR": os.path.join(instance_path, "snapshots"),
+        # The address the server listens on, set by the command (join links);
+        # None where another server runs the app.
+        "LISTEN_HOST": None,
+        "LISTEN_PORT": None,
     }
+
+
+ADMIN_PIN_FILE = "admin_pin"
+"""The file in the instance folder holding the admin PIN (CONTRACT §8)."""
+
+ADMIN_PIN_DIGITS = 8
+"""Digits of a new admin PIN."""
+
+
+def secure_folder(path: str) -> None:
+    """Create the folder if needed and let only its owner in (mode 700)."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    try:
+        os.chmod(path, 0o700)
+    except OSError:
+        pass  # a folder owned by someone else: leave it as its owner set it
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write a file only its owner may read (created with mode 600 from the start)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(text + "\n")
+
+
+def _read_private(path: Path) -> str:
+    """Return a private file's stripped text ("" when missing), making it mode 600."""
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except (FileNotFoundError, UnicodeDecodeError):
+        return ""
+    try:
+        os.chmod(path, 0o600)  # one written by an older release may be 644
+    except OSError:
+        pass
+    return text
+
+
+def load_admin_pin(instance_path: str) -> str:
+    """Return the admin PIN from instance/admin_pin, creating it on first start."""
+    path = Path(instance_path) / ADMIN_PIN_FILE
+    pin = _read_private(path)
+    if pin.isdigit() and len(pin) >= 6:
+        return pin
+    pin = "".join(str(secrets.randbelow(10)) for _ in range(ADMIN_PIN_DIGITS))
+    _write_private(path, pin)
+    return pin
 
 
 def load_secret_key(instance_path: str) -> str:
@@ -41,15 +96,9 @@ def load_secret_key(instance_path: str) -> str:
     if from_env:
         return from_env
     path = Path(instance_path) / "secret_key"
-    try:
-        key = path.read_text(encoding="ascii").strip()
-        if key:
-            return key
-    except FileNotFoundError:
-        pass
+    key = _read_private(path)
+    if key:
+        return key
     key = secrets.token_hex(32)
-    # Created with mode 600 from the start so no other user ever can read it.
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as handle:
-        handle.write(key + "\n")
+    _write_private(path, key)
     return key

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import ipaddress
 import socket
-from urllib.parse import urlsplit, urlunsplit
+from collections.abc import Iterable
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 """Host names another device cannot reach."""
@@ -37,20 +38,72 @@ def urls(host: str, port: int) -> list[str]:
     return [f"http://{host}:{port}/"]
 
 
+ANY = frozenset({"0.0.0.0", "", "::"})
+"""Listen addresses meaning "every interface of this machine"."""
+
+
 def is_loopback(host: str) -> bool:
     """Return whether a host name (without port) only reaches this machine."""
-    return host in LOOPBACK
+    return host in LOOPBACK or is_loopback_address(host.strip("[]"))
 
 
-def lan_url(url: str) -> str | None:
-    """Return url with its host replaced by this machine's LAN address, if any.
+def is_loopback_address(address: str | None) -> bool:
+    """Return whether a peer's IP address (the socket's, never a header) is this
+    machine's loopback, IPv4-mapped IPv6 included."""
+    try:
+        ip = ipaddress.ip_address(address or "")
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
 
-    The laptop serving the table often opens the page as localhost; the phone that
-    scans the QR code needs the address it can reach.
+
+def _url(host: str, port: int | None) -> str:
+    name = f"[{host}]" if ":" in host else host
+    return f"http://{name}:{port}/" if port and port != 80 else f"http://{name}/"
+
+
+def reachable_url(host: str | None, port: int | None) -> str | None:
+    """Return the address other devices reach a server listening on host:port at,
+    or None when it is only reachable on this machine.
+
+    For every interface: this machine's first LAN address; for a loopback
+    address: None; for one address: that address.
     """
-    addresses = lan_addresses()
-    if not addresses:
+    if host is None or host in ANY:
+        found = lan_addresses()
+        return _url(found[0], port) if found else None
+    if is_loopback(host):
         return None
-    parts = urlsplit(url)
-    netloc = addresses[0] + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    return _url(host, port)
+
+
+def allowed_hosts(listen_host: str, given: Iterable[str] = ()) -> list[str]:
+    """Return the Host names requests may carry: the given ones, else this
+    machine's names and addresses (only the listen address when it is one);
+    localhost always, so the serving machine itself gets in."""
+    names = {"localhost", "127.0.0.1", "::1"}
+    given = [host_name(name) for name in given]
+    if given:
+        names.update(given)
+    elif listen_host in ANY:
+        names.update(lan_addresses())
+        try:
+            hostname = socket.gethostname()
+            names.update({hostname, f"{hostname}.local", socket.getfqdn()})
+        except OSError:
+            pass
+    else:
+        names.add(host_name(listen_host))
+    return sorted(name.lower() for name in names if name)
+
+
+def host_name(host: str) -> str:
+    """Return a Host header's name: without its port or IPv6 brackets, lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].partition("]")[0]
+    if host.count(":") == 1:
+        return host.partition(":")[0]
+    return host

@@ -8,12 +8,23 @@ one SQLite file (WAL, BEGIN IMMEDIATE, a busy timeout); each keeps its own game
 cache, whose keys change with every write, so no process serves another's
 stale game. With `--workers 0` the same app runs in this process on waitress
 (pure Python), for a machine where granian cannot run.
+
+The launching process (the command) keeps what must happen once: migrations,
+the start text and the snapshot scheduler. Each worker creates its own app and
+takes the settings the command gave the launcher's (listen address, allowed
+hosts, render slots) from one environment variable, WORKER_CONFIG_ENV, set
+before any worker starts; the admin PIN and secret key it reads from the same
+instance folder. Workers are spawned, not forked: a fork copies a process whose
+snapshot thread may hold SQLite's or stdout's locks at that moment, and granian
+forks again whenever it replaces a failed worker.
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
+import json
+import multiprocessing
 import os
 import socket
 import sys
@@ -34,6 +45,16 @@ DEFAULT_THREADS = 8
 
 QUIET_ENV = "SCOREKEEPER_QUIET"
 """Set (to 1) in the workers' environment when the access log is off."""
+
+WORKER_CONFIG_ENV = "SCOREKEEPER_WORKER_CONFIG"
+"""The settings the command gave its app, as JSON, for every worker's app."""
+
+WORKER_SETTINGS = ("LISTEN_HOST", "LISTEN_PORT", "ALLOWED_HOSTS", "RENDER_SLOTS")
+"""The settings the command sets at start that the workers must share."""
+
+RENDER_SLOTS = 2
+"""Expensive renders (PDFs) at once on the whole machine, shared out among the
+workers, at least one each (web.pages.RENDER_SLOTS is one process's share)."""
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -93,10 +114,23 @@ def wrap(app: Flask, quiet: bool) -> WSGIApp:
 
 
 def worker_app() -> WSGIApp:
-    """Create one worker's app (granian calls this in each worker process)."""
+    """Create one worker's app (granian calls this in each worker process), with
+    the settings the command gave the launcher's app."""
     from . import create_app
 
-    return wrap(create_app(), bool(os.environ.get(QUIET_ENV)))
+    app = create_app()
+    shared = os.environ.get(WORKER_CONFIG_ENV)
+    if shared:
+        app.config.update(json.loads(shared))
+    return wrap(app, bool(os.environ.get(QUIET_ENV)))
+
+
+def worker_settings(app: Flask, workers: int) -> str:
+    """Return, as JSON, the settings of app each of `workers` workers must share."""
+    settings = {key: app.config.get(key) for key in WORKER_SETTINGS}
+    # Each worker has its own render processes: together, about RENDER_SLOTS.
+    settings["RENDER_SLOTS"] = max(1, RENDER_SLOTS // max(1, workers))
+    return json.dumps(settings)
 
 
 def port_in_use(host: str, port: int) -> bool:
@@ -110,20 +144,24 @@ def port_in_use(host: str, port: int) -> bool:
     return False
 
 
+def port_in_use_text(port: int) -> str:
+    """Return the one line saying the port is taken and how to choose another."""
+    return (
+        f"Port {port} is already in use (another scorekeeper?). Stop that"
+        f" program, or start this one on another port: --port {port + 1}"
+    )
+
+
 def serve(app: Flask, host: str, port: int, args: argparse.Namespace) -> int:
     """Serve app on host:port until interrupted; 1, with a message, if it is taken."""
     if port_in_use(host, port):
-        print(
-            f"Port {port} is already in use (another scorekeeper?). Stop that"
-            f" program, or start this one on another port: --port {port + 1}",
-            file=sys.stderr,
-        )
+        print(port_in_use_text(port), file=sys.stderr)
         return 1
     try:
         if args.workers <= 0:
             _serve_waitress(app, host, port, args)
         else:
-            _serve_granian(host, port, args)
+            _serve_granian(app, host, port, args)
     except KeyboardInterrupt:
         pass
     return 0
@@ -140,7 +178,7 @@ def _serve_waitress(app: Flask, host: str, port: int, args: argparse.Namespace) 
     )
 
 
-def _serve_granian(host: str, port: int, args: argparse.Namespace) -> None:
+def _serve_granian(app: Flask, host: str, port: int, args: argparse.Namespace) -> None:
     from granian.constants import Interfaces
     from granian.server import Server
 
@@ -148,7 +186,8 @@ def _serve_granian(host: str, port: int, args: argparse.Namespace) -> None:
         os.environ[QUIET_ENV] = "1"
     else:
         os.environ.pop(QUIET_ENV, None)
-    Server(
+    os.environ[WORKER_CONFIG_ENV] = worker_settings(app, args.workers)
+    server = Server(
         "scorekeeper.serve:worker_app",
         address=host,
         port=port,
@@ -158,4 +197,12 @@ def _serve_granian(host: str, port: int, args: argparse.Namespace) -> None:
         factory=True,
         log_enabled=False,
         respawn_failed_workers=True,
-    ).serve()
+    )
+    # granian starts (and restarts) its workers by the default start method:
+    # spawn while it serves (see the module's docstring), as before after.
+    before = multiprocessing.get_start_method(allow_none=True)
+    multiprocessing.set_start_method("spawn", force=True)
+    try:
+        server.serve()
+    finally:
+        multiprocessing.set_start_method(before, force=True)

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from . import engine
-from .engine.messages import N_, Words
+from babel import dates, numbers
+
+from . import engine, i18n
+from .engine.messages import N_, N_plural, Template, Words
 from .i18n import gettext, ngettext
 
 WORDS = Words(gettext, ngettext)
@@ -31,38 +33,44 @@ END_BONUS = engine.END_BONUS
 
 UNIT_TEXTS: dict[str, dict[str, str | tuple[str, str]]] = {
     "tile": {
-        "placed": (N_("Placed %(num)d tile"), N_("Placed %(num)d tiles")),
+        "placed": N_plural("Placed %(num)d tile", "Placed %(num)d tiles"),
         "last": N_(
             "%(name)s placed their last tile with the bag empty: +%(n)d end bonus."
         ),
         "stalled": N_(
             "No tile left in the game can be placed anywhere: no end bonus."
         ),
-        "board": N_("The board, %(n)s tiles"),
+        "board": N_plural("The board, %(num)d tile", "The board, %(num)d tiles"),
         "first": N_("Tap the square to place the first tile."),
         "entry": N_("Tap a dashed square next to the board, then pick the tile."),
         "supply": N_("Unseen tiles"),
-        "ready": N_("%(n)s tile(s) ready: confirm to score."),
+        "ready": N_plural(
+            "%(num)d tile ready: confirm to score.",
+            "%(num)d tiles ready: confirm to score.",
+        ),
     },
     "cube": {
-        "placed": (N_("Placed %(num)d cube"), N_("Placed %(num)d cubes")),
+        "placed": N_plural("Placed %(num)d cube", "Placed %(num)d cubes"),
         "last": N_(
             "%(name)s placed their last cube with the bag empty: +%(n)d end bonus."
         ),
         "stalled": N_(
             "No cube left in the game can be placed anywhere: no end bonus."
         ),
-        "board": N_("The board, %(n)s cubes"),
+        "board": N_plural("The board, %(num)d cube", "The board, %(num)d cubes"),
         "first": N_(
             "Tap the square to place the first cube (the first move places at"
-            " least %(n)d)."
+            " least %(n)d cubes)."
         ),
         "entry": N_(
             "Tap a dashed square next to the board, then pick the cube's colour and"
             " face."
         ),
         "supply": N_("Cubes left"),
-        "ready": N_("%(n)s cube(s) ready: confirm to score."),
+        "ready": N_plural(
+            "%(num)d cube ready: confirm to score.",
+            "%(num)d cubes ready: confirm to score.",
+        ),
     },
 }
 """The sentences that name what a set is made of, by the variant's unit."""
@@ -131,6 +139,11 @@ def set_description(variant: engine.Variant) -> str:
     )
 
 
+def variant_comment(name: str) -> str:
+    """Return the note a play logged elsewhere (BG Stats) carries for its set."""
+    return gettext("Variant: %(name)s", name=name)
+
+
 # --- engine errors ---
 
 
@@ -157,13 +170,35 @@ def invalid_name(exc: engine.InvalidName) -> str:
 # --- scores ---
 
 
+LINE_LABELS: dict[tuple[str, str], str] = {
+    ("color", "red"): N_("red line %(length)d"),
+    ("color", "orange"): N_("orange line %(length)d"),
+    ("color", "yellow"): N_("yellow line %(length)d"),
+    ("color", "green"): N_("green line %(length)d"),
+    ("color", "blue"): N_("blue line %(length)d"),
+    ("color", "purple"): N_("purple line %(length)d"),
+    ("color", "pink"): N_("pink line %(length)d"),
+    ("color", "brown"): N_("brown line %(length)d"),
+    ("shape", "circle"): N_("circle line %(length)d"),
+    ("shape", "crisscross"): N_("crisscross line %(length)d"),
+    ("shape", "diamond"): N_("diamond line %(length)d"),
+    ("shape", "square"): N_("square line %(length)d"),
+    ("shape", "starburst"): N_("starburst line %(length)d"),
+    ("shape", "clover"): N_("clover line %(length)d"),
+    ("shape", "heart"): N_("heart line %(length)d"),
+    ("shape", "triangle"): N_("triangle line %(length)d"),
+}
+"""A scored line's label by what it shares, whole, so that a language can make
+the colour agree with its word for line ("rote Reihe", "línea roja") or name
+the shapes its own way ("rij van vierkanten")."""
+
+
 def line_label(line: engine.LineScore) -> str:
     """Name a scored line as the rule book does: "red line 4", "red line 6 +
     Qwirkle 6", "single tile 1"."""
     if line.kind == "tile":
         return gettext("single tile %(n)d", n=line.points)
-    name = color_name(line.value) if line.kind == "color" else shape_name(line.value)
-    label = gettext("%(value)s line %(length)d", value=name, length=line.length)
+    label = gettext(LINE_LABELS[(line.kind, line.value)], length=line.length)
     if line.qwirkle:
         label += " + " + gettext("Qwirkle %(n)d", n=line.bonus)
     return label
@@ -202,30 +237,80 @@ def preview(result: engine.Preview) -> str:
 # --- moves ---
 
 
+PENALTY_RESULTS: dict[tuple[str, str], Template] = {
+    ("illegal", "lose_turn"): N_("illegal move: turn lost"),
+    ("illegal", "deduct"): N_plural(
+        "illegal move: %(num)d point deducted", "illegal move: %(num)d points deducted"
+    ),
+    ("illegal", "exclude"): N_("illegal move: excluded from the game"),
+    ("timeout", "lose_turn"): N_("out of time: turn lost"),
+    ("timeout", "deduct"): N_plural(
+        "out of time: %(num)d point deducted", "out of time: %(num)d points deducted"
+    ),
+    ("timeout", "exclude"): N_("out of time: excluded from the game"),
+}
+"""What a penalty did (RULES §7), by its reason and consequence (a deduction's
+sentence by its number of points)."""
+
+PENALTY_SUMMARIES: dict[str, str] = {
+    "illegal": N_("Penalty for an illegal move"),
+    "timeout": N_("Penalty for running out of time"),
+}
+"""What a penalty move was, by its reason, without its consequence."""
+
+CONSEQUENCES: dict[str, Template] = {
+    "retry": N_("the player takes the move back and tries again"),
+    "none": N_("nothing"),
+    "lose_turn": N_("the turn passes"),
+    "deduct": N_plural(
+        "%(num)d point off and the turn passes",
+        "%(num)d points off and the turn passes",
+    ),
+    "exclude": N_("the player leaves the game"),
+}
+"""What each table-discipline consequence does, as the form and the game page
+name it."""
+
+
+def _words(template: Template, num: int) -> str:
+    """Return a sentence or, for a (singular, plural) pair, the one num asks for,
+    translated and filled in with num."""
+    if isinstance(template, tuple):
+        return ngettext(template[0], template[1], num)
+    return gettext(template)
+
+
 def move_result(move: engine.Move) -> str:
     """Return what a move did, after its player's name: the breakdown of a
-    placing move, "traded 2" or "passed"."""
+    placing move, "traded 2", "passed" or what a penalty cost."""
     if move.breakdown is not None:
         return breakdown(move.breakdown, move.end_bonus)
     if move.type == "trade":
         return gettext("traded %(n)d", n=move.count)
+    if move.type == "penalty":
+        return _words(PENALTY_RESULTS[(move.reason, move.consequence)], -move.score)
     return gettext("passed")
 
 
 def move_points(move: engine.Move) -> str:
-    """Return a move in the score column's shorthand: "+7", "traded 2", "passed"."""
+    """Return a move in the score column's shorthand: "+7", "traded 2", "passed",
+    "−5" for a deduction."""
     if move.type == "place":
         return f"+{move.points}"
+    if move.type == "penalty" and move.score:
+        return f"−{-move.score}"
     return move_result(move)
 
 
 def move_summary(move: engine.Move, variant: engine.Variant) -> str:
     """Return what a move was, without its score: "Placed 3 tiles", "Traded 2
-    tiles", "Passed"."""
+    tiles", "Passed", "Penalty for an illegal move"."""
     if move.type == "place":
         return _by_unit(variant, "placed", num=len(move.tiles))
     if move.type == "trade":
         return ngettext("Traded %(num)d tile", "Traded %(num)d tiles", move.count)
+    if move.type == "penalty":
+        return gettext(PENALTY_SUMMARIES[move.reason])
     return gettext("Passed")
 
 
@@ -236,20 +321,86 @@ def replay_title(step: int, round_number: int, who: str) -> str:
     return gettext("Move %(n)d, round %(r)d: %(who)s", n=step, r=round_number, who=who)
 
 
+def points_word(points: int) -> str:
+    """Return the word after a move's points, "point" or "points", by the
+    language's plural rule for the number without its sign (a deduction too)."""
+    return ngettext("point", "points", abs(points))
+
+
 def replay_strings(variant: engine.Variant) -> dict[str, object]:
     """Return the words the replay page's script puts around each step's figures."""
     return {
-        "points": gettext("points"),
-        "end_bonus": gettext("end bonus"),
         "qwirkle": gettext("Qwirkle!"),
         "next": gettext("next: %(who)s", who="%(who)s"),
-        "game_over": gettext("Game over."),
+        "out": gettext("excluded, not ranked"),
         "tile_names": {
             f"{color} {shape}": tile_name(color, shape)
             for color, shape in variant.kinds
         },
         "letters": color_letters(variant),
     }
+
+
+# --- table discipline (RULES §7) ---
+
+
+def consequence(name: str, points: int) -> str:
+    """Return what a table-discipline consequence does: "5 points off and the
+    turn passes"."""
+    return _words(CONSEQUENCES[name], points)
+
+
+def penalty_action(reason: str, name: str, options: engine.Options) -> str:
+    """Name a penalty before it is recorded, with its consequence: "Illegal move
+    by Ann: 5 points off and the turn passes"."""
+    what = consequence(options.consequence(reason).value, options.penalty_points)
+    if reason == engine.Reason.ILLEGAL:
+        return gettext("Illegal move by %(name)s: %(what)s", name=name, what=what)
+    return gettext("%(name)s is out of time: %(what)s", name=name, what=what)
+
+
+def excluded_heading() -> str:
+    """Return the heading of the players excluded from a game."""
+    return gettext("Out of the game")
+
+
+def excluded_note() -> str:
+    """Say where an excluded player's score stands (RULES §7)."""
+    return gettext(
+        "Excluded players keep their points on the sheet but are not ranked."
+    )
+
+
+def thinking_time(seconds: int) -> str:
+    """Return a thinking time as the countdown shows it: "0:30", "12:00"."""
+    sign = "-" if seconds < 0 else ""
+    seconds = abs(seconds)
+    return f"{sign}{seconds // 60}:{seconds % 60:02d}"
+
+
+def average_thinking(seconds: float | None) -> str:
+    """Return an average thinking time: "23 s", "2:05 min" or "–"."""
+    if seconds is None:
+        return "–"
+    whole = round(seconds)
+    if whole < 60:
+        return gettext("%(n)d s", n=whole)
+    return gettext("%(time)s min", time=thinking_time(whole))
+
+
+def countdown_strings() -> dict[str, str]:
+    """Return the sentences countdown.js shows (it builds none of its own)."""
+    return {"expired": gettext("Time is up!")}
+
+
+def penalty_legend(*, penalty: str, excluded: str) -> str:
+    """Return the key to a score sheet's penalty marks (only on a sheet that has
+    penalties)."""
+    return gettext(
+        "%(penalty)s = penalty (a deduction counts in the points), %(excluded)s"
+        " = excluded from the game (not ranked).",
+        penalty=penalty, excluded=excluded,
+    )
 
 
 def move_line(move: engine.Move, names: Sequence[str]) -> str:
@@ -285,6 +436,11 @@ def end_reason(
         return _by_unit(variant, "stalled")
     if reason == engine.EndReason.ALL_PASSED:
         return gettext("Every player passed in turn: no end bonus.")
+    if reason == engine.EndReason.EXCLUDED:
+        return gettext(
+            "Every other player was excluded, so one player is left: the game"
+            " ends with no end bonus."
+        )
     return reason
 
 
@@ -353,15 +509,18 @@ def parse_time(value: str | None) -> datetime | None:
     The datetime keeps the offset written in the timestamp (a restored backup may
     carry one); parse_utc converts it to UTC.
     """
-    if not value:
+    if not value or not isinstance(value, str):
         return None
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
+        if moment.tzinfo is None:
+            # Stored times are UTC; an old naive one is read as such.
+            return moment.replace(tzinfo=UTC)
+        # Converting year 1 or 9999 with an offset would leave datetime's range
+        # later (OverflowError): such a time is no time at all.
+        moment.astimezone(UTC)
+    except (ValueError, OverflowError):
         return None
-    if moment.tzinfo is None:
-        # Stored times are UTC; an old naive one is read as such.
-        return moment.replace(tzinfo=UTC)
     return moment
 
 
@@ -373,10 +532,13 @@ def parse_utc(value: str | None) -> datetime | None:
 
 def duration_minutes(first: str | None, last: str | None) -> int | None:
     """Return whole minutes between two timestamps (None when either is unknown)."""
-    start, end = parse_time(first), parse_time(last)
+    start, end = parse_utc(first), parse_utc(last)
     if start is None or end is None:
         return None
-    return max(0, round((end - start).total_seconds() / 60))
+    try:
+        return max(0, round((end - start).total_seconds() / 60))
+    except OverflowError:
+        return None
 
 
 def duration(minutes: int | None) -> str:
@@ -388,19 +550,70 @@ def duration(minutes: int | None) -> str:
     return gettext("%(m)d min", m=minutes)
 
 
+def _local(moment: datetime) -> datetime:
+    """Return a moment in the reader's zone (UTC until the page knows theirs)."""
+    return moment.astimezone(i18n.current().zone)
+
+
+def _zone_suffix(moment: datetime) -> str:
+    """Return " UTC" while the reader's zone is unknown, else ""."""
+    return "" if i18n.current().zone_known else " UTC"
+
+
 def date(value: str | None) -> str:
-    """Return an ISO timestamp's date and time in UTC: "YYYY-MM-DD HH:MM"."""
+    """Return a timestamp's date and time in the reader's language and zone:
+    "26 nov. 2026 14:05" (with " UTC" while the zone is unknown)."""
     moment = parse_utc(value)
-    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
+    if moment is None:
+        return ""
+    return local_time(value, "datetime")
+
+
+def local_time(value: str | None, style: str = "datetime") -> str:
+    """Return a timestamp as the page shows it before the browser localises it:
+    date and time in the reader's language and zone, or only the date with style
+    "date" ("" when there is none)."""
+    moment = parse_utc(value)
+    if moment is None:
+        return ""
+    locale = i18n.current().locale
+    local = _local(moment)
+    day = dates.format_date(local, "medium", locale=locale)
+    if style == "date":
+        return day
+    clock = dates.format_time(local, "short", locale=locale)
+    joined = dates.get_datetime_format("medium", locale=locale)
+    return str(joined).format(clock, day) + _zone_suffix(local)
 
 
 def utc_time(value: str | None, style: str = "datetime") -> str:
-    """Return a timestamp as the page shows it before the browser localises it:
-    "YYYY-MM-DD HH:MM UTC", or only the date with style "date"."""
+    """Return a timestamp as "YYYY-MM-DD HH:MM UTC" (or only the date), the
+    same in every language (a machine-readable fallback)."""
     moment = parse_utc(value)
     if moment is None:
         return ""
     return moment.strftime("%Y-%m-%d" if style == "date" else "%Y-%m-%d %H:%M UTC")
+
+
+# --- numbers ---
+
+
+def decimal(value: float | None, digits: int = 1) -> str:
+    """Return a number with `digits` decimals as the reader writes it ("12,5";
+    "–" for None)."""
+    if value is None:
+        return "–"
+    pattern = "0." + "0" * digits if digits else "0"
+    return numbers.format_decimal(
+        value, pattern, locale=i18n.current().locale, decimal_quantization=True
+    )
+
+
+def percent(value: float | None) -> str:
+    """Return a fraction as a whole percentage in the reader's style ("50 %")."""
+    if value is None:
+        return "–"
+    return numbers.format_percent(value, locale=i18n.current().locale)
 
 
 # --- the game page ---
@@ -408,7 +621,7 @@ def utc_time(value: str | None, style: str = "datetime") -> str:
 
 def board_label(variant: engine.Variant, tiles: int) -> str:
     """Return the board's accessible name: "The board, 12 tiles"."""
-    return _by_unit(variant, "board", n=tiles)
+    return _by_unit(variant, "board", num=tiles)
 
 
 def first_move_hint(variant: engine.Variant) -> str:
@@ -438,10 +651,11 @@ def cubes_hint(variant: engine.Variant = engine.CUBES) -> str:
 def board_strings(variant: engine.Variant) -> dict[str, object]:
     """Return the sentences the game page's scripts show (they build none).
 
-    Templates hold %(name)s-style gaps the scripts fill with numbers and names;
-    "left" lists the tracker's "… left" sentence of a set counted per colour
-    for every count from 0 to a colour's copies (plural rules vary by language),
-    with the colour's name still a gap.
+    Templates hold %(name)s-style gaps the scripts fill with numbers and names.
+    Where the plural rule matters (it varies by language), a list holds the
+    sentence for every count: "ready" one per number of pending tiles (0
+    unused), "left" the tracker's "… left" of a set counted per colour for
+    every count from 0 to a colour's copies, the colour's name still a gap.
     """
     return {
         "illegal": gettext("That move is not allowed."),
@@ -454,13 +668,13 @@ def board_strings(variant: engine.Variant) -> dict[str, object]:
         ),
         "refused": gettext("The move was refused (%(status)s)."),
         "offline": gettext("No connection to the scorekeeper. Try again."),
-        # Filled in by board.js with the number of pending tiles.
-        "ready": _by_unit(variant, "ready"),
+        "ready": ready_strings(variant),
         "to_play": gettext("%(name)s to play", name="%(name)s"),
         "game_over": gettext("Game over"),
         "last_move": last_move_line("%(name)s", "%(move)s"),
         "hand": gettext("hand %(n)s", n="%(n)s"),
         "undone": gettext("The last move was taken back."),
+        "move_line": gettext("%(name)s: %(what)s", name="%(name)s", what="%(what)s"),
         "nothing_to_undo": gettext("There is no move to undo."),
         "left": [
             ngettext("%(color)s %(num)d left", "%(color)s %(num)d left", n,
@@ -471,5 +685,13 @@ def board_strings(variant: engine.Variant) -> dict[str, object]:
 
 
 def last_move_line(name: str, move: str) -> str:
-    """Return the status line's last move: "Last: Ann red line 3 = 3"."""
-    return gettext("Last: %(name)s %(move)s", name=name, move=move)
+    """Return the status line's last move: "Last move: Ann red line 3 = 3"."""
+    return gettext("Last move: %(name)s %(move)s", name=name, move=move)
+
+
+def ready_strings(variant: engine.Variant) -> list[str]:
+    """Return what board.js says with n tiles pending, indexed by n (0 unused),
+    so that each language's plural rule is applied here, not in JavaScript."""
+    return [""] + [
+        _by_unit(variant, "ready", num=n) for n in range(1, variant.hand_size + 1)
+    ]

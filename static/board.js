@@ -21,8 +21,10 @@
     return meta ? meta.getAttribute("content") : "";
   }
   function send(method, url, body) {
+    // The API answers in Accept-Language: ask for the page's own language.
     var opts = {method: method, credentials: "same-origin",
-                headers: {"Accept": "application/json", "X-CSRFToken": csrf()}};
+                headers: {"Accept": "application/json", "X-CSRFToken": csrf(),
+                          "Accept-Language": document.documentElement.lang || "en"}};
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
@@ -651,7 +653,8 @@
         } else if (res.status === 422) {
           showResult({error: errorOf(res.data)});
         } else {
-          say(t("ready", {n: pending.length}), "");
+          var ready = text.ready || [];
+          say(ready[Math.min(pending.length, ready.length - 1)] || "", "");
           if (confirmBtn) { confirmBtn.disabled = false; }
         }
       }).catch(function () {
@@ -663,7 +666,12 @@
       busy = true;
       if (confirmBtn) { confirmBtn.disabled = true; }
       say("…", "wait");
-      send("POST", api + "/moves", {type: "place", tiles: pending, turn: state.turn})
+      var move = {type: "place", tiles: pending, turn: state.turn};
+      // Table discipline (issue 10): countdown.js keeps the thinking time on its element.
+      var clock = document.querySelector("[data-countdown][data-thinking]");
+      if (clock) { move.seconds = parseInt(clock.getAttribute("data-thinking"), 10); }
+      // End of the table-discipline hook.
+      send("POST", api + "/moves", move)
         .then(function (res) {
           busy = false;
           if (res.status === 201 || res.status === 200) {

@@ -108,8 +108,19 @@
     p.hidden = !facts.type;
     p.setAttribute("data-move-type", facts.type || "");
     text(one("[data-move-summary]"), facts.summary);
-    text(one("[data-move-sep]"), facts.type === "place" ? ":" : " ·");
-    text(one("[data-move-points]"), String(facts.type === "place" ? facts.points : 0));
+    text(one("[data-move-sep]"), facts.type === "place" || facts.penalty ? ":" : " ·");
+    // A penalty says what it cost (RULES §7) before its points (0 or a deduction).
+    var part = one("[data-penalty-part]");
+    part.textContent = "";
+    if (facts.penalty) {
+      var said = document.createElement("span");
+      said.setAttribute("data-penalty", "");
+      said.textContent = facts.penalty;
+      part.appendChild(said);
+      part.appendChild(document.createTextNode(" · "));
+    }
+    text(one("[data-move-points]"), String(facts.points));
+    text(one("[data-points-word]"), facts.points_word);
     one("[data-end-bonus]").hidden = !facts.end_bonus;
     text(one("[data-end-bonus-n]"), String(facts.end_bonus));
     var correct = one("[data-correct]");
@@ -133,13 +144,29 @@
     });
     list.hidden = !facts.lines.length;
   }
+  /* "(excluded, not ranked)" after the name of a player out of the game. */
+  function showOut(holder, out) {
+    if (!holder || !!holder.firstChild === out) { return; }
+    holder.textContent = "";
+    if (out) {
+      var small = document.createElement("small");
+      small.className = "out";
+      small.textContent = "(" + words.out + ")";
+      holder.appendChild(document.createTextNode(" "));
+      holder.appendChild(small);
+    }
+  }
   function showStanding(facts) {
     root.querySelectorAll("tr[data-seat]").forEach(function (tr) {
       var seat = Number(tr.getAttribute("data-seat"));
       var winner = facts.winners.indexOf(seat) >= 0;
+      var out = facts.excluded.indexOf(seat) >= 0;
       tr.classList.toggle("mover", facts.mover === seat);
       tr.classList.toggle("winner", winner);
-      tr.querySelector("[data-star]").hidden = !winner;
+      tr.classList.toggle("excluded", out);
+      tr.toggleAttribute("data-excluded", out);
+      text(tr.querySelector("[data-star]"), winner ? " ★" : "");
+      showOut(tr.querySelector("[data-out]"), out);
       text(tr.querySelector("[data-total]"), String(facts.scores[seat]));
       text(tr.querySelector("[data-qwirkles]"), String(facts.qwirkles[seat]));
     });

@@ -5,11 +5,14 @@
    script puts it on the page and tells the board (event "sk:state"). States
    come from a move's answer (board.js), from trade / pass / undo here, and from
    polling while another device enters moves. Every sentence comes from the page
-   (data-text), built by text.py. Without JavaScript the forms still post. */
+   (data-text), built by text.py. Without JavaScript the forms still post.
+   Table discipline (RULES §7): a penalty is recorded here too, the penalty
+   buttons name the player to move, and the countdown starts again with each
+   turn (countdown.js counts; a move carries its thinking time). */
 (function () {
   "use strict";
   var POLL_MS = 3000;
-  var game = null;    // {main, state, etag, text}: the page now on screen
+  var game = null;    // {main, state, etag, text, clock, skew}: the page now on screen
 
   function csrf() {
     var meta = document.querySelector('meta[name="csrf-token"]');
@@ -21,9 +24,12 @@
     return out;
   }
   /* Fetch JSON; resolves {status, data, etag} (data {} when the body is not JSON). */
+  /* The page's language: every answer (sentences in JSON, a page) speaks it. */
+  function language() { return document.documentElement.lang || "en"; }
   function send(method, url, body) {
     var opts = {method: method, credentials: "same-origin",
-                headers: {"Accept": "application/json", "X-CSRFToken": csrf()}};
+                headers: {"Accept": "application/json", "X-CSRFToken": csrf(),
+                          "Accept-Language": language()}};
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
@@ -110,11 +116,40 @@
     if (confirmUndo && state.turn === 0) { confirmUndo.hidden = true; }
   }
 
+  function excludedOf(state) {
+    return state.players.map(function (p, seat) { return p.excluded ? seat : ""; }).join(",");
+  }
+  /* The penalty buttons and the countdown's tap name the player to move. */
+  function showDiscipline(main, state) {
+    var who = state.players[state.current_player].name;
+    main.querySelectorAll("[data-discipline] [data-label]").forEach(function (button) {
+      text(button, fill(button.getAttribute("data-label"), {name: who}));
+    });
+  }
+  /* Put a fresh countdown in place of the running one: countdown.js follows the
+     new element. Its elapsed time is the new turn's, by the server's clock
+     (skew: how far this device's clock is from it, measured at the start). */
+  function restartClock(state) {
+    var old = game.main.querySelector("[data-countdown]");
+    if (!old || !game.clock || state.status !== "active") { return; }
+    var fresh = game.clock.cloneNode(true);
+    var since = Date.now() - game.skew - Date.parse(state.updated_at);
+    fresh.setAttribute("data-elapsed", String(since > 0 ? Math.floor(since / 1000) : 0));
+    old.replaceWith(fresh);
+  }
+  /* The thinking time countdown.js keeps, for a move to carry (none without a clock). */
+  function thinking(body) {
+    var clock = document.querySelector("[data-countdown][data-thinking]");
+    if (clock) { body.seconds = parseInt(clock.getAttribute("data-thinking"), 10); }
+    return body;
+  }
+
   /* The final screen (or its end, after an undo) is another page: fetch it and
      swap it in place of <main>, no reload; the scripts start again on it. */
   function swapMain() {
     return fetch(location.href, {credentials: "same-origin", cache: "no-store",
-                                 headers: {"Accept": "text/html"}})
+                                 headers: {"Accept": "text/html",
+                                           "Accept-Language": language()}})
       .then(function (resp) { return resp.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
@@ -135,10 +170,15 @@
     if (etag) { game.etag = etag; }
     if (!newer(state, game.state)) { return; }
     var ended = (state.status === "active") !== (game.state.status === "active");
+    // A player left the game, or came back (an undo): they move between the
+    // scores and the players out of the game, which the server draws.
+    var out = excludedOf(state) !== excludedOf(game.state);
     game.state = state;
     // The board first (board.js redraws on this event) ...
     document.dispatchEvent(new CustomEvent("sk:state", {detail: {state: state}}));
-    if (ended) { swapMain(); return; }
+    if (ended || out) { swapMain(); return; }
+    // A new turn: its thinking time starts now (countdown.js counts it).
+    restartClock(state);
     // ... the figures around it in the frame after, so the board is not kept
     // waiting by a restyle of the whole page on a slow phone.
     var main = game.main, t = game.text;
@@ -149,6 +189,7 @@
         showStatus(main, state, t);
         showTracker(main, state, t);
         showActions(main, state);
+        showDiscipline(main, state);
       }, 0);
     });
   }
@@ -160,7 +201,13 @@
     if (line) {
       line.textContent = message;
       line.className = "preview" + (cls ? " " + cls : "");
-    } else if (message) {
+    } else {
+      flash(message, cls);
+    }
+  }
+  /* A message where the server flashes its own (a penalty, as its form says it). */
+  function flash(message, cls) {
+    if (message) {
       var flashes = document.querySelector(".flashes");
       if (!flashes) {
         flashes = document.createElement("div");
@@ -175,12 +222,13 @@
       flashes.appendChild(p);
     }
   }
-  function answered(res, done) {
+  function answered(res, done, flashed) {
     var t = game.text;
     var error = (res.data && res.data.error) || {};
     if (res.status === 200 || res.status === 201) {
       show(res.data.game || res.data);
       if (done) { say(done, "ok"); }
+      if (flashed) { flash(flashed(res), "ok"); }
     } else if (res.data && res.data.game) {
       show(res.data.game);
       say(t.conflict, "error");
@@ -194,11 +242,11 @@
     var svg = document.querySelector("[data-board]");
     return svg && svg.hasAttribute("data-busy");
   }
-  function move(body, done) {
+  function move(body, done, flashed) {
     var state = game.state;
     body.turn = state.turn;
     return send("POST", api() + "/moves", body)
-      .then(function (res) { answered(res, done); })
+      .then(function (res) { answered(res, done, flashed); })
       .catch(function () { say(game.text.offline, "error"); });
   }
   function api() { return document.querySelector("[data-board]").getAttribute("data-api"); }
@@ -209,7 +257,7 @@
       trade.addEventListener("submit", function (ev) {
         ev.preventDefault();
         if (busyBoard()) { return; }
-        move({type: "trade", count: Number(trade.querySelector("select").value)});
+        move(thinking({type: "trade", count: Number(trade.querySelector("select").value)}));
       });
     }
     var pass = main.querySelector("[data-pass]");
@@ -217,7 +265,23 @@
       pass.addEventListener("submit", function (ev) {
         ev.preventDefault();
         if (busyBoard()) { return; }
-        move({type: "pass"});
+        move(thinking({type: "pass"}));
+      });
+    }
+    var penalty = main.querySelector("[data-penalty-form]");
+    if (penalty) {
+      // A penalty button, or the countdown's tap at zero (form="penalty-form").
+      penalty.addEventListener("submit", function (ev) {
+        var reason = ev.submitter && ev.submitter.value;
+        if (!reason) { return; }  // no submitter known: the form posts
+        ev.preventDefault();
+        if (busyBoard()) { return; }
+        var details = penalty.closest("details");
+        if (details) { details.open = false; }
+        var who = game.state.players[game.state.current_player].name;
+        move({type: "penalty", reason: reason}, null, function (res) {
+          return fill(game.text.move_line, {name: who, what: res.data.text});
+        });
       });
     }
     var undo = main.querySelector("[data-undo]");
@@ -228,7 +292,8 @@
         var last = game.state.last_move;
         if (!last) { return; }
         text(ask.querySelector("[data-undo-what]"),
-             game.state.players[last.player].name + ": " + last.text);
+             fill(game.text.move_line, {name: game.state.players[last.player].name,
+                                        what: last.text}));
         ask.hidden = false;
         ask.querySelector("[data-confirm-undo]").focus();
       });
@@ -254,7 +319,7 @@
   function poll() {
     if (!game || document.visibilityState !== "visible" || busyBoard()) { return; }
     var seen = game;
-    var headers = {"Accept": "application/json"};
+    var headers = {"Accept": "application/json", "Accept-Language": language()};
     if (seen.etag) { headers["If-None-Match"] = seen.etag; }
     fetch(api(), {credentials: "same-origin", cache: "no-store", headers: headers})
       .then(function (resp) {
@@ -271,7 +336,15 @@
     var svg = main.querySelector("[data-board]");
     if (!holder || !svg) { game = null; return; }
     game = {main: main, state: JSON.parse(holder.textContent), etag: null,
-            text: JSON.parse(svg.getAttribute("data-text") || "{}")};
+            text: JSON.parse(svg.getAttribute("data-text") || "{}"), clock: null, skew: 0};
+    var clock = main.querySelector("[data-countdown]");
+    if (clock) {
+      // As the server drew it (countdown.js marks it as it counts).
+      game.clock = clock.cloneNode(true);
+      var started = Date.parse(game.state.updated_at);
+      var elapsed = Number(clock.getAttribute("data-elapsed")) * 1000;
+      game.skew = isNaN(started) ? 0 : Date.now() - (started + elapsed);
+    }
     wire(main);
   }
 

@@ -33,9 +33,11 @@ def test_creating_a_game_answers_201_with_the_state_and_an_edit_token(
     assert isinstance(state["edit_token"], str) and len(state["edit_token"]) >= 16
     assert state["status"] == "active"
     assert state["players"] == [
-        {"name": "Ann", "score": 0, "hand": 6, "qwirkles": 0},
-        {"name": "Bob", "score": 0, "hand": 6, "qwirkles": 0},
+        {"name": "Ann", "score": 0, "hand": 6, "qwirkles": 0, "excluded": False},
+        {"name": "Bob", "score": 0, "hand": 6, "qwirkles": 0, "excluded": False},
     ]
+    assert state["options"] == {"move_seconds": None, "on_illegal": "retry",
+                                "on_timeout": "none", "penalty_points": 5}
     assert state["current_player"] == 0
     assert state["turn"] == 0
     assert state["bag"] == 108 - 12

@@ -269,7 +269,7 @@ def test_the_schema_is_created_once_and_migrations_are_recorded(
     registered = schema.migrations.pending(sqlite_utils.Database(memory=True))
     assert names == [m.name for m in registered]
     assert mode == "wal"
-    # game_players_by_player (m300) took over from game_players_name_key.
+    # game_players_by_player (m320) took over from game_players_name_key.
     assert {"moves_game_id", "game_players_by_player"} <= indexes
 
 

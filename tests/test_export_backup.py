@@ -112,7 +112,7 @@ def test_restore_keeps_durations(client: FlaskClient, tmp_path: Path) -> None:
     fresh = make_app(tmp_path / "fresh.sqlite3").test_client()
     assert restore(fresh, json.dumps(document).encode()).status_code == 302
     row = parse(fresh.get("/history").data).find("tr", data_game_id="1")
-    assert "2025-03-01 19:00" in row.text()
+    assert "Mar 1, 2025, 7:00 PM UTC" in row.text()
     assert "29 min" in row.text()
 
 

@@ -18,15 +18,19 @@ BLUEPRINTS = {"scorekeeper.web." + name
 ALLOWED = {
     "engine": {"engine"},
     "i18n": set(),
+    "catalogs": {"i18n"},
     "config": set(),
     "net": set(),
     "text": {"engine", "i18n"},
     "store": {"store", "engine"},
     "formats": {"formats", "text", "engine", "i18n"},
+    # Reading a photo knows the tile set, nothing of the app.
+    "photo": {"photo", "engine"},
     "web": {"web", "formats", "text", "store", "engine", "i18n", "net"},
     "app": {"config", "store", "web"},
     "serve": {"app"},
-    "main": {"config", "net", "app", "serve"},
+    # The command reads and writes backups and snapshots besides serving.
+    "main": {"config", "net", "app", "serve", "store", "formats"},
 }
 """For each layer, the layers of ours it may import."""
 

@@ -259,6 +259,8 @@ def test_s2_a_tie_for_the_longest_row_asks_the_table(client: FlaskClient) -> Non
 
 
 def test_game_page_shows_totals_bag_tracker_and_entry(client: FlaskClient) -> None:
+    # The join link needs an address other devices reach (the command sets it).
+    client.application.config.update(LISTEN_HOST="192.168.1.20", LISTEN_PORT=5000)
     game_id = new_game(client, "Anna", "Chris", "Sally", "Dave")
     doc = page(client, f"/games/{game_id}")
     assert totals(doc) == ["0", "0", "0", "0"]
@@ -319,6 +321,7 @@ def test_a_viewer_without_the_token_sees_no_entry(
 
 
 def test_the_join_link_lets_a_second_device_edit(client: FlaskClient, app: Any) -> None:
+    app.config.update(LISTEN_HOST="192.168.1.20", LISTEN_PORT=5000)
     game_id = new_game(client, "Anna", "Chris")
     token = token_of(client, game_id)
     other = app.test_client()
@@ -328,7 +331,9 @@ def test_the_join_link_lets_a_second_device_edit(client: FlaskClient, app: Any) 
     assert response.headers["Location"] == f"/games/{game_id}"
     assert page(other, f"/games/{game_id}").find("[data-entry]")
     qr_link = page(client, f"/games/{game_id}").find("p.join-link").find("a")
-    assert qr_link.attrs["href"].endswith(f"/games/{game_id}/join/{token}")
+    assert qr_link.attrs["href"] == (
+        f"http://192.168.1.20:5000/games/{game_id}/join/{token}"
+    )
 
 
 def test_unknown_game_is_404(client: FlaskClient) -> None:
@@ -474,17 +479,18 @@ def test_form_posts_need_the_csrf_token(csrf_client: FlaskClient) -> None:
     assert response.status_code == 302
 
 
-def test_the_join_link_names_the_lan_address_instead_of_localhost(
+def test_the_join_link_names_the_address_the_server_listens_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from scorekeeper import net
 
     monkeypatch.setattr(net, "lan_addresses", lambda: ["192.168.1.20"])
-    assert net.lan_url("http://localhost:5000/games/3/join/abc") == (
-        "http://192.168.1.20:5000/games/3/join/abc"
-    )
+    assert net.reachable_url("0.0.0.0", 5000) == "http://192.168.1.20:5000/"
+    assert net.reachable_url("192.168.7.7", 8000) == "http://192.168.7.7:8000/"
+    assert net.reachable_url("127.0.0.1", 5000) is None
+    assert net.reachable_url("::1", 5000) is None
     monkeypatch.setattr(net, "lan_addresses", lambda: [])
-    assert net.lan_url("http://localhost/games/3/join/abc") is None
+    assert net.reachable_url("0.0.0.0", 5000) is None
 
 
 # --- the picker's options with tiles pending ---

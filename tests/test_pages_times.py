@@ -1,4 +1,5 @@
-"""Times on pages: <time datetime="…Z"> with UTC text, localised by localtime.js."""
+"""Times on pages: <time datetime="…Z"> with text in the page's language (UTC until
+the device's zone is known), localised further by localtime.js."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def test_a_time_tag_carries_the_utc_instant_and_utc_text(
     tag = parse(str(time_tag(value))).find("time")
     assert tag.attrs["datetime"] == expected
     assert tag.attrs["data-localtime"] == "datetime"
-    assert tag.text() == "2025-01-01 20:05 UTC"
+    assert tag.text() == "Jan 1, 2025, 8:05 PM UTC"
 
 
 @pytest.mark.parametrize("value", [None, "", "yesterday", "2025-13-01T00:00:00"])
@@ -55,7 +56,7 @@ def test_a_missing_or_bad_time_shows_a_dash_and_no_time_tag(
 def test_a_date_only_tag_says_the_day() -> None:
     tag = parse(str(time_tag("2025-01-01T20:05:00Z", style="date"))).find("time")
     assert tag.attrs["data-localtime"] == "date"
-    assert tag.text() == "2025-01-01"
+    assert tag.text() == "Jan 1, 2025"
 
 
 @pytest.mark.parametrize(
@@ -112,6 +113,19 @@ def test_dates_with_another_offset_are_written_in_utc() -> None:
     # PDF label their times UTC, so they must be converted, not shown as written.
     from scorekeeper import text
 
-    assert text.date("2026-01-01T10:00:00+02:00") == "2026-01-01 08:00"
-    assert text.date("2026-01-01T10:00:00Z") == "2026-01-01 10:00"
+    assert text.date("2026-01-01T10:00:00+02:00") == "Jan 1, 2026, 8:00\u202fAM UTC"
+    assert text.date("2026-01-01T10:00:00Z") == "Jan 1, 2026, 10:00\u202fAM UTC"
     assert text.date(None) == ""
+
+
+def test_dates_are_written_in_the_readers_language_and_zone() -> None:
+    from zoneinfo import ZoneInfo
+
+    from scorekeeper import i18n, text
+
+    with i18n.language("nl", ZoneInfo("Europe/Amsterdam")):
+        assert text.date("2026-01-01T10:00:00Z") == "1 jan 2026, 11:00"
+    with i18n.language("de"):
+        assert text.date("2026-01-01T10:00:00Z") == "01.01.2026, 10:00 UTC"
+    with i18n.language("fr", ZoneInfo("America/New_York")):
+        assert text.local_time("2026-01-01T10:00:00Z", "date") == "1 janv. 2026"

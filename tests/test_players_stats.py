@@ -58,7 +58,7 @@ def test_a_players_statistics_match_the_records(
     assert page.find("h1").text() == name
     assert stat(page, "games") == str(want["games"])
     assert stat(page, "wins") == str(want["wins"])
-    assert stat(page, "win_rate") == f"{want['wins'] / want['games'] * 100:.0f} %"
+    assert stat(page, "win_rate") == f"{want['wins'] / want['games'] * 100:.0f}%"
     assert stat(page, "avg_score") == f"{want['avg']:.1f}"
     assert stat(page, "best_score") == str(want["best"])
     assert stat(page, "per_turn") == f"{want['per_turn']:.2f}"

@@ -7,10 +7,12 @@ import io
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -127,6 +129,34 @@ def test_workers_start_after_the_database_is_migrated(
     monkeypatch.delenv(serve.QUIET_ENV)
 
 
+def test_every_worker_takes_the_commands_settings_and_the_same_admin_pin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "inst"))
+    monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
+    from scorekeeper import create_app
+
+    launcher = create_app()
+    launcher.config.update(LISTEN_HOST="0.0.0.0", LISTEN_PORT=5126,
+                           ALLOWED_HOSTS=["localhost", "scores.home"])
+    monkeypatch.setenv(serve.WORKER_CONFIG_ENV, serve.worker_settings(launcher, 4))
+    monkeypatch.setenv(serve.QUIET_ENV, "1")
+
+    worker = serve.worker_app()
+
+    assert isinstance(worker, type(launcher)) and worker is not launcher
+    assert worker.config["ALLOWED_HOSTS"] == ["localhost", "scores.home"]
+    assert (worker.config["LISTEN_HOST"], worker.config["LISTEN_PORT"]) == (
+        "0.0.0.0", 5126)
+    assert worker.config["ADMIN_PIN"] == launcher.config["ADMIN_PIN"]
+    assert worker.config["SECRET_KEY"] == launcher.config["SECRET_KEY"]
+    # Four workers share the machine's render slots: one render process each.
+    assert worker.config["RENDER_SLOTS"] == 1
+    client = worker.test_client()
+    assert client.get("/", headers={"Host": "scores.home"}).status_code == 200
+    assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -154,6 +184,8 @@ def test_the_real_command_serves_two_workers_that_agree_on_every_game(
         [sys.executable, "-m", "scorekeeper", "--host", "127.0.0.1", "--port",
          str(port), "--workers", "2", "--instance", str(tmp_path / "inst")],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        # Its own process group: a worker left behind can be stopped with it.
+        start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -185,13 +217,34 @@ def test_the_real_command_serves_two_workers_that_agree_on_every_game(
         for _ in range(4):
             state = _call(base, "GET", url)[1]
             assert state["turn"] == 3 and len(state["board"]) == 3
+        # A PDF is drawn in a worker's render process, whichever worker answers.
+        for _ in range(2):
+            with urllib.request.urlopen(
+                f"{base}/games/{created['id']}/scoresheet.pdf", timeout=30
+            ) as pdf:
+                assert pdf.status == 200 and pdf.read(5) == b"%PDF-"
+        # Every worker answers only the allowed hosts the command worked out.
+        for _ in range(4):
+            foreign = urllib.request.Request(base + "/",
+                                             headers={"Host": "evil.example"})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(foreign, timeout=10)
+            refused.value.close()
+            assert refused.value.code == 400
+        # One snapshot at start, by the command, not one per worker.
+        assert len(list((tmp_path / "inst" / "snapshots").iterdir())) == 1
     finally:
         proc.terminate()
+        stopped = True
         try:
-            _out, err = proc.communicate(timeout=15)
+            _out, err = proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            stopped = False
+            os.killpg(proc.pid, signal.SIGKILL)
             _out, err = proc.communicate()
+    # Stopped by a terminate, render processes and all (they once kept their
+    # worker, and so the server, waiting forever).
+    assert stopped, "the server did not stop"
     log = err.decode()
     assert re.search(rf'"POST /api/games/{created["id"]}/moves" 201', log)
     assert log.count('"GET /api/games/') >= 20

@@ -71,6 +71,9 @@ def test_every_game_of_an_older_database_keeps_its_scores_and_state(
         assert [p["score"] for p in state["players"]] == game["scores"]
         assert (state["turn"], state["bag"]) == (game["turn"], game["bag"])
         assert state["created_at"] == game["created_at"]
+        # Fixtures from before table discipline have no excluded players.
+        excluded = game.get("excluded", [False] * len(state["players"]))
+        assert [p["excluded"] for p in state["players"]] == excluded
 
 
 def test_the_pages_of_an_older_database_open(fixture: Path, tmp_path: Path) -> None:
@@ -136,3 +139,120 @@ def _edit_token(database: Path, game_id: int) -> str:
         row = conn.execute("SELECT edit_token FROM games WHERE id = ?", [game_id])
         token: str = row.fetchone()[0]
     return token
+
+
+def test_an_older_database_restoring_its_own_backup_skips_every_game(
+    fixture: Path, tmp_path: Path
+) -> None:
+    # Each game's fingerprint, added by a later migration where the fixture
+    # predates it, recognises the game in its own backup.
+    client = _opened(fixture, tmp_path)
+    expected = _expected(fixture)["games"]
+
+    answer = client.post("/api/restore", data=client.get("/api/backup").data,
+                         content_type="application/json")
+
+    assert answer.get_json() == {"restored": 0, "skipped": len(expected)}
+    assert client.get("/api/games").get_json()["total"] == len(expected)
+
+
+def test_every_migration_a_fixture_names_is_one_of_todays_or_renamed(
+    fixture: Path,
+) -> None:
+    from scorekeeper.store import schema
+
+    today = {m.name for m in schema.migrations._migrations}
+    named = _expected(fixture)["migrations"]
+
+    assert {schema.RENAMED.get(name, name) for name in named} <= today
+
+
+def test_a_migration_renamed_since_its_release_is_not_applied_again(
+    tmp_path: Path,
+) -> None:
+    # The restore guards were m300 in the release before table discipline took
+    # that number; a database of that release keeps its fingerprints and PINs
+    # and gets only the discipline migration and those made since.
+    fixture = next(f for f in FIXTURES if "m300_restore_guards"
+                   in _expected(f)["migrations"])
+    query = "SELECT id, fingerprint, pin FROM games ORDER BY id"
+    with sqlite3.connect(f"file:{fixture}?mode=ro", uri=True) as conn:
+        before = conn.execute(query).fetchall()
+
+    _opened(fixture, tmp_path)
+
+    with sqlite3.connect(tmp_path / fixture.name) as conn:
+        applied = [row[0] for row in conn.execute(
+            "SELECT name FROM _sqlite_migrations ORDER BY rowid")]
+        after = conn.execute(query).fetchall()
+    assert applied == ["m001_initial", "m100_history_indexes", "m200_one_name_rule",
+                       "m310_restore_guards", "m300_table_discipline",
+                       "m320_player_totals", "m330_games_revision",
+                       "m340_player_totals_discipline"]
+    assert after == before and all(pin for _, _, pin in after)
+
+
+_RECOUNT = (
+    "SELECT name_key, count(*), count(is_winner), coalesce(sum(is_winner), 0),"
+    " coalesce(sum(CASE WHEN is_winner IS NOT NULL THEN score END), 0),"
+    " sum(qwirkles), sum(turns), sum(score), sum(excluded), sum(penalties),"
+    " sum(timed_moves), sum(think_seconds) FROM game_players"
+    " GROUP BY name_key ORDER BY name_key"
+)
+"""Every player's totals counted afresh from the seats, in player_totals' order."""
+
+_KEPT = (
+    "SELECT name_key, games, finished, wins, finished_points, qwirkles, turns,"
+    " points, exclusions, penalties, timed_moves, think_seconds FROM player_totals"
+    " ORDER BY name_key"
+)
+
+
+def test_an_older_database_gets_player_totals_that_count_every_seat(
+    fixture: Path, tmp_path: Path
+) -> None:
+    client = _opened(fixture, tmp_path)
+    running = [g for g in _expected(fixture)["games"] if g["status"] == "active"]
+
+    with sqlite3.connect(tmp_path / fixture.name) as conn:
+        assert conn.execute(_KEPT).fetchall() == conn.execute(_RECOUNT).fetchall()
+    # ... and the triggers keep them so through a write.
+    if running:
+        game = running[0]
+        token = _edit_token(tmp_path / fixture.name, game["id"])
+        answer = client.post(f"/api/games/{game['id']}/moves",
+                             headers={"X-Edit-Token": token},
+                             json={"type": "trade", "count": 1, "seconds": 9})
+        assert answer.status_code == 201, answer.get_json()
+        with sqlite3.connect(tmp_path / fixture.name) as conn:
+            assert conn.execute(_KEPT).fetchall() == conn.execute(
+                _RECOUNT).fetchall()
+
+
+def test_a_database_that_kept_player_totals_before_table_discipline_upgrades(
+    tmp_path: Path,
+) -> None:
+    # The release that served with worker processes (issue 12) applied the
+    # player totals and the games' revision as m300 and m301, before table
+    # discipline and the restore guards were merged: it gets those two, and
+    # then its totals learn the discipline columns; none of its own runs again.
+    fixture = next(f for f in FIXTURES if "m300_player_totals"
+                   in _expected(f)["migrations"])
+
+    _opened(fixture, tmp_path)
+
+    with sqlite3.connect(tmp_path / fixture.name) as conn:
+        applied = [row[0] for row in conn.execute(
+            "SELECT name FROM _sqlite_migrations ORDER BY rowid")]
+        indexes = {row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index'")}
+        revisions = conn.execute("SELECT count(revision) FROM games").fetchone()[0]
+    assert applied == ["m001_initial", "m100_history_indexes", "m200_one_name_rule",
+                       "m320_player_totals", "m330_games_revision",
+                       "m300_table_discipline", "m310_restore_guards",
+                       "m340_player_totals_discipline"]
+    # The statistics index m300_table_discipline made again is gone once more:
+    # player_totals and the per-player indexes serve every statistic.
+    assert "game_players_stats" not in indexes
+    assert {"game_players_by_player", "game_players_by_game"} <= indexes
+    assert revisions == len(_expected(fixture)["games"])

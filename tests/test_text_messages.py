@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper import engine, text
+from scorekeeper import engine, i18n, text
 from scorekeeper.engine.messages import MESSAGES
 
 RED_PAIR = [{"row": 0, "col": 0, "color": "red", "shape": "circle"},
@@ -94,6 +94,11 @@ MOVE_CASES: list[tuple[dict[str, Any] | None, list[dict[str, Any]], dict[str, An
      {"type": "pass"}, "pass_not_allowed", "pass_not_allowed_cubes"),
     ({"colors": 3, "copies": 1, "hand_size": 6},
      [{"type": "pass"}, {"type": "pass"}], {"type": "pass"}, "game_over", "game_over"),
+    # A friendly table (the default options) gives no penalty (CONTRACT §10).
+    (None, [], {"type": "penalty", "reason": "illegal"},
+     "no_penalty", "no_penalty_illegal"),
+    (None, [{"type": "place", "tiles": RED_PAIR}],
+     {"type": "penalty", "reason": "timeout"}, "no_penalty", "no_penalty_timeout"),
 ]
 
 
@@ -160,6 +165,18 @@ def other_errors() -> list[engine.EngineError]:
         (lambda: engine.Game().push(["place"]), engine.BadInput),  # type: ignore[arg-type]
         (lambda: engine.Game().push({"type": "trade"}), engine.BadInput),
         (lambda: engine.Game().push({"type": "jump"}), engine.BadInput),
+        (lambda: engine.Game().push({"type": "pass", "seconds": -1}), engine.BadInput),
+        (lambda: engine.Game().push({"type": "penalty", "reason": "late"}),
+         engine.BadInput),
+        (lambda: engine.Game().push({"type": "penalty", "reason": "timeout",
+                                     "seconds": 3}), engine.BadInput),
+        (lambda: engine.Options.from_dict([]), engine.BadInput),
+        (lambda: engine.Options.from_dict({"clock": 30}), engine.BadInput),
+        (lambda: engine.Options(move_seconds=5), engine.BadInput),
+        (lambda: engine.Options(on_timeout="retry"), engine.BadInput),
+        (lambda: engine.Options(penalty_points=0), engine.BadInput),
+        (lambda: engine.from_record({**record, "options": {"on_illegal": "x"}}),
+         engine.RecordError),
         (lambda: engine.normalise_name("   "), engine.InvalidName),
         (lambda: engine.normalise_name("B" * 41), engine.InvalidName),
         (lambda: engine.normalise_name("Bo\u200bb"), engine.InvalidName),
@@ -194,6 +211,17 @@ def other_errors() -> list[engine.EngineError]:
          engine.RecordError),
         (lambda: engine.from_record({**finished, "final": None}), engine.RecordError),
         (lambda: engine.from_record({**finished, "final": {"scores": [0, 0]}}),
+         engine.RecordError),
+    ]
+    long_game = engine.Game()
+    long_game.place([(0, 0, "red", "circle")])
+    while long_game.turn < engine.MAX_MOVES:
+        long_game.trade(1)
+    errors += [
+        (lambda: long_game.trade(1), engine.IllegalMove),
+        (lambda: board.play([(10**30, 0, "red", "circle")]), engine.BadInput),
+        (lambda: engine.from_record(
+            {**record, "moves": [{"type": "pass"}] * (engine.MAX_MOVES + 1)}),
          engine.RecordError),
     ]
     return [refuse(call, kind) for call, kind in errors]
@@ -258,7 +286,8 @@ def test_text_writes_the_parameters_in_the_pages_language(
     # A tiny stand-in catalog: what a Dutch page would show.
     catalog = {
         "red": "rood", "circle": "cirkel", "square": "vierkant", "row": "rij",
-        "%(color)s %(shape)s": "%(shape)s (%(color)s)",
+        "red circle": "rode cirkel", "red square": "rood vierkant",
+        "blue square": "blauw vierkant",
         "The cell %(cell)s already holds a %(tile)s.":
             "Op vak %(cell)s ligt al een %(tile)s.",
         "The %(direction)s at %(span)s would hold %(tiles)s: the tiles of a line must"
@@ -276,9 +305,9 @@ def test_text_writes_the_parameters_in_the_pages_language(
     mixed = refuse(lambda: game_for(None, [place((0, 0, "red", "circle"))])
                    .push(place((0, 1, "blue", "square"))), engine.IllegalMove)
 
-    assert text.illegal_move(occupied) == "Op vak (0, 0) ligt al een cirkel (rood)."
+    assert text.illegal_move(occupied) == "Op vak (0, 0) ligt al een rode cirkel."
     assert text.illegal_move(mixed) == (
-        "De rij (0, 0)–(0, 1): cirkel (rood), vierkant (blue)."
+        "De rij (0, 0)–(0, 1): rode cirkel, blauw vierkant."
     )
     # The exception itself stays English (CONTRACT §3).
     assert str(occupied) == "The cell (0, 0) already holds a red circle."
@@ -310,3 +339,55 @@ def test_the_breakdown_end_and_moves_are_written_by_text() -> None:
         "red": "R", "orange": "O", "yellow": "Y", "green": "G", "blue": "B",
         "purple": "P", "pink": "K", "brown": "N"}
     assert len(set(letters.values())) == 8
+
+
+def test_a_one_point_deduction_is_written_in_the_singular() -> None:
+    options = engine.Options(on_illegal="deduct", on_timeout="deduct",
+                             penalty_points=1)
+    game = engine.Game(engine.CLASSIC, 2, options=options)
+    game.push({"type": "place", "tiles": RED_PAIR})
+    illegal = game.push({"type": "penalty", "reason": "illegal"})
+    late = game.push({"type": "penalty", "reason": "timeout"})
+
+    assert text.move_result(illegal) == "illegal move: 1 point deducted"
+    assert text.move_result(late) == "out of time: 1 point deducted"
+    assert text.penalty_action("illegal", "Ann", options) == (
+        "Illegal move by Ann: 1 point off and the turn passes"
+    )
+    with i18n.language("nl"):
+        assert text.move_result(illegal) == "ongeldige zet: 1 punt aftrek"
+        assert text.consequence("deduct", 2) == (
+            "2 punten aftrek en de beurt gaat naar de volgende"
+        )
+
+
+def test_penalties_exclusions_and_their_end_are_written_by_text() -> None:
+    options = engine.Options(on_illegal="deduct", on_timeout="exclude",
+                             penalty_points=4)
+    game = engine.Game(engine.CLASSIC, 2, options=options)
+    game.push({"type": "place", "tiles": RED_PAIR})
+    deducted = game.push({"type": "penalty", "reason": "illegal"})
+    excluded = game.push({"type": "penalty", "reason": "timeout"})
+
+    assert text.move_result(deducted) == "illegal move: 4 points deducted"
+    assert text.move_points(deducted) == "−4"
+    assert text.move_line(excluded, ["Ann", "Bob"]) == (
+        "Ann: out of time: excluded from the game"
+    )
+    assert text.move_summary(excluded, engine.CLASSIC) == (
+        "Penalty for running out of time"
+    )
+    assert text.last_points(game) == ["out of time: excluded from the game", "−4"]
+    assert game.final is not None
+    assert "no end bonus" in text.final_reason(game.final, ["Ann", "Bob"],
+                                               engine.CLASSIC)
+    assert text.penalty_action("illegal", "Bob", options) == (
+        "Illegal move by Bob: 4 points off and the turn passes"
+    )
+    assert text.penalty_action("timeout", "Ann", options) == (
+        "Ann is out of time: the player leaves the game"
+    )
+    assert text.thinking_time(75) == "1:15"
+    assert text.average_thinking(None) == "–"
+    assert text.average_thinking(23.4) == "23 s"
+    assert text.average_thinking(125) == "2:05 min"

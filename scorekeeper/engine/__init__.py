@@ -8,7 +8,17 @@ Pure Python, standard library only; the web app builds on it, never the reverse.
 2
 """
 
-from .board import Board, Placement
+from .board import MAX_COORDINATE, Board, Placement
+from .discipline import (
+    MAX_THINKING_SECONDS,
+    MOVE_SECONDS,
+    ON_ILLEGAL,
+    ON_TIMEOUT,
+    PENALTY_POINTS,
+    Consequence,
+    Options,
+    Reason,
+)
 from .errors import (
     ILLEGAL_MOVE_CODES,
     RECORD_ERROR_CODES,
@@ -19,6 +29,7 @@ from .errors import (
 )
 from .game import (
     END_BONUS,
+    MAX_MOVES,
     MENDABLE,
     EndReason,
     Final,
@@ -29,6 +40,7 @@ from .game import (
     Preview,
     Standing,
     move_record,
+    move_rounds,
     parse_tiles,
     ranks,
     winners,
@@ -68,12 +80,13 @@ from .search import best_moves, legal_moves
 from .tiles import CLASSIC, COLOR_NAMES, CUBES, SHAPE_NAMES, Variant
 
 __all__ = [
-    "Board", "Placement",
+    "Board", "Placement", "MAX_COORDINATE", "MAX_MOVES",
     "EngineError", "BadInput", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",
     "RECORD_ERROR_CODES",
     "Game", "Move", "Final", "EndReason", "END_BONUS", "MENDABLE", "parse_tiles",
-    "Preview",
-    "Position", "PlacedTile", "Standing", "ranks", "winners",
+    "Preview", "Position", "PlacedTile", "Standing", "ranks", "winners", "move_rounds",
+    "Options", "Consequence", "Reason", "MOVE_SECONDS", "PENALTY_POINTS",
+    "MAX_THINKING_SECONDS", "ON_ILLEGAL", "ON_TIMEOUT",
     "MAX_NAME_LENGTH", "InvalidName", "normalise_name", "name_key", "check_players",
     "check_stored_players", "repair_names",
     "FORMAT", "to_record", "from_record", "dumps_record", "write_record", "move_record",

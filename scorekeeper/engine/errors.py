@@ -17,10 +17,15 @@ ILLEGAL_MOVE_CODES: frozenset[str] = frozenset({
     "mixed_line", "duplicate_in_line", "line_too_long", "tile_exhausted",
     "unknown_tile", "empty_move", "too_many_tiles", "first_move_trade",
     "trade_exceeds_bag", "pass_not_allowed", "game_over",
+    # The length limit every path shares (CONTRACT §8):
+    "too_many_moves",
     # Extensions for Qwirkle Cubes (RULES §7):
     "trade_not_allowed", "first_move_too_small",
+    # Table discipline (CONTRACT §10): a penalty this table does not give.
+    "no_penalty",
 })
-"""The illegal-move codes of CONTRACT §7, plus two for Qwirkle Cubes."""
+"""The illegal-move codes of CONTRACT §7, the move limit, two for Qwirkle Cubes and
+one for table discipline (§10)."""
 
 RECORD_ERROR_CODES: frozenset[str] = frozenset({
     "bad_record", "out_of_turn", "score_mismatch", "final_mismatch",

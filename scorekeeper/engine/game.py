@@ -8,9 +8,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .board import Board, Placement, TileInput
+from .discipline import PENALIZING, Consequence, Options, Reason, check_seconds
 from .errors import BadInput, IllegalMove
 from .scoring import MoveScore
 from .tiles import CLASSIC, Variant
+
+MAX_MOVES = 1000
+"""The most moves a game holds (CONTRACT §8): a real game has about 50, and every
+path that adds moves (API, forms, import, restore, correction) stops here."""
 
 END_BONUS = 6
 """Points for the player who empties their hand once the bag is empty (RULES §6);
@@ -30,6 +35,8 @@ class EndReason(StrEnum):
     """No unplayed tile fits anywhere on the board; no bonus."""
     ALL_PASSED = "all_passed"
     """Every player passed in turn; no bonus."""
+    EXCLUDED = "excluded"
+    """Every player but one was excluded (RULES §7); no bonus."""
 
 
 def ranks(scores: Sequence[int]) -> list[int]:
@@ -38,12 +45,34 @@ def ranks(scores: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in scores if other > own) for own in scores]
 
 
-def winners(scores: Sequence[int]) -> tuple[int, ...]:
-    """Return the seats with the highest total (ties are shared, RULES §6)."""
-    if not scores:
+def winners(
+    scores: Sequence[int], excluded: Iterable[int] = ()
+) -> tuple[int, ...]:
+    """Return the seats with the highest total (ties are shared, RULES §6);
+    excluded seats are not ranked (RULES §7)."""
+    out = set(excluded)
+    ranked = [score for seat, score in enumerate(scores) if seat not in out]
+    if not ranked:
         return ()
-    best = max(scores)
-    return tuple(seat for seat, score in enumerate(scores) if score == best)
+    best = max(ranked)
+    return tuple(
+        seat for seat, score in enumerate(scores) if score == best and seat not in out
+    )
+
+
+def move_rounds(movers: Iterable[int]) -> list[int]:
+    """Return the round of each move, from 1, given the seat that made each: a
+    round is one turn of every seat in play, so a new one starts when a seat
+    that has moved in it moves again (with nobody excluded, every `players`
+    moves)."""
+    rounds: list[int] = []
+    number, seen = 1, set[int]()
+    for seat in movers:
+        if seat in seen:
+            number, seen = number + 1, set()
+        seen.add(seat)
+        rounds.append(number)
+    return rounds
 
 
 @dataclass(frozen=True)
@@ -70,21 +99,23 @@ class Final:
     """Seat that earned the end bonus, or None."""
     reason: EndReason
     """Why the game ended."""
+    excluded: tuple[int, ...] = ()
+    """Seats excluded from the game (RULES §7): on the sheet, not in the ranking."""
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """Seats with the highest total (ties are shared)."""
-        return winners(self.scores)
+        """Seats in play with the highest total (ties are shared)."""
+        return winners(self.scores, self.excluded)
 
     def ranking(self) -> list[Standing]:
-        """Return every seat's standing, best first (seat order among ties)."""
-        places = ranks(self.scores)
+        """Return the standing of every seat in play, best first (seat order among
+        ties); excluded seats are listed apart (`excluded`)."""
+        seats = [seat for seat in range(len(self.scores)) if seat not in self.excluded]
+        places = ranks([self.scores[seat] for seat in seats])
         return sorted(
             (
-                Standing(rank, seat, score, seat == self.end_bonus_player)
-                for seat, (rank, score) in enumerate(
-                    zip(places, self.scores, strict=True)
-                )
+                Standing(rank, seat, self.scores[seat], seat == self.end_bonus_player)
+                for seat, rank in zip(seats, places, strict=True)
             ),
             key=lambda standing: (standing.rank, standing.seat),
         )
@@ -100,12 +131,12 @@ class Final:
 
 @dataclass(frozen=True)
 class Move:
-    """One turn: a placing move, a trade or a pass."""
+    """One turn: a placing move, a trade, a pass or a penalty (RULES §7)."""
 
     player: int
     """Seat of the player who moved."""
     type: str
-    """'place', 'trade' or 'pass'."""
+    """'place', 'trade', 'pass' or 'penalty'."""
     tiles: tuple[Placement, ...] = ()
     """The tiles placed (placing moves only), in the order given."""
     count: int = 0
@@ -116,6 +147,17 @@ class Move:
     """The lines a placing move scored."""
     end_bonus: int = 0
     """End bonus this move earned (0 or 6)."""
+    reason: str = ""
+    """Why a penalty was given: 'illegal' or 'timeout' (penalties only)."""
+    consequence: str = ""
+    """What the penalty did: 'lose_turn', 'deduct' or 'exclude' (penalties only)."""
+    seconds: int | None = None
+    """The player's thinking time in whole seconds, when the move carried it."""
+
+    @property
+    def excludes(self) -> bool:
+        """Whether this move took its player out of the game."""
+        return self.consequence == Consequence.EXCLUDE
 
     @property
     def qwirkles(self) -> int:
@@ -130,8 +172,8 @@ class Move:
     def to_dict(self, with_score: bool = False) -> dict[str, object]:
         """Return the move as in a game record (CONTRACT §5).
 
-        Placing moves always carry their score; trades and passes only when
-        `with_score` asks for it.
+        Placing moves always carry their score; trades, passes and penalties
+        only when `with_score` asks for it.
         """
         return move_record(
             self.player, self.type,
@@ -139,18 +181,23 @@ class Move:
                 {"row": t.row, "col": t.col, "color": t.color, "shape": t.shape}
                 for t in self.tiles
             ],
-            self.count, self.score, with_score,
+            self.count, self.score, with_score, reason=self.reason,
+            seconds=self.seconds,
         )
 
 
 def move_record(
     player: int, kind: str, tiles: Sequence[Mapping[str, object]], count: int,
-    score: int, with_score: bool = False,
+    score: int, with_score: bool = False, *, reason: str = "",
+    seconds: int | None = None,
 ) -> dict[str, object]:
-    """Return one move of a game record (CONTRACT §5); the one writer of its keys.
+    """Return one move of a game record (CONTRACT §5, §10); the one writer of its
+    keys.
 
     tiles are {row, col, color, shape} dicts (placing moves); count the tiles
-    traded. Placing moves carry their score; trades and passes only with_score.
+    traded; reason why a penalty was given; seconds the thinking time, written
+    only when known. Placing moves carry their score; the others only
+    with_score (a penalty's is 0, or minus the points it deducted).
     """
     data: dict[str, object] = {"player": player, "type": kind}
     if kind == "place":
@@ -160,8 +207,14 @@ def move_record(
         data["count"] = count
         if with_score:
             data["score"] = 0
+    elif kind == "penalty":
+        data["reason"] = reason
+        if with_score:
+            data["score"] = score
     elif with_score:
         data["score"] = 0
+    if seconds is not None:
+        data["seconds"] = seconds
     return data
 
 
@@ -175,6 +228,10 @@ class _State:
     passes: int
     final: Final | None
     qwirkles: tuple[int, ...]
+    current: int
+    """The seat to move next."""
+    excluded: frozenset[int]
+    """The seats out of the game."""
 
 
 @dataclass(frozen=True)
@@ -227,6 +284,8 @@ class Position:
     """Seat to move next."""
     final: Final | None
     """How the game ended, when step is the last move of a finished game."""
+    excluded: frozenset[int] = frozenset()
+    """Seats out of the game by then (RULES §7)."""
 
 
 def parse_tiles(raw: object) -> list[Placement]:
@@ -254,7 +313,8 @@ class Game:
     """A game in progress or finished: a position plus a move stack."""
 
     def __init__(
-        self, variant: Variant | None = None, players: int = 2, first_player: int = 0
+        self, variant: Variant | None = None, players: int = 2, first_player: int = 0,
+        options: Options | None = None, *, max_moves: int = MAX_MOVES,
     ) -> None:
         variant = variant if variant is not None else CLASSIC
         if type(players) is not int or not 2 <= players <= variant.max_players:
@@ -272,6 +332,11 @@ class Game:
         """Number of players."""
         self.first_player: int = first_player
         """Seat that made (or makes) the first move."""
+        self.options: Options = options if options is not None else Options()
+        """The table's discipline (RULES §7): thinking time, penalties."""
+        self.max_moves: int = max_moves
+        """The most moves this game takes (MAX_MOVES; more only for a game stored
+        before the limit, which then takes no further move)."""
         self.board: Board = Board(variant)
         """The tiles on the table."""
         self.moves: list[Move] = []
@@ -279,9 +344,10 @@ class Game:
         self._states: list[_State] = [self._deal()]
 
     def __repr__(self) -> str:
+        options = "" if self.options.is_default else f" {self.options!r}"
         return (
-            f"<Game {self.variant!r} players={self.players} turn={self.turn}"
-            f" status={self.status}>"
+            f"<Game {self.variant!r} players={self.players}{options}"
+            f" turn={self.turn} status={self.status}>"
         )
 
     def _deal(self) -> _State:
@@ -296,7 +362,18 @@ class Game:
             hands = tuple(base + (1 if seat < extra else 0)
                           for seat in range(self.players))
         zeros = (0,) * self.players
-        return _State(zeros, hands, total - sum(hands), 0, None, zeros)
+        return _State(
+            zeros, hands, total - sum(hands), 0, None, zeros, self.first_player,
+            frozenset(),
+        )
+
+    def _next_seat(self, seat: int, excluded: frozenset[int]) -> int:
+        """Return the seat in play after `seat` (seat order, excluded ones skipped)."""
+        players = self.players
+        seat = (seat + 1) % players
+        while seat in excluded:
+            seat = (seat + 1) % players
+        return seat
 
     # -- reading -------------------------------------------------------------
 
@@ -307,8 +384,19 @@ class Game:
 
     @property
     def current_player(self) -> int:
-        """Seat whose move it is (seat order from the first player)."""
-        return (self.first_player + len(self.moves)) % self.players
+        """Seat whose move it is (seat order from the first player, skipping
+        excluded seats)."""
+        return self._states[-1].current
+
+    @property
+    def excluded(self) -> frozenset[int]:
+        """Seats excluded from the game (RULES §7)."""
+        return self._states[-1].excluded
+
+    def in_play(self) -> list[int]:
+        """Return the seats still in the game, in seat order."""
+        excluded = self._states[-1].excluded
+        return [seat for seat in range(self.players) if seat not in excluded]
 
     @property
     def scores(self) -> list[int]:
@@ -322,8 +410,8 @@ class Game:
 
     @property
     def bag(self) -> int:
-        """Tiles left in the bag: max(0, set − board − hand size · players) while
-        hands are full (RULES §6)."""
+        """Tiles left in the bag: max(0, set − board − hand size · players in
+        play) while hands are full (RULES §6, §7)."""
         return self._states[-1].bag
 
     @property
@@ -371,9 +459,10 @@ class Game:
     def max_trade(self) -> int:
         """Return the most tiles the current player may trade now (0: none)."""
         state = self._states[-1]
-        if state.final is not None or not self.moves or not self.variant.allows_trade:
+        if (state.final is not None or not self.variant.allows_trade
+                or self._first_move_next()):
             return 0
-        return min(state.hands[self.current_player], state.bag)
+        return min(state.hands[state.current], state.bag)
 
     def at(self, step: int) -> Position:
         """Return the position after `step` moves (0 to turn); IndexError outside."""
@@ -392,16 +481,24 @@ class Game:
             hands=state.hands,
             bag=state.bag,
             qwirkles=state.qwirkles,
-            current_player=(self.first_player + step) % self.players,
+            current_player=state.current,
             final=state.final,
+            excluded=state.excluded,
         )
 
     # -- checking --------------------------------------------------------------
+
+    def _first_move_next(self) -> bool:
+        """Return whether the game's first move is still to come: no move yet, or
+        only penalties (a player who lost the first turn leaves it to the next)."""
+        return not self.board and all(move.type == "penalty" for move in self.moves)
 
     def _check_running(self) -> _State:
         state = self._states[-1]
         if state.final is not None:
             raise IllegalMove("game_over")
+        if len(self.moves) >= self.max_moves:
+            raise IllegalMove("too_many_moves", None, {"max": self.max_moves})
         return state
 
     def _check_hand(self, state: _State, count: int, key: str) -> None:
@@ -430,7 +527,7 @@ class Game:
         breakdown = self.check_place(tiles)
         state = self._states[-1]
         seat = self.current_player
-        hands, bag = self._after_draw(state, seat, len(tiles))
+        hands, bag = self._after_draw(state, seat, len(tiles), self.variant.hand_size)
         if hands[seat] == 0 and bag == 0:
             return Preview(breakdown.points, breakdown, True, END_BONUS)
         after = self.board.copy()
@@ -438,7 +535,7 @@ class Game:
         stalled = not after.can_place_any(after.unplayed_mask())
         return Preview(breakdown.points, breakdown, stalled, 0)
 
-    def options(
+    def cell_options(
         self, cell: tuple[int, int], pending: Sequence[tuple[int, int, str, str]] = ()
     ) -> dict[tuple[str, str], Preview | IllegalMove]:
         """Return each tile kind that may go on cell with the pending tiles, and
@@ -475,9 +572,9 @@ class Game:
     def first_options(
         self,
     ) -> dict[tuple[int, int], dict[tuple[str, str], Preview | IllegalMove]]:
-        """Return options(cell) for every cell where a move's first tile may go.
+        """Return cell_options(cell) for every cell where a move's first tile may go.
 
-        The same as asking options(cell) with no pending tile for each free cell,
+        The same as asking cell_options(cell) with no pending tile for each free cell,
         without trying the kinds that cannot go there (the board's legal map).
         """
         if self.is_over():
@@ -499,24 +596,35 @@ class Game:
         return found
 
     @staticmethod
-    def _after_draw(state: _State, seat: int, placed: int) -> tuple[list[int], int]:
-        """Return the hands and the bag after seat places tiles and draws."""
+    def _after_draw(
+        state: _State, seat: int, placed: int, hand_size: int
+    ) -> tuple[list[int], int]:
+        """Return the hands and the bag after seat places tiles and draws back up
+        to a full hand, as far as the bag allows.
+
+        While the bag lasts every hand is full, so this draws as many as were
+        placed; a hand left short once the bag ran out refills only when an
+        exclusion has put tiles back into the bag (RULES §7).
+        """
         hands = list(state.hands)
-        draw = min(placed, state.bag)
-        hands[seat] += draw - placed
+        kept = hands[seat] - placed
+        draw = min(hand_size - kept, state.bag)
+        hands[seat] = kept + draw
         return hands, state.bag - draw
 
     # -- moving ------------------------------------------------------------------
 
-    def place(self, tiles: Iterable[TileInput]) -> Move:
-        """Record a placing move for the current player and return it."""
+    def place(self, tiles: Iterable[TileInput], seconds: int | None = None) -> Move:
+        """Record a placing move for the current player and return it; `seconds`
+        is the thinking time, when known."""
         state = self._check_running()
+        seconds = check_seconds(seconds)
         tiles = list(tiles)
         if tiles:
             self._check_hand(state, len(tiles), "hand_places")
         breakdown = self.board.play_scored(tiles)
-        seat = self.current_player
-        hands, bag = self._after_draw(state, seat, len(tiles))
+        seat = state.current
+        hands, bag = self._after_draw(state, seat, len(tiles), self.variant.hand_size)
         scores = list(state.scores)
         scores[seat] += breakdown.points
         final = None
@@ -524,12 +632,20 @@ class Game:
         if hands[seat] == 0 and bag == 0:
             bonus = END_BONUS
             scores[seat] += bonus
-            final = Final(tuple(scores), seat, EndReason.HAND_EMPTIED)
+            final = Final(
+                tuple(scores), seat, EndReason.HAND_EMPTIED,
+                tuple(sorted(state.excluded)),
+            )
         elif not self.board.can_place_any(self.board.unplayed_mask()):
-            final = Final(tuple(scores), None, EndReason.STALLED)
+            final = Final(
+                tuple(scores), None, EndReason.STALLED, tuple(sorted(state.excluded))
+            )
         # The board has checked every tile's types and names by now.
-        placements = tuple(Placement(*tile) for tile in tiles)  # type: ignore[arg-type]
-        move = Move(seat, "place", placements, 0, breakdown.points, breakdown, bonus)
+        placements = tuple(Placement(*tile) for tile in tiles)
+        move = Move(
+            seat, "place", placements, 0, breakdown.points, breakdown, bonus,
+            seconds=seconds,
+        )
         qwirkles = state.qwirkles
         if breakdown.qwirkles:
             seats = list(qwirkles)
@@ -537,18 +653,22 @@ class Game:
             qwirkles = tuple(seats)
         self.moves.append(move)
         self._states.append(
-            _State(tuple(scores), tuple(hands), bag, 0, final, qwirkles)
+            _State(
+                tuple(scores), tuple(hands), bag, 0, final, qwirkles,
+                self._next_seat(seat, state.excluded), state.excluded,
+            )
         )
         return move
 
-    def trade(self, count: int) -> Move:
+    def trade(self, count: int, seconds: int | None = None) -> Move:
         """Record a trade of `count` tiles for the current player and return it."""
         state = self._check_running()
         if type(count) is not int:
             raise BadInput("trade_count", {"value": count})
+        seconds = check_seconds(seconds)
         if not self.variant.allows_trade:
             raise IllegalMove("trade_not_allowed")
-        if not self.moves:
+        if self._first_move_next():
             raise IllegalMove("first_move_trade")
         if count < 1:
             raise IllegalMove("empty_move", "empty_trade")
@@ -557,46 +677,111 @@ class Game:
             raise IllegalMove(
                 "trade_exceeds_bag", None, {"num": state.bag, "count": count}
             )
-        move = Move(self.current_player, "trade", (), count)
+        seat = state.current
+        move = Move(seat, "trade", (), count, seconds=seconds)
         self.moves.append(move)
         self._states.append(
-            _State(state.scores, state.hands, state.bag, 0, None, state.qwirkles)
+            _State(
+                state.scores, state.hands, state.bag, 0, None, state.qwirkles,
+                self._next_seat(seat, state.excluded), state.excluded,
+            )
         )
         return move
 
-    def pass_turn(self) -> Move:
+    def pass_turn(self, seconds: int | None = None) -> Move:
         """Record a pass for the current player and return it."""
         state = self._check_running()
+        seconds = check_seconds(seconds)
         if not self.variant.allows_pass:
             raise IllegalMove("pass_not_allowed", "pass_not_allowed_cubes")
         if state.bag > 0:
             raise IllegalMove("pass_not_allowed", None, {"num": state.bag})
         passes = state.passes + 1
         final = None
-        if passes >= self.players:
-            final = Final(state.scores, None, EndReason.ALL_PASSED)
-        move = Move(self.current_player, "pass")
+        if passes >= self.players - len(state.excluded):
+            final = Final(
+                state.scores, None, EndReason.ALL_PASSED, tuple(sorted(state.excluded))
+            )
+        seat = state.current
+        move = Move(seat, "pass", seconds=seconds)
         self.moves.append(move)
         self._states.append(
-            _State(state.scores, state.hands, 0, passes, final, state.qwirkles)
+            _State(
+                state.scores, state.hands, 0, passes, final, state.qwirkles,
+                self._next_seat(seat, state.excluded), state.excluded,
+            )
+        )
+        return move
+
+    def check_penalty(self, reason: str) -> Consequence:
+        """Return what a penalty for `reason` would do to the current player;
+        IllegalMove `no_penalty` when this table sets none (RULES §7)."""
+        self._check_running()
+        consequence = self.options.consequence(reason)
+        if consequence not in PENALIZING:
+            raise IllegalMove(
+                "no_penalty", f"no_penalty_{reason}", {"consequence": consequence.value}
+            )
+        return consequence
+
+    def penalty(self, reason: str) -> Move:
+        """Record a penalty for the current player ('illegal' or 'timeout') and
+        return it: the turn passes, and the table's consequence applies."""
+        state = self._states[-1]
+        consequence = self.check_penalty(reason)
+        seat = state.current
+        scores, hands, bag = state.scores, state.hands, state.bag
+        excluded, final = state.excluded, None
+        score = 0
+        if consequence is Consequence.DEDUCT:
+            score = -self.options.penalty_points
+            changed = list(scores)
+            changed[seat] += score
+            scores = tuple(changed)
+        elif consequence is Consequence.EXCLUDE:
+            # The hand goes back into the bag; the score stays on the sheet.
+            excluded = excluded | {seat}
+            bag += hands[seat]
+            hands = tuple(0 if s == seat else n for s, n in enumerate(hands))
+            if self.players - len(excluded) == 1:
+                final = Final(scores, None, EndReason.EXCLUDED, tuple(sorted(excluded)))
+        move = Move(
+            seat, "penalty", (), 0, score, reason=Reason(reason).value,
+            consequence=consequence.value,
+        )
+        self.moves.append(move)
+        # A penalty is not a pass: "every player passed in turn" starts again.
+        self._states.append(
+            _State(
+                scores, hands, bag, 0, final, state.qwirkles,
+                self._next_seat(seat, excluded), excluded,
+            )
         )
         return move
 
     def push(self, move: Mapping[str, object]) -> Move:
-        """Record a move given as a record dict (CONTRACT §5); 'player' and
+        """Record a move given as a record dict (CONTRACT §5, §10); 'player' and
         'score' are not checked here (see records.from_record)."""
         if not isinstance(move, Mapping):
             raise BadInput("move_not_object")
         kind = move.get("type")
+        seconds = move.get("seconds")
         if kind == "place":
-            return self.place(parse_tiles(move.get("tiles")))
+            return self.place(parse_tiles(move.get("tiles")), check_seconds(seconds))
         if kind == "trade":
             count = move.get("count")
             if type(count) is not int:
                 raise BadInput("move_trade_count")
-            return self.trade(count)
+            return self.trade(count, check_seconds(seconds))
         if kind == "pass":
-            return self.pass_turn()
+            return self.pass_turn(check_seconds(seconds))
+        if kind == "penalty":
+            if "seconds" in move:
+                raise BadInput("penalty_seconds")
+            reason = move.get("reason")
+            if reason not in (Reason.ILLEGAL, Reason.TIMEOUT):
+                raise BadInput("penalty_reason", {"value": reason})
+            return self.penalty(str(reason))
         raise BadInput("move_type", {"value": kind})
 
     def pop(self) -> Move:

@@ -4,7 +4,7 @@ An engine error carries a message key and structured parameters (cells, tiles
 as (colour, shape) pairs, counts, a line's direction and kind); `str(exc)` is
 the template filled in English. `scorekeeper.text` fills the same template
 through gettext, so a page shows it in its own language. `N_` only marks a
-string for the translation catalog.
+string for the translation catalog (`N_plural` a singular/plural pair).
 """
 
 from __future__ import annotations
@@ -18,6 +18,11 @@ Cell = tuple[int, int]
 def N_(message: str) -> str:
     """Mark a template for the translation catalog; return it unchanged."""
     return message
+
+
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a (singular, plural) pair for the catalog as one plural entry."""
+    return (singular, plural)
 
 
 Template = str | tuple[str, str]
@@ -50,16 +55,16 @@ MESSAGES: dict[str, Template] = {
         " colour or shape (re-roll until you can)."
     ),
     "tile_exhausted_all": N_(
-        "All %(copies)d %(kinds)s are already on the board, so the %(tile)s at"
-        " %(cell)s cannot be right: the set has only %(copies)d."
+        "The set has %(copies)d × %(tile)s and all are already on the board, so"
+        " the one at %(cell)s cannot be right."
     ),
     "tile_exhausted_more": N_(
-        "This move would put %(count)d %(kinds)s on the board; the set has only"
+        "This move would put %(count)d × %(kinds)s on the board; the set has only"
         " %(copies)d."
     ),
     "cubes_exhausted": N_(
-        "This move would put %(count)d %(color)s cubes on the board (at %(cell)s);"
-        " the set has only %(copies)d."
+        "This move would put %(count)d cubes of colour %(color)s on the board (at"
+        " %(cell)s); the set has only %(copies)d."
     ),
     "same_cell_twice": N_(
         "The cell %(cell)s is used twice in this move: each tile needs a cell of its"
@@ -103,13 +108,16 @@ MESSAGES: dict[str, Template] = {
         "The game is over: no more moves can be recorded (undo the last move to"
         " reopen it)."
     ),
-    "hand_places": (
-        N_("Player %(player)d holds %(num)d tile; this move places %(count)d."),
-        N_("Player %(player)d holds %(num)d tiles; this move places %(count)d."),
+    "too_many_moves": N_(
+        "A game holds at most %(max)d moves; this one has reached the limit."
     ),
-    "hand_trades": (
-        N_("Player %(player)d holds %(num)d tile; this move trades %(count)d."),
-        N_("Player %(player)d holds %(num)d tiles; this move trades %(count)d."),
+    "hand_places": N_plural(
+        "Player %(player)d holds %(num)d tile; this move places %(count)d.",
+        "Player %(player)d holds %(num)d tiles; this move places %(count)d.",
+    ),
+    "hand_trades": N_plural(
+        "Player %(player)d holds %(num)d tile; this move trades %(count)d.",
+        "Player %(player)d holds %(num)d tiles; this move trades %(count)d.",
     ),
     "trade_not_allowed": N_(
         "Qwirkle Cubes has no trading: a player who cannot place re-rolls their"
@@ -118,23 +126,27 @@ MESSAGES: dict[str, Template] = {
     "first_move_trade": N_(
         "The first move of the game places tiles; it cannot be a trade."
     ),
-    "trade_exceeds_bag": (
-        N_("The bag holds %(num)d tile; a trade of %(count)d would need more."),
-        N_("The bag holds %(num)d tiles; a trade of %(count)d would need more."),
+    "trade_exceeds_bag": N_plural(
+        "The bag holds %(num)d tile; a trade of %(count)d would need more.",
+        "The bag holds %(num)d tiles; a trade of %(count)d would need more.",
     ),
-    "pass_not_allowed": (
-        N_(
-            "The bag still holds %(num)d tile: a player who cannot place must trade;"
-            " passing is only allowed once the bag is empty."
-        ),
-        N_(
-            "The bag still holds %(num)d tiles: a player who cannot place must trade;"
-            " passing is only allowed once the bag is empty."
-        ),
+    "pass_not_allowed": N_plural(
+        "The bag still holds %(num)d tile: a player who cannot place must trade;"
+        " passing is only allowed once the bag is empty.",
+        "The bag still holds %(num)d tiles: a player who cannot place must trade;"
+        " passing is only allowed once the bag is empty.",
     ),
     "pass_not_allowed_cubes": N_(
         "Qwirkle Cubes has no passing: a player who cannot place re-rolls their"
         " cubes until they can."
+    ),
+    # -- table discipline (RULES §7, CONTRACT §10) --
+    "no_penalty_illegal": N_(
+        "This table gives no penalty for an illegal move: the player takes the"
+        " move back and tries again."
+    ),
+    "no_penalty_timeout": N_(
+        "This table gives no penalty for running out of thinking time."
     ),
     # -- malformed input (a ValueError, never a rule) --
     "variant_system": N_("variant system must be one of %(systems)s, not %(value)s"),
@@ -162,10 +174,36 @@ MESSAGES: dict[str, Template] = {
     "tile_name_type": N_("a tile's color and shape must be strings"),
     "tile_shape": N_("a placed tile is (row, col, color, shape), not %(value)s"),
     "tile_cell_of": N_("row and col must be whole numbers, not %(value)s"),
+    "tile_too_far": N_(
+        "row and col must lie between -%(max)d and %(max)d, not %(value)s"
+    ),
     "trade_count": N_("a trade count is a whole number, not %(value)s"),
     "move_not_object": N_("a move must be an object with a 'type'"),
     "move_trade_count": N_("a trade needs a whole-number 'count'"),
-    "move_type": N_("a move's type is 'place', 'trade' or 'pass', not %(value)s"),
+    "move_type": N_(
+        "a move's type is 'place', 'trade', 'pass' or 'penalty', not %(value)s"
+    ),
+    "move_seconds": N_(
+        "a move's seconds (thinking time) must be a whole number from 0 to"
+        " %(high)d, not %(value)s"
+    ),
+    "penalty_reason": N_(
+        "a penalty's reason is 'illegal' or 'timeout', not %(value)s"
+    ),
+    "penalty_seconds": N_("a penalty carries no thinking time (seconds)"),
+    "options_not_object": N_("options must be an object with %(names)s"),
+    "options_unknown": N_(
+        "options has no setting %(value)s (the settings are %(names)s)"
+    ),
+    "options_move_seconds": N_(
+        "move_seconds must be null (no thinking time) or a whole number of"
+        " seconds from %(low)d to %(high)d, not %(value)s"
+    ),
+    "options_choice": N_("%(field)s must be one of %(choices)s, not %(value)s"),
+    "options_penalty_points": N_(
+        "penalty_points must be a whole number from %(low)d to %(high)d,"
+        " not %(value)s"
+    ),
     # -- player names (CONTRACT §8) --
     "name_empty": N_("Every player needs a name."),
     "name_too_long": N_(
@@ -191,11 +229,15 @@ MESSAGES: dict[str, Template] = {
     "record_players": N_("The record's players must be a list of names."),
     "record_names": N_("%(reason)s"),
     "record_moves": N_("The record's moves must be a list."),
+    "record_options": N_("The record's options are invalid: %(reason)s."),
     "record_first_player": N_(
         "Move 1 is by player %(value)s, but the record's first player is"
         " %(first)s."
     ),
     "record_start": N_("The record cannot start a game: %(reason)s."),
+    "record_too_many_moves": N_(
+        "The record holds %(count)d moves; a game holds at most %(max)d."
+    ),
     "record_move_not_object": N_("Move %(number)d is not an object."),
     "record_out_of_turn": N_(
         "Move %(number)d is by player %(value)s, but it is player %(current)d's turn."
@@ -238,7 +280,85 @@ SHAPE_PLURALS: dict[str, str] = {
     "starburst": N_("starbursts"), "clover": N_("clovers"),
     "heart": N_("hearts"), "triangle": N_("triangles"),
 }
-"""The plural of each shape name, as a message says "red circles"."""
+"""The plural of each shape name, as a line of them is named ("column of
+squares")."""
+
+TILE_NAMES: dict[tuple[str, str], str] = {
+    ("red", "circle"): N_("red circle"),
+    ("red", "crisscross"): N_("red crisscross"),
+    ("red", "diamond"): N_("red diamond"),
+    ("red", "square"): N_("red square"),
+    ("red", "starburst"): N_("red starburst"),
+    ("red", "clover"): N_("red clover"),
+    ("red", "heart"): N_("red heart"),
+    ("red", "triangle"): N_("red triangle"),
+    ("orange", "circle"): N_("orange circle"),
+    ("orange", "crisscross"): N_("orange crisscross"),
+    ("orange", "diamond"): N_("orange diamond"),
+    ("orange", "square"): N_("orange square"),
+    ("orange", "starburst"): N_("orange starburst"),
+    ("orange", "clover"): N_("orange clover"),
+    ("orange", "heart"): N_("orange heart"),
+    ("orange", "triangle"): N_("orange triangle"),
+    ("yellow", "circle"): N_("yellow circle"),
+    ("yellow", "crisscross"): N_("yellow crisscross"),
+    ("yellow", "diamond"): N_("yellow diamond"),
+    ("yellow", "square"): N_("yellow square"),
+    ("yellow", "starburst"): N_("yellow starburst"),
+    ("yellow", "clover"): N_("yellow clover"),
+    ("yellow", "heart"): N_("yellow heart"),
+    ("yellow", "triangle"): N_("yellow triangle"),
+    ("green", "circle"): N_("green circle"),
+    ("green", "crisscross"): N_("green crisscross"),
+    ("green", "diamond"): N_("green diamond"),
+    ("green", "square"): N_("green square"),
+    ("green", "starburst"): N_("green starburst"),
+    ("green", "clover"): N_("green clover"),
+    ("green", "heart"): N_("green heart"),
+    ("green", "triangle"): N_("green triangle"),
+    ("blue", "circle"): N_("blue circle"),
+    ("blue", "crisscross"): N_("blue crisscross"),
+    ("blue", "diamond"): N_("blue diamond"),
+    ("blue", "square"): N_("blue square"),
+    ("blue", "starburst"): N_("blue starburst"),
+    ("blue", "clover"): N_("blue clover"),
+    ("blue", "heart"): N_("blue heart"),
+    ("blue", "triangle"): N_("blue triangle"),
+    ("purple", "circle"): N_("purple circle"),
+    ("purple", "crisscross"): N_("purple crisscross"),
+    ("purple", "diamond"): N_("purple diamond"),
+    ("purple", "square"): N_("purple square"),
+    ("purple", "starburst"): N_("purple starburst"),
+    ("purple", "clover"): N_("purple clover"),
+    ("purple", "heart"): N_("purple heart"),
+    ("purple", "triangle"): N_("purple triangle"),
+    ("pink", "circle"): N_("pink circle"),
+    ("pink", "crisscross"): N_("pink crisscross"),
+    ("pink", "diamond"): N_("pink diamond"),
+    ("pink", "square"): N_("pink square"),
+    ("pink", "starburst"): N_("pink starburst"),
+    ("pink", "clover"): N_("pink clover"),
+    ("pink", "heart"): N_("pink heart"),
+    ("pink", "triangle"): N_("pink triangle"),
+    ("brown", "circle"): N_("brown circle"),
+    ("brown", "crisscross"): N_("brown crisscross"),
+    ("brown", "diamond"): N_("brown diamond"),
+    ("brown", "square"): N_("brown square"),
+    ("brown", "starburst"): N_("brown starburst"),
+    ("brown", "clover"): N_("brown clover"),
+    ("brown", "heart"): N_("brown heart"),
+    ("brown", "triangle"): N_("brown triangle"),
+}
+"""Every tile's name, whole: a language may put the shape first or make the
+colour agree with it ("cercle rouge", "blaues Quadrat")."""
+
+COLOR_TILES: dict[str, str] = {
+    "red": N_("red tiles"), "orange": N_("orange tiles"),
+    "yellow": N_("yellow tiles"), "green": N_("green tiles"),
+    "blue": N_("blue tiles"), "purple": N_("purple tiles"),
+    "pink": N_("pink tiles"), "brown": N_("brown tiles"),
+}
+"""Tiles of one colour, as a line of them is named ("row of red tiles")."""
 
 DIRECTIONS: dict[str, str] = {"row": N_("row"), "column": N_("column")}
 """The two directions of a line."""
@@ -293,17 +413,7 @@ class Words:
 
     def tile(self, kind: Sequence[str]) -> str:
         """Return a tile's name: "red circle"."""
-        return self.gettext(
-            N_("%(color)s %(shape)s"), color=self.color(kind[0]),
-            shape=self.shape(kind[1]),
-        )
-
-    def tile_plural(self, kind: Sequence[str]) -> str:
-        """Return the plural of a tile's name: "red circles"."""
-        return self.gettext(
-            N_("%(color)s %(shapes)s"), color=self.color(kind[0]),
-            shapes=self.gettext(SHAPE_PLURALS[kind[1]]),
-        )
+        return self.gettext(TILE_NAMES[(kind[0], kind[1])])
 
     def tiles(self, kinds: Sequence[Sequence[str]]) -> str:
         """Return tile names as a list: "red circle, blue square"."""
@@ -339,8 +449,9 @@ class Words:
         direction, kind, value = line
         if kind == "color":
             return self.gettext(
-                N_("%(direction)s of %(color)s tiles"),
-                direction=self.direction(direction), color=self.color(value),
+                N_("%(direction)s of %(tiles)s"),
+                direction=self.direction(direction),
+                tiles=self.gettext(COLOR_TILES[value]),
             )
         if kind == "shape":
             return self.gettext(
@@ -390,7 +501,7 @@ _RENDER: dict[str, Callable[[Words, Any], Any]] = {
     "span": Words.span,
     "tile": Words.tile,
     "tiles": Words.tiles,
-    "kinds": Words.tile_plural,
+    "kinds": Words.tile,
     "color": Words.color,
     "shape": Words.shape,
     "colors": Words.colors,

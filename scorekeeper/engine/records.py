@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
+from .discipline import Options
 from .errors import BadInput, IllegalMove, RecordError
-from .game import Final, Game
+from .game import MAX_MOVES, Final, Game
 from .names import InvalidName, check_stored_players
 from .tiles import Variant
 
@@ -17,17 +18,22 @@ FORMAT = "qwirkle-game/1"
 def write_record(
     variant: Variant, names: Sequence[str], first_player: int,
     moves: Sequence[Mapping[str, object]], final: Final | None,
+    options: Options | None = None,
 ) -> dict[str, object]:
     """Return a `qwirkle-game/1` record; the one writer of a record's keys.
 
     moves are game.move_record dicts. to_record writes a Game through it; a backup
-    writes stored games through it without replaying them.
+    writes stored games through it without replaying them. The table discipline
+    (CONTRACT §10) is written only when it is not the default, so that a game
+    without it keeps the bytes it always had.
     """
     data: dict[str, object] = {
         "format": FORMAT,
         "variant": variant.to_dict(),
         "players": list(names),
     }
+    if options is not None and not options.is_default:
+        data["options"] = options.to_dict()
     if not moves:
         # The starter is the first move's player; before any move the record
         # has to say it, or an exported new game would come back starting at 0.
@@ -43,7 +49,7 @@ def to_record(game: Game, names: Sequence[str]) -> dict[str, object]:
         raise ValueError(f"{game.players} players need {game.players} names")
     return write_record(
         game.variant, names, game.first_player,
-        [move.to_dict() for move in game.moves], game.final,
+        [move.to_dict() for move in game.moves], game.final, game.options,
     )
 
 
@@ -78,6 +84,12 @@ def from_record(record: object) -> tuple[Game, list[str]]:
     moves = record.get("moves")
     if not isinstance(moves, list):
         raise RecordError("bad_record", "record_moves")
+    if len(moves) > MAX_MOVES:
+        # Refused before replaying: a 50,000-move record would take seconds.
+        raise RecordError(
+            "too_many_moves", "record_too_many_moves",
+            {"count": len(moves), "max": MAX_MOVES},
+        )
     first = record.get("first_player", 0)
     if moves and isinstance(moves[0], dict):
         first = moves[0].get("player", first)
@@ -87,7 +99,11 @@ def from_record(record: object) -> tuple[Game, list[str]]:
                 {"value": first, "first": record["first_player"]}, 1,
             )
     try:
-        game = Game(variant, len(names), first)
+        options = Options.from_dict(record.get("options"))
+    except BadInput as exc:
+        raise RecordError("bad_record", "record_options", {"reason": exc}) from None
+    try:
+        game = Game(variant, len(names), first, options)
     except BadInput as exc:
         raise RecordError("bad_record", "record_start", {"reason": exc}) from None
     try:

@@ -22,11 +22,17 @@ FORMATS: dict[str, Format] = {
     for fmt in (
         Format("scoresheet.csv", "text/csv", csv_file, "qwirkle-{id}.csv"),
         Format("scoresheet.pdf", "application/pdf", pdf_file,
-               "qwirkle-{id}-scoresheet.pdf"),
+               "qwirkle-{id}-scoresheet.pdf", heavy=True),
         Format("record.json", "application/json", record_text, "qwirkle-{id}.json"),
         Format("chart.svg", "image/svg+xml", chart_svg),
     )
 }
 """Every file a stored game can be downloaded as, by its name in the URL."""
 
-__all__ = ["FORMATS", "Format", "GameFile"]
+
+def build(name: str, source: GameFile) -> str | bytes:
+    """Build the file `name` of a game (by reference, so a worker process can)."""
+    return FORMATS[name].build(source)
+
+
+__all__ = ["FORMATS", "Format", "GameFile", "build"]

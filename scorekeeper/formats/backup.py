@@ -9,11 +9,13 @@ it: a backup file may travel, and restored games get fresh tokens.
 
 from __future__ import annotations
 
+import codecs
 import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Protocol
+from datetime import UTC, datetime
+from typing import IO, Any, Protocol
 
 from .. import engine, text
 from ..i18n import gettext as _
@@ -76,14 +78,7 @@ def dumps(document: dict[str, Any]) -> str:
 def loads(data: bytes | str, *, limit: int) -> object:
     """Parse uploaded JSON bytes, refusing oversized, non-UTF-8 or non-JSON data."""
     if len(data) > limit:
-        raise BackupError(
-            _(
-                "The file is too large (%(size)s bytes; at most %(limit)s).",
-                size=f"{len(data):,}",
-                limit=f"{limit:,}",
-            ),
-            code="too_large",
-        )
+        raise _too_large(len(data), limit)
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
@@ -93,14 +88,41 @@ def loads(data: bytes | str, *, limit: int) -> object:
             ) from exc
     try:
         return json.loads(data)
-    except (ValueError, RecursionError) as exc:
+    except json.JSONDecodeError as exc:
+        # Where, not json's English reason: the reader's language has no word
+        # for "Expecting property name enclosed in double quotes".
         raise BackupError(
-            _("The file is not JSON: %(why)s.", why=str(exc)), code="not_json"
+            _(
+                "The file is not JSON (line %(line)d, column %(column)d).",
+                line=exc.lineno, column=exc.colno,
+            ),
+            code="not_json",
         ) from exc
+    except (ValueError, RecursionError) as exc:
+        raise BackupError(_("The file is not JSON."), code="not_json") from exc
+
+
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+"""The earliest timestamp a restored game may carry."""
+
+LATEST = datetime(2201, 1, 1, tzinfo=UTC)
+"""The first moment after the latest timestamp a restored game may carry (2200)."""
+
+
+def _moment(value: str) -> datetime | None:
+    """Return an ISO timestamp as an aware UTC datetime, None when out of range."""
+    moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    try:
+        moment = moment.astimezone(UTC)
+    except OverflowError:
+        return None
+    return moment if EARLIEST <= moment < LATEST else None
 
 
 def _timestamp(value: object, what: str, game_number: int) -> str | None:
-    """Return a validated ISO timestamp string (or None when absent)."""
+    """Return a validated ISO timestamp string from 1970 to 2200 (None if absent)."""
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > 40:
@@ -109,7 +131,7 @@ def _timestamp(value: object, what: str, game_number: int) -> str | None:
             game_number=game_number,
         )
     try:
-        datetime.fromisoformat(value.replace("Z", "+00:00"))
+        moment = _moment(value)
     except ValueError as exc:
         raise BackupError(
             _(
@@ -120,6 +142,15 @@ def _timestamp(value: object, what: str, game_number: int) -> str | None:
             ),
             game_number=game_number,
         ) from exc
+    if moment is None:
+        raise BackupError(
+            _(
+                "Game %(n)d: %(what)s %(value)r is not between 1970 and 2200.",
+                n=game_number, what=what, value=value,
+            ),
+            game_number=game_number,
+            code="bad_timestamp",
+        )
     return value
 
 
@@ -128,11 +159,7 @@ def check_record(document: object, game_number: int | None = None) -> RestoredGa
     prefix = _("Game %(n)d: ", n=game_number) if game_number else ""
     if not isinstance(document, dict):
         raise BackupError(
-            prefix
-            + _(
-                "a game record must be a JSON object, not %(kind)s.",
-                kind=type(document).__name__,
-            ),
+            prefix + _("a game record must be a JSON object."),
             game_number=game_number,
         )
     if document.get("format") != RECORD_FORMAT:
@@ -172,7 +199,8 @@ def check_record(document: object, game_number: int | None = None) -> RestoredGa
                 prefix + _("move_times must list one timestamp per move."),
                 game_number=game_number,
             )
-        move_times = [_timestamp(t, "a move time", number) or "" for t in move_times]
+        what = _("a move time")
+        move_times = [_timestamp(t, what, number) or "" for t in move_times]
     return RestoredGame(
         record=record,
         game=game,
@@ -188,23 +216,199 @@ def parse_backup(document: object) -> list[RestoredGame]:
     """Validate a whole backup; raise BackupError naming the first bad game."""
     if not isinstance(document, dict):
         raise BackupError(
-            _(
-                "A backup must be a JSON object, not %(kind)s.",
-                kind=type(document).__name__,
-            )
+            _("A backup must be a JSON object.")
         )
-    if document.get("format") != FORMAT:
-        raise BackupError(
-            _(
-                "The format must be %(want)r, not %(got)r.",
-                want=FORMAT,
-                got=str(document.get("format"))[:40],
-            )
-        )
+    _check_tag(document.get("format"))
     games = document.get("games")
     if not isinstance(games, list):
         raise BackupError(_("A backup needs a list of games."))
     return [check_record(game, number) for number, game in enumerate(games, 1)]
+
+
+READ_SIZE = 64 * 1024
+"""Bytes read from an uploaded backup at a time."""
+
+MAX_VALUE_CHARS = 8 * 1024 * 1024
+"""The longest single value a backup may hold (a game of 1,000 moves is ~150 KB):
+a value still unfinished past this is broken JSON, found without reading on."""
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+_VALUE_STARTS = frozenset('[{"tfn-0123456789')
+"""The characters a JSON value can start with."""
+
+
+class _Source:
+    """A backup's text read piece by piece: only the part being parsed is held."""
+
+    def __init__(self, stream: IO[bytes], limit: int) -> None:
+        self.stream = stream
+        self.limit = limit
+        self.size = 0
+        self.decoder = codecs.getincrementaldecoder("utf-8-sig")()
+        self.text = ""
+        self.pos = 0
+        self.dropped = 0
+        """Characters of the file before `text` (read, parsed and let go)."""
+        self.eof = False
+
+    def more(self, size: int = READ_SIZE) -> bool:
+        """Read more of the file; return False at its end."""
+        if self.eof:
+            return False
+        data = self.stream.read(size)
+        self.size += len(data)
+        if self.size > self.limit:
+            raise _too_large(self.size, self.limit)
+        try:
+            chunk = self.decoder.decode(data, final=not data)
+        except UnicodeDecodeError as exc:
+            raise BackupError(
+                _("The file is not UTF-8 text."), code="not_json"
+            ) from exc
+        self.eof = not data
+        # Drop what is parsed already: memory holds the current value, no more.
+        self.dropped += self.pos
+        self.text = self.text[self.pos:] + chunk
+        self.pos = 0
+        return bool(data) or bool(chunk)
+
+    def peek(self) -> str:
+        """Skip white space; return the next character ("" at the end)."""
+        while True:
+            # "[ \t\n\r]*" matches everywhere, if only the empty string.
+            self.pos = _WHITESPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
+            if self.pos < len(self.text):
+                return self.text[self.pos]
+            if not self.more():
+                return ""
+
+    def take(self, char: str) -> bool:
+        """Consume char when it comes next (after white space); say whether it did."""
+        if self.peek() == char:
+            self.pos += 1
+            return True
+        return False
+
+    def value(self) -> object:
+        """Parse the JSON value that comes next, reading as much as it needs."""
+        self.peek()
+        size = READ_SIZE
+        while True:
+            try:
+                found, end = _DECODER.raw_decode(self.text, self.pos)
+            except json.JSONDecodeError as exc:
+                # Most likely the value goes on in the part not read yet.
+                if len(self.text) - self.pos > MAX_VALUE_CHARS or not self.more(size):
+                    # Where, not json's English reason (the reader's language
+                    # has no word for "Expecting ',' delimiter").
+                    raise _not_json(_(
+                        "no JSON value at character %(pos)d",
+                        pos=self.dropped + exc.pos + 1,
+                    )) from exc
+                size = min(size * 2, MAX_VALUE_CHARS)
+                continue
+            except RecursionError:
+                raise _not_json(_("it is nested too deeply")) from None
+            if end == len(self.text) and self.more(size):
+                continue  # a number at the end may go on ("12" of "123")
+            self.pos = end
+            return found
+
+    def fail(self) -> BackupError:
+        """Return the refusal for a character where the backup's frame needs another."""
+        char = self.text[self.pos: self.pos + 1]
+        if not char:
+            return _not_json(_("it ends too early"))
+        return _not_json(_(
+            "unexpected “%(char)s” at character %(pos)d",
+            char=char, pos=self.dropped + self.pos + 1,
+        ))
+
+
+def _too_large(size: int, limit: int) -> BackupError:
+    return BackupError(
+        _(
+            "The file is too large (%(size)s bytes; at most %(limit)s).",
+            size=f"{size:,}",
+            limit=f"{limit:,}",
+        ),
+        code="too_large",
+    )
+
+
+def _not_json(why: str) -> BackupError:
+    """Return the refusal of a file that is not JSON, saying why (translated)."""
+    return BackupError(
+        _("The file is not JSON: %(why)s.", why=str(why)), code="not_json"
+    )
+
+
+def read_backup(stream: IO[bytes], *, limit: int) -> Iterator[RestoredGame]:
+    """Yield each game of a backup file, checked, as it is read (memory stays flat).
+
+    The file is read in pieces; each game is parsed and replayed on its own and
+    dropped once the caller has stored it, so a 200 MB backup never sits in
+    memory. The first bad game (or a bad frame: format, games list) raises
+    BackupError; a caller storing games as they come rolls back then. A format
+    tag that comes after the games is checked at the end.
+    """
+    source = _Source(stream, limit)
+    first = source.peek()
+    if first != "{":
+        if first not in _VALUE_STARTS:
+            raise _not_json(_("it does not start with a JSON value"))
+        raise BackupError(_("A backup must be a JSON object."))
+    source.pos += 1
+    tag: object = None
+    games_seen = False
+    number = 0
+    if not source.take("}"):
+        while True:
+            if source.peek() != '"':
+                raise source.fail()
+            key = source.value()
+            if not source.take(":"):
+                raise source.fail()
+            if key == "games" and not games_seen:
+                games_seen = True
+                if not source.take("["):
+                    raise BackupError(_("A backup needs a list of games."))
+                if not source.take("]"):
+                    while True:
+                        number += 1
+                        yield check_record(source.value(), number)
+                        if source.take("]"):
+                            break
+                        if not source.take(","):
+                            raise source.fail()
+            else:
+                value = source.value()
+                if key == "format":
+                    tag = value
+                    _check_tag(tag)
+                elif key == "games":
+                    raise BackupError(_("A backup needs one list of games."))
+            if source.take("}"):
+                break
+            if not source.take(","):
+                raise source.fail()
+    if source.peek():
+        raise source.fail()
+    _check_tag(tag)
+    if not games_seen:
+        raise BackupError(_("A backup needs a list of games."))
+
+
+def _check_tag(tag: object) -> None:
+    if tag != FORMAT:
+        raise BackupError(
+            _(
+                "The format must be %(want)r, not %(got)r.",
+                want=FORMAT,
+                got=str(tag)[:40],
+            )
+        )
 
 
 def backup_entry(
@@ -246,6 +450,10 @@ class StoredMove(Protocol):
     def end_bonus(self) -> int: ...
     @property
     def created_at(self) -> str: ...
+    @property
+    def reason(self) -> str | None: ...
+    @property
+    def seconds(self) -> int | None: ...
 
 
 class StoredGame(Protocol):
@@ -271,6 +479,8 @@ class StoredGame(Protocol):
     def scores(self) -> Sequence[int]: ...
     @property
     def moves(self) -> Sequence[StoredMove]: ...
+    @property
+    def options(self) -> dict[str, Any] | None: ...
 
 
 def stored_record(stored: StoredGame) -> dict[str, Any]:
@@ -287,7 +497,7 @@ def stored_record(stored: StoredGame) -> dict[str, Any]:
     moves = [
         engine.move_record(
             m.player, m.type, next(placed) if m.type == "place" else (), m.count,
-            m.score,
+            m.score, reason=m.reason or "", seconds=m.seconds,
         )
         for m in stored.moves
     ]
@@ -300,7 +510,7 @@ def stored_record(stored: StoredGame) -> dict[str, Any]:
         )
     return engine.write_record(
         engine.Variant.from_dict(stored.variant), stored.names, stored.first_player,
-        moves, final,
+        moves, final, engine.Options.from_dict(stored.options),
     )
 
 

@@ -56,9 +56,17 @@ def play_data(
     source_url: str | None = None,
     source_play_id: str | None = None,
     variant_name: str = "classic",
+    variant_label: str = "",
+    excluded: Sequence[int] = (),
 ) -> dict[str, Any]:
-    """Return the BG Stats play JSON object for one finished game."""
-    ranks = engine.ranks(scores)
+    """Return the BG Stats play JSON object for one finished game.
+
+    Excluded players (RULES §7) are ranked after every player in play.
+    """
+    in_play = [seat for seat in range(len(scores)) if seat not in excluded]
+    places = dict(zip(in_play, engine.ranks([scores[s] for s in in_play]),
+                      strict=True))
+    ranks = [places.get(seat, len(in_play) + 1) for seat in range(len(scores))]
     data: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "game": {
@@ -92,7 +100,7 @@ def play_data(
     if source_play_id:
         data["sourcePlayId"] = source_play_id
     if variant_name != "classic":
-        data["comments"] = f"Variant: {variant_name}"
+        data["comments"] = text.variant_comment(variant_label or variant_name)
     return data
 
 
@@ -123,5 +131,7 @@ def play_link(source: GameFile, source_url: str, *, scheme: bool = False) -> str
         source_url=source_url,
         source_play_id=f"{source.id}-{source.created_at}",
         variant_name=game.variant.name,
+        variant_label=text.set_name(game.variant),
+        excluded=final.excluded,
     )
     return push_url(data, scheme=scheme)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Protocol
 
-from .. import text
+from .. import engine, text
 from .base import GameFile
 
 # Colour-blind-friendly line colours (Okabe-Ito), one per seat, up to 8 seats.
@@ -40,16 +40,18 @@ class Scored(Protocol):
 def running_totals(moves: Sequence[Scored], players: int) -> list[list[int]]:
     """Return each seat's running total after every round, starting with 0.
 
-    A round is one turn of every seat, starting with the first player; a round
-    that is still under way counts as a round. The end bonus counts in the round
-    it was earned.
+    A round is one turn of every seat in play, starting with the first player
+    (engine.move_rounds); a round that is still under way counts as a round.
+    The end bonus counts in the round it was earned, a deduction in the round
+    of its penalty.
     """
     totals = [0] * players
     series: list[list[int]] = [[0] for _ in range(players)]
+    rounds = engine.move_rounds(move.player for move in moves)
     for index, move in enumerate(moves):
         seat = move.player
         totals[seat] += move.score + move.end_bonus
-        if (index + 1) % players == 0 or index == len(moves) - 1:
+        if index == len(moves) - 1 or rounds[index + 1] != rounds[index]:
             for s in range(players):
                 series[s].append(totals[s])
     return series
@@ -80,14 +82,18 @@ def score_chart_svg(
     rounds = max((len(s) for s in series), default=1) - 1
     rounds = max(rounds, 1)
     high = max((max(s) for s in series if s), default=0)
-    step = _nice_step(max(high, 1))
+    # A deduction (RULES §7) can take a total below zero.
+    low = min((min(s) for s in series if s), default=0)
+    step = _nice_step(max(high - min(low, 0), 1))
     y_top = max(step, -(-high // step) * step)
+    y_bottom = min(0, (low // step) * step)
+    span = y_top - y_bottom
 
     def x(i: int) -> float:
         return left + plot_w * i / rounds
 
     def y(v: int) -> float:
-        return top + plot_h * (1 - v / y_top)
+        return top + plot_h * (1 - (v - y_bottom) / span)
 
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" '
@@ -97,7 +103,7 @@ def score_chart_svg(
         f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" '
         f'fill="none" stroke="#bbb"/>',
     ]
-    for v in range(0, y_top + 1, step):
+    for v in range(y_bottom, y_top + 1, step):
         yy = f"{y(v):.1f}"
         out.append(
             f'<line x1="{left}" y1="{yy}" x2="{left + plot_w}" y2="{yy}" '

@@ -32,6 +32,8 @@ class Cell:
     """Qwirkles the move completed."""
     end_bonus: int = 0
     """The end bonus earned by the move (0 or 6)."""
+    excludes: bool = False
+    """Whether the move was a penalty that took its player out (RULES §7)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,16 @@ class ScoreSheet:
     """Rounds in play order."""
     totals: tuple[int, ...]
     """Each seat's total, end bonus included."""
+    excluded: tuple[int, ...] = ()
+    """Seats excluded from the game: their totals stand, unranked (RULES §7)."""
+
+    @property
+    def has_penalties(self) -> bool:
+        """Whether any cell is a penalty (the sheet's key then explains it)."""
+        return any(
+            cell is not None and cell.type == "penalty"
+            for round_ in self.rounds for cell in round_.cells
+        )
 
     def rows(self) -> list[list[str | int]]:
         """Return the sheet as CSV rows: header, one row per round, then Total."""
@@ -70,22 +82,23 @@ def score_sheet(names: Sequence[str], game: engine.Game) -> ScoreSheet:
     """Return the score sheet of game for the given player names."""
     seats = game.players
     rounds: list[list[Cell | None]] = []
-    for seq, move in enumerate(game.moves):
-        # Seats move in turn from the first player, so seq // seats is the round.
-        index = seq // seats
-        if index == len(rounds):
+    numbers = engine.move_rounds(move.player for move in game.moves)
+    for seq, (move, number) in enumerate(zip(game.moves, numbers, strict=True)):
+        if number > len(rounds):
             rounds.append([None] * seats)
-        rounds[index][move.player] = Cell(
+        rounds[number - 1][move.player] = Cell(
             points=move.points,
             type=move.type,
             seq=seq,
             qwirkles=move.qwirkles,
             end_bonus=move.end_bonus,
+            excludes=move.excludes,
         )
     return ScoreSheet(
         names=tuple(names),
         rounds=tuple(Round(i + 1, tuple(cells)) for i, cells in enumerate(rounds)),
         totals=tuple(game.scores),
+        excluded=tuple(sorted(game.excluded)),
     )
 
 

@@ -24,7 +24,7 @@ class SheetView:
     started_at: str
     """When play started (ISO timestamp)."""
     date: str
-    """That moment as "YYYY-MM-DD HH:MM" (UTC)."""
+    """That moment in the reader's language and zone ("26 nov. 2026 14:05")."""
     duration: str
     """How long the game took: "1 h 05 min"."""
     reason: str
@@ -56,14 +56,25 @@ def sheet_view(source: GameFile) -> SheetView:
     )
 
 
-def cell_text(cell: Cell | None, *, unicode_ok: bool = True) -> str:
+PENALTY_MARK = "!"
+"""How a sheet marks a penalty (RULES §7), beside its 0 or deduction."""
+
+EXCLUDED_MARK = "✕"
+"""How a sheet marks the penalty that excluded a player."""
+
+
+def cell_text(cell: Cell | None) -> str:
     """Return a score-sheet cell as written on paper, e.g. "18 Q" or "9 (+6)"."""
     if cell is None:
         return ""
     if cell.type == "trade":
-        written = "0 ⇄" if unicode_ok else "0 T"
+        written = "0 ⇄"
     elif cell.type == "pass":
-        written = "0 –" if unicode_ok else "0 P"
+        written = "0 –"
+    elif cell.type == "penalty":
+        written = f"{cell.points} {PENALTY_MARK}"
+        if cell.excludes:
+            written += " " + EXCLUDED_MARK
     else:
         written = str(cell.points)
     if cell.qwirkles:
@@ -73,10 +84,15 @@ def cell_text(cell: Cell | None, *, unicode_ok: bool = True) -> str:
     return written
 
 
-def legend(variant: engine.Variant, unicode_ok: bool = True) -> str:
-    """Return the key to cell_text's marks, as the PDF prints it."""
-    trade, passed = ("0 ⇄", "0 –") if unicode_ok else ("0 T", "0 P")
-    return text.sheet_legend(
-        variant, trade=trade, passed=passed, bonus=f"(+{engine.END_BONUS})",
+def legend(variant: engine.Variant, penalties: bool = False) -> str:
+    """Return the key to cell_text's marks, as the PDF prints it (with the
+    penalty marks when the sheet has penalties)."""
+    key = text.sheet_legend(
+        variant, trade="0 ⇄", passed="0 –", bonus=f"(+{engine.END_BONUS})",
         winner="*",
     )
+    if penalties:
+        key += " " + text.penalty_legend(
+            penalty=PENALTY_MARK, excluded=EXCLUDED_MARK
+        )
+    return key

@@ -6,6 +6,9 @@
 - `games`: create, store, move, undo, correct, rename, delete
 - `stats`: lists, history pages, player statistics (no replay)
 - `backup`: every game for a backup, and restoring checked games
+- `fingerprints`: a game's content fingerprint (restore skips stored games)
+- `limits`: wrong PIN tries, counted in the database
+- `snapshots`: automatic snapshots with SQLite's online backup
 """
 
 from __future__ import annotations

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import sqlite_utils
+
 from .. import engine
 from .connection import get_db, immediate
-from .games import insert_game
+from .games import game_fingerprint, insert_game, move_to_row_values
 
 CHUNK = 500
 """Games whose moves are read with one query."""
+
+PROGRESS_EVERY = 1000
+"""Games between two progress reports of a long backup or restore."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,10 @@ class StoredMove:
     score: int
     end_bonus: int
     created_at: str
+    reason: str | None = None
+    """Why a penalty was given (penalties only)."""
+    seconds: int | None = None
+    """The thinking time the move carried, if any."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,8 @@ class StoredGame:
     end_reason: str | None
     scores: list[int]
     moves: list[StoredMove]
+    options: dict[str, Any] | None = None
+    """The table discipline as stored (None: the defaults)."""
 
 
 def iter_stored_games() -> Iterator[StoredGame]:
@@ -51,26 +62,28 @@ def iter_stored_games() -> Iterator[StoredGame]:
     db = get_db()
     game_rows = db.conn.execute(
         "SELECT id, created_at, updated_at, finished_at, players, variant,"
-        " first_player, status, end_reason, scores FROM games ORDER BY id"
+        " first_player, status, end_reason, scores, options FROM games ORDER BY id"
     ).fetchall()
     for start in range(0, len(game_rows), CHUNK):
         part = game_rows[start : start + CHUNK]
         marks = ",".join("?" * len(part))
         moves: dict[int, list[StoredMove]] = {}
         for row in db.conn.execute(
-            "SELECT game_id, player, type, tiles, count, score, end_bonus, created_at"
-            f" FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, seq",
+            "SELECT game_id, player, type, tiles, count, score, end_bonus, created_at,"
+            f" reason, seconds FROM moves WHERE game_id IN ({marks})"
+            " ORDER BY game_id, seq",
             [row[0] for row in part],
         ):
             moves.setdefault(row[0], []).append(StoredMove(*row[1:]))
         for (game_id, created, updated, finished, players, variant, first, status,
-             reason, scores) in part:
+             reason, scores, options) in part:
             yield StoredGame(
                 id=game_id, created_at=created, updated_at=updated,
                 finished_at=finished, names=json.loads(players),
                 variant=json.loads(variant), first_player=first, status=status,
                 end_reason=reason, scores=json.loads(scores),
                 moves=moves.get(game_id, []),
+                options=json.loads(options) if options else None,
             )
 
 
@@ -96,19 +109,59 @@ class Restorable(Protocol):
     def move_times(self) -> Sequence[str] | None: ...
 
 
-def restore_games(items: Sequence[Restorable]) -> list[int]:
-    """Store checked games in one transaction, all or none; return their new ids.
+@dataclass
+class Restored:
+    """What a restore did: the new games' ids and how many were already stored."""
 
-    Each game keeps its timestamps (move_times None: every move at updated_at)
-    and gets a fresh edit token.
+    ids: list[int]
+    skipped: int
+
+
+def restore_games(items: Iterable[Restorable]) -> list[int]:
+    """Store checked games (see restore_backup); return the new games' ids."""
+    return restore_backup(items).ids
+
+
+def restore_backup(
+    items: Iterable[Restorable],
+    progress: Callable[[int, int], None] | None = None,
+) -> Restored:
+    """Store checked games in one transaction, all or none; skip games already here.
+
+    items may be a generator that checks each game as it is read: the first
+    error it raises rolls every game back. A game whose content fingerprint
+    (players, variant, moves, created_at) is already stored is skipped. Each new
+    game keeps its timestamps (move_times None: every move at updated_at) and
+    gets a fresh edit token. progress(restored, skipped) is called every
+    PROGRESS_EVERY games.
     """
     db = get_db()
+    ids: list[int] = []
+    skipped = 0
     with immediate(db):
-        return [
-            insert_game(
-                db, item.names, item.game, created_at=item.created_at,
-                updated_at=item.updated_at, finished_at=item.finished_at,
-                move_times=item.move_times,
-            )[0]
-            for item in items
-        ]
+        for item in items:
+            values = [move_to_row_values(move) for move in item.game.moves]
+            fingerprint = None
+            if item.created_at is not None:
+                fingerprint = game_fingerprint(
+                    item.created_at, item.names, item.game, values
+                )
+            if fingerprint is not None and _stored(db, fingerprint):
+                skipped += 1
+            else:
+                ids.append(insert_game(
+                    db, item.names, item.game, created_at=item.created_at,
+                    updated_at=item.updated_at, finished_at=item.finished_at,
+                    move_times=item.move_times, values=values,
+                    fingerprint=fingerprint,
+                )[0])
+            if progress is not None and (len(ids) + skipped) % PROGRESS_EVERY == 0:
+                progress(len(ids), skipped)
+    return Restored(ids, skipped)
+
+
+def _stored(db: sqlite_utils.Database, fingerprint: str) -> bool:
+    """Return whether a game with this content fingerprint is stored."""
+    return db.conn.execute(
+        "SELECT 1 FROM games WHERE fingerprint = ? LIMIT 1", [fingerprint]
+    ).fetchone() is not None

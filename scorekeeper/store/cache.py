@@ -58,6 +58,10 @@ class GameRow:
     """Values derived from game's moves (see per_move); cached along with game."""
     revision: int = 0
     """games.revision: changes when stored moves are taken back or rewritten."""
+    fingerprint: str = ""
+    """The content fingerprint as stored (store.fingerprints), read with the row."""
+    pin: str = ""
+    """The game PIN that gives a device the right to edit back (read with the row)."""
 
     @property
     def key(self) -> Key:
@@ -125,20 +129,43 @@ def keep(row: GameRow) -> None:
 
 
 def move_dict(row: dict[str, Any]) -> dict[str, Any]:
-    """Return the CONTRACT §5 move dict a moves-table row stores."""
-    if row["type"] == "place":
-        return {"type": "place", "tiles": json.loads(row["tiles"])}
-    if row["type"] == "trade":
-        return {"type": "trade", "count": row["count"]}
-    return {"type": row["type"]}
+    """Return the CONTRACT §5 move dict a moves-table row stores (with its
+    penalty reason and thinking time, CONTRACT §10)."""
+    kind = row["type"]
+    if kind == "place":
+        move = {"type": "place", "tiles": json.loads(row["tiles"])}
+    elif kind == "trade":
+        move = {"type": "trade", "count": row["count"]}
+    elif kind == "penalty":
+        move = {"type": "penalty", "reason": row.get("reason")}
+    else:
+        move = {"type": kind}
+    if row.get("seconds") is not None:
+        move["seconds"] = row["seconds"]
+    return move
+
+
+def options_of(stored: str | None) -> engine.Options:
+    """Return the table discipline a games row stores (NULL: the defaults)."""
+    return engine.Options.from_dict(json.loads(stored) if stored else None)
+
+
+def options_column(options: engine.Options) -> str | None:
+    """Return the games.options value of these options (NULL for the defaults)."""
+    return None if options.is_default else json.dumps(options.to_dict())
 
 
 def replay(
     variant: engine.Variant, players: int, first_player: int,
-    moves: Sequence[dict[str, Any]],
+    moves: Sequence[dict[str, Any]], options: engine.Options | None = None,
 ) -> engine.Game:
     """Return a new Game with the given moves pushed (engine errors propagate)."""
-    game = engine.Game(variant, players=players, first_player=first_player)
+    # A game stored before the move limit existed still opens (it takes no
+    # further move); every new game stops at engine.MAX_MOVES.
+    game = engine.Game(
+        variant, players=players, first_player=first_player, options=options,
+        max_moves=max(engine.MAX_MOVES, len(moves)),
+    )
     for move in moves:
         game.push(move)
     return game
@@ -161,11 +188,14 @@ def _stored_moves(
 ) -> list[dict[str, Any]]:
     """Return the game's stored moves from seq `start` on, as move dicts."""
     rows = db.conn.execute(
-        "SELECT type, tiles, count FROM moves WHERE game_id = ? AND seq >= ?"
-        " ORDER BY seq",
+        "SELECT type, tiles, count, reason, seconds FROM moves"
+        " WHERE game_id = ? AND seq >= ? ORDER BY seq",
         [game_id, start],
     ).fetchall()
-    return [move_dict({"type": t, "tiles": ts, "count": c}) for t, ts, c in rows]
+    return [
+        move_dict({"type": t, "tiles": ts, "count": c, "reason": r, "seconds": sec})
+        for t, ts, c, r, sec in rows
+    ]
 
 
 def _brought_up_to_date(
@@ -191,7 +221,10 @@ def _brought_up_to_date(
                 return game, entry.memo
     names = json.loads(row["players"])
     variant = engine.Variant.from_dict(json.loads(row["variant"]))
-    game = replay(variant, len(names), row["first_player"], _stored_moves(db, game_id))
+    game = replay(
+        variant, len(names), row["first_player"], _stored_moves(db, game_id),
+        options_of(row["options"]),
+    )
     return game, {}
 
 
@@ -230,6 +263,8 @@ def take(db: sqlite_utils.Database, game_id: int) -> GameRow:
         game=game,
         memo=memo,
         revision=row["revision"],
+        fingerprint=row.get("fingerprint") or "",
+        pin=row.get("pin") or "",
     )
 
 

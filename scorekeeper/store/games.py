@@ -10,14 +10,28 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import sqlite_utils
 
 from .. import engine
-from .cache import MAX_GAME_ID, GameRow, forget, keep, memoised, take, taken
+from . import fingerprints
+from .cache import (
+    MAX_GAME_ID,
+    GameRow,
+    forget,
+    keep,
+    memoised,
+    options_column,
+    take,
+    taken,
+)
 from .connection import get_db, immediate
+
+PIN_DIGITS = 6
+"""Digits of a game PIN (the short code that gives a device its edit right back)."""
 
 
 class TurnConflict(Exception):
@@ -45,9 +59,17 @@ def _next_stamp(previous: str) -> str:
     stamp = now()
     if stamp > previous:
         return stamp
-    return (datetime.fromisoformat(previous) + timedelta(microseconds=1)).isoformat(
-        timespec="microseconds"
-    )
+    try:
+        later = datetime.fromisoformat(previous) + timedelta(microseconds=1)
+    except (ValueError, OverflowError):
+        # A stored time at the end of datetime's range (year 9999): now will do.
+        return stamp
+    return later.isoformat(timespec="microseconds")
+
+
+def new_pin() -> str:
+    """Return a fresh game PIN: PIN_DIGITS random digits."""
+    return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
 def move_to_row_values(move: engine.Move) -> dict[str, Any]:
@@ -61,11 +83,55 @@ def move_to_row_values(move: engine.Move) -> dict[str, Any]:
         "score": move.score,
         "end_bonus": move.end_bonus,
         "qwirkles": move.qwirkles,
+        "reason": move.reason or None,
+        "seconds": move.seconds,
     }
 
 
-_SeatTotals = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int | None, ...]]
-"""After a move: its seq, and per seat turns, best move score and its seq."""
+RowValues = dict[str, Any]
+"""A move's moves-table columns (move_to_row_values)."""
+
+
+def move_key(move: engine.Move) -> fingerprints.MoveKey:
+    """Return what the fingerprint hashes of a move (as the moves table stores it)."""
+    return row_key(move_to_row_values(move))
+
+
+def row_key(values: RowValues) -> fingerprints.MoveKey:
+    """Return what the fingerprint hashes of a move's moves-table columns."""
+    return (values["type"], values["tiles"], values["count"], values["reason"],
+            values["seconds"])
+
+
+def game_fingerprint(
+    created_at: str, names: Sequence[str], game: engine.Game,
+    values: Sequence[RowValues] | None = None,
+) -> str:
+    """Return the content fingerprint of a game created at created_at (values: its
+    moves' row values, when already at hand)."""
+    rows = values if values is not None else [move_to_row_values(m) for m in game.moves]
+    options = None if game.options.is_default else game.options.to_dict()
+    return fingerprints.fingerprint(
+        created_at, names, game.variant.to_dict(), game.first_player,
+        [row_key(v) for v in rows], options,
+    )
+
+
+@dataclass(frozen=True)
+class _SeatTotals:
+    """The game_players totals after a move, per seat in seat order."""
+
+    seq: int
+    """The move's 0-based index."""
+    turns: tuple[int, ...]
+    best_score: tuple[int, ...]
+    best_seq: tuple[int | None, ...]
+    """The seq of each seat's best placing move (None: none yet)."""
+    penalties: tuple[int, ...]
+    timed_moves: tuple[int, ...]
+    """Moves that carried a thinking time."""
+    think_seconds: tuple[int, ...]
+    """Their thinking time, summed."""
 
 
 def _seat_totals(
@@ -73,23 +139,34 @@ def _seat_totals(
 ) -> _SeatTotals:
     """Return the game_players totals after move, from those before it."""
     if previous is None:
-        seq, turns, best_score = 0, [0] * players, [0] * players
-        best_seq: list[int | None] = [None] * players
-    else:
-        seq = previous[0] + 1
-        turns, best_score = list(previous[1]), list(previous[2])
-        best_seq = list(previous[3])
+        zeros = (0,) * players
+        previous = _SeatTotals(-1, zeros, zeros, (None,) * players, zeros, zeros,
+                               zeros)
+    seq = previous.seq + 1
     seat = move.player
-    turns[seat] += 1
+
+    def bump(values: tuple[int, ...], by: int = 1) -> tuple[int, ...]:
+        return values[:seat] + (values[seat] + by,) + values[seat + 1:]
+
+    best_seq, best_score = previous.best_seq, previous.best_score
     if move.type == "place" and (best_seq[seat] is None
                                  or move.score > best_score[seat]):
-        best_seq[seat], best_score[seat] = seq, move.score
-    return seq, tuple(turns), tuple(best_score), tuple(best_seq)
+        best_seq = best_seq[:seat] + (seq,) + best_seq[seat + 1:]
+        best_score = bump(best_score, move.score - best_score[seat])
+    timed, thought = previous.timed_moves, previous.think_seconds
+    if move.seconds is not None:
+        timed, thought = bump(timed), bump(thought, move.seconds)
+    penalties = bump(previous.penalties) if move.type == "penalty" else (
+        previous.penalties
+    )
+    return _SeatTotals(
+        seq, bump(previous.turns), best_score, best_seq, penalties, timed, thought
+    )
 
 
 def _refresh_summary(
     db: sqlite_utils.Database, game_id: int, game: engine.Game, stamp: str,
-    finished_at: str | None, memo: dict[str, Any] | None = None,
+    finished_at: str | None, fingerprint: str, memo: dict[str, Any] | None = None,
     rewritten: bool = False, seats: Sequence[int] | None = None,
 ) -> None:
     """Write the games summary columns and the game_players rows from game.
@@ -103,7 +180,8 @@ def _refresh_summary(
     final = game.final
     db.conn.execute(
         "UPDATE games SET updated_at = ?, status = ?, end_reason = ?, finished_at = ?,"
-        " move_count = ?, scores = ?, revision = revision + ? WHERE id = ?",
+        " move_count = ?, scores = ?, fingerprint = ?, revision = revision + ?"
+        " WHERE id = ?",
         [
             stamp,
             game.status,
@@ -111,6 +189,7 @@ def _refresh_summary(
             finished_at if final is not None else None,
             game.turn,
             json.dumps(list(game.scores)),
+            fingerprint,
             int(rewritten),
             game_id,
         ],
@@ -122,22 +201,28 @@ def _refresh_summary(
         lambda move, previous: _seat_totals(move, previous, players),
     )
     if totals:
-        _seq, turns, best_score, best_seq = totals[-1]
+        last = totals[-1]
     else:
-        turns = best_score = (0,) * players
-        best_seq = (None,) * players
+        zeros = (0,) * players
+        last = _SeatTotals(-1, zeros, zeros, (None,) * players, zeros, zeros, zeros)
     qwirkles = game.qwirkles
+    excluded = game.excluded
     db.conn.executemany(
         "UPDATE game_players SET score = ?, is_winner = ?, qwirkles = ?, turns = ?,"
-        " best_move_score = ?, best_move_seq = ? WHERE game_id = ? AND seat = ?",
+        " best_move_score = ?, best_move_seq = ?, excluded = ?, penalties = ?,"
+        " timed_moves = ?, think_seconds = ? WHERE game_id = ? AND seat = ?",
         [
             (
                 score,
                 None if winners is None else int(seat in winners),
                 qwirkles[seat],
-                turns[seat],
-                best_score[seat],
-                best_seq[seat],
+                last.turns[seat],
+                last.best_score[seat],
+                last.best_seq[seat],
+                int(seat in excluded),
+                last.penalties[seat],
+                last.timed_moves[seat],
+                last.think_seconds[seat],
                 game_id,
                 seat,
             )
@@ -149,18 +234,21 @@ def _refresh_summary(
 
 def _insert_moves(
     db: sqlite_utils.Database, game_id: int, moves: Sequence[engine.Move], start: int,
-    stamps: Sequence[str],
+    stamps: Sequence[str], values: Sequence[RowValues] | None = None,
 ) -> None:
     rows = []
-    for seq, (move, stamp) in enumerate(zip(moves, stamps, strict=True), start=start):
-        v = move_to_row_values(move)
+    if values is None:
+        values = [move_to_row_values(move) for move in moves]
+    for seq, (v, stamp) in enumerate(zip(values, stamps, strict=True), start=start):
         rows.append((
             game_id, seq, v["player"], v["type"], v["tiles"], v["count"],
-            v["score"], v["end_bonus"], v["qwirkles"], stamp,
+            v["score"], v["end_bonus"], v["qwirkles"], v["reason"], v["seconds"],
+            stamp,
         ))
     db.conn.executemany(
         "INSERT INTO moves (game_id, seq, player, type, tiles, count, score,"
-        " end_bonus, qwirkles, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " end_bonus, qwirkles, reason, seconds, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
 
@@ -169,22 +257,30 @@ def insert_game(
     db: sqlite_utils.Database, names: Sequence[str], game: engine.Game, *,
     created_at: str | None = None, updated_at: str | None = None,
     finished_at: str | None = None, move_times: Sequence[str] | None = None,
+    values: Sequence[RowValues] | None = None, fingerprint: str | None = None,
 ) -> tuple[int, str]:
     """Insert a game with its moves and summary (in the caller's transaction).
 
     Timestamps default to now; `move_times` gives each move's (else updated_at).
-    Returns (id, edit token).
+    values and fingerprint (game_fingerprint's, for created_at) save working them
+    out again. Returns (id, edit token).
     """
     token = secrets.token_urlsafe(16)
     created = created_at or now()
     updated = updated_at or created
+    if values is None:
+        values = [move_to_row_values(move) for move in game.moves]
+    if fingerprint is None:
+        fingerprint = game_fingerprint(created, names, game, values)
     cursor = db.execute(
         "INSERT INTO games (created_at, updated_at, players, variant, first_player,"
-        " edit_token, scores) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        " edit_token, scores, options, fingerprint, pin)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             created, updated, json.dumps(list(names), ensure_ascii=False),
             json.dumps(game.variant.to_dict()), game.first_player, token,
-            json.dumps([0] * len(names)),
+            json.dumps([0] * len(names)), options_column(game.options), fingerprint,
+            new_pin(),
         ],
     )
     game_id = int(cursor.lastrowid or 0)
@@ -197,8 +293,8 @@ def insert_game(
         ],
     )
     stamps = [stamp or updated for stamp in move_times or [updated] * game.turn]
-    _insert_moves(db, game_id, game.moves, 0, stamps)
-    _refresh_summary(db, game_id, game, updated, finished_at or updated)
+    _insert_moves(db, game_id, game.moves, 0, stamps, values)
+    _refresh_summary(db, game_id, game, updated, finished_at or updated, fingerprint)
     return game_id, token
 
 
@@ -214,16 +310,19 @@ def _insert_and_keep(names: Sequence[str], game: engine.Game) -> tuple[int, str]
 
 
 def create_game(
-    players: Sequence[str], variant: engine.Variant | None = None, first_player: int = 0
+    players: Sequence[str], variant: engine.Variant | None = None,
+    first_player: int = 0, options: engine.Options | None = None,
 ) -> tuple[int, str]:
-    """Store a new game and return (id, edit token).
+    """Store a new game (with its table discipline) and return (id, edit token).
 
     Names pass the one name rule first (engine.InvalidName); a bad variant or
     starting seat is an engine.BadInput.
     """
     variant = variant or engine.CLASSIC
     names = engine.check_players(players, variant)
-    game = engine.Game(variant, players=len(names), first_player=first_player)
+    game = engine.Game(
+        variant, players=len(names), first_player=first_player, options=options
+    )
     return _insert_and_keep(names, game)
 
 
@@ -279,10 +378,12 @@ def record_move_then(
             played = row.game.push(move)
             stamp = _next_stamp(row.updated_at)
             _insert_moves(db, game_id, [played], row.game.turn - 1, [stamp])
-            # A move changes its player's figures only, unless it ends the game.
+            row.fingerprint = fingerprints.chain(row.fingerprint, move_key(played))
+            # A move changes its player's figures only (a penalty too: its
+            # points, its exclusion), unless it ends the game.
             mover = None if row.game.final is not None else (played.player,)
-            _refresh_summary(db, game_id, row.game, stamp, stamp, row.memo,
-                             seats=mover)
+            _refresh_summary(db, game_id, row.game, stamp, stamp, row.fingerprint,
+                             row.memo, seats=mover)
             row.updated_at = stamp
         except BaseException:
             if row.game is game and game.turn == turn:
@@ -314,8 +415,9 @@ def undo_last_move(game_id: int, expected_turn: int | None = None) -> engine.Mov
         # Taking a move back changes its player's figures only, unless it had
         # ended the game (every seat's winner flag goes).
         mover = None if ended else (undone.player,)
-        _refresh_summary(db, game_id, row.game, stamp, None, row.memo, rewritten=True,
-                         seats=mover)
+        row.fingerprint = game_fingerprint(row.created_at, row.names, row.game)
+        _refresh_summary(db, game_id, row.game, stamp, None, row.fingerprint,
+                         row.memo, rewritten=True, seats=mover)
         row.updated_at, row.revision = stamp, row.revision + 1
     return undone
 
@@ -334,11 +436,13 @@ def replace_moves(
     with immediate(db), taken(db, game_id) as row:
         _check_turn(row, expected_turn)
         old = db.conn.execute(
-            "SELECT type, tiles, count, created_at FROM moves WHERE game_id = ?"
-            " ORDER BY seq",
+            "SELECT type, tiles, count, reason, created_at FROM moves"
+            " WHERE game_id = ? ORDER BY seq",
             [game_id],
         ).fetchall()
-        game = engine.Game(row.variant, len(row.names), row.first_player)
+        game = engine.Game(
+            row.variant, len(row.names), row.first_player, row.game.options
+        )
         for number, move in enumerate(moves, start=1):
             try:
                 game.push(move)
@@ -348,16 +452,18 @@ def replace_moves(
         stamps = []
         for seq, played in enumerate(game.moves):
             values = move_to_row_values(played)
-            kept = seq < len(old) and tuple(old[seq][:3]) == (
-                values["type"], values["tiles"], values["count"]
+            kept = seq < len(old) and tuple(old[seq][:4]) == (
+                values["type"], values["tiles"], values["count"], values["reason"]
             )
-            stamps.append(old[seq][3] if kept else stamp)
+            stamps.append(old[seq][4] if kept else stamp)
         db.execute("DELETE FROM moves WHERE game_id = ?", [game_id])
         _insert_moves(db, game_id, game.moves, 0, stamps)
         finished = db.conn.execute(
             "SELECT finished_at FROM games WHERE id = ?", [game_id]
         ).fetchone()[0]
-        _refresh_summary(db, game_id, game, stamp, finished or stamp, rewritten=True)
+        row.fingerprint = game_fingerprint(row.created_at, row.names, game)
+        _refresh_summary(db, game_id, game, stamp, finished or stamp, row.fingerprint,
+                         rewritten=True)
         row.game, row.memo, row.updated_at = game, {}, stamp
         row.revision += 1
 
@@ -382,9 +488,11 @@ def rename_players(game_id: int, names: Sequence[str]) -> list[str]:
             return new
         stamp = _next_stamp(row.updated_at)
         # A new updated_at tells every cache and viewer (ETag) that the game changed.
+        row.fingerprint = game_fingerprint(row.created_at, new, row.game)
         db.execute(
-            "UPDATE games SET players = ?, updated_at = ? WHERE id = ?",
-            [json.dumps(new, ensure_ascii=False), stamp, game_id],
+            "UPDATE games SET players = ?, updated_at = ?, fingerprint = ?"
+            " WHERE id = ?",
+            [json.dumps(new, ensure_ascii=False), stamp, row.fingerprint, game_id],
         )
         db.conn.executemany(
             "UPDATE game_players SET name = ?, name_key = ?"

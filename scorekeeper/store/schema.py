@@ -7,6 +7,8 @@ that every write refreshes in the same transaction, so history lists never repla
 from __future__ import annotations
 
 import json
+import os
+import re
 import sqlite3
 import sys
 
@@ -14,7 +16,10 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from .. import engine
+from . import fingerprints
+from .cache import options_of
 from .connection import connect
+from .games import new_pin
 
 _SCHEMA = """
         CREATE TABLE games (
@@ -143,76 +148,156 @@ def m200_one_name_rule(db: sqlite_utils.Database) -> None:
             )
 
 
-_TOTALS_ADD = """
-    INSERT INTO player_totals (name_key, games, finished, wins, finished_points,
-                               qwirkles, turns, points)
-    VALUES (NEW.name_key, 1, NEW.is_winner IS NOT NULL, coalesce(NEW.is_winner, 0),
-            CASE WHEN NEW.is_winner IS NOT NULL THEN NEW.score ELSE 0 END,
-            NEW.qwirkles, NEW.turns, NEW.score)
-    ON CONFLICT (name_key) DO UPDATE SET
-        games = games + 1, finished = finished + excluded.finished,
-        wins = wins + excluded.wins,
-        finished_points = finished_points + excluded.finished_points,
-        qwirkles = qwirkles + excluded.qwirkles, turns = turns + excluded.turns,
-        points = points + excluded.points;
-"""
-"""A trigger statement adding the NEW game_players row to its player's totals."""
-
-_TOTALS_REMOVE = """
-    UPDATE player_totals SET
-        games = games - 1, finished = finished - (OLD.is_winner IS NOT NULL),
-        wins = wins - coalesce(OLD.is_winner, 0),
-        finished_points = finished_points
-            - CASE WHEN OLD.is_winner IS NOT NULL THEN OLD.score ELSE 0 END,
-        qwirkles = qwirkles - OLD.qwirkles, turns = turns - OLD.turns,
-        points = points - OLD.score
-    WHERE name_key = OLD.name_key;
-    DELETE FROM player_totals WHERE name_key = OLD.name_key AND games = 0;
-"""
-"""Trigger statements taking the OLD game_players row out of its player's totals."""
-
-_TOTALS_CHANGE = """
-    UPDATE player_totals SET
-        finished = finished + (NEW.is_winner IS NOT NULL) - (OLD.is_winner IS NOT NULL),
-        wins = wins + coalesce(NEW.is_winner, 0) - coalesce(OLD.is_winner, 0),
-        finished_points = finished_points
-            + CASE WHEN NEW.is_winner IS NOT NULL THEN NEW.score ELSE 0 END
-            - CASE WHEN OLD.is_winner IS NOT NULL THEN OLD.score ELSE 0 END,
-        qwirkles = qwirkles + NEW.qwirkles - OLD.qwirkles,
-        turns = turns + NEW.turns - OLD.turns,
-        points = points + NEW.score - OLD.score
-    WHERE name_key = NEW.name_key;
-"""
-"""A trigger statement moving a player's totals from the OLD row to the NEW one."""
-
-_PLAYER_TOTALS = f"""
-    CREATE TABLE player_totals (
-        name_key TEXT PRIMARY KEY,
-        games INTEGER NOT NULL DEFAULT 0,
-        finished INTEGER NOT NULL DEFAULT 0,
-        wins INTEGER NOT NULL DEFAULT 0,
-        finished_points INTEGER NOT NULL DEFAULT 0,
-        qwirkles INTEGER NOT NULL DEFAULT 0,
-        turns INTEGER NOT NULL DEFAULT 0,
-        points INTEGER NOT NULL DEFAULT 0
-    ) WITHOUT ROWID;
-    CREATE TRIGGER player_totals_insert AFTER INSERT ON game_players
-    BEGIN {_TOTALS_ADD} END;
-    CREATE TRIGGER player_totals_delete AFTER DELETE ON game_players
-    BEGIN {_TOTALS_REMOVE} END;
-    CREATE TRIGGER player_totals_update
-    AFTER UPDATE OF score, is_winner, qwirkles, turns ON game_players
-    WHEN OLD.name_key = NEW.name_key
-    BEGIN {_TOTALS_CHANGE} END;
-    CREATE TRIGGER player_totals_rename AFTER UPDATE OF name_key ON game_players
-    WHEN OLD.name_key != NEW.name_key
-    BEGIN {_TOTALS_REMOVE} {_TOTALS_ADD} END;
-"""
-"""The per-player totals, and the triggers keeping them in each write's transaction."""
+@migrations()
+def m300_table_discipline(db: sqlite_utils.Database) -> None:
+    """Store table discipline (CONTRACT §10): each game's options, each move's
+    thinking time and penalty reason, and per seat whether the player was
+    excluded plus the totals the player statistics read (penalties, timed moves
+    and their seconds), so that no statistic replays a game."""
+    # NULL options: the friendly defaults, as every game stored before.
+    db.execute("ALTER TABLE games ADD COLUMN options TEXT")
+    db.execute("ALTER TABLE moves ADD COLUMN reason TEXT")
+    db.execute("ALTER TABLE moves ADD COLUMN seconds INTEGER")
+    for column in ("excluded", "penalties", "timed_moves", "think_seconds"):
+        db.execute(
+            f"ALTER TABLE game_players ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0"
+        )
+    # The statistics index covers the new totals too, so a player's page and
+    # the players list still read the index alone.
+    db.execute("DROP INDEX IF EXISTS game_players_stats")
+    db.execute(
+        "CREATE INDEX game_players_stats ON game_players(name_key, is_winner,"
+        " score, qwirkles, turns, best_move_score, excluded, penalties,"
+        " timed_moves, think_seconds)"
+    )
 
 
 @migrations()
-def m300_player_totals(db: sqlite_utils.Database) -> None:
+def m310_restore_guards(db: sqlite_utils.Database) -> None:
+    """Add what a network guest cannot break: fingerprints, game PINs, try limits.
+
+    Runs after m300_table_discipline, whose options, penalty reasons and thinking
+    times the fingerprints cover. (A database from the release that had it alone
+    applied it as m300_restore_guards: see RENAMED.)
+
+    - games.fingerprint (indexed): the content fingerprint a restore looks up to
+      skip games already stored (store.fingerprints), filled for every game;
+    - games.pin: the short code that gives a device its edit right back;
+    - attempts: wrong PIN tries per scope, shared by every server process.
+    """
+    db.execute("ALTER TABLE games ADD COLUMN fingerprint TEXT")
+    db.execute("ALTER TABLE games ADD COLUMN pin TEXT")
+    db.execute(
+        "CREATE TABLE attempts ("
+        " scope TEXT PRIMARY KEY, failures INTEGER NOT NULL,"
+        " locked_until REAL NOT NULL, last_at REAL NOT NULL)"
+    )
+    # One pass over the moves in game order, chaining each game's fingerprint
+    # (a 10,000-game database holds half a million moves: never all at once).
+    values = {}
+    for game_id, created, players, variant, first, stored in db.conn.execute(
+        "SELECT id, created_at, players, variant, first_player, options FROM games"
+    ):
+        options = options_of(stored)
+        values[game_id] = fingerprints.head(
+            created, json.loads(players), json.loads(variant), first,
+            None if options.is_default else options.to_dict(),
+        )
+    for game_id, kind, tiles, count, reason, seconds in db.conn.execute(
+        "SELECT game_id, type, tiles, count, reason, seconds FROM moves"
+        " ORDER BY game_id, seq"
+    ):
+        if game_id in values:
+            values[game_id] = fingerprints.chain(
+                values[game_id], (kind, tiles, count, reason, seconds)
+            )
+    updates = [
+        (value, new_pin(), game_id)
+        for game_id, value in values.items()
+    ]
+    db.conn.executemany(
+        "UPDATE games SET fingerprint = ?, pin = ? WHERE id = ?", updates
+    )
+    db.execute("CREATE INDEX games_fingerprint ON games(fingerprint)")
+
+
+_TOTALS = {
+    "games": "1",
+    "finished": "({r}.is_winner IS NOT NULL)",
+    "wins": "coalesce({r}.is_winner, 0)",
+    "finished_points": "CASE WHEN {r}.is_winner IS NOT NULL THEN {r}.score ELSE 0 END",
+    "qwirkles": "{r}.qwirkles",
+    "turns": "{r}.turns",
+    "points": "{r}.score",
+}
+"""Each column of player_totals as of m320, and what one game_players row {r}
+adds to it."""
+
+_DISCIPLINE_TOTALS = {
+    **_TOTALS,
+    "exclusions": "{r}.excluded",
+    "penalties": "{r}.penalties",
+    "timed_moves": "{r}.timed_moves",
+    "think_seconds": "{r}.think_seconds",
+}
+"""player_totals since m340: the table discipline a player's page shows, too."""
+
+
+def _player_totals(totals: dict[str, str]) -> str:
+    """Return the statements creating player_totals with the given columns, and
+    the triggers keeping it in step with game_players in each write's transaction."""
+    names = list(totals)
+    # The game_players columns the totals read: an update of any of them counts.
+    sources = sorted({
+        column for expr in totals.values()
+        for column in re.findall(r"\{r\}\.(\w+)", expr)
+    })
+
+    def of(row: str, name: str) -> str:
+        return totals[name].format(r=row)
+
+    add = (
+        f"INSERT INTO player_totals (name_key, {', '.join(names)})"
+        f" VALUES (NEW.name_key, {', '.join(of('NEW', n) for n in names)})"
+        " ON CONFLICT (name_key) DO UPDATE SET "
+        + ", ".join(f"{n} = {n} + excluded.{n}" for n in names) + ";"
+    )
+    remove = (
+        "UPDATE player_totals SET "
+        + ", ".join(f"{n} = {n} - {of('OLD', n)}" for n in names)
+        + " WHERE name_key = OLD.name_key;"
+        " DELETE FROM player_totals WHERE name_key = OLD.name_key AND games = 0;"
+    )
+    change = (
+        "UPDATE player_totals SET "
+        + ", ".join(
+            f"{n} = {n} + {of('NEW', n)} - {of('OLD', n)}"
+            for n in names if n != "games"
+        )
+        + " WHERE name_key = NEW.name_key;"
+    )
+    columns = ", ".join(f"{n} INTEGER NOT NULL DEFAULT 0" for n in names)
+    return f"""
+    CREATE TABLE player_totals (name_key TEXT PRIMARY KEY, {columns}) WITHOUT ROWID;
+    CREATE TRIGGER player_totals_insert AFTER INSERT ON game_players
+    BEGIN {add} END;
+    CREATE TRIGGER player_totals_delete AFTER DELETE ON game_players
+    BEGIN {remove} END;
+    CREATE TRIGGER player_totals_update
+    AFTER UPDATE OF {', '.join(sources)} ON game_players
+    WHEN OLD.name_key = NEW.name_key
+    BEGIN {change} END;
+    CREATE TRIGGER player_totals_rename AFTER UPDATE OF name_key ON game_players
+    WHEN OLD.name_key != NEW.name_key
+    BEGIN {remove} {add} END;
+    INSERT INTO player_totals (name_key, {', '.join(names)})
+    SELECT name_key, {', '.join(f"sum({of('game_players', n)})" for n in names)}
+    FROM game_players GROUP BY name_key;
+"""
+
+
+@migrations()
+def m320_player_totals(db: sqlite_utils.Database) -> None:
     """Keep each player's totals in a table and index the per-player pages.
 
     At 50,000 games the players list (a GROUP BY over every seat) took 0.2-0.4 s.
@@ -249,18 +334,11 @@ def m300_player_totals(db: sqlite_utils.Database) -> None:
         " ON game_players(name_key, best_move_score DESC, game_id)",
     ):
         db.execute(statement)
-    _create_statements(db, _PLAYER_TOTALS)
-    db.execute(
-        "INSERT INTO player_totals (name_key, games, finished, wins, finished_points,"
-        " qwirkles, turns, points)"
-        " SELECT name_key, count(*), count(is_winner), coalesce(sum(is_winner), 0),"
-        " coalesce(sum(CASE WHEN is_winner IS NOT NULL THEN score END), 0),"
-        " sum(qwirkles), sum(turns), sum(score) FROM game_players GROUP BY name_key"
-    )
+    _create_statements(db, _player_totals(_TOTALS))
 
 
 @migrations()
-def m301_games_revision(db: sqlite_utils.Database) -> None:
+def m330_games_revision(db: sqlite_utils.Database) -> None:
     """Count, per game, the writes that take back or rewrite stored moves.
 
     Every write changes updated_at; only an undo or a correction changes the
@@ -269,6 +347,37 @@ def m301_games_revision(db: sqlite_utils.Database) -> None:
     instead of replaying the whole game.
     """
     db.execute("ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+
+
+@migrations()
+def m340_player_totals_discipline(db: sqlite_utils.Database) -> None:
+    """Count table discipline in player_totals, and excluded seats in the indexes.
+
+    A player's page shows their exclusions, penalties and thinking time (RULES
+    §7): player_totals gains them, kept by the same triggers, so that page
+    reads one row instead of summing every seat. The head-to-head ranks an
+    excluded player after one in play, so the two indexes it reads cover the
+    excluded column too. A database from the release that had player totals
+    before table discipline applied m320 first (as m300_player_totals, see
+    RENAMED), and m300_table_discipline then brought back the older statistics
+    index: it goes again.
+    """
+    for statement in (
+        "DROP TRIGGER IF EXISTS player_totals_insert",
+        "DROP TRIGGER IF EXISTS player_totals_delete",
+        "DROP TRIGGER IF EXISTS player_totals_update",
+        "DROP TRIGGER IF EXISTS player_totals_rename",
+        "DROP TABLE IF EXISTS player_totals",
+        "DROP INDEX IF EXISTS game_players_stats",
+        "DROP INDEX IF EXISTS game_players_by_player",
+        "DROP INDEX IF EXISTS game_players_by_game",
+        "CREATE INDEX game_players_by_player ON game_players("
+        "name_key, created_at, game_id, seat, is_winner, score, excluded)",
+        "CREATE INDEX game_players_by_game ON game_players("
+        "game_id, name_key, seat, is_winner, score, excluded)",
+    ):
+        db.execute(statement)
+    _create_statements(db, _player_totals(_DISCIPLINE_TOTALS))
 
 
 def _create_statements(db: sqlite_utils.Database, script: str) -> None:
@@ -282,11 +391,54 @@ def _create_statements(db: sqlite_utils.Database, script: str) -> None:
             statement = ""
 
 
+def _private_files(path: str) -> None:
+    """Create the database file with mode 600 and keep it, its WAL and SHM so.
+
+    The database holds every edit token; SQLite gives the WAL and SHM files
+    the database file's mode, so creating that one private suffices for new
+    files, and chmod fixes those an older release left readable.
+    """
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        try:
+            os.chmod(name, 0o600)
+        except FileNotFoundError:
+            pass
+
+
+RENAMED = {
+    "m300_restore_guards": "m310_restore_guards",
+    "m300_player_totals": "m320_player_totals",
+    "m301_games_revision": "m330_games_revision",
+}
+"""Migrations a database may have applied under an earlier name: the restore
+guards were m300 in the release before table discipline took that number; the
+player totals and the games' revision were m300 and m301 in the release that
+served with worker processes (issue 12), before either was merged."""
+
+
+def _rename_applied(db: sqlite_utils.Database) -> None:
+    """Give the migrations a database applied under an earlier name today's name,
+    so that none runs twice."""
+    if not db[migrations.migrations_table].exists():
+        return
+    with db.conn:
+        db.conn.executemany(
+            f"UPDATE {migrations.migrations_table} SET name = ?"
+            " WHERE migration_set = ? AND name = ?",
+            [(new, migrations.name, old) for old, new in RENAMED.items()],
+        )
+
+
 def init_db(path: str) -> None:
     """Create or migrate the schema in the file at path (run once, before serving)."""
+    _private_files(path)
     db = connect(path)
     try:
         db.execute("PRAGMA journal_mode = WAL")
+        _rename_applied(db)
         migrations.apply(db)
     finally:
         db.close()

@@ -118,8 +118,8 @@ def game_players_for(game_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]
     out: dict[int, list[dict[str, Any]]] = {}
     for row in get_db().query(
         "SELECT game_id, seat, name, score, is_winner, qwirkles, turns,"
-        f" best_move_score, best_move_seq FROM game_players WHERE game_id IN ({marks})"
-        " ORDER BY game_id, seat",
+        " best_move_score, best_move_seq, excluded FROM game_players"
+        f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
         list(game_ids),
     ):
         out.setdefault(row["game_id"], []).append(row)
@@ -176,6 +176,14 @@ _PLAYER_TOTALS = """
 """A player's totals from player_totals (kept by triggers in every write) and the
 maximums and latest name from one index seek each: no scan of their games."""
 
+_DISCIPLINE_TOTALS = """
+    t.exclusions, t.penalties, t.timed_moves,
+    CASE WHEN t.timed_moves THEN 1.0 * t.think_seconds / t.timed_moves END
+        AS avg_seconds
+"""
+"""A player's table discipline (RULES §7), from player_totals too: one player's
+page shows it; the list of every player does not."""
+
 
 def player_summaries() -> list[dict[str, Any]]:
     """Return every player's totals, most games first.
@@ -183,7 +191,7 @@ def player_summaries() -> list[dict[str, Any]]:
     Each: name_key, name (of their most recent game), games, finished, wins,
     avg_score, best_score, qwirkles, turns, points, best_move_score. Wins,
     averages and bests count finished games only (is_winner is NULL while a
-    game runs).
+    game runs); an excluded player never wins.
     """
     rows = get_db().query(
         f"SELECT {_PLAYER_TOTALS} FROM player_totals t"
@@ -193,15 +201,21 @@ def player_summaries() -> list[dict[str, Any]]:
 
 
 def player_summary(name: str) -> dict[str, Any] | None:
-    """Return one player's totals (as player_summaries) plus their best move, or None.
+    """Return one player's totals (as player_summaries) plus their best move and
+    table discipline, or None.
 
-    best_move is {game_id, seq, score} of their highest-scoring placing move.
+    best_move is {game_id, seq, score} of their highest-scoring placing move;
+    exclusions, penalties, timed_moves and avg_seconds (the average thinking
+    time of the moves that carried one, None without) come from RULES §7.
     """
     key = engine.name_key(name)
     db = get_db()
     rows = list(
-        db.query(f"SELECT {_PLAYER_TOTALS} FROM player_totals t WHERE t.name_key = ?",
-                 [key])
+        db.query(
+            f"SELECT {_PLAYER_TOTALS}, {_DISCIPLINE_TOTALS} FROM player_totals t"
+            " WHERE t.name_key = ?",
+            [key],
+        )
     )
     if not rows:
         return None
@@ -240,8 +254,9 @@ def head_to_head(a: str, b: str, limit: int = 20) -> dict[str, Any]:
     """Return the finished games two players played together and how they fared.
 
     Keys: games, wins_a, wins_b (ties count as a win for each winner), ahead_a,
-    ahead_b (finished above the other), avg_a, avg_b, recent (list of rows:
-    id, created_at, score_a, score_b, winner_a, winner_b).
+    ahead_b (finished above the other: a player in play is above an excluded
+    one, RULES §7), avg_a, avg_b, recent (list of rows: id, created_at, score_a,
+    score_b, winner_a, winner_b).
     """
     key_a, key_b = engine.name_key(a), engine.name_key(b)
     db = get_db()
@@ -255,8 +270,10 @@ def head_to_head(a: str, b: str, limit: int = 20) -> dict[str, Any]:
             db.query(
                 "SELECT count(*) AS games, coalesce(sum(pa.is_winner), 0) AS wins_a,"
                 " coalesce(sum(pb.is_winner), 0) AS wins_b,"
-                " coalesce(sum(pa.score > pb.score), 0) AS ahead_a,"
-                " coalesce(sum(pb.score > pa.score), 0) AS ahead_b,"
+                " coalesce(sum(pa.excluded < pb.excluded OR (pa.excluded ="
+                " pb.excluded AND pa.score > pb.score)), 0) AS ahead_a,"
+                " coalesce(sum(pb.excluded < pa.excluded OR (pb.excluded ="
+                " pa.excluded AND pb.score > pa.score)), 0) AS ahead_b,"
                 f" avg(pa.score) AS avg_a, avg(pb.score) AS avg_b {join}",
                 [key_a, key_b],
             )

@@ -5,36 +5,82 @@
 - `players`: player statistics, head-to-head; `files`: every file, import,
   backup, restore
 - shared: `forms` (every FlaskForm), `auth` (edit tokens), `errors` (error
-  answers), `pages` (helpers the blueprints share)
+  answers), `language` (the request's language and zone), `pages` (helpers
+  the blueprints share)
 
 No blueprint imports another; shared view code lives in `pages`.
 """
 
 from __future__ import annotations
 
-from flask import Flask
-from flask_wtf.csrf import CSRFProtect
+from typing import Any
+from urllib.parse import quote
 
-from .. import text
-from ..i18n import gettext, ngettext
-from . import api, compress, errors, files, history, players, table
+from flask import Flask, abort, current_app, request
+from flask_wtf.csrf import CSRFProtect
+from werkzeug.routing import IntegerConverter, PathConverter
+
+from .. import net, text
+from ..i18n import gettext, ngettext, pgettext
+from ..store.cache import MAX_GAME_ID
+from . import api, compress, errors, files, history, language, pages, players, table
 from .pages import time_tag
 
 csrf = CSRFProtect()
 """CSRF protection for every form post (the JSON API checks its own, see auth)."""
 
 
+class BoundedInt(IntegerConverter):
+    """`<int:…>` in every route: a whole number up to SQLite's largest integer, as
+    the API bounds ids (a bigger one names nothing: 404, never an overflow)."""
+
+    def __init__(self, url_map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", MAX_GAME_ID)
+        super().__init__(url_map, *args, **kwargs)
+
+
+class NameConverter(PathConverter):
+    """A player's name in a URL: every character but letters and digits encoded,
+    "/" too, so a player named "../../backup" links to their own page."""
+
+    def to_url(self, value: Any) -> str:
+        """Return the name percent-encoded as one path segment."""
+        quoted = quote(str(value), safe="")
+        # "." and ".." are dot segments a browser resolves away, encoded or not;
+        # a trailing space keeps them (the name rule ignores spacing).
+        return quoted + "%20" if quoted in (".", "..") else quoted
+
+
+def _check_host() -> None:
+    """Refuse a request whose Host is not one this server answers to (400)."""
+    allowed = current_app.config.get("ALLOWED_HOSTS")
+    if allowed and net.host_name(request.host) not in allowed:
+        abort(400, description=gettext(
+            "This server does not answer to the address %(host)s.",
+            host=request.host[:100],
+        ))
+
+
 def init_app(app: Flask) -> None:
     """Register the blueprints, the template helpers and the error answers."""
+    language.init_app(app)
+    app.url_map.converters["int"] = BoundedInt
+    app.url_map.converters["name"] = NameConverter
+    app.before_request(_check_host)
+    pages.init_app(app)
     csrf.init_app(app)
     # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
     # which auth.request_may_edit checks itself.
     csrf.exempt(api.bp)
+    # The API's restore takes a JSON body only (a page elsewhere cannot send one
+    # without asking first), and the admin PIN off this machine.
+    csrf.exempt(files.api_restore)
     app.register_blueprint(api.bp, url_prefix="/api")
     for blueprint in (table.bp, history.bp, players.bp, files.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(
-        _=gettext, gettext=gettext, ngettext=ngettext, text=text, time_tag=time_tag
+        _=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, text=text,
+        time_tag=time_tag,
     )
     errors.init_app(app)
     compress.init_app(app)

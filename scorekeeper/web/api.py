@@ -28,9 +28,6 @@ bp = Blueprint("api", __name__)
 MAX_TILES_IN_BODY = 64
 """More tiles than any hand holds: beyond this a body is malformed, not illegal."""
 
-MAX_COORDINATE = 10_000
-"""Cells further out than this cannot occur in a real game (108 tiles)."""
-
 
 class ApiError(Exception):
     """An error answer: HTTP status, CONTRACT code and a sentence for people."""
@@ -107,12 +104,24 @@ def parse_tiles(value: object) -> list[dict[str, Any]]:
         color, shape = tile.get("color"), tile.get("shape")
         if not (_is_int(row) and _is_int(col)):
             _bad(_("A tile's row and col must be whole numbers."))
-        if abs(row) > MAX_COORDINATE or abs(col) > MAX_COORDINATE:
+        if abs(row) > engine.MAX_COORDINATE or abs(col) > engine.MAX_COORDINATE:
             _bad(_("A tile's row and col are too far from the board."))
         if not (isinstance(color, str) and isinstance(shape, str)):
             _bad(_("A tile's color and shape must be names."))
         tiles.append({"row": row, "col": col, "color": color, "shape": shape})
     return tiles
+
+
+def parse_seconds(body: dict[str, Any]) -> dict[str, int]:
+    """Return {"seconds": n} when the body carries a thinking time (CONTRACT
+    §10), else {}; answer 400 when it is not whole seconds within a day."""
+    if "seconds" not in body:
+        return {}
+    seconds = body["seconds"]
+    if not _is_int(seconds) or not 0 <= seconds <= engine.MAX_THINKING_SECONDS:
+        _bad(_('"seconds" (thinking time) must be a whole number of seconds from 0'
+               " to %(high)d.", high=engine.MAX_THINKING_SECONDS))
+    return {"seconds": seconds}
 
 
 def parse_move(body: dict[str, Any]) -> dict[str, Any]:
@@ -121,17 +130,34 @@ def parse_move(body: dict[str, Any]) -> dict[str, Any]:
     if kind == "place":
         if "tiles" not in body:
             _bad(_('A place move needs "tiles".'))
-        return {"type": "place", "tiles": parse_tiles(body["tiles"])}
+        return {"type": "place", "tiles": parse_tiles(body["tiles"]),
+                **parse_seconds(body)}
     if kind == "trade":
         count = body.get("count")
         if not _is_int(count) or count < 1:
             _bad(_('A trade needs "count", the number of tiles traded (1 or more).'))
         if count > MAX_TILES_IN_BODY:
             _bad(_("Too many tiles in one trade."))
-        return {"type": "trade", "count": count}
+        return {"type": "trade", "count": count, **parse_seconds(body)}
     if kind == "pass":
-        return {"type": "pass"}
-    _bad(_('"type" must be "place", "trade" or "pass".'))
+        return {"type": "pass", **parse_seconds(body)}
+    if kind == "penalty":
+        reason = body.get("reason")
+        if reason not in ("illegal", "timeout"):
+            _bad(_('A penalty needs "reason": "illegal" or "timeout".'))
+        if "seconds" in body:
+            _bad(_('A penalty carries no "seconds".'))
+        return {"type": "penalty", "reason": reason}
+    _bad(_('"type" must be "place", "trade", "pass" or "penalty".'))
+
+
+def parse_options(value: object) -> engine.Options:
+    """Return the table discipline a request sets (CONTRACT §10; the defaults
+    when absent), or answer 400."""
+    try:
+        return engine.Options.from_dict(value)
+    except engine.BadInput as exc:
+        _bad(text.error(exc), "invalid_options")
 
 
 def parse_names(value: object, variant: engine.Variant) -> list[str]:
@@ -212,7 +238,8 @@ def create_game() -> tuple[Response, int]:
     if not _is_int(first) or not 0 <= first < len(names):
         _bad(_('"first_player" must be a seat number from 0 to %(last)d.',
                last=len(names) - 1))
-    game_id, token = stored.create_game(names, variant, first)
+    options = parse_options(body.get("options"))
+    game_id, token = stored.create_game(names, variant, first, options)
     auth.remember_token(game_id, token)
     return _with_token(_state(game_id), token), 201
 

@@ -1,12 +1,19 @@
-"""Edit tokens: who may write to a game (CONTRACT §4), by header or browser session."""
+"""Who may write: edit tokens (CONTRACT §4) by header or browser session, the admin
+PIN for restores (CONTRACT §8), and the game PIN that gives a device its right back.
+"""
 
 from __future__ import annotations
 
 import hmac
+import math
+from dataclasses import dataclass
 
 from flask import current_app, request, session
 from flask_wtf.csrf import validate_csrf
 from wtforms import ValidationError
+
+from .. import net
+from ..store import limits
 
 MAX_SESSION_TOKENS = 40
 """Games a browser session remembers; the oldest drop out so the cookie stays small."""
@@ -34,7 +41,7 @@ def session_token(game_id: int) -> str | None:
 def session_may_edit(game_id: int, edit_token: str) -> bool:
     """Return whether this browser session holds the right edit token for the game."""
     held = session_token(game_id)
-    return held is not None and hmac.compare_digest(held, edit_token)
+    return held is not None and same_text(held, edit_token)
 
 
 def request_may_edit(game_id: int, edit_token: str) -> tuple[bool, str]:
@@ -45,7 +52,7 @@ def request_may_edit(game_id: int, edit_token: str) -> tuple[bool, str]:
     """
     header = request.headers.get("X-Edit-Token")
     if header is not None:
-        if hmac.compare_digest(header.encode(), edit_token.encode()):
+        if same_text(header, edit_token):
             return True, "ok"
         return False, "bad_edit_token"
     if not session_may_edit(game_id, edit_token):
@@ -56,3 +63,63 @@ def request_may_edit(game_id: int, edit_token: str) -> tuple[bool, str]:
         except ValidationError:
             return False, "csrf_failed"
     return True, "ok"
+
+
+ADMIN_SCOPE = "admin"
+"""The try counter of the admin PIN (store.limits)."""
+
+
+@dataclass(frozen=True)
+class PinRefusal:
+    """A refused PIN: 403 when missing or wrong, 429 while too many tries lock it."""
+
+    status: int
+    retry_after: int = 0
+    """Seconds until the next try is heard (429 only)."""
+
+
+def is_local_request() -> bool:
+    """Return whether the request comes from this machine.
+
+    Decided by the socket's peer address (request.remote_addr), never by a
+    header a guest could send.
+    """
+    return net.is_loopback_address(request.remote_addr)
+
+
+def same_text(given: str, expected: str) -> bool:
+    """Compare a secret a client sent with the stored one, as bytes (any text)."""
+    return hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8"))
+
+
+def check_pin(scope: str, given: str | None, expected: str) -> PinRefusal | None:
+    """Check a PIN against its try counter; None when it is right.
+
+    While the scope is locked no PIN is heard (429); a wrong one counts as a try.
+    """
+    wait = limits.locked_for(scope)
+    if wait > 0:
+        return PinRefusal(429, math.ceil(wait))
+    given = (given or "").strip()
+    if given and same_text(given, expected):
+        limits.succeeded(scope)
+        return None
+    if given:
+        limits.failed(scope)
+    return PinRefusal(403)
+
+
+def admin_pin_refusal(form_field: str | None = None) -> PinRefusal | None:
+    """Return why this request may not restore, or None: loopback needs no PIN,
+    others send X-Admin-Pin or (a page) the form field admin_pin (CONTRACT §8)."""
+    if is_local_request():
+        return None
+    given = request.headers.get("X-Admin-Pin", form_field)
+    return check_pin(ADMIN_SCOPE, given, current_app.config["ADMIN_PIN"])
+
+
+def game_pin_refusal(game_id: int, given: str | None, pin: str) -> PinRefusal | None:
+    """Return why this game PIN does not give the right to edit, or None."""
+    if not pin:
+        return PinRefusal(403)
+    return check_pin(f"game:{game_id}", given, pin)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import sqlite3
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
@@ -10,6 +12,36 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
 from ..i18n import gettext as _
 from ..store import GameNotFound
+
+
+class DiskFull(HTTPException):
+    """A write that found the disk full: nothing was stored (reads still work)."""
+
+    code = 507
+    name = "Insufficient Storage"
+
+
+class Busy(HTTPException):
+    """Too many expensive renders at once: try again in a moment."""
+
+    code = 503
+    name = "Service Unavailable"
+
+    def __init__(self, retry_after: int, description: str | None = None) -> None:
+        super().__init__(description)
+        self.retry_after = retry_after
+
+    def get_headers(self, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
+        """Add Retry-After to the plain error's headers."""
+        return [*super().get_headers(*args, **kwargs),
+                ("Retry-After", str(self.retry_after))]
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """Return whether an error says the disk (or the database's page limit) is full."""
+    if isinstance(exc, sqlite3.Error):
+        return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+    return isinstance(exc, OSError) and exc.errno == errno.ENOSPC
 
 
 def is_api_path() -> bool:
@@ -43,7 +75,7 @@ def _texts(exc: HTTPException) -> dict[str, str]:
                 " reload the page and try again: nothing was changed."
             ),
         }
-    if code >= 500:
+    if code >= 500 and code not in (503, 507):
         return {
             "title": _("Something went wrong"),
             "message": _(
@@ -77,8 +109,54 @@ def _texts(exc: HTTPException) -> dict[str, str]:
             "title": _("That did not work"),
             "message": _("This address does not take that kind of request."),
         },
+        413: {
+            "title": _("That file is too big"),
+            "message": _(
+                "The upload is larger than the scorekeeper takes. Go back and"
+                " choose a smaller file: nothing was changed."
+            ),
+        },
+        429: {
+            "title": _("Too many tries"),
+            "message": _(
+                "Too many wrong PINs were tried. Wait a few minutes, then try again."
+            ),
+        },
+        503: {
+            "title": _("Busy"),
+            "message": _(
+                "The scorekeeper is busy drawing other sheets. Try again in a"
+                " moment: nothing was changed."
+            ),
+        },
+        507: {
+            "title": _("The disk is full"),
+            "message": _(
+                "The disk of the computer running the scorekeeper is full: nothing"
+                " was stored. Free some space on it, then try again; the games"
+                " stored so far can still be read."
+            ),
+        },
     }
-    return texts.get(code, {"title": exc.name, "message": exc.description or ""})
+    return texts.get(code, {
+        "title": _("That did not work"),
+        "message": _(
+            "The request could not be handled. Go back and try again: nothing was"
+            " changed."
+        ),
+    })
+
+
+def _api_message(status: int) -> str:
+    """Return an HTTP error's message in the request's language (the JSON API)."""
+    messages = {
+        400: _("The request is malformed."),
+        404: _("There is nothing at this address."),
+        405: _("This address does not take that kind of request."),
+        413: _("The request is too large."),
+        415: _("The request body must be JSON."),
+    }
+    return messages.get(status, _("The request could not be handled."))
 
 
 def error_page(exc: HTTPException) -> Response | HTTPException:
@@ -103,14 +181,25 @@ def error_page(exc: HTTPException) -> Response | HTTPException:
 
 def _json_error(exc: HTTPException) -> Response:
     status = exc.code or 500
+    if status in (503, 507):
+        response = error_response(
+            status, "disk_full" if status == 507 else "busy", _texts(exc)["message"]
+        )
+        for name, value in exc.get_headers():
+            if name.lower() == "retry-after":
+                response.headers[name] = value
+        return response
     if status >= 500:
         return error_response(
             500, "internal_error", _("Something went wrong on the server.")
         )
     if isinstance(exc, CSRFError):
-        return error_response(400, "csrf_failed", exc.description or "")
+        return error_response(
+            400, "csrf_failed",
+            _("The page's security token is missing or stale: reload."),
+        )
     code = (exc.name or "error").lower().replace(" ", "_")
-    response = error_response(status, code, exc.description or "")
+    response = error_response(status, code, _api_message(status))
     if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
         response.headers["Allow"] = ", ".join(exc.valid_methods)
     return response
@@ -128,7 +217,17 @@ def _game_not_found(exc: GameNotFound) -> Response | HTTPException:
     return error_page(NotFound())
 
 
+def _storage_error(exc: Exception) -> Response | HTTPException:
+    """Answer a full disk with 507 (nothing stored); anything else stays an error."""
+    if not is_disk_full(exc):
+        raise exc
+    current_app.logger.error("disk full: %s", exc)
+    return _http_error(DiskFull())
+
+
 def init_app(app: Flask) -> None:
-    """Answer every HTTP error, and a game that does not exist, in one place."""
+    """Answer every HTTP error, a game that does not exist, and a full disk."""
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(GameNotFound, _game_not_found)
+    app.register_error_handler(sqlite3.OperationalError, _storage_error)
+    app.register_error_handler(OSError, _storage_error)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import wtforms
+from flask import request
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -22,6 +23,10 @@ from wtforms.validators import NumberRange, Optional, ValidationError
 
 from .. import engine, text
 from ..i18n import gettext as _
+from ..i18n import lazy_gettext as _l
+
+SUBMIT_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+"""Methods whose request carries a form (as flask-wtf counts them)."""
 
 # WTForms 3.3 deprecates (value, label) tuples in favour of SelectChoice.
 SelectChoice = getattr(wtforms, "SelectChoice", None)
@@ -50,7 +55,36 @@ def _strip(value: str | None) -> str:
     return (value or "").strip()
 
 
-class NamedForm(FlaskForm):
+class PageForm(FlaskForm):
+    """A form a page posts: read from the posted form fields only.
+
+    flask-wtf would read a JSON body too, and a JSON list or a nested value
+    there raised deep inside WTForms (a 500); a page never posts JSON, so such
+    a body counts as an empty form.
+    """
+
+    class Meta(FlaskForm.Meta):
+        """flask-wtf's, minus JSON bodies."""
+
+        def wrap_formdata(self, form: Any, formdata: Any) -> Any:
+            """Return the posted form fields (no JSON) for the form to read."""
+            if request.is_json and not request.files:
+                return request.form if request.method in SUBMIT_METHODS else None
+            return super().wrap_formdata(form, formdata)
+
+
+# Lazy (_l): these are read once, at import, but shown in each reader's language.
+CONSEQUENCE_CHOICES: dict[str, str] = {
+    "retry": _l("Retry: the player takes it back and tries again"),
+    "none": _l("Nothing"),
+    "lose_turn": _l("The player loses the turn"),
+    "deduct": _l("Deduct the penalty points"),
+    "exclude": _l("Exclude the player"),
+}
+"""How the new-game form offers each table-discipline consequence (RULES §7)."""
+
+
+class NamedForm(PageForm):
     """A form holding player names, which remembers the name rule's refusal."""
 
     name_error: str | None = None
@@ -69,37 +103,65 @@ class NewGameForm(NamedForm):
     """Player names in seat order, optional opening-row lengths, optional custom set."""
 
     names = FieldList(
-        StringField(_("Name"), filters=[_strip]),
+        StringField(_l("Name"), filters=[_strip]),
         min_entries=MAX_SEATS,
         max_entries=MAX_SEATS,
     )
     openings = FieldList(
         IntegerField(
-            _("Best opening row"),
+            _l("Best opening row"),
             validators=[Optional(), NumberRange(min=1, max=8)],
         ),
         min_entries=MAX_SEATS,
         max_entries=MAX_SEATS,
     )
     tile_set = RadioField(
-        _("Game"),
+        _l("Game"),
         choices=[
-            choice("classic", _("Qwirkle (108 tiles)")),
-            choice("cubes", _("Qwirkle Cubes (90 cubes)")),
-            choice("custom", _("Custom tile set")),
+            choice("classic", _l("Qwirkle (108 tiles)")),
+            choice("cubes", _l("Qwirkle Cubes (90 cubes)")),
+            choice("custom", _l("Custom tile set")),
         ],
         default="classic",
     )
     # "" lets the app decide from the opening rows; a seat number is the table's pick.
-    starter = SelectField(_("Who starts"), choices=[choice("", "")], default="")
+    starter = SelectField(_l("Who starts"), choices=[choice("", "")], default="")
     colors = IntegerField(
-        _("Colours (and shapes)"), validators=[Optional(), NumberRange(min=3, max=8)]
+        _l("Colours (and shapes)"), validators=[Optional(), NumberRange(min=3, max=8)]
     )
     copies = IntegerField(
-        _("Copies of each tile"), validators=[Optional(), NumberRange(min=1, max=9)]
+        _l("Copies of each tile"), validators=[Optional(), NumberRange(min=1, max=9)]
     )
     hand_size = IntegerField(
-        _("Tiles in a hand"), validators=[Optional(), NumberRange(min=1, max=12)]
+        _l("Tiles in a hand"), validators=[Optional(), NumberRange(min=1, max=12)]
+    )
+    # Table discipline (RULES §7, CONTRACT §10); the defaults are a friendly table.
+    move_seconds = IntegerField(
+        _l("Thinking time per move (seconds)"),
+        validators=[Optional(), NumberRange(
+            min=engine.MOVE_SECONDS[0], max=engine.MOVE_SECONDS[1],
+            message=_l("The thinking time is %(low)d to %(high)d seconds, or empty"
+                       " for none.", low=engine.MOVE_SECONDS[0],
+                       high=engine.MOVE_SECONDS[1]),
+        )],
+    )
+    on_illegal = SelectField(
+        _l("On an illegal move"),
+        choices=[choice(c.value, CONSEQUENCE_CHOICES[c]) for c in engine.ON_ILLEGAL],
+        default=engine.Consequence.RETRY.value,
+    )
+    on_timeout = SelectField(
+        _l("When the thinking time runs out"),
+        choices=[choice(c.value, CONSEQUENCE_CHOICES[c]) for c in engine.ON_TIMEOUT],
+        default=engine.Consequence.NONE.value,
+    )
+    penalty_points = IntegerField(
+        _l("Penalty points"),
+        validators=[Optional(), NumberRange(
+            min=engine.PENALTY_POINTS[0], max=engine.PENALTY_POINTS[1],
+            message=_l("Penalty points are a whole number from %(low)d to %(high)d.",
+                       low=engine.PENALTY_POINTS[0], high=engine.PENALTY_POINTS[1]),
+        )],
     )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -132,6 +194,33 @@ class NewGameForm(NamedForm):
             )
         return BOXES.get(chosen, engine.CLASSIC)
 
+    def options(self) -> engine.Options:
+        """Return the table discipline chosen (engine.BadInput if impossible)."""
+        return engine.Options(
+            move_seconds=self.move_seconds.data,
+            on_illegal=str(self.on_illegal.data or "retry"),
+            on_timeout=str(self.on_timeout.data or "none"),
+            penalty_points=(
+                self.penalty_points.data if self.penalty_points.data is not None
+                else engine.Options().penalty_points
+            ),
+        )
+
+    def discipline_chosen(self) -> bool:
+        """Return whether the table-discipline section holds anything but the
+        defaults, or an error (then the page shows it open)."""
+        fields = (self.move_seconds, self.on_illegal, self.on_timeout,
+                  self.penalty_points)
+        if any(field.errors for field in fields):
+            return True
+        typed = [
+            field.raw_data[0] if field.raw_data else ""
+            for field in (self.move_seconds, self.penalty_points)
+        ]
+        return any(typed) or self.on_illegal.data not in (None, "retry") or (
+            self.on_timeout.data not in (None, "none")
+        )
+
     def seats(self) -> list[tuple[int, str]]:
         """Return (row index, name) for every filled name row, in seat order."""
         return [(i, entry.data) for i, entry in enumerate(self.names) if entry.data]
@@ -157,7 +246,11 @@ class NewGameForm(NamedForm):
 
     def validate_starter(self, field: SelectField) -> None:
         """Accept only a seat that has a name."""
-        if field.data and int(field.data) not in {i for i, _n in self.seats()}:
+        if not field.data:
+            return
+        seats = {str(i) for i, _n in self.seats()}
+        # WTForms runs this even after the choice check failed: never int() it blind.
+        if field.data not in seats:
             raise ValidationError(_("The starting player's seat has no name."))
 
     def opening_rows(self) -> list[tuple[int, int]]:
@@ -196,62 +289,115 @@ class NewGameForm(NamedForm):
         return rows.index(best)
 
 
-class TradeForm(FlaskForm):
+class TradeForm(PageForm):
     """Trade a number of tiles (the player's turn passes)."""
 
-    count = SelectField(_("Tiles"), coerce=int, choices=[choice(1, "1")])
+    count = SelectField(_l("Tiles"), coerce=int, choices=[choice(1, "1")])
     turn = HiddenField()
+    seconds = HiddenField()
+    """The thinking time, filled in by static/countdown.js (CONTRACT §10)."""
 
 
-class TurnForm(FlaskForm):
+class TurnForm(PageForm):
     """A bare button for a pass or an undo; `turn` guards against a double entry."""
 
     turn = HiddenField()
+    seconds = HiddenField()
+    """The thinking time of a pass, filled in by static/countdown.js."""
 
 
-class ConfirmForm(FlaskForm):
+class PenaltyForm(PageForm):
+    """Record a penalty (RULES §7): the button pressed gives the reason."""
+
+    reason = HiddenField()
+    turn = HiddenField()
+
+
+def thinking_seconds(form: TradeForm | TurnForm) -> int | None:
+    """Return the thinking time a move form carries, or None when it carries
+    none or something that is not whole seconds within a day (the move is
+    still recorded: the time is a statistic, not part of the move)."""
+    raw = form.seconds.data
+    if not raw or not raw.isascii() or not raw.isdigit() or len(raw) > 6:
+        return None
+    seconds = int(raw)
+    return seconds if seconds <= engine.MAX_THINKING_SECONDS else None
+
+
+class ConfirmForm(PageForm):
     """A bare CSRF-protected confirmation button (delete)."""
 
 
 class RenameForm(NamedForm):
     """A new name for every seat (the name rule is applied when they are stored)."""
 
-    names = FieldList(StringField(_("Name")), min_entries=0)
+    names = FieldList(StringField(_l("Name")), min_entries=0)
 
 
-class UploadForm(FlaskForm):
+class UploadForm(PageForm):
     """A JSON file upload (a game record or a backup)."""
 
-    file = FileField(_("File"))
+    file = FileField(_l("File"))
+
+
+PENALTY_CHOICES: dict[str, str] = {
+    "illegal": _l("Penalty: illegal move"),
+    "timeout": _l("Penalty: out of time"),
+}
+"""How the correction form names a penalty move, by its reason."""
+
+
+class RestoreForm(UploadForm):
+    """A backup upload, with the admin PIN a device other than the server sends."""
+
+    admin_pin = StringField(_l("Admin PIN"))
+
+
+class ClaimForm(PageForm):
+    """The game PIN that gives this device the right to enter moves again."""
+
+    pin = StringField(_l("Game PIN"))
 
 
 class TileForm(Form):
     """One tile of a corrected placing move; an empty row is ignored."""
 
-    row = IntegerField(_("Row"), validators=[Optional()])
-    col = IntegerField(_("Column"), validators=[Optional()])
-    color = SelectField(_("Colour"), choices=[choice("", "")], default="")
-    shape = SelectField(_("Shape"), choices=[choice("", "")], default="")
+    # The API's bound (engine.MAX_COORDINATE): a tile at row 10^30 would leave no
+    # cell beside it that a later move could name.
+    row = IntegerField(_l("Row"), validators=[
+        Optional(), NumberRange(-engine.MAX_COORDINATE, engine.MAX_COORDINATE)])
+    col = IntegerField(_l("Column"), validators=[
+        Optional(), NumberRange(-engine.MAX_COORDINATE, engine.MAX_COORDINATE)])
+    color = SelectField(_l("Colour"), choices=[choice("", "")], default="")
+    shape = SelectField(_l("Shape"), choices=[choice("", "")], default="")
 
 
-class CorrectForm(FlaskForm):
+class CorrectForm(PageForm):
     """The corrected version of one past move."""
 
     type = SelectField(
-        _("Move"),
+        _l("Move"),
         choices=[
-            choice("place", _("Place tiles")),
-            choice("trade", _("Trade")),
-            choice("pass", _("Pass")),
+            choice("place", _l("Place tiles")),
+            choice("trade", _l("Trade")),
+            choice("pass", _l("Pass")),
         ],
     )
     count = IntegerField(
-        _("Tiles traded"), validators=[Optional(), NumberRange(min=1, max=12)]
+        _l("Tiles traded"), validators=[Optional(), NumberRange(min=1, max=12)]
     )
     tiles = FieldList(FormField(TileForm), min_entries=0)
 
-    def set_choices(self, variant: engine.Variant) -> None:
-        """Offer the set's colours and shapes in every tile row."""
+    def set_choices(
+        self, variant: engine.Variant, options: engine.Options | None = None
+    ) -> None:
+        """Offer the set's colours and shapes in every tile row, and the
+        penalties the table gives (RULES §7) as moves."""
+        if options is not None:
+            self.type.choices = list(self.type.choices or []) + [
+                choice(f"penalty_{reason}", PENALTY_CHOICES[reason])
+                for reason in options.penalties
+            ]
         colors = [choice("", "–")] + [
             choice(c, text.color_name(c)) for c in variant.color_names
         ]
@@ -264,7 +410,9 @@ class CorrectForm(FlaskForm):
 
     def fill(self, move: engine.Move, hand_size: int) -> None:
         """Show a move as entered, with empty rows up to a full hand."""
-        self.type.data = move.type
+        self.type.data = (
+            f"penalty_{move.reason}" if move.type == "penalty" else move.type
+        )
         self.count.data = move.count or None
         tiles = list(move.tiles)
         for index in range(max(hand_size, len(tiles))):
@@ -273,6 +421,15 @@ class CorrectForm(FlaskForm):
                 t = tiles[index]
                 entry = {"row": t.row, "col": t.col, "color": t.color, "shape": t.shape}
             self.tiles.append_entry(entry)
+
+    def refusal(self) -> str:
+        """Return the sentence for a post that failed validation."""
+        if any(entry.form.row.errors or entry.form.col.errors for entry in self.tiles):
+            return _(
+                "A tile's row and column must be whole numbers from %(low)d to"
+                " %(high)d.", low=-engine.MAX_COORDINATE, high=engine.MAX_COORDINATE,
+            )
+        return _("The form could not be read; please try again.")
 
     def move(self) -> dict[str, Any] | str:
         """Return the move dict the form describes, or an error sentence."""
@@ -283,6 +440,8 @@ class CorrectForm(FlaskForm):
             return {"type": "trade", "count": int(self.count.data)}
         if kind == "pass":
             return {"type": "pass"}
+        if kind in ("penalty_illegal", "penalty_timeout"):
+            return {"type": "penalty", "reason": kind.removeprefix("penalty_")}
         tiles = []
         for number, entry in enumerate(self.tiles, start=1):
             f = entry.form

@@ -7,22 +7,34 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from .. import engine, text
 from ..formats import bgstats, chart, sheet
 from ..i18n import gettext as _
-from ..store import GameRow, TurnConflict, loaded, stats
+from ..store import GameRow, TurnConflict, loaded, snapshots, stats
 from ..store import games as stored
 from .forms import ConfirmForm, CorrectForm, RenameForm
-from .pages import can_edit, game_file, require_edit, script_json
+from .pages import can_edit, game_file, rendered, require_edit, script_json
 
 bp = Blueprint("history", __name__)
 
 PER_PAGE = 25
 """Games per history page."""
+
+MAX_PAGE = 10**6
+"""The last history page asked for that is looked up (25 million games)."""
 
 CELL = 40
 """Size of a board cell in SVG units."""
@@ -36,9 +48,8 @@ def _list_row(row: dict[str, Any]) -> dict[str, Any]:
     variant = engine.Variant.from_dict(row["variant"])
     names = [p["name"] for p in row["players"]]
     finished = row["status"] == "finished"
-    row["winners"] = (
-        engine.winners([p["score"] for p in row["players"]]) if finished else ()
-    )
+    # The stored winners: an excluded player is never one (RULES §7).
+    row["winners"] = tuple(p["seat"] for p in row["players"] if p["is_winner"])
     row["duration"] = text.duration(
         text.duration_minutes(row["first_move_at"], row["last_move_at"])
     )
@@ -62,8 +73,9 @@ def _list_row(row: dict[str, Any]) -> dict[str, Any]:
 def index() -> str:
     """List every game, newest first, searchable by player name, paginated."""
     search = request.args.get("q", "").strip()[: engine.MAX_NAME_LENGTH]
-    page = request.args.get("page", 1, type=int) or 1
-    rows, total = stats.history_page(search or None, max(1, page), PER_PAGE)
+    # Bounded before it becomes an SQL offset (page=10**20 would overflow).
+    page = min(max(1, request.args.get("page", 1, type=int) or 1), MAX_PAGE)
+    rows, total = stats.history_page(search or None, page, PER_PAGE)
     return render_template(
         "history/index.html",
         rows=[_list_row(row) for row in rows],
@@ -72,7 +84,14 @@ def index() -> str:
         pages=max(1, math.ceil(total / PER_PAGE)),
         search=search,
         max_name=engine.MAX_NAME_LENGTH,
+        last_snapshot=_last_snapshot(),
     )
+
+
+def _last_snapshot() -> str | None:
+    """Return when the newest automatic snapshot was made (ISO, UTC), or None."""
+    moment = snapshots.latest(current_app.config["SNAPSHOT_DIR"])
+    return moment.isoformat() if moment is not None else None
 
 
 # --- replay ---
@@ -145,7 +164,10 @@ def replay_context(row: GameRow, step: int) -> dict[str, Any]:
         "move": move,
         "move_summary": text.move_summary(move, game.variant) if move else "",
         "mover": row.names[move.player] if move is not None else None,
-        "round": (step - 1) // game.players + 1 if step else 0,
+        "round": (
+            engine.move_rounds(m.player for m in game.moves[:step])[-1]
+            if step else 0
+        ),
         "lines": [
             {"label": text.line_label(line), "points": line.points,
              "qwirkle": line.qwirkle}
@@ -162,6 +184,8 @@ def replay_context(row: GameRow, step: int) -> dict[str, Any]:
         "next_player": (
             row.names[position.current_player] if step < game.turn else None
         ),
+        "excluded": position.excluded,
+        "penalty": text.move_result(move) if move and move.type == "penalty" else "",
     }
 
 
@@ -170,7 +194,8 @@ def replay_steps(row: GameRow) -> dict[str, Any]:
 
     "tiles": each tile of the final board in the order placed, as [x, y, row,
     col, colour, shape, move index] in the frame of board_view; "steps": per
-    step (0 = before any move) what the page shows, every sentence from text.py.
+    step (0 = before any move) what the page shows, every sentence from text.py
+    (a penalty's cost, who is out of the game: RULES §7).
     """
     game = row.game
     final_view = board_view(game, game.at(game.turn))
@@ -179,6 +204,7 @@ def replay_steps(row: GameRow) -> dict[str, Any]:
         [t.x, t.y, t.row, t.col, t.color, t.shape, moves_of[(t.row, t.col)]]
         for t in final_view["tiles"]
     ]
+    rounds = engine.move_rounds(m.player for m in game.moves)
     steps = []
     for step in range(game.turn + 1):
         position = game.at(step)
@@ -189,14 +215,19 @@ def replay_steps(row: GameRow) -> dict[str, Any]:
             for line in (move.breakdown.lines if move and move.breakdown else ())
             if line.qwirkle for cell in line.cells
         })
+        points = move.score if move is not None else 0
         steps.append({
             "title": text.replay_title(
-                step, (step - 1) // game.players + 1 if step else 0,
+                step, rounds[step - 1] if step else 0,
                 row.names[move.player] if move is not None else "",
             ),
             "type": move.type if move is not None else None,
             "summary": text.move_summary(move, game.variant) if move else "",
-            "points": move.score if move is not None else 0,
+            "penalty": (
+                text.move_result(move) if move and move.type == "penalty" else ""
+            ),
+            "points": points,
+            "points_word": text.points_word(points),
             "end_bonus": move.end_bonus if move is not None else 0,
             "lines": [
                 [text.line_label(line), line.points, line.qwirkle]
@@ -207,6 +238,7 @@ def replay_steps(row: GameRow) -> dict[str, Any]:
             "qwirkles": list(position.qwirkles),
             "mover": move.player if move is not None else None,
             "winners": list(final.winners) if final is not None else [],
+            "excluded": sorted(position.excluded),
             "bag": position.bag,
             "on_board": len(position.tiles),
             "next": (
@@ -221,8 +253,9 @@ def replay_steps(row: GameRow) -> dict[str, Any]:
 
 
 def chart_markup(row: GameRow) -> Markup:
-    """Return the game's running-total chart as inline SVG markup."""
-    return Markup(chart.chart_svg(game_file(row)))  # built from escaped parts only
+    """Return the game's running-total chart as inline SVG markup (cached)."""
+    svg = rendered(row, "chart.svg", lambda: chart.chart_svg(game_file(row)))
+    return Markup(svg)  # built from escaped parts only
 
 
 @bp.get("/games/<int:game_id>/replay")
@@ -264,6 +297,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     with loaded(game_id) as row:
         moves = list(row.game.moves)
         names, variant, editable = list(row.names), row.variant, can_edit(row)
+        options = row.game.options
     if not 1 <= number <= len(moves):
         abort(404)
     if not editable:
@@ -272,7 +306,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     form = CorrectForm()
     if request.method == "GET":
         form.fill(original, variant.hand_size)
-    form.set_choices(variant)
+    form.set_choices(variant, options)
     error = None
     if form.validate_on_submit():
         new_move = form.move()
@@ -285,6 +319,8 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
                 stored.replace_moves(game_id, dicts, expected_turn=len(moves))
             except engine.IllegalMove as exc:
                 error = _correction_error(exc, number, names, moves)
+            except engine.BadInput as exc:
+                error = text.error(exc)
             except TurnConflict:
                 error = _(
                     "The game has moved on since this page was opened; "
@@ -297,7 +333,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
                 )
                 return redirect(url_for(".replay", game_id=game_id, move=number))
     elif request.method == "POST":
-        error = _("The form could not be read; please try again.")
+        error = form.refusal()
     return render_template(
         "history/correct.html",
         game_id=game_id,
@@ -359,13 +395,12 @@ def rename(game_id: int) -> ResponseReturnValue:
 def scoresheet(game_id: int) -> str:
     """Show the printable paper-like score sheet."""
     with loaded(game_id) as row:
-        source = game_file(row)
-        return render_template(
-            "history/scoresheet.html",
-            row=row,
-            view=sheet.sheet_view(source),
-            chart=Markup(chart.chart_svg(source)),
-        )
+        drawn = chart_markup(row)
+        paper = rendered(row, "scoresheet.html", lambda: Markup(render_template(
+            "history/_sheet.html", row=row, view=sheet.sheet_view(game_file(row)),
+            chart=drawn,
+        )))
+        return render_template("history/scoresheet.html", row=row, paper=paper)
 
 
 @bp.get("/games/<int:game_id>/bgstats")

@@ -1,16 +1,190 @@
-"""What the page blueprints share: who may edit, files from games, time tags,
-JSON for a page's scripts."""
+"""What the page blueprints share: who may edit, files from games, expensive
+renders, time tags, JSON for a page's scripts."""
 
 from __future__ import annotations
 
-from flask import abort
+import multiprocessing
+import multiprocessing.util
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from datetime import tzinfo
+from typing import Any, TypeVar
+
+from flask import Flask, abort, current_app
 from markupsafe import Markup
 
-from .. import text
+from .. import i18n, text
 from ..formats import GameFile
 from ..store import GameRow, loaded
 from ..store.stats import move_span
 from . import auth
+from .errors import Busy
+
+RENDER_SLOTS = 2
+"""Expensive renders (PDF, printable sheet, chart) running at once per process."""
+
+RENDER_WAIT = 0.25
+"""Seconds a render waits for a free slot before the request gets 503: a worker
+thread that waits is one that cannot take a move meanwhile."""
+
+RETRY_AFTER = 2
+"""Seconds a 503 tells the client to wait."""
+
+RENDER_NICENESS = 10
+"""How much lower a render worker process runs than the server (os.nice)."""
+
+RENDER_CACHE = 32
+"""Renders kept per process (a sheet of 1,000 moves is a few dozen KB)."""
+
+_T = TypeVar("_T")
+
+
+class Renders:
+    """Expensive renders of games: cached per (game, turn, last change, language,
+    zone), and at most `slots` built at once; others wait `wait` seconds, then
+    get Busy (503)."""
+
+    def __init__(self, slots: int, wait: float, size: int = RENDER_CACHE) -> None:
+        self._slots = threading.BoundedSemaphore(slots)
+        self._lock = threading.Lock()
+        self._done: OrderedDict[Hashable, Any] = OrderedDict()
+        self.wait = wait
+        self.size = size
+
+    def _cached(self, key: Hashable) -> tuple[bool, Any]:
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return True, self._done[key]
+        return False, None
+
+    def get(self, key: Hashable, build: Callable[[], _T]) -> _T:
+        """Return the render stored under key, building it in a free slot if new."""
+        hit, value = self._cached(key)
+        if hit:
+            result: _T = value
+            return result
+        if not self._slots.acquire(timeout=self.wait):
+            raise Busy(RETRY_AFTER)
+        try:
+            # Another request may have built it while this one waited.
+            hit, value = self._cached(key)
+            result = value if hit else build()
+        finally:
+            self._slots.release()
+        with self._lock:
+            self._done[key] = result
+            self._done.move_to_end(key)
+            while len(self._done) > self.size:
+                self._done.popitem(last=False)
+        return result
+
+
+_POOL: ProcessPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ProcessPoolExecutor:
+    """Return this process's render workers (started on first use, one per render
+    slot: under granian, each worker process has its share, see serve.py)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            # spawn, not fork: forking a server whose other threads hold locks
+            # could leave the child stuck on one.
+            _POOL = ProcessPoolExecutor(
+                current_app.config.get("RENDER_SLOTS", RENDER_SLOTS),
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_yield_to_the_server,
+            )
+            # A server process that is itself a multiprocessing child (a granian
+            # worker) ends in multiprocessing's exit handler, which joins every
+            # child before the interpreter's own exit would stop the pool: the
+            # render workers, still waiting for work, must be told first, or
+            # both wait forever (and the server never stops). Before the
+            # pool's queues close theirs (exit priority 10), or the word to
+            # stop is never sent.
+            multiprocessing.util.Finalize(None, _stop_pool, exitpriority=100)
+        return _POOL
+
+
+def _stop_pool() -> None:
+    """Stop this process's render workers, if any (at exit, see _pool)."""
+    global _POOL
+    with _POOL_LOCK:
+        pool, _POOL = _POOL, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _yield_to_the_server() -> None:
+    """Run a render worker at a lower priority: on a busy machine the server's
+    own requests (a move) get a CPU first, and a PDF waits a little longer."""
+    try:
+        os.nice(RENDER_NICENESS)
+    except (AttributeError, OSError):
+        pass  # not on this platform: renders run at the server's priority
+
+
+def _in_language(
+    code: str, zone: tzinfo | None, build: Callable[..., _T], *args: Any
+) -> _T:
+    """Run build(*args) writing in this language and zone (in a worker process,
+    which has no request to ask)."""
+    with i18n.language(code, zone):
+        return build(*args)
+
+
+def in_worker(build: Callable[..., _T], *args: Any) -> _T:
+    """Run build(*args) in a render worker process and return its result, in the
+    request's language and time zone.
+
+    A render in a thread of its own would hold the interpreter's lock for its
+    whole length, and every move answered meanwhile would wait for it; in a
+    worker process it waits for nothing but a CPU. A pool that broke (a worker
+    killed) is replaced on the next call; this call builds in its thread.
+    """
+    global _POOL
+    if not current_app.config.get("RENDER_IN_PROCESS", True):
+        return build(*args)
+    pool = _pool()
+    language = i18n.current()
+    zone = language.zone if language.zone_known else None
+    try:
+        return pool.submit(_in_language, language.code, zone, build, *args).result()
+    except BrokenProcessPool:
+        with _POOL_LOCK:
+            if _POOL is pool:
+                _POOL = None
+        return build(*args)
+
+
+def init_app(app: Flask) -> None:
+    """Give app its render slots and cache."""
+    app.extensions["scorekeeper_renders"] = Renders(
+        app.config.get("RENDER_SLOTS", RENDER_SLOTS),
+        app.config.get("RENDER_WAIT", RENDER_WAIT),
+    )
+
+
+def rendered(row: GameRow, name: str, build: Callable[[], _T]) -> _T:
+    """Return build()'s render of the loaded game, from the cache when it is current.
+
+    The key holds the game's turn and its last change (a rename or a correction
+    changes that too), so a cached render is never stale; and the language and
+    time zone it is written in, so a render is only ever served to a reader of
+    the same.
+    """
+    renders: Renders = current_app.extensions["scorekeeper_renders"]
+    language = i18n.current()
+    zone = str(language.zone) if language.zone_known else ""
+    return renders.get(
+        (row.id, row.game.turn, row.updated_at, name, language.code, zone), build
+    )
 
 
 def can_edit(row: GameRow) -> bool:
@@ -40,16 +214,17 @@ def game_file(row: GameRow) -> GameFile:
 
 
 def time_tag(value: str | None, style: str = "datetime", empty: str = "–") -> Markup:
-    """Return `<time datetime="…Z" data-localtime="style">YYYY-MM-DD HH:MM UTC</time>`.
+    """Return `<time datetime="…Z" data-localtime="style">…</time>`, its text in
+    the page's language and the device's zone (UTC, said so, until it is known).
 
-    The UTC text is what a browser without JavaScript shows; static/localtime.js
-    rewrites it to the device's own time zone and keeps the UTC text as a title.
+    That text is what a browser without JavaScript shows; static/localtime.js
+    rewrites it in the device's own time zone and keeps it as a title.
     """
     moment = text.parse_utc(value)
     if moment is None:
         return Markup.escape(empty)
     return Markup('<time datetime="{}" data-localtime="{}">{}</time>').format(
-        moment.strftime("%Y-%m-%dT%H:%M:%SZ"), style, text.utc_time(value, style)
+        moment.strftime("%Y-%m-%dT%H:%M:%SZ"), style, text.local_time(value, style)
     )
 
 

@@ -31,7 +31,7 @@ def index() -> str:
     return render_template("players/index.html", rows=rows)
 
 
-@bp.get("/players/<path:name>")
+@bp.get("/players/<name:name>")
 def player(name: str) -> str:
     """Show one player's statistics across all their games."""
     if len(name) > MAX_QUERY:

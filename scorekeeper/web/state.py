@@ -3,7 +3,8 @@
 CONTRACT §4 fixes the state's core fields and their order; the extensions the
 pages use slot in here, so that the API's answers, the state the game page
 starts from and the answers board.js applies after a move are one shape.
-Extensions: per player "qwirkles"; "variant", "first_player", "created_at",
+Extensions: per player "qwirkles" and "excluded" (RULES §7); "variant",
+"options" (the table discipline, CONTRACT §10), "first_player", "created_at",
 "updated_at", "unseen", "last_move" (with its breakdown and sentence);
 "can_pass" and "max_trade" (what the current player may do besides placing)
 and "last_points" (each seat's latest move in the score column's shorthand).
@@ -20,8 +21,12 @@ from ..store.cache import GameRow, per_move
 
 
 def move_json(move: engine.Move) -> dict[str, Any]:
-    """Return a CONTRACT §5 move dict with its score (0 for a trade or pass)."""
-    return move.to_dict(with_score=True)
+    """Return a CONTRACT §5 move dict with its score (0 for a trade or pass; 0
+    or minus the deduction for a penalty, with the consequence it had)."""
+    data = move.to_dict(with_score=True)
+    if move.type == "penalty":
+        data["consequence"] = move.consequence
+    return data
 
 
 def _state_parts(
@@ -30,6 +35,7 @@ def _state_parts(
     """Return the state's fields before "board", those between "moves" and
     "unseen", and "last_move" (CONTRACT order)."""
     game = row.game
+    excluded = game.excluded
     last = game.moves[-1] if game.moves else None
     last_move = None
     if last is not None:
@@ -44,10 +50,11 @@ def _state_parts(
         "id": row.id,
         "status": game.status,
         "players": [
-            {"name": name, "score": score, "hand": hand, "qwirkles": q}
-            for name, score, hand, q in zip(
+            {"name": name, "score": score, "hand": hand, "qwirkles": q,
+             "excluded": seat in excluded}
+            for seat, (name, score, hand, q) in enumerate(zip(
                 row.names, game.scores, game.hands, game.qwirkles, strict=True
-            )
+            ))
         ],
         "current_player": game.current_player,
         "turn": game.turn,
@@ -56,6 +63,7 @@ def _state_parts(
     middle = {
         "final": final.to_dict() if final is not None else None,
         "variant": game.variant.to_dict(),
+        "options": game.options.to_dict(),
         "first_player": game.first_player,
         "created_at": row.created_at,
         "updated_at": row.updated_at,

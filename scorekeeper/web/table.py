@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import hmac
 import json
+from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 import segno
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     jsonify,
     redirect,
@@ -18,14 +18,26 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from .. import engine, net, text
 from ..i18n import gettext as _
+from ..i18n import ngettext
 from ..store import GameRow, NothingToUndo, TurnConflict, loaded, stats
 from ..store import games as stored
-from .auth import remember_token
-from .forms import CLASSIC_SEATS, MAX_SEATS, NewGameForm, TradeForm, TurnForm, choice
+from .auth import game_pin_refusal, remember_token, same_text
+from .forms import (
+    CLASSIC_SEATS,
+    MAX_SEATS,
+    ClaimForm,
+    NewGameForm,
+    PenaltyForm,
+    TradeForm,
+    TurnForm,
+    choice,
+    thinking_seconds,
+)
 from .pages import can_edit, require_edit, script_json
 from .state import option_json, state_text
 
@@ -40,16 +52,77 @@ MAX_PENDING = 12
 MAX_CELLS = 8
 """Most cells one options request may ask about (the page asks for 4 at most)."""
 
+MAX_PENDING_CHARS = 2000
+"""Longest `tiles` query the options endpoint reads (12 tiles take ~500)."""
 
-def _join_link(row: GameRow) -> tuple[str, str, bool]:
-    """Return the join link, its QR code (SVG) and whether it stays on loopback."""
-    url = url_for("table.join", game_id=row.id, token=row.edit_token, _external=True)
-    if net.is_loopback(request.host.rsplit(":", 1)[0]):
-        url = net.lan_url(url) or url
+
+
+
+def _join_link(row: GameRow) -> tuple[str | None, str | None]:
+    """Return the join link and its QR code (SVG), or None for both when the
+    server is only reachable on this device.
+
+    The address is the one the server listens on (the command puts it in the
+    config), never the request's Host header, which a guest may set.
+    """
+    port = current_app.config.get("LISTEN_PORT") or request.environ.get("SERVER_PORT")
+    base = net.reachable_url(
+        current_app.config.get("LISTEN_HOST"), int(port) if port else None
+    )
+    if base is None:
+        return None, None
+    path = url_for("table.join", game_id=row.id, token=row.edit_token)
+    url = base.rstrip("/") + path
     svg = segno.make(url, error="m").svg_inline(
         scale=3, dark="#000", light="#fff", omitsize=True
     )
-    return url, svg, net.is_loopback(urlsplit(url).hostname or "")
+    return url, svg
+
+
+def turn_elapsed(row: GameRow) -> int:
+    """Return the whole seconds since the turn started: since the game's last
+    write (the last move stored, or an undo), or its creation."""
+    started = text.parse_utc(row.updated_at)
+    if started is None:
+        return 0
+    return max(0, int((datetime.now(UTC) - started).total_seconds()))
+
+
+def discipline_context(row: GameRow, editable: bool) -> dict[str, Any]:
+    """Return what the game page shows of the table discipline (RULES §7): the
+    penalties it can record for the player to move, and the countdown."""
+    game = row.game
+    options = game.options
+    active = game.status == "active"
+    name = row.names[game.current_player]
+    # Each penalty: its reason, its label naming the player to move, and the
+    # label with a gap for the name (table.js names the next player after a move).
+    penalties = [
+        (reason.value, text.penalty_action(reason, name, options),
+         text.penalty_action(reason, "%(name)s", options))
+        for reason in options.penalties
+    ] if active and editable else []
+    labels = {reason: (label, template) for reason, label, template in penalties}
+    countdown = None
+    if active and options.move_seconds is not None:
+        elapsed = turn_elapsed(row)
+        countdown = {
+            "seconds": options.move_seconds,
+            "elapsed": elapsed,
+            "left": text.thinking_time(max(0, options.move_seconds - elapsed)),
+            # One tap at zero records the timeout penalty, where there is one:
+            # the tap button's label, or "" for none.
+            "tap": labels.get("timeout", ("", ""))[0],
+            "tap_label": labels.get("timeout", ("", ""))[1],
+            "strings": json.dumps(text.countdown_strings(), ensure_ascii=False),
+        }
+    return {
+        "options": options,
+        "penalties": penalties,
+        "penalty_form": PenaltyForm(turn=game.turn),
+        "countdown": countdown,
+        "excluded": sorted(game.excluded),
+    }
 
 
 def page_context(row: GameRow) -> dict[str, Any]:
@@ -63,9 +136,8 @@ def page_context(row: GameRow) -> dict[str, Any]:
         choice(n, str(n)) for n in range(1, game.max_trade() + 1)
     ]
     join_url = qr_svg = None
-    stays_local = False
     if editable:
-        join_url, qr_svg, stays_local = _join_link(row)
+        join_url, qr_svg = _join_link(row)
     unseen = game.unseen_by_kind()
     supply = game.unseen()
     last = game.moves[-1] if game.moves else None
@@ -103,7 +175,9 @@ def page_context(row: GameRow) -> dict[str, Any]:
         ),
         "join_url": join_url,
         "qr_svg": qr_svg,
-        "loopback": stays_local,
+        "game_pin": row.pin if editable else None,
+        "claim_form": None if editable else ClaimForm(),
+        **discipline_context(row, editable),
     }
 
 
@@ -117,6 +191,12 @@ def home() -> str:
     for listed in running:
         listed["set_name"] = text.set_name(engine.Variant.from_dict(listed["variant"]))
     finished = stats.list_games(status="finished", limit=10)
+    seats = stats.game_players_for([listed["id"] for listed in finished])
+    for listed in finished:
+        # The stored winners: an excluded player is never one (RULES §7).
+        listed["winners"] = [
+            p["seat"] for p in seats.get(listed["id"], []) if p["is_winner"]
+        ]
     return render_template("table/home.html", running=running, finished=finished)
 
 
@@ -136,7 +216,7 @@ def new() -> str | Response:
         else:
             try:
                 game_id, token = stored.create_game(
-                    form.player_names(), form.variant(), first
+                    form.player_names(), form.variant(), first, form.options()
                 )
             except engine.EngineError as exc:
                 flash(text.error(exc), "error")
@@ -149,6 +229,7 @@ def new() -> str | Response:
     return render_template(
         "table/new.html",
         form=form,
+        discipline_open=form.discipline_chosen(),
         tie=tie,
         known=known,
         classic_seats=CLASSIC_SEATS,
@@ -165,9 +246,10 @@ def starter_text(form: NewGameForm, first: int) -> str:
     if form.starter.data:
         return _("%(name)s starts (the table's choice).", name=name)
     if length:
-        return _(
-            "%(name)s starts: the longest opening row (%(n)s tiles).",
-            name=name, n=length,
+        return ngettext(
+            "%(name)s starts: the longest opening row (%(num)d tile).",
+            "%(name)s starts: the longest opening row (%(num)d tiles).",
+            length, name=name,
         )
     return _("%(name)s starts (first seat).", name=name)
 
@@ -184,25 +266,60 @@ def join(game_id: int, token: str) -> Response:
     """Take a game's edit token into this browser's session, then open the game."""
     with loaded(game_id) as row:
         edit_token = row.edit_token
-    if not hmac.compare_digest(token, edit_token):
+    # As bytes: a str holding non-ASCII characters makes compare_digest raise.
+    if not same_text(token, edit_token):
         abort(404)
     remember_token(game_id, token)
     flash(_("This device can now enter moves for this game."), "info")
     return redirect(url_for("table.game", game_id=game_id))
 
 
+@bp.post("/games/<int:game_id>/claim")
+def claim(game_id: int) -> ResponseReturnValue:
+    """Give this device the right to enter moves back, for the right game PIN.
+
+    Wrong PINs count against the game (store.limits): after a few, 429 with
+    Retry-After, whoever tries.
+    """
+    form = ClaimForm()
+    with loaded(game_id) as row:
+        token, pin = row.edit_token, row.pin
+    if not form.validate_on_submit():
+        abort(400)
+    refusal = game_pin_refusal(game_id, form.pin.data, pin)
+    if refusal is None:
+        remember_token(game_id, token)
+        flash(_("This device can now enter moves for this game."), "info")
+        return redirect(url_for("table.game", game_id=game_id))
+    with loaded(game_id) as row:
+        context = page_context(row)
+    if refusal.status == 429:
+        message = _(
+            "Too many wrong game PINs: wait %(n)d seconds, then try again.",
+            n=refusal.retry_after,
+        )
+        headers = {"Retry-After": str(refusal.retry_after)}
+    else:
+        message, headers = _("That is not this game's PIN."), {}
+    body = render_template("table/game.html", claim_error=message, **context)
+    return body, refusal.status, headers
+
+
 def _parse_cell(raw: str | None) -> tuple[int, int] | None:
     try:
-        row, col = (int(part) for part in (raw or "").split(","))
+        row, col = (int(part) for part in (raw or "")[:40].split(","))
     except ValueError:
         return None
-    return row, col
+    limit = engine.MAX_COORDINATE
+    return (row, col) if abs(row) <= limit and abs(col) <= limit else None
 
 
 def _parse_pending(raw: str | None) -> list[tuple[int, int, str, str]] | None:
+    if raw is not None and len(raw) > MAX_PENDING_CHARS:
+        return None
     try:
         items = json.loads(raw or "[]")
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(items, list) or len(items) > MAX_PENDING:
         return None
@@ -256,7 +373,8 @@ def options(game_id: int) -> Response | tuple[Response, int]:
         if cell is None:
             if several:
                 found_by_cell = {
-                    at: game.options(at, pending) for at in several if at is not None
+                    at: game.cell_options(at, pending)
+                    for at in several if at is not None
                 }
             else:
                 found_by_cell = game.first_options()
@@ -270,7 +388,7 @@ def options(game_id: int) -> Response | tuple[Response, int]:
             return jsonify({"turn": turn, "cells": cells})
         previews = {
             f"{color} {shape}": option_json(result)
-            for (color, shape), result in game.options(cell, pending).items()
+            for (color, shape), result in game.cell_options(cell, pending).items()
         }
     return jsonify({
         "cell": list(cell), "turn": turn, "kinds": list(previews),
@@ -278,7 +396,7 @@ def options(game_id: int) -> Response | tuple[Response, int]:
     })
 
 
-def _turn_from(form: TradeForm | TurnForm) -> int | None:
+def _turn_from(form: TradeForm | TurnForm | PenaltyForm) -> int | None:
     raw = form.turn.data
     try:
         return int(raw) if raw is not None else None
@@ -286,14 +404,24 @@ def _turn_from(form: TradeForm | TurnForm) -> int | None:
         return None
 
 
-def _store(game_id: int, move: dict[str, Any], turn: int | None) -> None:
-    """Record a move from a form post, flashing what the engine or the store says."""
+def _store(
+    game_id: int, move: dict[str, Any], turn: int | None
+) -> engine.Move | None:
+    """Record a move from a form post, flashing what the engine or the store
+    says; return the move recorded (None when refused)."""
     try:
-        stored.record_move(game_id, move, expected_turn=turn)
+        return stored.record_move(game_id, move, expected_turn=turn)
     except TurnConflict:
         flash(_("Another device entered a move first; here is the game now."), "error")
     except engine.IllegalMove as exc:
         flash(text.illegal_move(exc), "error")
+    return None
+
+
+def _timed(move: dict[str, Any], form: TradeForm | TurnForm) -> dict[str, Any]:
+    """Return the move with the thinking time the form carries, if any."""
+    seconds = thinking_seconds(form)
+    return move if seconds is None else {**move, "seconds": seconds}
 
 
 @bp.post("/games/<int:game_id>/trade")
@@ -303,7 +431,10 @@ def trade(game_id: int) -> Response:
     form = TradeForm()
     form.count.choices = [choice(n, str(n)) for n in range(1, 13)]
     if form.validate_on_submit():
-        _store(game_id, {"type": "trade", "count": form.count.data}, _turn_from(form))
+        _store(
+            game_id, _timed({"type": "trade", "count": form.count.data}, form),
+            _turn_from(form),
+        )
     else:
         flash(_("Choose how many tiles to trade."), "error")
     return redirect(url_for("table.game", game_id=game_id))
@@ -315,7 +446,30 @@ def pass_turn(game_id: int) -> Response:
     require_edit(game_id)
     form = TurnForm()
     if form.validate_on_submit():
-        _store(game_id, {"type": "pass"}, _turn_from(form))
+        _store(game_id, _timed({"type": "pass"}, form), _turn_from(form))
+    return redirect(url_for("table.game", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/penalty")
+def penalty(game_id: int) -> Response:
+    """Record a penalty for the player to move (RULES §7): the button pressed
+    says why, the table's options what it costs."""
+    require_edit(game_id)
+    form = PenaltyForm()
+    if not form.validate_on_submit():
+        flash(_("The penalty could not be recorded: reload the page and try again."),
+              "error")
+    elif form.reason.data not in ("illegal", "timeout"):
+        flash(_("Say why the penalty is given: an illegal move or running out of"
+                " time."), "error")
+    else:
+        move = _store(
+            game_id, {"type": "penalty", "reason": form.reason.data},
+            _turn_from(form),
+        )
+        if move is not None:
+            with loaded(game_id) as row:
+                flash(text.move_line(move, row.names), "info")
     return redirect(url_for("table.game", game_id=game_id))
 
 

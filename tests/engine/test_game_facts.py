@@ -105,7 +105,7 @@ def test_a_cells_options_are_every_kind_whose_move_is_legal_with_its_preview(
         pending, (row, col, *_kind) = tiles[:-1], tiles[-1]
         before = snapshot(game)
 
-        options = game.options((row, col), pending)
+        options = game.cell_options((row, col), pending)
 
         assert snapshot(game) == before
         unseen = game.unseen()
@@ -136,7 +136,7 @@ def test_the_first_tiles_options_are_every_free_cells_options(path: Any) -> None
                  for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))}
         cells = {cell for cell in cells if game.board.get(cell) is None} or {(0, 0)}
         for cell in cells:
-            single = game.options(cell)
+            single = game.cell_options(cell)
             assert set(everywhere.get(cell, {})) == set(single), (step, cell)
             for kind, result in single.items():
                 got = everywhere[cell][kind]
@@ -151,7 +151,7 @@ def test_the_first_tiles_options_are_every_free_cells_options(path: Any) -> None
 def test_a_gap_or_a_first_move_too_small_is_offered_with_its_refusal() -> None:
     game = engine.Game()
     game.place([(0, 0, "red", "circle"), (0, 1, "red", "square")])
-    gap = game.options((0, 4), [(0, 2, "red", "diamond")])
+    gap = game.cell_options((0, 4), [(0, 2, "red", "diamond")])
     assert isinstance(gap[("red", "clover")], engine.IllegalMove)
     assert gap[("red", "clover")].code == "gap"
     # The gap is checked before the lines, so the cell offers what a later tile
@@ -159,7 +159,7 @@ def test_a_gap_or_a_first_move_too_small_is_offered_with_its_refusal() -> None:
     assert {exc.code for exc in gap.values()} == {"gap"}
 
     cubes = engine.Game(engine.CUBES, 2)
-    first = cubes.options((0, 0))
+    first = cubes.cell_options((0, 0))
     assert len(first) == len(engine.CUBES.kinds)
     assert {exc.code for exc in first.values()} == {"first_move_too_small"}
     everywhere = cubes.first_options()
@@ -173,7 +173,7 @@ def test_no_options_once_the_game_is_over() -> None:
     record = load(CORPUS[0])
     game = replayed(record)
     assert game.final is not None
-    assert game.options((0, 0)) == {}
+    assert game.cell_options((0, 0)) == {}
     assert game.first_options() == {}
 
 

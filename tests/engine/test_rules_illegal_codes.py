@@ -16,7 +16,7 @@ CODES = {
     "occupied", "same_cell_twice", "not_in_line", "gap", "not_connected",
     "mixed_line", "duplicate_in_line", "line_too_long", "tile_exhausted",
     "unknown_tile", "empty_move", "too_many_tiles", "first_move_trade",
-    "trade_exceeds_bag", "pass_not_allowed", "game_over",
+    "trade_exceeds_bag", "pass_not_allowed", "game_over", "too_many_moves",
 }
 
 SHAPES = ("circle", "crisscross", "diamond", "square", "starburst", "clover")
@@ -183,6 +183,29 @@ def classic_after_one_move() -> engine.Game:
     return game
 
 
+def game_at_the_move_limit():
+    """A classic game of engine.MAX_MOVES moves: one placement, then trades."""
+    game = engine.Game()
+    game.place([(0, 0, "red", "circle")])
+    while game.turn < engine.MAX_MOVES:
+        game.trade(1)
+    return game
+
+
+def disciplined_game_at_the_move_limit():
+    """A game whose illegal moves cost the turn, at engine.MAX_MOVES moves: one
+    placement, then penalties and trades in turn (penalties count as moves)."""
+    game = engine.Game(options=engine.Options(on_illegal="lose_turn"))
+    game.place([(0, 0, "red", "circle")])
+    while game.turn < engine.MAX_MOVES:
+        if game.turn % 2:
+            game.penalty("illegal")
+        else:
+            game.trade(1)
+    assert sum(move.type == "penalty" for move in game.moves) == engine.MAX_MOVES // 2
+    return game
+
+
 GAME_CASES = [
     ("s2", "first_move_trade", lambda: engine.Game(), lambda g: g.trade(1)),
     ("s2", "first_move_trade", lambda: engine.Game(), lambda g: g.trade(6)),
@@ -199,6 +222,16 @@ GAME_CASES = [
     ("s6", "game_over", lambda: tiny_game(6),
      lambda g: g.place([(2, 2, "yellow", "diamond")])),
     ("s6", "game_over", lambda: tiny_game(6), lambda g: g.push({"type": "pass"})),
+    # CONTRACT §8: a game holds at most 1,000 moves, whatever the move.
+    ("c8", "too_many_moves", game_at_the_move_limit, lambda g: g.trade(1)),
+    ("c8", "too_many_moves", game_at_the_move_limit,
+     lambda g: g.place([(0, 1, "red", "square")])),
+    # A penalty is a move (CONTRACT §10): it counts, and it is refused there too.
+    ("c8", "too_many_moves", disciplined_game_at_the_move_limit,
+     lambda g: g.penalty("illegal")),
+    ("c8", "too_many_moves", disciplined_game_at_the_move_limit,
+     lambda g: g.push({"type": "penalty", "reason": "illegal"})),
+    ("c8", "too_many_moves", disciplined_game_at_the_move_limit, lambda g: g.trade(1)),
 ]
 
 
@@ -244,6 +277,9 @@ MALFORMED = [
     lambda g: g.place([(True, 1, "red", "square")]),
     lambda g: g.place([(0, 1, 5, "circle")]),
     lambda g: g.trade(0),
+    # Beyond engine.MAX_COORDINATE: the API, the forms and records share it.
+    lambda g: g.place([(0, 10_001, "red", "square")]),
+    lambda g: g.place([(-10**30, 0, "red", "square")]),
 ]
 
 

@@ -162,3 +162,36 @@ def test_sample_game_as_a_four_player_game_gives_each_player_their_total():
     again, names = engine.from_record(record)
     assert names == PLAYERS
     assert again.scores == game.scores
+
+
+# The sample game in every language (issue 8): the same scores, and the
+# breakdowns in the rule books' own words (glossary, section 9).
+BREAKDOWNS = {
+    "en": ("square line 3 + red line 4 = 7",
+           "crisscross line 3 + red line 6 + Qwirkle 6 + blue line 3 = 18"),
+    "nl": ("rij van vierkanten 3 + rode rij 4 = 7",
+           "rij van kruisen 3 + rode rij 6 + Qwirkle 6 + blauwe rij 3 = 18"),
+    "de": ("Quadrat-Reihe 3 + rote Reihe 4 = 7",
+           "Kreuz-Reihe 3 + rote Reihe 6 + Qwirkle 6 + blaue Reihe 3 = 18"),
+    "fr": ("ligne de carrés 3 + ligne rouge 4 = 7",
+           "ligne d'entrecroisements 3 + ligne rouge 6 + Qwirkle 6"
+           " + ligne bleue 3 = 18"),
+    "es": ("línea de cuadrados 3 + línea roja 4 = 7",
+           "línea de cruces 3 + línea roja 6 + Qwirkle 6 + línea azul 3 = 18"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(BREAKDOWNS))
+def test_sample_game_replays_in_every_language_with_the_same_scores(language):
+    from scorekeeper import i18n
+
+    game = engine.Game(players=4)
+    with i18n.language(language):
+        said = [text.move_result(game.place(tiles)) for _, tiles, _, _ in MOVES]
+
+    assert [move.score for move in game.moves] == PRINTED
+    assert [int(line.rsplit("= ", 1)[1]) for line in said] == PRINTED
+    assert (said[1], said[10]) == BREAKDOWNS[language]
+    if language != "en":
+        english = [text.move_result(move) for move in game.moves]
+        assert all(ours != theirs for ours, theirs in zip(said, english, strict=True))

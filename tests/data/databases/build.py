@@ -49,6 +49,32 @@ def _cubes_record() -> dict[str, Any]:
     return engine.to_record(game, source["players"])
 
 
+def _disciplined_records() -> list[dict[str, Any]]:
+    """Return two games with table discipline (CONTRACT §10): a running one with
+    a deduction, an exclusion and thinking times, and one ended by exclusion."""
+    source = load("classic-10003.json")
+    options = engine.Options(move_seconds=60, on_illegal="deduct",
+                             on_timeout="exclude", penalty_points=5)
+    game = engine.Game(engine.CLASSIC, 4, options=options)
+    places = [move for move in source["moves"] if move["type"] == "place"]
+    for number, move in enumerate(places[:14]):
+        if number == 3:
+            game.penalty("illegal")
+        if number == 6:
+            game.penalty("timeout")
+        seconds = None if number % 4 == 3 else 5 + 7 * number
+        game.push({"type": "place", "tiles": move["tiles"], "seconds": seconds})
+    running = engine.to_record(game, ["Ann", "Bob", "Cy", "Dee"])
+    short = engine.Game(engine.CLASSIC, 2, options=options)
+    short.push({"type": "place", "tiles": places[0]["tiles"], "seconds": 30})
+    short.penalty("illegal")
+    short.push({"type": "place", "tiles": places[1]["tiles"], "seconds": 12})
+    short.push({"type": "place", "tiles": places[2]["tiles"]})
+    short.penalty("timeout")  # Ann, ahead, is out: Bob is left and wins
+    ended = engine.to_record(short, ["Ann", "Bob"])
+    return [running, ended]
+
+
 def records() -> list[dict[str, Any]]:
     """Return the games the fixture holds, in the order they are stored."""
     finished = load("classic-10001.json")
@@ -67,7 +93,8 @@ def records() -> list[dict[str, Any]]:
         "moves": [],
         "final": None,
     }
-    return [finished, running, _cubes_record(), custom, stalled, four, accented, fresh]
+    return [finished, running, _cubes_record(), custom, stalled, four, accented, fresh,
+            *_disciplined_records()]
 
 
 def main(name: str) -> int:
@@ -93,6 +120,8 @@ def main(name: str) -> int:
                 "turn": state["turn"],
                 "bag": state["bag"],
                 "created_at": state["created_at"],
+                # Since the table-discipline fixture (CONTRACT §10).
+                "excluded": [p["excluded"] for p in state["players"]],
             })
         # One self-contained file (no WAL beside it), copied by SQLite's backup.
         target = HERE / f"{name}.sqlite3"

@@ -1,0 +1,271 @@
+"""Benchmark reading a move from a photo of the board (issue 13).
+
+Run from the repository root:
+
+    python benchmarks/bench_photo.py            # 100 photos per set, 3 timing runs
+    python benchmarks/bench_photo.py --quick    # 20 photos per set, 1 run
+    python benchmarks/bench_photo.py --count 200 --runs 5
+
+Two fixed, seeded sets of synthetic photos of real corpus positions (the board
+after move k-1 plus move k; a random game and k per photo):
+
+- **own**: `tests/photo/synth.py`, the renderer the reader was developed on;
+- **held-out**: `tests/photo/synth_alt.py`, a second renderer with a different
+  look (bevelled tiles with shadows, other symbol drawings and paint, planks,
+  a lamp, the camera's white balance and tone curve, lens distortion), written
+  apart and not tuned against.
+
+Tile sizes are drawn from 30–110 px, slants from 0–15°, any turn. Photos are
+rendered once and kept in `benchmarks/out/photo-cache/` (ignored by git).
+Each set is read in a fresh subprocess per run, so that its peak resident
+memory (`ru_maxrss`, which sees OpenCV's native buffers) is the reader's own.
+
+Reported: whole moves exactly right (every new tile's cell, colour and shape,
+nothing more, nothing refused), tiles right, both by tile-size and slant band;
+refusals by reason; median seconds per photo (the median over runs of each
+run's median); peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+CACHE = ROOT / "benchmarks" / "out" / "photo-cache"
+VERSION = 3
+"""Bump when a renderer changes, so cached photos are drawn again."""
+
+SETS = {"own": ("synth", 2026), "held-out": ("synth_alt", 4049)}
+"""Set name: (renderer module in tests/photo, seed of its cases)."""
+
+SIZE_BANDS = [(30, 50), (50, 70), (70, 90), (90, 110.5)]
+SLANT_BANDS = [(0, 5), (5, 10), (10, 15.5)]
+
+
+def _cases(name: str, count: int) -> list:
+    from photo import synth
+
+    _, seed = SETS[name]
+    return synth.cases(seed, count)
+
+
+def ensure_photos(name: str, count: int) -> list[Path]:
+    """Render (or find cached) the set's photos; return their paths."""
+    import importlib
+
+    from photo import synth
+
+    module, _ = SETS[name]
+    renderer = importlib.import_module(f"photo.{module}").render
+    folder = CACHE / f"{name}-v{VERSION}"
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i, case in enumerate(_cases(name, count)):
+        path = folder / f"{i:04d}.{'png' if case.shot.jpeg is None else 'jpg'}"
+        if not path.exists():
+            path.write_bytes(synth.photo(case, renderer))
+        paths.append(path)
+    return paths
+
+
+def worker(name: str, count: int) -> None:
+    """Read the set's photos in this process; print one JSON line per photo,
+    then the peak resident memory."""
+    from scorekeeper.photo import PhotoUnreadable, read_move
+
+    cases = _cases(name, count)
+    paths = ensure_photos(name, count)
+    for case, path in zip(cases, paths, strict=True):
+        data = path.read_bytes()
+        start = time.perf_counter()
+        try:
+            reading = read_move(data, list(case.stored))
+            got = [list(t[:4]) for t in reading.tiles]
+            reason = None
+        except PhotoUnreadable as exc:
+            got, reason = [], exc.reason
+        seconds = time.perf_counter() - start
+        print(json.dumps({"seconds": seconds, "got": got, "reason": reason}))
+    print(json.dumps({"peak_mb": peak_rss_mb()}))
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory. Linux keeps `ru_maxrss` across
+    fork and exec (a child starts with its parent's peak), so read the
+    high-water mark of this process's own address space where there is one."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _expected(case) -> list[list[list]]:
+    """The readings that count as right: the move itself; for a first move (an
+    empty board has no frame) the tiles along row 0 from (0, 0), either way."""
+    move = sorted(case.move)
+    if case.stored:
+        return [[list(t) for t in move]]
+    seq = [(t[2], t[3]) for t in move]
+    return [[[0, i, *x] for i, x in enumerate(s)] for s in (seq, seq[::-1])]
+
+
+def _band(value: float, bands: list[tuple[float, float]]) -> str:
+    for lo, hi in bands:
+        if lo <= value < hi:
+            return f"{lo:g}–{int(hi):g}"
+    return "?"
+
+
+def score(name: str, count: int, rows: list[dict]) -> dict:
+    """Accuracy of one run's readings, overall and by band."""
+    cases = _cases(name, count)
+    out = {"moves": [0, 0], "tiles": [0, 0], "size": {}, "slant": {}, "refused": {}}
+    for case, row in zip(cases, rows, strict=True):
+        want = _expected(case)
+        right = row["got"] in want
+        got = {tuple(t) for t in row["got"]}
+        tiles_right = max(len(got & {tuple(t) for t in w}) for w in want)
+        for key in ("moves",):
+            out[key][0] += right
+            out[key][1] += 1
+        out["tiles"][0] += tiles_right
+        out["tiles"][1] += len(case.move)
+        for table, band in (("size", _band(case.shot.tile_px, SIZE_BANDS)),
+                            ("slant", _band(case.shot.slant, SLANT_BANDS))):
+            cell = out[table].setdefault(band, [0, 0, 0, 0])
+            cell[0] += right
+            cell[1] += 1
+            cell[2] += tiles_right
+            cell[3] += len(case.move)
+        if row["reason"]:
+            out["refused"][row["reason"]] = out["refused"].get(row["reason"], 0) + 1
+    return out
+
+
+def run_set(name: str, count: int) -> tuple[list[dict], float]:
+    """Read a set in a fresh subprocess; return the rows and its peak RSS (MB)."""
+    proc = subprocess.run(
+        [sys.executable, __file__, "--worker", name, "--count", str(count)],
+        capture_output=True, text=True, check=True, cwd=ROOT,
+    )
+    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    return lines[:-1], lines[-1]["peak_mb"]
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.1f}% ({a}/{b})" if b else "—"
+
+
+def examples(folder: Path) -> None:
+    """Save three example photos (one per renderer, and a slanted one in warm
+    light) with what was read from them, for a note or a review."""
+    import importlib
+    from dataclasses import replace
+
+    from photo import synth
+
+    from scorekeeper.photo import PhotoUnreadable, read_move
+
+    folder.mkdir(parents=True, exist_ok=True)
+    picks = [("own", 3, {}), ("held-out", 5, {}),
+             ("own", 11, {"slant": 14.0, "warmth": 0.9, "tile_px": 52.0})]
+    for n, (name, index, change) in enumerate(picks, 1):
+        module, seed = SETS[name]
+        case = synth.cases(seed, index + 1)[index]
+        case = replace(case, shot=replace(case.shot, jpeg=82, **change))
+        renderer = importlib.import_module(f"photo.{module}").render
+        data = synth.photo(case, renderer)
+        path = folder / f"example-{n}-{name}.jpg"
+        path.write_bytes(data)
+        start = time.perf_counter()
+        try:
+            reading = read_move(data, list(case.stored))
+            read = reading.to_dict()
+        except PhotoUnreadable as exc:
+            read = {"photo_unreadable": exc.reason, "sentence": exc.sentence}
+        seconds = time.perf_counter() - start
+        note = {
+            "photo": path.name, "renderer": module, "game_and_move": case.name,
+            "tile_px": round(case.shot.tile_px),
+            "slant_degrees": round(case.shot.slant, 1),
+            "turn_degrees": round(case.shot.angle), "stored_tiles": len(case.stored),
+            "move_on_the_table": [dict(zip(("row", "col", "color", "shape"), t,
+                                           strict=True)) for t in case.move],
+            "read": read, "seconds": round(seconds, 2),
+        }
+        path.with_suffix(".json").write_text(json.dumps(note, indent=1) + "\n")
+        print(f"{path}: {json.dumps(read)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=Path,
+                        help="save three example photos and readings here, then stop")
+    parser.add_argument("--quick", action="store_true", help="20 photos a set, 1 run")
+    parser.add_argument("--count", type=int, default=100, help="photos per set")
+    parser.add_argument("--runs", type=int, default=3, help="timing runs per set")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, args.count)
+        return
+    if args.examples:
+        examples(args.examples)
+        return
+    count, runs = (20, 1) if args.quick else (args.count, args.runs)
+    for name in SETS:
+        start = time.perf_counter()
+        ensure_photos(name, count)
+        print(f"[{name}: {count} photos ready in {time.perf_counter() - start:.0f} s]",
+              file=sys.stderr)
+    results = {}
+    for name in SETS:
+        medians, peaks, first = [], [], None
+        for _ in range(runs):
+            rows, peak = run_set(name, count)
+            first = first or rows
+            medians.append(statistics.median(r["seconds"] for r in rows))
+            peaks.append(peak)
+        results[name] = (score(name, count, first), medians, max(peaks),
+                         max(r["seconds"] for r in first))
+    print(f"\n## Photo reading: {count} photos per set, {runs} run(s)\n")
+    print("| set | whole moves right | tiles right | median s/photo (runs) "
+          "| max s | peak RSS |")
+    print("|---|---|---|---|---|---|")
+    for name, (acc, medians, peak, worst) in results.items():
+        runs_text = ", ".join(f"{m:.2f}" for m in medians)
+        print(f"| {name} | {pct(*acc['moves'])} | {pct(*acc['tiles'])} | "
+              f"{statistics.median(medians):.2f} ({runs_text}) | {worst:.2f} "
+              f"| {peak:.0f} MB |")
+    for table, title in (("size", "tile size, px"), ("slant", "slant, degrees")):
+        print(f"\n| {title} | " + " | ".join(
+            f"{name}: moves | {name}: tiles" for name in results) + " |")
+        print("|---|" + "---|---|" * len(results))
+        bands = SIZE_BANDS if table == "size" else SLANT_BANDS
+        for band in [_band(lo, bands) for lo, _ in bands]:
+            cells = []
+            for acc, *_ in results.values():
+                m = acc[table].get(band, [0, 0, 0, 0])
+                cells += [pct(m[0], m[1]), pct(m[2], m[3])]
+            print(f"| {band} | " + " | ".join(cells) + " |")
+    print()
+    for name, (acc, *_) in results.items():
+        refused = ", ".join(f"{k} {v}" for k, v in sorted(acc["refused"].items()))
+        print(f"refused ({name}): {refused or 'none'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,234 @@
+"""Read each cell of a rectified grid: is there a tile, its symbol's colour and shape.
+
+The grid is warped to squares of CELL pixels. A cell holds a tile when its rim
+is dark (a tile body); the symbol is the light blob nearest the middle. Its
+colour is the median of its brighter half, less the black of the tile around
+it; its shape is its mask, moved to the middle and scaled to one size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import cast
+
+import cv2
+import numpy as np
+from cv2.typing import MatLike
+
+from .grid import Grid, dark_threshold, value_ratio
+
+CELL = 64
+"""Pixels per cell edge in the rectified grid."""
+
+
+
+@dataclass
+class Cell:
+    """What one grid cell shows."""
+
+    row: int
+    col: int
+    body: float
+    """Share of the cell's rim that is dark: about 1 for a tile, 0 for table."""
+    color: np.ndarray | None = None
+    """The symbol's median colour, linear RGB in [0, 1]."""
+    centre: tuple[float, float] | None = None
+    """Where the symbol's centre is in the working image."""
+    mask: np.ndarray | None = None
+    """The symbol's mask, CELL × CELL, moved to the middle and scaled to one
+    size (`classify.normalise`)."""
+    edge: float = 0.0
+    """How wide the symbol's edge is, as a share of a cell: sharp photos give
+    a few hundredths, blurred ones more."""
+
+    @property
+    def is_tile(self) -> bool:
+        """True when the cell shows a tile with a readable symbol."""
+        return self.body >= 0.5 and self.color is not None and self.mask is not None
+
+
+def rectify(img: np.ndarray, grid: Grid, cells: tuple[int, int, int, int]
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Warp the cells (col0, row0, col1, row1, inclusive) to a square grid image
+    with one spare cell all round; return it and the mask of pixels in the photo."""
+    c0, r0, c1, r1 = cells
+    pitch = grid.pitch
+    hom = grid.homography
+    src = img
+    # Warping straight down from large tiles would alias their thin edges.
+    while pitch > 1.8 * CELL:
+        src = cv2.pyrDown(src)
+        hom = np.diag([0.5, 0.5, 1.0]) @ hom
+        pitch /= 2
+    to_lattice = np.array([[1 / CELL, 0, c0 - 1.5], [0, 1 / CELL, r0 - 1.5], [0, 0, 1]])
+    m = hom @ to_lattice
+    size = ((c1 - c0 + 3) * CELL, (r1 - r0 + 3) * CELL)
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    out = cv2.warpPerspective(src, m, size, flags=flags,
+                              borderMode=cv2.BORDER_REPLICATE)
+    inside = np.full(src.shape[:2], 255, np.uint8)
+    seen = cv2.warpPerspective(inside, m, size, flags=flags, borderValue=0)
+    return out, seen
+
+
+def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
+               ) -> dict[tuple[int, int], Cell]:
+    """Return what each cell near the grid's tiles shows, by (row, col)."""
+    rows = [r for r, _ in grid.centres]
+    cols = [c for _, c in grid.centres]
+    c0, r0 = min(cols) - margin, min(rows) - margin
+    c1, r1 = max(cols) + margin, max(rows) + margin
+    rect, seen = rectify(img, grid, (c0, r0, c1, r1))
+    ratio = value_ratio(rect, CELL * 1.1, floor=True)
+    yy, xx = np.mgrid[0:CELL, 0:CELL]
+    d = np.hypot(xx - (CELL - 1) / 2, yy - (CELL - 1) / 2)
+    inset = CELL // 10
+    rim = (d > 0.38 * CELL) & (xx >= inset) & (xx < CELL - inset) \
+        & (yy >= inset) & (yy < CELL - inset)
+    dark = ratio < _body_level(ratio, seen, rim, grid, (c0, r0, c1, r1))
+    value = rect.max(axis=2).astype(np.float32)
+    out = {}
+    for r in range(r0, r1 + 1):
+        for c in range(c0, c1 + 1):
+            x = (c - c0 + 1) * CELL
+            y = (r - r0 + 1) * CELL
+            if seen[y:y + CELL, x:x + CELL].mean() < 0.9 * 255:
+                continue  # partly outside the photo: unknown, not empty
+            body = float(dark[y:y + CELL, x:x + CELL][rim].mean())
+            cell = Cell(r, c, body)
+            out[(r, c)] = cell
+            # A symbol found enclosed in dark already vouches for a tile (glare
+            # can lighten its body); elsewhere only a plainly dark rim does, as
+            # dark wood grain can pass for a little of it.
+            if body >= (0.3 if (r, c) in grid.centres else 0.75):
+                _read_symbol(cell, rect, dark, x, y)
+                if cell.centre is not None:
+                    sx, sy = cell.centre
+                    lattice = np.array([[[sx / CELL + c0 - 1.5, sy / CELL + r0 - 1.5]]])
+                    px = cv2.perspectiveTransform(lattice, grid.homography)[0, 0]
+                    cell.centre = (float(px[0]), float(px[1]))
+                if cell.color is not None:
+                    cell.body = max(body, 0.5)
+                    cell.edge = _edge_width(value[y:y + CELL, x:x + CELL])
+    return out
+
+
+def _edge_width(value: np.ndarray) -> float:
+    """The width of a cell's sharpest edge (symbol against body), as a share of
+    the cell: its contrast over its steepest slope."""
+    v = cv2.GaussianBlur(value, (0, 0), 1.0)
+    gx = cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(v, cv2.CV_32F, 0, 1, ksize=3) / 8
+    slope = float(np.percentile(np.hypot(gx, gy), 99))
+    low, high = np.percentile(v, (5, 95))
+    return float((high - low) / max(slope, 1e-3) / CELL)
+
+
+def _body_level(ratio: np.ndarray, seen: np.ndarray, rim: np.ndarray, grid: Grid,
+                box: tuple[int, int, int, int]) -> float:
+    """Return the brightness ratio below which a pixel is tile body: between the
+    rims of cells known to hold a tile (a symbol was found there) and the rims
+    of the cells around them, mostly table."""
+    c0, r0, c1, r1 = box
+    tiles: list[float] = []
+    others: list[float] = []
+    for r in range(r0, r1 + 1):
+        for c in range(c0, c1 + 1):
+            x, y = (c - c0 + 1) * CELL, (r - r0 + 1) * CELL
+            if seen[y:y + CELL, x:x + CELL].min() == 0:
+                continue
+            values = ratio[y:y + CELL, x:x + CELL][rim]
+            (tiles if (r, c) in grid.centres else others).append(values)
+    if not tiles:
+        return dark_threshold(ratio, seen)
+    body = float(np.median(np.concatenate(tiles)))
+    table = float(np.median(np.concatenate(others))) if others else body + 0.6
+    return max(body + 0.08, body + 0.45 * (table - body))
+
+
+def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
+                 ) -> None:
+    """Find the symbol near the cell's middle; store its colour and shape."""
+    m = CELL // 4
+    h, w = dark.shape
+    wx0, wy0 = max(0, x - m), max(0, y - m)
+    wx1, wy1 = min(w, x + CELL + m), min(h, y + CELL + m)
+    light = (~dark[wy0:wy1, wx0:wx1]).astype(np.uint8)
+    mid = np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])
+    kernel = np.ones((3, 3), np.uint8)
+    mask = None
+    # A thin bridge of light (blur over a narrow rim) can join the symbol to the
+    # table: peel the light back a pixel at a time until the symbol stands alone.
+    for peel in range(4):
+        core = cv2.erode(light, kernel, iterations=peel) if peel else light
+        parts = _central_parts(core, mid)
+        if parts is not None:
+            mask = parts
+            if peel:
+                grown = np.asarray(cv2.dilate(mask, kernel, iterations=peel))
+                mask = grown & np.asarray(light)
+            break
+    if mask is None:
+        return
+    area = int(mask.sum())
+    if area < 0.03 * CELL * CELL or area > 0.6 * CELL * CELL:
+        return
+    norm = normalise(mask)
+    if norm is None:
+        return
+    my, mx = np.nonzero(mask)
+    cell.centre = (float(mx.mean()) + wx0, float(my.mean()) + wy0)
+    # Colour from the symbol's inside, away from edges blurred into black.
+    core = cv2.erode(mask, np.ones((3, 3), np.uint8))
+    if core.sum() < 12:
+        core = mask
+    pix = rect[wy0:wy1, wx0:wx1][core > 0].astype(np.float32)
+    bright = pix.max(axis=1)
+    # The brighter half: blur and black rims darken the rest.
+    pix = pix[bright >= np.median(bright)]
+    bgr = np.median(pix, axis=0) / 255.0
+    # Less the black of the tile around it: glare and flare add light to both.
+    body = rect[y:y + CELL, x:x + CELL][dark[y:y + CELL, x:x + CELL]]
+    black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
+    lin = (bgr[::-1] ** 2.2) - 0.9 * (black[::-1] ** 2.2)
+    cell.color = np.maximum(lin, 1e-4).astype(np.float64)
+    cell.mask = norm
+
+
+def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
+    """Return the mask of the light blobs around `mid` smaller than a cell."""
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(
+        cast(MatLike, light), connectivity=8
+    )
+    parts = []
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < 0.004 * CELL * CELL:
+            continue
+        if np.linalg.norm(cents[k] - mid) < 0.3 * CELL and \
+                stats[k, cv2.CC_STAT_WIDTH] < 0.95 * CELL and \
+                stats[k, cv2.CC_STAT_HEIGHT] < 0.95 * CELL:
+            parts.append(k)
+    if not parts:
+        return None
+    return np.isin(labels, parts).astype(np.uint8)
+
+
+def normalise(mask: np.ndarray) -> np.ndarray | None:
+    """Return a symbol mask moved to the cell's middle and scaled to one size
+    (its root-mean-square radius), so that symbols compare whatever the tile
+    size, the perspective or the print's proportions; None for a speck."""
+    m = cv2.moments(mask.astype(np.uint8), binaryImage=True)
+    if m["m00"] < 8:
+        return None
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    scale = RADIUS / math.sqrt((m["mu20"] + m["mu02"]) / m["m00"])
+    warp = np.array([[scale, 0, CELL / 2 - scale * cx],
+                     [0, scale, CELL / 2 - scale * cy]])
+    out = cv2.warpAffine(mask.astype(np.uint8) * 255, warp, (CELL, CELL),
+                         flags=cv2.INTER_LINEAR)
+    return out > 127
+
+
+RADIUS = 0.19 * CELL
+"""The root-mean-square radius every symbol mask is scaled to."""

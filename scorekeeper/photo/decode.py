@@ -1,0 +1,100 @@
+"""Safe decoding of an uploaded photo: size checks before any pixel is decoded."""
+
+from __future__ import annotations
+
+import struct
+
+import cv2
+import numpy as np
+
+from .errors import PhotoUnreadable
+
+MAX_BYTES = 15 * 1024 * 1024
+"""The largest upload read (CONTRACT §12: at most 15 MB)."""
+
+MAX_PIXELS = 40_000_000
+"""The largest photo decoded, in pixels (a 40 MP phone photo)."""
+
+MIN_SIDE = 64
+"""The shortest side a photo of a board can have and still show tiles."""
+
+WORK_SIDE = 2400
+"""Long side of the working image: larger photos are reduced to about this."""
+
+
+def image_size(data: bytes) -> tuple[str, int, int]:
+    """Return (format, width, height) from a JPEG's or PNG's header."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        if len(data) < 24 or data[12:16] != b"IHDR":
+            raise PhotoUnreadable("not_an_image")
+        width, height = struct.unpack(">II", data[16:24])
+        return "png", width, height
+    if data[:2] == b"\xff\xd8":
+        return ("jpeg", *_jpeg_size(data))
+    raise PhotoUnreadable("not_an_image")
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int]:
+    """Walk a JPEG's segments to its frame header; refuse one cut short."""
+    pos = 2
+    size: tuple[int, int] | None = None
+    while pos + 4 <= len(data):
+        if data[pos] != 0xFF:
+            raise PhotoUnreadable("not_an_image")
+        marker = data[pos + 1]
+        if marker == 0xFF:  # fill byte
+            pos += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
+            pos += 2
+            continue
+        (length,) = struct.unpack(">H", data[pos + 2:pos + 4])
+        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB,
+                      0xCD, 0xCE, 0xCF) and pos + 9 <= len(data):
+            height, width = struct.unpack(">HH", data[pos + 5:pos + 9])
+            size = (width, height)
+        if marker == 0xDA:  # start of scan: entropy-coded data follows
+            # Inside the scan data a 0xFF byte is always stuffed (FF 00), so an
+            # end-of-image marker can only be the real one: without it the file
+            # was cut short.
+            if size is None or data.find(b"\xff\xd9", pos + 2 + length) < 0:
+                raise PhotoUnreadable("not_an_image")
+            return size
+        pos += 2 + length
+    raise PhotoUnreadable("not_an_image")
+
+
+def decode(data: bytes) -> np.ndarray:
+    """Return the photo as a BGR image of at most about WORK_SIDE pixels a side."""
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise PhotoUnreadable("not_an_image")
+    data = bytes(data)
+    if len(data) > MAX_BYTES:
+        raise PhotoUnreadable("too_large", detail=f"{len(data) / 1e6:.1f} MB",
+                              limit="15 MB")
+    kind, width, height = image_size(data)
+    if width * height > MAX_PIXELS:
+        raise PhotoUnreadable("too_large", detail=f"{width}×{height} pixels",
+                              limit="40 megapixels")
+    if min(width, height) < MIN_SIDE:
+        raise PhotoUnreadable("too_small", detail=f"{width}×{height} pixels")
+    flag = cv2.IMREAD_COLOR
+    if kind == "jpeg":
+        # libjpeg decodes at 1/2, 1/4 or 1/8 size directly: less time and memory.
+        for factor, reduced in ((8, cv2.IMREAD_REDUCED_COLOR_8),
+                                (4, cv2.IMREAD_REDUCED_COLOR_4),
+                                (2, cv2.IMREAD_REDUCED_COLOR_2)):
+            if max(width, height) / factor >= WORK_SIDE:
+                flag = reduced
+                break
+    try:
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+    except cv2.error:
+        img = None
+    if img is None or img.ndim != 3 or img.shape[2] != 3:
+        raise PhotoUnreadable("not_an_image")
+    long_side = max(img.shape[:2])
+    if long_side > WORK_SIDE * 1.25:
+        scale = WORK_SIDE / long_side
+        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return img

@@ -1,0 +1,71 @@
+"""Why a photo could not be read: a small vocabulary of reasons (issue 13).
+
+The web layer answers 422 `photo_unreadable`; its text module can translate a
+reason from its code and parameters. The English sentence here says how to
+retake the photo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+REASONS: Mapping[str, str] = {
+    "not_an_image": "The file is not a JPEG or PNG photo. Take the photo again"
+                    " with the camera and send it as it is.",
+    "too_large": "The photo is too large ({detail}). Send a photo of at most"
+                 " {limit}.",
+    "too_small": "The photo is too small to read the tiles ({detail}). Take it"
+                 " closer, so that the board fills most of the picture.",
+    "blurred": "The photo is too blurred to read the tiles. Hold the phone still,"
+               " let it focus on the board and take it again.",
+    "no_tiles": "No Qwirkle tiles were found in the photo. Take it from straight"
+                " above, with the whole board in the picture and enough light.",
+    "no_match": "The tiles in the photo do not match the board as it is stored"
+                " ({matched} of {stored} tiles recognised). Take the whole board"
+                " from above, in even light, and check the board on the page.",
+    "not_one_line": "The new tiles in the photo ({cells}) do not form one line"
+                    " next to the board. Check the tiles on the table, or enter"
+                    " the move by hand.",
+    "not_read": "The photo could not be read. Take it again from straight above,"
+                " with the whole board in the picture and enough light.",
+    "too_many_tiles": "The photo shows {count} new tiles, more than one move can"
+                      " place ({limit}). Check the board on the page, or take the"
+                      " photo again with the whole board in the picture.",
+}
+"""Each reason code with its English sentence; `{name}` marks a parameter."""
+
+
+class PhotoUnreadable(ValueError):
+    """A photo that cannot be read as a move; `.reason` says why, in a code."""
+
+    code = "photo_unreadable"
+    """The API's error code for every unreadable photo."""
+
+    def __init__(self, reason: str, **params: object) -> None:
+        if reason not in REASONS:
+            raise ValueError(f"unknown photo reason {reason!r}")
+        self.reason = reason
+        """One of REASONS' codes."""
+        self.params: dict[str, object] = dict(params)
+        """The values the sentence names (numbers, cells, sizes)."""
+        values = {key: _say(value) for key, value in params.items()}
+        super().__init__(REASONS[reason].format_map(_Blank(values)))
+
+    @property
+    def sentence(self) -> str:
+        """The English sentence: what is wrong and how to retake the photo."""
+        return str(self)
+
+
+def _say(value: object) -> str:
+    """Render a parameter for the English sentence."""
+    if isinstance(value, list | tuple) and value and isinstance(value[0], tuple):
+        return ", ".join(f"({r}, {c})" for r, c, *_ in value)
+    return str(value)
+
+
+class _Blank(dict[str, str]):
+    """Format values where a missing parameter reads as nothing, not a KeyError."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"

@@ -1,0 +1,384 @@
+"""Find the tiles and their grid in a photo: symbols, lattice, homography.
+
+A Qwirkle tile is a black square with one coloured symbol in its middle, so the
+symbols' centres are the tile centres. They are found as light blobs enclosed by
+dark (the tile body); a lattice is grown over them from neighbour to neighbour
+(which follows a slanted photo's changing scale), and a homography from lattice
+coordinates to the photo is fitted to every centre the lattice explains.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+from typing import cast
+
+import cv2
+import numpy as np
+from cv2.typing import MatLike
+
+from .errors import PhotoUnreadable
+
+DETECT_SIDE = 1600
+"""Long side of the image the symbols are looked for in."""
+
+MIN_PITCH = 14.0
+"""The smallest tile (pixels of the working image) that can still be read."""
+
+
+@dataclass
+class Grid:
+    """The tile grid seen in a photo."""
+
+    homography: np.ndarray
+    """Lattice (col, row) to working-image pixels (x, y)."""
+    pitch: float
+    """Distance between neighbouring tile centres, working-image pixels."""
+    centres: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+    """Observed symbol centre of each lattice cell (row, col) that has one."""
+
+
+def value_ratio(img: np.ndarray, radius: float, floor: bool = False) -> np.ndarray:
+    """Return each pixel's brightness relative to the brightest things near it,
+    so that a black tile is dark in the shade as well as in full light; with
+    `floor`, relative to the darkest things near it too (glare lifts both)."""
+    v = img.max(axis=2)
+    h, w = v.shape
+    f = 4 if min(h, w) >= 64 else 1
+    small = cv2.resize(v, (max(1, w // f), max(1, h // f)),
+                       interpolation=cv2.INTER_AREA)
+    k = max(3, int(radius / f) | 1)
+    # A square window: OpenCV filters it in time independent of its size.
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+
+    def smooth(x: np.ndarray) -> np.ndarray:
+        x = cv2.GaussianBlur(x.astype(np.float32), (0, 0), k / 2)
+        return cv2.resize(x, (w, h), interpolation=cv2.INTER_LINEAR)
+
+    light = smooth(cv2.dilate(small, kernel))
+    if not floor:
+        return v.astype(np.float32) / np.maximum(light, 24.0)
+    low = np.minimum(smooth(cv2.erode(small, kernel)), light - 24.0)
+    return (v.astype(np.float32) - low) / np.maximum(light - low, 24.0)
+
+
+def dark_threshold(ratio: np.ndarray, mask: np.ndarray | None = None) -> float:
+    """Return the brightness ratio below which a pixel is a tile body (Otsu)."""
+    scaled = np.clip(ratio * 160, 0, 255).astype(np.uint8)
+    if mask is not None:
+        scaled = scaled[mask > 0]
+    if scaled.size == 0:
+        return 0.4
+    level, _ = cv2.threshold(scaled.reshape(-1, 1), 0, 255,
+                             cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return float(min(0.6, max(0.22, level / 160)))
+
+
+@dataclass
+class Blobs:
+    """Candidate symbols: light blobs enclosed by dark."""
+
+    centres: np.ndarray
+    """(n, 2) float, detection-image pixels."""
+    extents: np.ndarray
+    """(n,) the larger side of each blob's box."""
+    dark: np.ndarray
+    """The dark mask the blobs were found in."""
+
+
+def find_blobs(img: np.ndarray) -> Blobs:
+    """Return light blobs (symbol candidates) enclosed by dark pixels."""
+    h, w = img.shape[:2]
+    ratio = value_ratio(img, max(h, w) / 10)
+    level = dark_threshold(ratio)
+    dark = (ratio < level).astype(np.uint8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(
+        cast(MatLike, 1 - dark), connectivity=8
+    )
+    x, y, bw, bh, area = (stats[:, i] for i in range(5))
+    ext = np.maximum(bw, bh)
+    keep = (area >= 16) & (area <= h * w * 0.01) & (ext >= 5)
+    keep &= (np.minimum(bw, bh) * 3 >= ext) & (area * 6 >= bw * bh)
+    keep[0] = False
+    idx = np.flatnonzero(keep)
+    if idx.size == 0:
+        return Blobs(np.zeros((0, 2)), np.zeros(0), dark)
+    # Enclosed: the box around the blob, widened by a sixth of its size, is dark
+    # except for the blob itself.
+    integral = cv2.integral(dark)
+    m = np.maximum(2, (ext[idx] * 0.15).astype(int))
+    x0 = np.clip(x[idx] - m, 0, w)
+    y0 = np.clip(y[idx] - m, 0, h)
+    x1 = np.clip(x[idx] + bw[idx] + m, 0, w)
+    y1 = np.clip(y[idx] + bh[idx] + m, 0, h)
+    def box_sum(table: np.ndarray) -> np.ndarray:
+        return table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+
+    box = (x1 - x0) * (y1 - y0)
+    enclosed = box_sum(integral) >= 0.8 * (box - area[idx])
+    # A symbol is printed on black: its ring is several times darker than the
+    # symbol (blur evens that out on small tiles), where a light patch of wood
+    # grain is only a little lighter.
+    value = img.max(axis=2).astype(np.float64)
+    blob_sum = np.bincount(labels.ravel(), weights=value.ravel(), minlength=n)[idx]
+    ring = (box_sum(cv2.integral(value)) - blob_sum) / np.maximum(box - area[idx], 1)
+    inside = blob_sum / area[idx]
+    contrast = inside >= 1.6 * ring + 8
+    idx = idx[enclosed & contrast & ~_like_table(img, labels, n, idx, area)]
+    if idx.size >= 3:
+        # Symbols share one size within a photo; the specks of table between
+        # four tile corners are far smaller.
+        typical = np.percentile(ext[idx], 75)
+        idx = idx[(ext[idx] >= 0.45 * typical) & (ext[idx] <= 2.2 * typical)]
+    return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64), dark)
+
+
+def _like_table(img: np.ndarray, labels: np.ndarray, n: int, idx: np.ndarray,
+                area: np.ndarray) -> np.ndarray:
+    """For each blob, whether it is the table showing between tile corners: the
+    colour and brightness of the largest light region, where paint differs."""
+    flat = labels.ravel()
+    table = int(np.argmax(np.where(np.arange(n) == 0, -1, area)))
+    pix = img.reshape(-1, 3).astype(np.float64)
+    sums = np.stack([np.bincount(flat, weights=pix[:, k], minlength=n)
+                     for k in range(3)], axis=1)
+    mean = sums / np.maximum(area, 1)[:, None]
+    total = mean.sum(axis=1, keepdims=True) + 1e-6
+    chroma = mean / total
+    near = np.abs(chroma[idx] - chroma[table]).sum(axis=1) < 0.06
+    level = np.abs(np.log((total[idx, 0] + 1) / (total[table, 0] + 1))) < 0.3
+    return near & level
+
+
+def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | None:
+    """Return the typical neighbour distance and the lattice angle (radians)."""
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    np.fill_diagonal(d, np.inf)
+    nn = d.min(axis=1)
+    ok = (nn > 1.05 * ext) & (nn < 3.2 * ext)
+    if not ok.any():
+        return None
+    pitch = float(np.median(nn[ok]))
+    i, j = np.nonzero((d > 0.8 * pitch) & (d < 1.25 * pitch))
+    if i.size == 0:
+        return None
+    vec = pts[j] - pts[i]
+    phi = np.arctan2(vec[:, 1], vec[:, 0])
+    angle = 0.25 * math.atan2(np.sin(4 * phi).sum(), np.cos(4 * phi).sum())
+    return pitch, angle
+
+
+def _grow(pts: np.ndarray, pitch: float, angle: float
+          ) -> list[dict[int, tuple[int, int]]]:
+    """Grow lattices over the points from neighbour to neighbour; return each
+    connected lattice as {point index: (col, row)}, largest first."""
+    u0 = np.array([math.cos(angle), math.sin(angle)]) * pitch
+    v0 = np.array([-u0[1], u0[0]])
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    near = [np.flatnonzero((row > 0) & (row < 1.6 * pitch)) for row in d]
+    centre = np.median(pts, axis=0)
+    order = np.argsort(np.linalg.norm(pts - centre, axis=1))
+    seen: set[int] = set()
+    found = []
+    for seed in order:
+        if seed in seen:
+            continue
+        coords = {int(seed): (0, 0)}
+        basis = {int(seed): (u0, v0)}
+        taken = {(0, 0)}
+        seen.add(int(seed))
+        queue = deque([int(seed)])
+        while queue:
+            p = queue.popleft()
+            u, v = basis[p]
+            ci, cj = coords[p]
+            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                step = di * u + dj * v
+                target = pts[p] + step
+                if not near[p].size:
+                    break
+                cand = near[p]
+                err = np.linalg.norm(pts[cand] - target, axis=1)
+                best = int(np.argmin(err))
+                q = int(cand[best])
+                cell = (ci + di, cj + dj)
+                if err[best] > 0.3 * pitch or q in seen or cell in taken:
+                    continue
+                obs = pts[q] - pts[p]
+                if di:
+                    nu = 0.5 * u + 0.5 * obs * di
+                    basis[q] = (nu, v)
+                else:
+                    nv = 0.5 * v + 0.5 * obs * dj
+                    basis[q] = (u, nv)
+                coords[q] = cell
+                taken.add(cell)
+                seen.add(q)
+                queue.append(q)
+        found.append(coords)
+    found.sort(key=len, reverse=True)
+    return found
+
+
+def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
+    """Fit lattice (col, row) -> pixels: a homography, or a similarity for a line."""
+    cols, rows = src[:, 0], src[:, 1]
+    if len(src) >= 4 and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
+        h, _ = cv2.findHomography(src, dst, cv2.RANSAC, 0.25 * pitch)
+        if h is not None and _sane(h, src, pitch):
+            return h
+        # Too few points off one line for a homography: an affine fit does.
+        a, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=0.25 * pitch)
+        if a is not None:
+            return np.vstack([a, [0, 0, 1]])
+    # A line (or one tile): the step along it, and the same step turned a
+    # quarter (a photo from above is never mirrored).
+    if len(src) >= 2 and np.ptp(cols) >= np.ptp(rows):
+        step = np.polyfit(cols, dst, 1)[0]
+        u = step
+        v = np.array([-u[1], u[0]])
+    elif len(src) >= 2:
+        step = np.polyfit(rows, dst, 1)[0]
+        v = step
+        u = np.array([v[1], -v[0]])
+    else:
+        raise ValueError("one point: no direction")
+    origin = (dst - np.outer(cols, u) - np.outer(rows, v)).mean(axis=0)
+    return np.array([[u[0], v[0], origin[0]], [u[1], v[1], origin[1]], [0, 0, 1]])
+
+
+def _sane(h: np.ndarray, src: np.ndarray, pitch: float) -> bool:
+    """True when a homography keeps every cell near the measured tile size."""
+    lo, hi = src.min(axis=0) - 1, src.max(axis=0) + 1
+    corners = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]],
+                       np.float64)
+    for c in corners:
+        pts = cv2.perspectiveTransform(np.array([[c, c + (1, 0), c + (0, 1)]]), h)[0]
+        du = np.linalg.norm(pts[1] - pts[0])
+        dv = np.linalg.norm(pts[2] - pts[0])
+        if not (0.5 * pitch < du < 2 * pitch and 0.5 * pitch < dv < 2 * pitch):
+            return False
+        (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
+        if ax * by - ay * bx <= 0:  # turned inside out (mirrored)
+            return False
+    return True
+
+
+def _single_tile(blobs: Blobs, k: int) -> tuple[float, float]:
+    """Pitch and angle of a lone tile, from the dark body around its symbol."""
+    cx, cy = blobs.centres[k]
+    r = int(blobs.extents[k] * 1.3) + 2
+    h, w = blobs.dark.shape
+    x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
+    win = blobs.dark[y0:min(h, int(cy) + r), x0:min(w, int(cx) + r)].copy()
+    # The symbol counts as the tile too: fill it, then take the dark around it.
+    closed = cv2.morphologyEx(win, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        raise PhotoUnreadable("no_tiles")
+    c = max(contours, key=cv2.contourArea)
+    (_, _), (bw, bh), a = cv2.minAreaRect(c)
+    side = (bw + bh) / 2
+    # A tile is a square: a dark body much like its box, and larger than its symbol.
+    if (not blobs.extents[k] * 1.15 < side < blobs.extents[k] * 3
+            or min(bw, bh) < 0.8 * max(bw, bh)
+            or cv2.contourArea(c) < 0.75 * bw * bh):
+        raise PhotoUnreadable("no_tiles")
+    return side * 1.03, math.radians(a)
+
+
+def find_grid(img: np.ndarray) -> Grid:
+    """Return the grid of the largest group of tiles in a working image."""
+    h, w = img.shape[:2]
+    scale = min(1.0, DETECT_SIDE / max(h, w))
+    small = img if scale == 1.0 else cv2.resize(
+        img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    blobs = find_blobs(small)
+    if len(blobs.centres) == 0:
+        raise _nothing_found(small, blobs)
+    pts, ext = blobs.centres, blobs.extents
+    found = _pitch_and_angle(pts, ext) if len(pts) > 1 else None
+    if found is None:
+        # No two symbols a tile apart: one tile alone, the largest clean blob.
+        k = int(np.argmax(ext))
+        pitch, angle = _single_tile(blobs, k)
+        groups = [{k: (0, 0)}]
+    else:
+        pitch, angle = found
+        groups = _grow(pts, pitch, angle)
+        if len(groups[0]) == 1:
+            k = max(range(len(ext)), key=lambda i: ext[i])
+            pitch, angle = _single_tile(blobs, k)
+            groups = [{k: (0, 0)}]
+    group = groups[0]
+    if len(groups) > 1 and len(groups[1]) == len(group) == 1:
+        raise PhotoUnreadable("no_tiles")
+    idx = np.array(sorted(group))
+    src = np.array([group[i] for i in idx], np.float64)
+    dst = pts[idx]
+    if len(idx) == 1:
+        u = np.array([math.cos(angle), math.sin(angle)]) * pitch
+        v = np.array([-u[1], u[0]])
+        hom = np.array([[u[0], v[0], dst[0, 0]], [u[1], v[1], dst[0, 1]], [0, 0, 1]])
+    else:
+        hom = _fit(src, dst, pitch)
+        hom, src, dst = _refine(hom, pts, src, dst, pitch)
+    if pitch / scale < MIN_PITCH:
+        raise PhotoUnreadable("too_small",
+                              detail=f"tiles of {pitch / scale:.0f} pixels")
+    to_work = np.diag([1 / scale, 1 / scale, 1.0])
+    centres = {(int(r), int(c)): (float(x) / scale, float(y) / scale)
+               for (c, r), (x, y) in zip(src, dst, strict=True)}
+    return Grid(to_work @ hom, pitch / scale, centres)
+
+
+def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Grid:
+    """Fit the grid again to symbol centres (row, col) -> working-image pixels,
+    such as those the cells were read at: far from the first symbols found, a
+    slanted grid's first fit drifts."""
+    keys = sorted(centres)
+    src = np.array([(c, r) for r, c in keys], np.float64)
+    dst = np.array([centres[k] for k in keys], np.float64)
+    try:
+        hom = _fit(src, dst, grid.pitch)
+    except ValueError:
+        return grid
+    return Grid(hom, grid.pitch, dict(centres))
+
+
+def _refine(hom: np.ndarray, pts: np.ndarray, src: np.ndarray, dst: np.ndarray,
+            pitch: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Take in every symbol the fitted lattice explains, and fit again."""
+    for _ in range(2):
+        inv = np.linalg.inv(hom)
+        lat = cv2.perspectiveTransform(pts[None], inv)[0]
+        cell = np.round(lat)
+        err = np.linalg.norm(lat - cell, axis=1)
+        fitted: dict[tuple[int, int], int] = {}
+        for k in np.argsort(err):
+            if err[k] > 0.28:
+                break
+            key = (int(cell[k, 0]), int(cell[k, 1]))
+            fitted.setdefault(key, k)
+        if len(fitted) < len(src):
+            break
+        keys = sorted(fitted)
+        new_src = np.array(keys, np.float64)
+        new_dst = pts[[fitted[key] for key in keys]]
+        try:
+            new_hom = _fit(new_src, new_dst, pitch)
+        except ValueError:
+            break
+        hom, src, dst = new_hom, new_src, new_dst
+    return hom, src, dst
+
+
+def _nothing_found(img: np.ndarray, blobs: Blobs) -> PhotoUnreadable:
+    """Say whether a photo without symbols looks blurred or shows no tiles."""
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    sharp = float(cv2.Laplacian(grey, cv2.CV_32F).var())
+    dark_share = float(blobs.dark.mean())
+    if 0.02 < dark_share < 0.9 and sharp < 4.0:
+        return PhotoUnreadable("blurred")
+    return PhotoUnreadable("no_tiles")

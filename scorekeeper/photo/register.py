@@ -1,0 +1,80 @@
+"""Line up the grid read from a photo with the stored board.
+
+A photo from above may be turned any way but is never mirrored: the read grid
+is tried in the four quarter turns, and each pairing of a read tile with a
+stored tile votes for the shift that would put one on the other, weighted by
+how well they agree. The best-voted placements are then scored in full:
+stored tiles on cells the photo shows empty count against a placement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+Cell = tuple[int, int]
+Label = tuple[int, int]
+"""A tile as (colour index, shape index)."""
+
+
+def turn(cell: Cell, quarter: int) -> Cell:
+    """Turn a cell (row, col) by quarter turns about the origin (no mirror)."""
+    r, c = cell
+    for _ in range(quarter % 4):
+        r, c = c, -r
+    return r, c
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the photo's grid lies on the board: board = turn(photo) + shift."""
+
+    quarter: int
+    shift: Cell
+    score: float = field(default=0.0, compare=False)
+    """How well the photo's tiles agree with the stored ones there."""
+
+    def to_board(self, cell: Cell) -> Cell:
+        """Return the board cell of a photo cell."""
+        r, c = turn(cell, self.quarter)
+        return r + self.shift[0], c + self.shift[1]
+
+
+def register(photo: Mapping[Cell, Label], empty: set[Cell],
+             stored: Mapping[Cell, Label]) -> Placement | None:
+    """Return the placement that best lays the photo's tiles on the stored ones,
+    or None when no read tile lands on a stored one."""
+    if not photo or not stored:
+        return None
+    pcells = np.array(list(photo), np.int64)
+    plabels = np.array(list(photo.values()), np.int64)
+    scells = np.array(list(stored), np.int64)
+    slabels = np.array(list(stored.values()), np.int64)
+    agree = 1.0 + (plabels[:, None, 0] == slabels[None, :, 0]) \
+        + (plabels[:, None, 1] == slabels[None, :, 1]) * 1.0
+    candidates: list[tuple[float, int, Cell]] = []
+    for quarter in range(4):
+        turned = np.array([turn((int(r), int(c)), quarter) for r, c in pcells])
+        shifts = scells[None, :, :] - turned[:, None, :]
+        keys = shifts[..., 0] * 100_003 + shifts[..., 1]
+        uniq, inverse = np.unique(keys.ravel(), return_inverse=True)
+        votes = np.bincount(inverse, weights=agree.ravel())
+        for k in np.argsort(votes)[::-1][:6]:
+            where = np.flatnonzero(inverse == k)[0]
+            i, j = divmod(int(where), len(scells))
+            shift = (int(shifts[i, j, 0]), int(shifts[i, j, 1]))
+            candidates.append((float(votes[k]), quarter, shift))
+    best: Placement | None = None
+    for weight, quarter, shift in candidates:
+        placement = Placement(quarter, shift, 0.0)
+        missing = 0
+        # Stored tiles where the photo plainly shows table count against it.
+        for cell in empty:
+            if placement.to_board(cell) in stored:
+                missing += 1
+        score = weight - 2.0 * missing
+        if best is None or score > best.score:
+            best = Placement(quarter, shift, score)
+    return best

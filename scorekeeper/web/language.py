@@ -1,0 +1,153 @@
+"""Which language and time zone a request is answered in (CONTRACT §9).
+
+Pages: `?lang=` (remembered in a cookie), else the cookie, else the browser's
+Accept-Language, else English. The JSON API follows Accept-Language only.
+The time zone is the one static/localtime.js stores in a cookie; until then UTC.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, tzinfo
+from typing import Any
+from urllib.parse import unquote, urlencode
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from babel import Locale
+from flask import Flask, Response, current_app, g, has_request_context, request
+from flask_babel import Babel, get_locale, get_translations
+
+from .. import i18n
+
+LANG_COOKIE = "lang"
+"""The cookie remembering a language chosen with ?lang=."""
+
+ZONE_COOKIE = "tz"
+"""The cookie in which localtime.js leaves the device's IANA time zone."""
+
+COOKIE_AGE = 400 * 24 * 3600
+"""How long the language choice is remembered (browsers cap cookies at 400 days)."""
+
+babel = Babel()
+"""Flask-Babel: the locale of a request, WTForms' own messages, Jinja's i18n."""
+
+
+def languages() -> tuple[str, ...]:
+    """Return the language codes this app offers."""
+    offered: tuple[str, ...] = current_app.config.get("LANGUAGES", i18n.LANGUAGES)
+    return offered
+
+
+def _is_api() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def requested_language() -> str | None:
+    """Return the language a valid ?lang= asks for, or None."""
+    asked = request.args.get("lang", "")
+    return asked if asked in languages() else None
+
+
+def select_code() -> str:
+    """Return the language code of this request (CONTRACT §9)."""
+    offered = languages()
+    if not _is_api():
+        chosen = requested_language() or request.cookies.get(LANG_COOKIE, "")
+        if chosen in offered:
+            return chosen
+    best = request.accept_languages.best_match(offered)
+    return best or i18n.DEFAULT
+
+
+def select_locale() -> Locale:
+    """Return this request's locale for Flask-Babel (a parsed one, which
+    Flask-Babel takes as it is rather than parsing it on every request)."""
+    return i18n.locale_of(select_code())
+
+
+def select_zone() -> tzinfo | None:
+    """Return the device's time zone from its cookie (None: unknown, UTC)."""
+    name = unquote(request.cookies.get(ZONE_COOKIE, ""))
+    if not name or len(name) > 64:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def current_language() -> i18n.Language | None:
+    """Return the request's language and zone for i18n (None outside a request).
+
+    Worked out once, on the first sentence, then held by i18n until the request
+    ends (a move's answer asks for a dozen sentences).
+    """
+    if not has_request_context():
+        return None
+    found: i18n.Language | None = g.get("_language")
+    if found is None:
+        zone = select_zone()
+        # Flask-Babel's catalogs: the app's BABEL_TRANSLATION_DIRECTORIES, cached.
+        found = i18n.Language(
+            str(get_locale() or i18n.DEFAULT), get_translations(), zone or UTC,
+            zone is not None,
+        )
+        g._language = found
+        g._language_token = i18n.use(found)
+    return found
+
+
+def _release(_exc: BaseException | None) -> None:
+    """Let go of the request's language (the worker thread serves others next)."""
+    token = g.pop("_language_token", None)
+    if token is not None:
+        try:
+            i18n.release(token)
+        except ValueError:  # set in a copied context, which is gone already
+            pass
+
+
+def menu() -> list[dict[str, Any]]:
+    """Return the language menu: each language in its own name, with a link to
+    this page in it (the query kept, ?lang= replaced)."""
+    current = i18n.current().code
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    entries = []
+    for code in languages():
+        name = i18n.locale_of(code).get_display_name(code) or code
+        entries.append({
+            "code": code,
+            "name": name[:1].upper() + name[1:],
+            "url": request.path + "?" + urlencode([*args, ("lang", code)]),
+            "current": code == current,
+        })
+    return entries
+
+
+def _remember(response: Response) -> Response:
+    """Keep a language chosen with ?lang= in a cookie."""
+    chosen = requested_language()
+    if chosen and request.cookies.get(LANG_COOKIE) != chosen:
+        response.set_cookie(
+            LANG_COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=True
+        )
+    # The page's language depends on these; a cache must not mix them up.
+    response.vary.update(("Accept-Language", "Cookie"))
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Install Flask-Babel and the language source, the cookie and the template
+    helpers (`get_locale`, `html_lang`, `language_menu`)."""
+    app.config.setdefault(
+        "BABEL_TRANSLATION_DIRECTORIES", str(i18n.TRANSLATIONS)
+    )
+    app.config.setdefault("LANGUAGES", i18n.LANGUAGES)
+    babel.init_app(app, locale_selector=select_locale, timezone_selector=select_zone)
+    i18n.set_source(current_language)
+    app.after_request(_remember)
+    app.teardown_request(_release)
+    app.jinja_env.globals.update(
+        get_locale=get_locale,
+        html_lang=lambda: i18n.current().code,
+        language_menu=menu,
+    )

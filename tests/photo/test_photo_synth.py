@@ -1,0 +1,39 @@
+"""The synthetic photos are fixed by their seeds, from real corpus positions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scorekeeper import engine
+from scorekeeper.photo import read_move
+
+from . import synth, synth_alt
+from .helpers import BOARD, MOVE, PLAIN
+
+
+def test_the_benchmark_cases_are_fixed_by_their_seed() -> None:
+    assert synth.cases(11, 5) == synth.cases(11, 5)
+    assert synth.cases(11, 5) != synth.cases(12, 5)
+
+
+def test_each_case_is_the_next_move_on_a_real_corpus_position() -> None:
+    games = dict(synth.positions())
+    for case in synth.cases(13, 8):
+        name, k = case.name.split("#")
+        board = engine.Board()
+        for move in games[name][: int(k) - 1]:
+            board.play(move)
+        assert sorted(board.tiles()) == sorted(case.stored)
+        assert board.is_legal(case.move)
+
+
+def test_a_photo_is_the_same_bytes_for_the_same_seed() -> None:
+    shot = replace(PLAIN, tile_px=32)
+    assert synth.photo(synth.Case("x", BOARD, MOVE, shot, 5)) == \
+        synth.photo(synth.Case("x", BOARD, MOVE, shot, 5))
+
+
+def test_the_second_renderer_draws_a_board_the_reader_can_read() -> None:
+    case = synth.Case("held-out", BOARD, MOVE, replace(PLAIN, tile_px=48, angle=25), 3)
+    reading = read_move(synth.photo(case, synth_alt.render), list(BOARD))
+    assert sorted(t[:4] for t in reading.tiles) == sorted(MOVE)
