@@ -252,6 +252,14 @@ PENALTY_RESULTS: dict[tuple[str, str], Template] = {
 """What a penalty did (RULES §7), by its reason and consequence (a deduction's
 sentence by its number of points)."""
 
+PENALTY_COSTS: dict[str, Template] = {
+    "lose_turn": N_("turn lost"),
+    "deduct": N_plural("%(num)d point deducted", "%(num)d points deducted"),
+    "exclude": N_("excluded from the game"),
+}
+"""What a penalty cost, by its consequence, for a line that has already said
+its reason (the replay's "Penalty for an illegal move: turn lost")."""
+
 PENALTY_SUMMARIES: dict[str, str] = {
     "illegal": N_("Penalty for an illegal move"),
     "timeout": N_("Penalty for running out of time"),
@@ -290,6 +298,12 @@ def move_result(move: engine.Move) -> str:
     if move.type == "penalty":
         return _words(PENALTY_RESULTS[(move.reason, move.consequence)], -move.score)
     return gettext("passed")
+
+
+def penalty_cost(move: engine.Move) -> str:
+    """Return what a penalty move cost, without its reason: "turn lost",
+    "3 points deducted", "excluded from the game"."""
+    return _words(PENALTY_COSTS[move.consequence], -move.score)
 
 
 def move_points(move: engine.Move) -> str:

@@ -348,7 +348,10 @@ def test_s7_the_replay_shows_a_penalty_and_who_is_out(client: FlaskClient) -> No
     step3 = page(client, f"/games/{game_id}/replay?move=3")
 
     assert step2.find(data_move_points=True).text() == "-3"
-    assert step2.find(data_penalty=True).text() == "illegal move: 3 points deducted"
+    # The reason is said once, by the summary; the penalty part says its cost.
+    assert step2.find(data_move_summary=True).text() == "Penalty for an illegal move"
+    assert step2.find(data_penalty=True).text() == "3 points deducted"
+    assert step3.find(data_penalty=True).text() == "excluded from the game"
     assert step2.find_all("tr", data_excluded=True) == []
     out = step3.find_all("tr", data_excluded=True)
     assert [row.find("th").text() for row in out] == ["Cy (excluded, not ranked)"]

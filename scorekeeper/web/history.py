@@ -185,7 +185,7 @@ def replay_context(row: GameRow, step: int) -> dict[str, Any]:
             row.names[position.current_player] if step < game.turn else None
         ),
         "excluded": position.excluded,
-        "penalty": text.move_result(move) if move and move.type == "penalty" else "",
+        "penalty": text.penalty_cost(move) if move and move.type == "penalty" else "",
     }
 
 
@@ -224,7 +224,7 @@ def replay_steps(row: GameRow) -> dict[str, Any]:
             "type": move.type if move is not None else None,
             "summary": text.move_summary(move, game.variant) if move else "",
             "penalty": (
-                text.move_result(move) if move and move.type == "penalty" else ""
+                text.penalty_cost(move) if move and move.type == "penalty" else ""
             ),
             "points": points,
             "points_word": text.points_word(points),
