@@ -504,7 +504,10 @@
       showCursor();
     });
     svg.addEventListener("focus", function () {
-      if (edit && !cursor) { cursor = startCursor(); showCursor(); }
+      // From the keyboard only: a finger or a mouse on the board is no cursor.
+      var keys = true;
+      try { keys = svg.matches(":focus-visible"); } catch (e) { keys = true; }
+      if (edit && !cursor && keys) { cursor = startCursor(); showCursor(); }
     });
     var fitBtn = main.querySelector("[data-fit]");
     if (fitBtn) { fitBtn.addEventListener("click", function () { fit(true); }); }

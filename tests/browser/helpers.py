@@ -67,7 +67,7 @@ def cell_point(page: Any, row: int, col: int) -> tuple[float, float]:
 
 def board_window(page: Any) -> tuple[float, float, float, float]:
     """The part of the board a finger can reach: (left, top, right, bottom),
-    under the sticky header and above the sticky entry bar."""
+    under the sticky header and the fit button, above the sticky entry bar."""
     left, top, right, bottom = page.evaluate(
         """() => {
             const box = document.querySelector('[data-board]').getBoundingClientRect();
@@ -80,7 +80,10 @@ def board_window(page: Any) -> tuple[float, float, float, float]:
                     bottom = Math.min(bottom, bar.top);
                 }
             }
-            return [box.left, Math.max(box.top, head.bottom), box.right, bottom];
+            // The fit button sits over the board's top corner.
+            const fit = document.querySelector('[data-fit]');
+            const below = fit ? fit.getBoundingClientRect().bottom : 0;
+            return [box.left, Math.max(box.top, head.bottom, below), box.right, bottom];
         }"""
     )
     return left, top, right, bottom
