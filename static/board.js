@@ -185,7 +185,11 @@
                          transform: "translate(" + c * CELL + " " + r * CELL + ")"}, parent);
       node("use", {href: "#tile", width: CELL, height: CELL}, g);
       node("use", {href: "#" + shape, width: CELL, height: CELL, "class": "sym"}, g);
-      node("text", {x: 84, y: 93, "class": "cb"}, g).textContent = letters[color] || "";
+      node("text", {x: 84, y: 93, "class": "cb", "aria-hidden": "true"}, g).textContent = letters[color] || "";
+      // Each tile is named for screen readers: "red circle, row 2, column 3".
+      g.setAttribute("role", "img");
+      g.setAttribute("aria-label", t(cls === "pending" ? "cell_pending" : "cell_tile",
+                                     {tile: (text.names || {})[color + " " + shape] || "", row: r, col: c}));
       return g;
     }
     function cellRect(parent, r, c, cls, inset) {

@@ -88,6 +88,10 @@ def test_the_sample_game_is_entered_by_tapping_its_tiles_in_any_order(
         board |= {(t[0], t[1]) for t in tiles}
     assert not_adjacent_first >= 2
     assert scores == [20, 22, 25, 18]
+    # A screen reader finds every tile by name and cell.
+    name = '[aria-label="red clover, row 0, column 0"]'
+    expect(page.locator(f"[data-board] [role=img]{name}")).to_have_count(1)
+    expect(page.locator("[data-board] g.t[role=img][aria-label]")).to_have_count(25)
     assert errors == []
 
 
