@@ -341,13 +341,22 @@
       // Same aspect as the element (no letterboxing), the tiles centred in the band.
       var band = visibleBand(box);
       var s = Math.max(w / box.width, h / (band[1] - band[0]));
-      if (edit && whole !== true && CELL / s < MIN_PX) {
-        s = CELL / COMFORT_PX;
+      var capped = edit && whole !== true && CELL / s < MIN_PX;
+      if (capped) {
+        s = CELL / (MIN_PX + 4);
         var focus = focusCells();
         if (focus.length) { var at = centreOf(focus); cx = at[0]; cy = at[1]; }
       }
       view = {x: cx - box.width * s / 2, y: cy - (band[0] + band[1]) / 2 * s,
               w: box.width * s, h: box.height * s};
+      if (capped) {
+        // Around the action, but no empty felt where there is board to show.
+        var x0 = (e.c0 - 0.7) * CELL, x1 = (e.c1 + 1.7) * CELL;
+        var y0 = (e.r0 - 0.7) * CELL - band[0] * s;
+        var y1 = (e.r1 + 1.7) * CELL + (box.height - band[1]) * s;
+        view.x = x1 - x0 > view.w ? Math.min(Math.max(view.x, x0), x1 - view.w) : (x0 + x1 - view.w) / 2;
+        view.y = y1 - y0 > view.h ? Math.min(Math.max(view.y, y0), y1 - view.h) : (y0 + y1 - view.h) / 2;
+      }
       apply();
     }
     /* Grow the view so the pending tiles and their free neighbours show, as far
