@@ -223,15 +223,36 @@
         cellRect(layers.marks, rc[0], rc[1], "last-inner", 2);  // tells it from pink tiles
       });
     }
+    /* Free cells in line with the pending tiles, a little beyond the board:
+       a move's tiles go in any order, so these take a tap too (drawn faint). */
+    function lineCells(out) {
+      if (!pending.length) { return out; }
+      var rows = pending.map(function (p) { return p.row; });
+      var cols = pending.map(function (p) { return p.col; });
+      var oneRow = rows.every(function (r) { return r === rows[0]; });
+      var oneCol = cols.every(function (c) { return c === cols[0]; });
+      function along(fixed, lo, hi, horizontal) {
+        for (var i = lo - 2; i <= hi + 2; i++) {
+          var r = horizontal ? fixed : i, c = horizontal ? i : fixed;
+          if (!filled(r, c) && !out[key(r, c)]) { out[key(r, c)] = [r, c, "line"]; }
+        }
+      }
+      if (oneRow) { along(rows[0], Math.min.apply(null, cols), Math.max.apply(null, cols), true); }
+      if (oneCol) { along(cols[0], Math.min.apply(null, rows), Math.max.apply(null, rows), false); }
+      return out;
+    }
+    function slotClass(k, cell) {
+      return dead[k] ? "slot dead" : cell[2] === "line" ? "slot line" : "slot";
+    }
     function drawSlots() {
-      var free = edit ? slots() : {};
+      var free = edit ? lineCells(slots()) : {};
       Object.keys(drawnSlots).forEach(function (k) {
-        var cls = dead[k] ? "slot dead" : "slot";
+        var cls = free[k] ? slotClass(k, free[k]) : "";
         if (!free[k] || drawnSlots[k].getAttribute("class") !== cls) { drawnSlots[k].remove(); delete drawnSlots[k]; }
       });
       Object.keys(free).forEach(function (k) {
         if (!drawnSlots[k]) {
-          drawnSlots[k] = cellRect(layers.slots, free[k][0], free[k][1], dead[k] ? "slot dead" : "slot", 6);
+          drawnSlots[k] = cellRect(layers.slots, free[k][0], free[k][1], slotClass(k, free[k]), 6);
         }
       });
     }

@@ -110,6 +110,8 @@ def test_a_gap_pending_still_greys_and_a_greyed_tile_says_why(
     pick(page, "red diamond")
     # Not touching the board yet: said, but the move may go on.
     expect(page.locator("[data-preview]")).to_have_class("preview error")
+    # The cells in line with it show that they take a tap too.
+    expect(page.locator("[data-board] rect.slot.line")).not_to_have_count(0)
     tap_cell(page, 0, 4)
     blue = page.locator('[data-picker] [data-kind="blue clover"]')
     expect(blue).to_be_disabled()  # greyed while the gap is pending
