@@ -581,6 +581,7 @@
       // Any free cell: a move's tiles come in any order along their line, and
       // the server's options say what may go there (all grey: nothing).
       selected = [r, c];
+      chosenByTap = true;
       openPicker();
       tapped++;
       drawMarks();
@@ -588,6 +589,7 @@
       afterPaint(drawEntry);
     }
     var tapped = 0;  // taps so far: deferred work gives way to a newer tap
+    var chosenByTap = false;  // the picker's cell was tapped (not chosen by the line)
     function pendingCount(kind) {
       var color = kind.split(" ")[0];
       return pending.filter(function (p) {
@@ -740,8 +742,11 @@
       });
       picker.removeAttribute("aria-busy");
       picker.setAttribute("data-ready", key(cell[0], cell[1]));
-      if (answer !== null && !any && !pending.length) { say(dead[key(cell[0], cell[1])] ? t("dead") : t("none_fit"), "error"); }
-      else if (answer !== null && !any) { say(t("none_fit"), "error"); }
+      // Said for a cell the player chose, not for one the line's end chose for
+      // them: that would hide the pending move's score.
+      if (answer !== null && !any && chosenByTap) {
+        say(dead[key(cell[0], cell[1])] ? t("dead") : t("none_fit"), "error");
+      }
       // Only while the focus is still where the keyboard left it (board or tile).
       var at = document.activeElement;
       if (focusPicker && (at === svg || at === document.body || (at && picker.contains(at)))) { focusFirstPick(); }
@@ -839,6 +844,7 @@
         if (state.turn !== turn || pending.length !== count || tapped !== taps) { return; }
         askAhead(likelyNext());
         selected = nextInLine();
+        chosenByTap = false;
         var keys = keepFocus;
         keepFocus = false;
         if (selected) {
