@@ -695,6 +695,40 @@ def board_strings(variant: engine.Variant) -> dict[str, object]:
                      color="%(color)s")
             for n in range(variant.copies + 1)
         ] if variant.supply_per_color else [],
+        **board_cell_strings(variant),
+    }
+
+
+def board_cell_strings(variant: engine.Variant) -> dict[str, object]:
+    """Return what board.js says of cells and picker tiles (issue 10): the
+    screen reader's names of the cell under the keyboard cursor, the picker's
+    names with the count left (one per count, the plural rule applied here),
+    every tile's name, and why a cell or a greyed tile takes nothing."""
+    cell = {"row": "%(row)s", "col": "%(col)s"}
+    return {
+        "cell_tile": gettext("%(tile)s, row %(row)s, column %(col)s",
+                             tile="%(tile)s", **cell),
+        "cell_pending": gettext("%(tile)s, not confirmed yet, row %(row)s,"
+                                " column %(col)s", tile="%(tile)s", **cell),
+        "cell_free": gettext("free cell, row %(row)s, column %(col)s", **cell),
+        "cell_dead": gettext("dead cell, row %(row)s, column %(col)s", **cell),
+        "cell_empty": gettext("empty, row %(row)s, column %(col)s", **cell),
+        "pick": [
+            ngettext("%(tile)s, %(num)d left", "%(tile)s, %(num)d left", n,
+                     tile="%(tile)s")
+            for n in range(variant.copies + 1)
+        ],
+        "names": {
+            f"{color} {shape}": tile_name(color, shape)
+            for color, shape in variant.kinds
+        },
+        "none_fit": gettext(
+            "Nothing left can go on this cell. Tap a greyed tile to see why."
+        ),
+        "dead": gettext(
+            "A dead cell: nothing left can go here. Tap a greyed tile to see why."
+        ),
+        "zoom": gettext("Zoomed in: tap the cell again to place a tile."),
     }
 
 

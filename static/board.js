@@ -8,6 +8,9 @@
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
   var CELL = 100;
+  /* Where a finger taps, a cell is never smaller than this (CSS px): a tap on a
+     smaller one zooms in to COMFORT_PX around it instead of choosing it. */
+  var MIN_PX = 44, COMFORT_PX = 56;
 
   function node(name, attrs, parent) {
     var el = document.createElementNS(NS, name);
@@ -16,6 +19,11 @@
     return el;
   }
   function key(r, c) { return r + "," + c; }
+  function fill(template, vars) {
+    var out = template || "";
+    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
+    return out;
+  }
   function csrf() {
     var meta = document.querySelector('meta[name="csrf-token"]');
     return meta ? meta.getAttribute("content") : "";
@@ -79,6 +87,34 @@
 
   var stop = null;  // ends the board of the page swapped out (table.js swaps <main>)
 
+  /* The board hook API (PHASE2): other scripts (hints, photo) mark cells, put
+     tiles into the pending move and hear about it, without touching this file.
+     Overlays outlive a redraw and a swap of <main>: their owner clears them. */
+  var listeners = {pending: [], confirmed: []};
+  var overlays = {};  // kind -> [[row, col], ...]
+  var board = null;   // the board on the page now: {drawOverlays, propose}
+  function emit(event, detail) {
+    (listeners[event] || []).forEach(function (fn) {
+      try { fn(detail); } catch (e) { setTimeout(function () { throw e; }, 0); }
+    });
+  }
+  window.scorekeeper = window.scorekeeper || {};
+  window.scorekeeper.board = {
+    overlay: function (cells, kind) {
+      kind = String(kind || "").replace(/[^a-z0-9-]/gi, "");
+      if (!kind) { return; }
+      overlays[kind] = (cells || []).filter(function (rc) {
+        return rc && rc.length >= 2 && isFinite(rc[0]) && isFinite(rc[1]);
+      }).map(function (rc) { return [Number(rc[0]), Number(rc[1])]; });
+      if (!overlays[kind].length) { delete overlays[kind]; }
+      if (board) { board.drawOverlays(); }
+    },
+    propose: function (tiles) { return board ? board.propose(tiles || []) : false; },
+    on: function (event, fn) {
+      if (listeners[event] && typeof fn === "function") { listeners[event].push(fn); }
+    }
+  };
+
   function init(main) {
     var svg = main.querySelector("[data-board]");
     var holder = main.querySelector("[data-game-state]");
@@ -97,11 +133,7 @@
     var clearBtn = main.querySelector("[data-clear]");
     var defaultText = preview ? preview.textContent : "";
     var text = JSON.parse(svg.getAttribute("data-text") || "{}");
-    function t(name, vars) {
-      var out = text[name] || name;
-      Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
-      return out;
-    }
+    function t(name, vars) { return fill(text[name] || name, vars); }
     var occupied = {};
     var tiles = [];
     var unseen = {};
@@ -122,7 +154,7 @@
       state.unseen.forEach(function (u) { unseen[u.color + " " + u.shape] = u.count; });
     }
     take(state);
-    ["slots", "tiles", "marks", "pend", "sel"].forEach(function (name) {
+    ["slots", "tiles", "marks", "over", "pend", "sel"].forEach(function (name) {
       layers[name] = node("g", {"class": "layer-" + name}, svg);
     });
     edit = edit && state.status === "active";
@@ -153,7 +185,11 @@
                          transform: "translate(" + c * CELL + " " + r * CELL + ")"}, parent);
       node("use", {href: "#tile", width: CELL, height: CELL}, g);
       node("use", {href: "#" + shape, width: CELL, height: CELL, "class": "sym"}, g);
-      node("text", {x: 84, y: 93, "class": "cb"}, g).textContent = letters[color] || "";
+      node("text", {x: 84, y: 93, "class": "cb", "aria-hidden": "true"}, g).textContent = letters[color] || "";
+      // Each tile is named for screen readers: "red circle, row 2, column 3".
+      g.setAttribute("role", "img");
+      g.setAttribute("aria-label", t(cls === "pending" ? "cell_pending" : "cell_tile",
+                                     {tile: (text.names || {})[color + " " + shape] || "", row: r, col: c}));
       return g;
     }
     function cellRect(parent, r, c, cls, inset) {
@@ -167,6 +203,7 @@
        slow phone a style pass over the board. */
     var drawnTiles = {};   // "r,c" -> [tile, element]
     var drawnSlots = {};   // "r,c" -> element
+    var dead = {};         // "r,c" -> true: beside the board, nothing may go there (server)
     function drawBoard() {
       var keep = {};
       var frag = document.createDocumentFragment();
@@ -186,13 +223,37 @@
         cellRect(layers.marks, rc[0], rc[1], "last-inner", 2);  // tells it from pink tiles
       });
     }
+    /* Free cells in line with the pending tiles, a little beyond the board:
+       a move's tiles go in any order, so these take a tap too (drawn faint). */
+    function lineCells(out) {
+      if (!pending.length) { return out; }
+      var rows = pending.map(function (p) { return p.row; });
+      var cols = pending.map(function (p) { return p.col; });
+      var oneRow = rows.every(function (r) { return r === rows[0]; });
+      var oneCol = cols.every(function (c) { return c === cols[0]; });
+      function along(fixed, lo, hi, horizontal) {
+        for (var i = lo - 2; i <= hi + 2; i++) {
+          var r = horizontal ? fixed : i, c = horizontal ? i : fixed;
+          if (!filled(r, c) && !out[key(r, c)]) { out[key(r, c)] = [r, c, "line"]; }
+        }
+      }
+      if (oneRow) { along(rows[0], Math.min.apply(null, cols), Math.max.apply(null, cols), true); }
+      if (oneCol) { along(cols[0], Math.min.apply(null, rows), Math.max.apply(null, rows), false); }
+      return out;
+    }
+    function slotClass(k, cell) {
+      return dead[k] ? "slot dead" : cell[2] === "line" ? "slot line" : "slot";
+    }
     function drawSlots() {
-      var free = edit ? slots() : {};
+      var free = edit ? lineCells(slots()) : {};
       Object.keys(drawnSlots).forEach(function (k) {
-        if (!free[k]) { drawnSlots[k].remove(); delete drawnSlots[k]; }
+        var cls = free[k] ? slotClass(k, free[k]) : "";
+        if (!free[k] || drawnSlots[k].getAttribute("class") !== cls) { drawnSlots[k].remove(); delete drawnSlots[k]; }
       });
       Object.keys(free).forEach(function (k) {
-        if (!drawnSlots[k]) { drawnSlots[k] = cellRect(layers.slots, free[k][0], free[k][1], "slot", 6); }
+        if (!drawnSlots[k]) {
+          drawnSlots[k] = cellRect(layers.slots, free[k][0], free[k][1], slotClass(k, free[k]), 6);
+        }
       });
     }
     var drawnPending = null, drawnMarks = null;  // what the layers show now
@@ -233,8 +294,26 @@
       return {r0: Math.min.apply(null, rows), r1: Math.max.apply(null, rows),
               c0: Math.min.apply(null, cols), c1: Math.max.apply(null, cols)};
     }
+    var saving = null;
+    var viewKey = "sk-view-" + state.id;
     function apply() {
       svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" "));
+      // Zoom and pan outlive a move and a reload (the tab's session, per game).
+      if (edit && !saving) {
+        saving = setTimeout(function () {
+          saving = null;
+          try { sessionStorage.setItem(viewKey, JSON.stringify(view)); } catch (e) { /* private mode */ }
+        }, 250);
+      }
+    }
+    function restoreView() {
+      var kept = null;
+      try { kept = JSON.parse(sessionStorage.getItem(viewKey) || "null"); } catch (e) { kept = null; }
+      if (!edit || !kept || !["x", "y", "w", "h"].every(function (k) { return isFinite(kept[k]); }) ||
+          kept.w < CELL || kept.h < CELL) { return false; }
+      view = {x: kept.x, y: kept.y, w: kept.w, h: kept.h};
+      apply();
+      return true;
     }
     /* The part of the board on screen, in px from its top: the sticky header and the
        sticky entry bar (phone) may cover some; the fit button takes the top corner. */
@@ -255,7 +334,21 @@
       if (v0 < 52 && v1 - v0 > 260) { v0 = 52; }
       return [v0, v1];
     }
-    function fit() {
+    /* The cells the player is busy with: the pending tiles and the chosen cell,
+       else the last move; null on an empty board. */
+    function focusCells() {
+      var cells = pending.map(function (p) { return [p.row, p.col]; });
+      if (selected) { cells.push(selected); }
+      return cells.length ? cells : lastCells(state);
+    }
+    function centreOf(cells) {
+      var r = 0, c = 0;
+      cells.forEach(function (rc) { r += rc[0]; c += rc[1]; });
+      return [(c / cells.length + 0.5) * CELL, (r / cells.length + 0.5) * CELL];
+    }
+    /* Fit the board to its frame; when entering moves, never below a tappable
+       scale: then the part being played fills the frame (whole: the button). */
+    function fit(whole) {
       var e = extent();
       var w = Math.max((e.c1 - e.c0 + 1.4) * CELL, 5 * CELL);
       var h = Math.max((e.r1 - e.r0 + 1.4) * CELL, 5 * CELL);
@@ -269,22 +362,53 @@
       // Same aspect as the element (no letterboxing), the tiles centred in the band.
       var band = visibleBand(box);
       var s = Math.max(w / box.width, h / (band[1] - band[0]));
+      var capped = edit && whole !== true && CELL / s < MIN_PX;
+      if (capped) {
+        s = CELL / (MIN_PX + 4);
+        var focus = focusCells();
+        if (focus.length) { var at = centreOf(focus); cx = at[0]; cy = at[1]; }
+      }
       view = {x: cx - box.width * s / 2, y: cy - (band[0] + band[1]) / 2 * s,
               w: box.width * s, h: box.height * s};
+      if (capped) {
+        // Around the action, but no empty felt where there is board to show.
+        var x0 = (e.c0 - 0.7) * CELL, x1 = (e.c1 + 1.7) * CELL;
+        var y0 = (e.r0 - 0.7) * CELL - band[0] * s;
+        var y1 = (e.r1 + 1.7) * CELL + (box.height - band[1]) * s;
+        view.x = x1 - x0 > view.w ? Math.min(Math.max(view.x, x0), x1 - view.w) : (x0 + x1 - view.w) / 2;
+        view.y = y1 - y0 > view.h ? Math.min(Math.max(view.y, y0), y1 - view.h) : (y0 + y1 - view.h) / 2;
+      }
       apply();
     }
-    /* Grow the view (never shrink it) so the pending tiles and their free neighbours show. */
+    /* Grow the view so the pending tiles and their free neighbours show, as far
+       as cells stay tappable; past that, slide it to the cells being played. */
     function keepVisible() {
       var e = extent();
       var x0 = (e.c0 - 0.2) * CELL, y0 = (e.r0 - 0.2) * CELL;
       var x1 = (e.c1 + 1.2) * CELL, y1 = (e.r1 + 1.2) * CELL;
       var nx0 = Math.min(view.x, x0), ny0 = Math.min(view.y, y0);
       var nx1 = Math.max(view.x + view.w, x1), ny1 = Math.max(view.y + view.h, y1);
-      if (nx0 < view.x || ny0 < view.y || nx1 > view.x + view.w || ny1 > view.y + view.h) {
-        view = {x: nx0, y: ny0, w: nx1 - nx0, h: ny1 - ny0};
+      if (nx0 >= view.x && ny0 >= view.y && nx1 <= view.x + view.w && ny1 <= view.y + view.h) { return; }
+      var grown = {x: nx0, y: ny0, w: nx1 - nx0, h: ny1 - ny0};
+      var box = svg.getBoundingClientRect();
+      if (!edit || !box.width || CELL / Math.max(grown.w / box.width, grown.h / box.height) >= MIN_PX) {
+        view = grown;
         apply();
+        return;
       }
+      var focus = focusCells();
+      if (!focus.length) { return; }
+      var fx0 = Infinity, fy0 = Infinity, fx1 = -Infinity, fy1 = -Infinity;
+      focus.forEach(function (rc) {
+        fx0 = Math.min(fx0, rc[1] * CELL); fy0 = Math.min(fy0, rc[0] * CELL);
+        fx1 = Math.max(fx1, (rc[1] + 1) * CELL); fy1 = Math.max(fy1, (rc[0] + 1) * CELL);
+      });
+      if (fx0 >= view.x && fy0 >= view.y && fx1 <= view.x + view.w && fy1 <= view.y + view.h) { return; }
+      view.x = (fx0 + fx1) / 2 - view.w / 2;
+      view.y = (fy0 + fy1) / 2 - view.h / 2;
+      apply();
     }
+    function cellPx() { return CELL / unitsPerPx(); }
 
     function toBoard(clientX, clientY) {
       var pt = svg.createSVGPoint();
@@ -298,7 +422,7 @@
     }
     function zoomAt(factor, clientX, clientY) {
       var w = view.w * factor;
-      if (w < 2 * CELL && factor < 1) { return; }
+      if (w < 2 * CELL && factor < 1) { factor = Math.min(1, 2 * CELL / view.w); w = view.w * factor; }
       if (w > 80 * CELL && factor > 1) { return; }
       var p = toBoard(clientX, clientY);
       view = {x: p.x - factor * (p.x - view.x), y: p.y - factor * (p.y - view.y),
@@ -343,7 +467,13 @@
       delete pointers[ev.pointerId];
       if (ev.type === "pointerup" && gesture && gesture.tap && count() === 0) {
         var p = toBoard(ev.clientX, ev.clientY);
-        tap(Math.floor(p.y / CELL), Math.floor(p.x / CELL));
+        if (edit && cellPx() < MIN_PX - 0.5) {
+          // Too small to hit the right cell: bring that area to a tappable scale.
+          zoomAt(cellPx() / COMFORT_PX, ev.clientX, ev.clientY);
+          if (!pending.length) { say(t("zoom"), ""); }
+        } else {
+          tap(Math.floor(p.y / CELL), Math.floor(p.x / CELL));
+        }
       }
       if (count() === 0) { gesture = null; }
     }
@@ -355,25 +485,90 @@
       ev.preventDefault();
       zoomAt(ev.deltaY > 0 ? 1.15 : 1 / 1.15, ev.clientX, ev.clientY);
     }, {passive: false});
-    // Keyboard: arrows move a cursor over the board, Enter or Space taps its cell.
+    // Keyboard: arrows move a cursor over the board, Enter or Space taps its
+    // cell and puts the focus on the picker's first tile that fits.
+    var spoken = main.querySelector("[data-board-cursor]");
+    function cellName(r, c) {
+      var names = text.names || {};
+      var at = {row: r, col: c};
+      var tile = occupied[key(r, c)];
+      if (tile) { return t("cell_tile", Object.assign({tile: names[tile[2] + " " + tile[3]] || ""}, at)); }
+      var i = isPending(r, c);
+      if (i >= 0) { return t("cell_pending", Object.assign({tile: names[pending[i].color + " " + pending[i].shape] || ""}, at)); }
+      if (dead[key(r, c)]) { return t("cell_dead", at); }
+      return t(slots()[key(r, c)] ? "cell_free" : "cell_empty", at);
+    }
+    function startCursor() {
+      if (selected) { return selected.slice(); }
+      var focus = focusCells();
+      var free = slots();
+      var best = null, bestD = Infinity;
+      var from = focus.length ? focus[focus.length - 1] : [0, 0];
+      Object.keys(free).forEach(function (k) {
+        var d = Math.abs(free[k][0] - from[0]) + Math.abs(free[k][1] - from[1]);
+        if (d < bestD && !dead[k]) { bestD = d; best = free[k]; }
+      });
+      return (best || from).slice();
+    }
+    function showCursor() {
+      drawMarks();
+      if (spoken) { spoken.textContent = cellName(cursor[0], cursor[1]); }
+      // The cursor's cell on screen, at a size one can see.
+      var x = (cursor[1] + 0.5) * CELL, y = (cursor[0] + 0.5) * CELL;
+      if (x < view.x || x > view.x + view.w || y < view.y || y > view.y + view.h) {
+        view.x = x - view.w / 2;
+        view.y = y - view.h / 2;
+        apply();
+      }
+    }
     svg.addEventListener("keydown", function (ev) {
       var moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
       if (!edit) { return; }
-      if (!cursor) {
-        var free = slots();
-        var first = Object.keys(free)[0];
-        cursor = selected ? selected.slice() : free[first].slice();
-      }
+      if (!cursor) { cursor = startCursor(); }
       if (moves[ev.key]) {
         cursor = [cursor[0] + moves[ev.key][0], cursor[1] + moves[ev.key][1]];
       } else if (ev.key === "Enter" || ev.key === " ") {
+        focusPicker = !filled(cursor[0], cursor[1]);
         tap(cursor[0], cursor[1]);
+      } else if (ev.key === "Escape" && selected) {
+        selected = null;
+        closePicker();
       } else { return; }
       ev.preventDefault();
-      drawMarks();
+      showCursor();
+    });
+    svg.addEventListener("focus", function () {
+      // From the keyboard only: a finger or a mouse on the board is no cursor.
+      var keys = true;
+      try { keys = svg.matches(":focus-visible"); } catch (e) { keys = true; }
+      if (edit && !cursor && keys) { cursor = startCursor(); showCursor(); }
     });
     var fitBtn = main.querySelector("[data-fit]");
-    if (fitBtn) { fitBtn.addEventListener("click", fit); }
+    if (fitBtn) { fitBtn.addEventListener("click", function () { fit(true); }); }
+
+    function drawOverlays() {
+      layers.over.textContent = "";
+      Object.keys(overlays).forEach(function (kind) {
+        overlays[kind].forEach(function (rc) { cellRect(layers.over, rc[0], rc[1], "overlay-" + kind, 3); });
+      });
+    }
+    /* Tiles from elsewhere (a hint, a photo) join the pending move as if tapped. */
+    function propose(list) {
+      if (!edit || busy) { return false; }
+      var added = 0;
+      list.forEach(function (t) {
+        if (!t || t.length < 4) { return; }
+        var r = Number(t[0]), c = Number(t[1]);
+        if (!isFinite(r) || !isFinite(c) || occupied[key(r, c)] || isPending(r, c) >= 0) { return; }
+        pending.push({row: r, col: c, color: String(t[2]), shape: String(t[3])});
+        added++;
+      });
+      if (!added) { return false; }
+      selected = null;
+      closePicker();
+      changed();
+      return true;
+    }
 
     // --- entering a move ---
     function tap(r, c) {
@@ -383,15 +578,18 @@
       var i = isPending(r, c);
       if (i >= 0) { pending.splice(i, 1); selected = null; closePicker(); changed(); return; }
       if (occupied[key(r, c)]) { return; }
-      // Tapping the chosen cell again keeps it (it may have been chosen by auto-advance).
-      if (slots()[key(r, c)]) { selected = [r, c]; openPicker(); }
-      else { selected = null; closePicker(); }
+      // Any free cell: a move's tiles come in any order along their line, and
+      // the server's options say what may go there (all grey: nothing).
+      selected = [r, c];
+      chosenByTap = true;
+      openPicker();
       tapped++;
       drawMarks();
       revealSelected();
       afterPaint(drawEntry);
     }
     var tapped = 0;  // taps so far: deferred work gives way to a newer tap
+    var chosenByTap = false;  // the picker's cell was tapped (not chosen by the line)
     function pendingCount(kind) {
       var color = kind.split(" ")[0];
       return pending.filter(function (p) {
@@ -424,6 +622,9 @@
           Object.keys(res.data.cells).forEach(function (cell) {
             answers[turn + "|" + cell + "|[]"] = {kinds: res.data.cells[cell]};
           });
+          dead = {};
+          (res.data.dead || []).forEach(function (rc) { dead[key(rc[0], rc[1])] = true; });
+          drawSlots();
           return true;
         })
         .catch(function () { return false; })};
@@ -478,7 +679,7 @@
       if (ahead[k]) {
         return ahead[k].then(function (ok) { return ok ? answers[k] : askCell(cell, k); });
       }
-      if (!pending.length && firstAsked && firstAsked.turn === state.turn) {
+      if (!pending.length && firstAsked && firstAsked.turn === state.turn && slots()[key(cell[0], cell[1])]) {
         // The whole board's answer is on its way: a cell it leaves out takes no tile.
         return firstAsked.promise.then(function (ok) {
           return ok ? (answers[k] || {kinds: {}}) : askCell(cell, k);
@@ -506,26 +707,73 @@
       // Until the answer is in, nothing can be picked.
       var waiting = askOptions(cell);
       buttons().forEach(function (btn) { if (!btn.disabled) { btn.disabled = true; } });
+      picker.setAttribute("aria-busy", "true");
       waiting.then(function (answer) {
         if (asking !== seq || !selected || key(selected[0], selected[1]) !== key(cell[0], cell[1])) { return; }
         fillPicker(answer, cell);
       }).catch(function () { if (asking === seq) { fillPicker(null, cell); } });
     }
     function fillPicker(answer, cell) {
+      var any = false;
+      var pickLabels = text.pick || [];
       buttons().forEach(function (btn) {
         var kind = btn.getAttribute("data-kind");
         var n = left(kind);
         // No answer (offline): only the counts grey; the server still checks the move.
         var off = n <= 0 || (answer !== null && !answer.kinds[kind]);
+        any = any || !off;
+        // Greyed, not disabled: a tap on it asks the server why (explain).
         // Only what changed: each write restyles a button and its tile picture.
-        if (btn.disabled !== off) { btn.disabled = off; }
+        if (btn.disabled) { btn.disabled = false; }
+        if (btn.classList.contains("off") !== off) {
+          btn.classList.toggle("off", off);
+          btn.setAttribute("aria-disabled", off ? "true" : "false");
+        }
         if (btn.classList.contains("none") !== (n <= 0)) { btn.classList.toggle("none", n <= 0); }
         var label = btn.querySelector(".n");
         if (!label) { label = document.createElement("span"); label.className = "n"; btn.appendChild(label); }
         var count = String(Math.max(n, 0));
-        if (label.textContent !== count) { label.textContent = count; }
+        if (label.textContent !== count) {
+          label.textContent = count;
+          // The name a screen reader hears says the count it shows.
+          var named = pickLabels[Math.min(Math.max(n, 0), pickLabels.length - 1)];
+          if (named) { btn.setAttribute("aria-label", fill(named, {tile: btn.getAttribute("data-name") || kind})); }
+        }
       });
+      picker.removeAttribute("aria-busy");
       picker.setAttribute("data-ready", key(cell[0], cell[1]));
+      // Said for a cell the player chose, not for one the line's end chose for
+      // them: that would hide the pending move's score.
+      if (answer !== null && !any && chosenByTap) {
+        say(dead[key(cell[0], cell[1])] ? t("dead") : t("none_fit"), "error");
+      }
+      // Only while the focus is still where the keyboard left it (board or tile).
+      var at = document.activeElement;
+      if (focusPicker && (at === svg || at === document.body || (at && picker.contains(at)))) { focusFirstPick(); }
+      focusPicker = false;
+    }
+    var focusPicker = false;  // the keyboard opened the picker: focus goes into it
+    var keepFocus = false;    // a tile picked from the keyboard: focus stays in the entry
+    function focusFirstPick() {
+      var list = buttons();
+      var first = list.filter(function (b) { return !b.classList.contains("off"); })[0] || list[0];
+      if (first) { first.focus(); }
+    }
+    /* A greyed tile tapped: the engine's reason for that tile on that cell. */
+    function explain(kind) {
+      if (!selected) { return; }
+      var url = svg.getAttribute("data-options") + "?cell=" + encodeURIComponent(key(selected[0], selected[1])) +
+        "&tiles=" + encodeURIComponent(tilesKey(pending)) + "&why=" + encodeURIComponent(kind);
+      var seq = ++previewSeq;
+      send("GET", url).then(function (res) {
+        if (seq !== previewSeq) { return; }
+        var err = res.data && res.data.error;
+        if (res.status === 200 && err && err.message) {
+          say(err.message, "error");
+        } else if (res.status !== 200) {
+          say(t("refused", {status: res.status}), "error");
+        }
+      }).catch(function () { if (seq === previewSeq) { say(t("offline"), "error"); } });
     }
     var pickerButtons = null;
     function buttons() {
@@ -596,7 +844,16 @@
         if (state.turn !== turn || pending.length !== count || tapped !== taps) { return; }
         askAhead(likelyNext());
         selected = nextInLine();
-        if (selected) { openPicker(); } else { closePicker(); }
+        chosenByTap = false;
+        var keys = keepFocus;
+        keepFocus = false;
+        if (selected) {
+          focusPicker = keys;
+          openPicker();
+        } else {
+          closePicker();
+          if (keys) { cursor = [tile.row, tile.col]; svg.focus(); showCursor(); }
+        }
         changed();
         revealSelected();
       });
@@ -611,6 +868,7 @@
       if (removeBtn) { removeBtn.disabled = !pending.length; }
       if (clearBtn) { clearBtn.disabled = !pending.length && !selected; }
       showPreview();
+      emit("pending", pending.map(function (p) { return [p.row, p.col, p.color, p.shape]; }));
     }
     function say(message, cls) {
       if (!preview) { return; }
@@ -677,6 +935,7 @@
           if (res.status === 201 || res.status === 200) {
             // The answer's state is the game now: no other request.
             answer(res.data.game);
+            emit("confirmed", res.data);  // {score, end_bonus, text, game}
             return;
           }
           if (res.status === 409 && res.data.game) {
@@ -714,11 +973,13 @@
         answers = {};
         ahead = {};
         previews = {};
+        dead = {};
         closePicker();
         say(defaultText, "");
         if (confirmBtn) { confirmBtn.disabled = true; }
         if (removeBtn) { removeBtn.disabled = true; }
         if (clearBtn) { clearBtn.disabled = true; }
+        emit("pending", []);
       }
       drawBoard();
       drawEntry();
@@ -727,11 +988,37 @@
       askFirstOptions();
     }
     document.addEventListener("sk:state", onState);
-    stop = function () { document.removeEventListener("sk:state", onState); };
+    board = {drawOverlays: drawOverlays, propose: propose};
+    stop = function () { document.removeEventListener("sk:state", onState); board = null; };
 
     if (picker) {
       onTap(picker, "[data-kind]", function (btn) {
-        if (!btn.disabled) { pick(btn.getAttribute("data-kind")); }
+        if (btn.disabled) { return; }
+        if (btn.classList.contains("off")) { explain(btn.getAttribute("data-kind")); return; }
+        var fromKeys = document.activeElement === btn;
+        pick(btn.getAttribute("data-kind"));
+        // Focus stays in the entry: on the board when the picker closes.
+        if (fromKeys) { keepFocus = true; }
+      });
+      // Arrow keys move between the picker's tiles; Escape goes back to the board.
+      picker.addEventListener("keydown", function (ev) {
+        var list = buttons();
+        var i = list.indexOf(document.activeElement);
+        if (i < 0) { return; }
+        var cols = Math.round(picker.querySelector(".picker-grid").getBoundingClientRect().width /
+                              Math.max(1, list[0].getBoundingClientRect().width)) || 6;
+        var step = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols}[ev.key];
+        if (step) {
+          ev.preventDefault();
+          var j = Math.max(0, Math.min(list.length - 1, i + step));
+          list[j].focus();
+        } else if (ev.key === "Escape") {
+          ev.preventDefault();
+          selected = null;
+          closePicker();
+          drawMarks();
+          svg.focus();
+        }
       });
     }
     if (confirmBtn) { onTap(confirmBtn.parentNode, "[data-confirm]", confirmMove); }
@@ -746,7 +1033,8 @@
 
     drawBoard();
     drawEntry();
-    fit();
+    drawOverlays();
+    if (!restoreView()) { fit(); }
     svg.setAttribute("data-drawn", String(tiles.length));
     if (window.performance && performance.mark) { performance.mark("board-drawn"); }
     askFirstOptions();

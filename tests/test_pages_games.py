@@ -609,3 +609,41 @@ def test_the_first_tiles_options_for_every_cell_come_in_one_answer(
     assert answer(client, game_id, "cells=" + ";".join(["1,3"] * 9))[0] == 400
     assert answer(client, game_id, "cells=&tiles=[]")[0] == 400
     assert answer(client, game_id, "cell=x&tiles=[]")[0] == 400
+
+
+def test_options_say_why_a_greyed_tile_may_not_go_on_a_cell(
+    client: FlaskClient,
+) -> None:
+    game_id = new_game(client, "Anna", "Chris", "Sally", "Dave")
+    place(client, game_id, SAMPLE[0])
+    status, got = answer(client, game_id, "cell=0,3&tiles=[]&why=blue%20clover")
+    assert status == 200
+    assert got["kind"] == "blue clover"
+    assert got["error"]["code"] == "mixed_line"
+    assert "blue clover" in got["error"]["message"]
+    # A kind that fits has no refusal.
+    status, got = answer(client, game_id, "cell=0,3&tiles=[]&why=red%20square")
+    assert (status, got["error"]) == (200, None)
+    # A tile not in the set, or why without a cell, is a clear 400.
+    for bad in ("cell=0,3&why=gold%20star", "why=red%20square", "cell=0,3&why=red"):
+        status, got = answer(client, game_id, bad)
+        assert status == 400
+        assert got["error"]["code"] == "bad_request"
+
+
+def test_the_first_tiles_options_list_the_dead_cells(client: FlaskClient) -> None:
+    game_id = new_game(client, "Anna", "Chris")
+    place(client, game_id, [(0, 0, "red", "circle"), (0, 1, "red", "square")])
+    status, got = answer(client, game_id, "tiles=[]")
+    assert (status, got["dead"]) == (200, [])
+    place(client, game_id, [(-1, 1, "red", "diamond")])
+    place(client, game_id, [(1, 0, "blue", "circle")])
+    place(client, game_id, [(1, -1, "blue", "clover")])
+    status, got = answer(client, game_id, "tiles=[]")
+    # (1, 1): its column asks for red, its row for blue; (-1, 0): a circle
+    # (column) that is red or a diamond (row) is the red circle, already there.
+    assert got["dead"] == [[-1, 0], [1, 1]]
+    assert "1,1" not in got["cells"]
+    # Asked ahead for some cells, the answer carries no dead list.
+    status, got = answer(client, game_id, "cells=1,1;2,0&tiles=[]")
+    assert "dead" not in got

@@ -516,6 +516,146 @@ class Board:
             return False
         return True
 
+    def mend_fault(self, tiles: Iterable[TileInput]) -> IllegalMove | None:
+        """For a move refused only for a gap or for touching no tile: return the
+        fault more tiles of the same move cannot mend, or None if they still may.
+
+        More tiles may fill the gaps and reach the board along the move's line
+        (along either line of a lone tile), within one hand; every line the
+        tiles already make must still take them: the known tiles across the
+        line's span must share a colour or a shape, each once, and fit its
+        length. A page lets a move's tiles be entered in any order by this.
+        """
+        placed = self._parse(tiles)
+        cells = self._cells
+        k = len(placed)
+        used = {cell for cell, _ in placed}
+        if k == 0 or len(used) < k or any(cell in cells for cell in used):
+            return None  # not refused for a gap: nothing to add here
+        rows = {cell[0] for cell in used}
+        cols = {cell[1] for cell in used}
+        if k > 1 and len(rows) > 1 and len(cols) > 1:
+            return None
+        directions = [len(rows) == 1] if k > 1 else [True, False]
+        for cell, code in placed:
+            cells[cell] = code
+        try:
+            return self._mend_fault(placed, directions)
+        finally:
+            for cell, _ in placed:
+                del cells[cell]
+
+    def _mend_fault(
+        self, placed: list[tuple[Cell, int]], directions: list[bool]
+    ) -> IllegalMove | None:
+        """mend_fault with the tiles in _cells; directions: True for a row."""
+        cells = self._cells
+        placed_cells = tuple(cell for cell, _ in placed)
+        on_board = len(cells) > len(placed_cells)
+        spare = self.variant.hand_size - len(placed)
+        reach = not on_board
+        fault_seen: IllegalMove | None = None  # why the board's nearest run is shut
+        for horizontal in directions:
+            line = placed_cells[0][0] if horizontal else placed_cells[0][1]
+
+            def at(i: int, line: int = line, horizontal: bool = horizontal) -> Cell:
+                return (line, i) if horizontal else (i, line)
+
+            along = [cell[1] if horizontal else cell[0] for cell in placed_cells]
+            lo, hi = min(along), max(along)
+            while at(lo - 1) in cells:
+                lo -= 1
+            while at(hi + 1) in cells:
+                hi += 1
+            span = [at(i) for i in range(lo, hi + 1)]
+            known = [cell for cell in span if cell in cells]
+            fault = self._known_line_fault(known, len(span), horizontal, placed_cells)
+            if fault is not None:
+                return fault
+            holes = [cell for cell in span if cell not in cells]
+            if len(holes) > spare:
+                return self._gap(holes[0])
+            if reach:
+                continue
+            # Board tiles in the span, or beside a cell more tiles may take:
+            # the holes, and the cells beyond either end within the hand.
+            if len(known) > len(placed_cells):
+                reach = True
+                continue
+            reachable = list(placed_cells) + holes
+            for step, end in ((-1, lo), (1, hi)):
+                for j in range(1, spare - len(holes) + 1):
+                    cell = at(end + step * j)
+                    if cell not in cells:
+                        reachable.append(cell)
+                        continue
+                    # Filled up to a run of the board: one line with it then.
+                    far = end + step * j
+                    while at(far + step) in cells:
+                        far += step
+                    joined = [at(i) for i in range(min(lo, far), max(hi, far) + 1)]
+                    blocked = self._known_line_fault(
+                        [cell for cell in joined if cell in cells], len(joined),
+                        horizontal, placed_cells,
+                    )
+                    if blocked is None:
+                        reach = True
+                    else:
+                        fault_seen = fault_seen or blocked
+                    break
+            reach = reach or any(
+                side in cells
+                for cell in reachable
+                for side in self._beside(cell, horizontal)
+            )
+        if len(directions) == 1:
+            across = not directions[0]
+            for r, c in placed_cells:
+                run = self._run_row if across else self._run_col
+                first, length, m = run(r, c)
+                if length > 1:
+                    try:
+                        self._line_points(r if across else c, first, length, m,
+                                          across, placed_cells, None)
+                    except IllegalMove as fault:
+                        return fault
+        if reach:
+            return None
+        return fault_seen or self._not_connected(placed_cells)
+
+    @staticmethod
+    def _beside(cell: Cell, horizontal: bool) -> tuple[Cell, Cell]:
+        """The two cells across a row (above and below) or a column (left, right)."""
+        r, c = cell
+        return ((r - 1, c), (r + 1, c)) if horizontal else ((r, c - 1), (r, c + 1))
+
+    def _known_line_fault(
+        self, known: list[Cell], length: int, horizontal: bool,
+        placed_cells: tuple[Cell, ...],
+    ) -> IllegalMove | None:
+        """The fault of a line of `length` cells whose tiles so far are `known`."""
+        if len(known) < 2:
+            return None
+        n = self.variant.colors
+        if length > n:
+            return IllegalMove(
+                "line_too_long", None,
+                {"direction": "row" if horizontal else "column", "span": known,
+                 "length": length, "max": n},
+                tuple(known),
+            )
+        cm = sm = 0
+        for cell in known:
+            cm |= COLOR_BIT[self._cells[cell]]
+            sm |= SHAPE_BIT[self._cells[cell]]
+        if cm & (cm - 1) == 0:
+            ok = sm.bit_count() == len(known)
+        elif sm & (sm - 1) == 0:
+            ok = cm.bit_count() == len(known)
+        else:
+            return self._mixed(known, horizontal, placed_cells)
+        return None if ok else self._duplicate(known, horizontal, placed_cells)
+
     def pop(self) -> list[Placement]:
         """Take back the last placing move; return its tiles. IndexError if none."""
         cells = self._history.pop()

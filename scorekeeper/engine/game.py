@@ -543,7 +543,8 @@ class Game:
 
         A kind maps to the move's Preview, or to the IllegalMove of a move that
         more tiles of the same move may still mend (MENDABLE: a gap to fill, a
-        first move still too small).
+        first move still too small; or a move that does not touch the board yet
+        and may reach it along its line, Board.mend_fault).
         Kinds with no copy left beside the pending ones (counted by the set's
         supply key) are left out, as is everything once the game is over.
         """
@@ -561,13 +562,42 @@ class Game:
             if unseen.get(key, 0) - used.get(key, 0) <= 0:
                 continue
             try:
-                found[kind] = self.preview([*pending, (*cell, *kind)])
-            except IllegalMove as exc:
-                if exc.code in MENDABLE:
-                    found[kind] = exc
-            except BadInput:
+                found[kind] = self._option([*pending, (*cell, *kind)])
+            except (IllegalMove, BadInput):
                 continue
         return found
+
+    def _option(self, tiles: list[TileInput]) -> Preview | IllegalMove:
+        """Return the preview of a move being entered, or the refusal more tiles
+        of it may still mend; raise the refusal they cannot mend.
+
+        A gap may be filled and a move that touches no tile yet may reach the
+        board with more tiles (Board.mend_fault), so a move's tiles may be
+        entered in any order along their line.
+        """
+        try:
+            return self.preview(tiles)
+        except IllegalMove as exc:
+            if exc.code in ("gap", "not_connected"):
+                fault = self.board.mend_fault(tiles)
+                if fault is not None:
+                    raise fault from None
+                return exc
+            if exc.code in MENDABLE:
+                return exc
+            raise
+
+    def refusal(
+        self, cell: tuple[int, int], kind: tuple[str, str],
+        pending: Sequence[tuple[int, int, str, str]] = (),
+    ) -> IllegalMove | None:
+        """Return why this kind may not go on cell with the pending tiles (the
+        refusal no later tile can mend), or None if cell_options offers it."""
+        try:
+            self._option([*pending, (*cell, *kind)])
+        except IllegalMove as exc:
+            return exc
+        return None
 
     def first_options(
         self,

@@ -39,7 +39,7 @@ from .forms import (
     thinking_seconds,
 )
 from .pages import can_edit, require_edit, script_json
-from .state import option_json, state_text
+from .state import option_json, refusal_json, state_text
 
 bp = Blueprint("table", __name__)
 
@@ -351,14 +351,22 @@ def options(game_id: int) -> Response | tuple[Response, int]:
     {"turn", "cells": {"r,c": previews}} (the page asks ahead for the cells a
     player may tap next). Without either (and without tiles): the same for a
     move's first tile on every cell where one may go; the page asks it once per
-    turn, so that a first tap needs no request at all.
+    turn, so that a first tap needs no request at all; it also lists under
+    "dead" the cells beside the board where no tile may go.
+
+    With why=colour+shape (and cell, tiles): why that kind may not go there,
+    {"cell", "turn", "kind", "error": refusal or null}: the page's answer to a
+    tap on a greyed tile.
     """
     raw_cell, raw_cells = request.args.get("cell"), request.args.get("cells")
     cell = _parse_cell(raw_cell)
     pending = _parse_pending(request.args.get("tiles"))
     several = [_parse_cell(part) for part in (raw_cells or "").split(";") if part]
+    raw_why = request.args.get("why")
+    why = tuple(raw_why[:40].split(" ")) if raw_why is not None else None
     if (
         pending is None
+        or (why is not None and (cell is None or len(why) != 2))
         or (raw_cell is not None and cell is None)
         or None in several or len(several) > MAX_CELLS
         or (raw_cells is not None and (not several or raw_cell is not None))
@@ -370,6 +378,16 @@ def options(game_id: int) -> Response | tuple[Response, int]:
     with loaded(game_id) as row:
         game = row.game
         turn = game.turn
+        if why is not None and cell is not None:
+            if why not in game.variant.kinds:
+                return jsonify({"error": {"code": "bad_request", "message": _(
+                    "Give why=colour shape, a tile of this game's set."
+                )}}), 400
+            refused = game.refusal(cell, (why[0], why[1]), pending)
+            return jsonify({
+                "cell": list(cell), "turn": turn, "kind": " ".join(why),
+                "error": refusal_json(refused) if refused is not None else None,
+            })
         if cell is None:
             if several:
                 found_by_cell = {
@@ -378,6 +396,8 @@ def options(game_id: int) -> Response | tuple[Response, int]:
                 }
             else:
                 found_by_cell = game.first_options()
+                # The cells beside the board where no tile may go: drawn as dead.
+                dead = [list(at) for at in engine.insights.dead_cells(game.board)]
             cells = {
                 f"{r},{c}": {
                     f"{color} {shape}": option_json(result)
@@ -385,7 +405,10 @@ def options(game_id: int) -> Response | tuple[Response, int]:
                 }
                 for (r, c), found in found_by_cell.items()
             }
-            return jsonify({"turn": turn, "cells": cells})
+            answer: dict[str, Any] = {"turn": turn, "cells": cells}
+            if not several:
+                answer["dead"] = dead
+            return jsonify(answer)
         previews = {
             f"{color} {shape}": option_json(result)
             for (color, shape), result in game.cell_options(cell, pending).items()

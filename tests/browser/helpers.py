@@ -50,9 +50,8 @@ def settle(page: Any) -> None:
     )
 
 
-def tap_cell(page: Any, row: int, col: int) -> None:
-    """Tap the centre of a board cell, wherever the board view has put it."""
-    settle(page)  # no person taps within a frame of the last tap
+def cell_point(page: Any, row: int, col: int) -> tuple[float, float]:
+    """Where the centre of a board cell is on screen now."""
     x, y = page.evaluate(
         """([r, c]) => {
             const svg = document.querySelector('[data-board]');
@@ -63,4 +62,47 @@ def tap_cell(page: Any, row: int, col: int) -> None:
         }""",
         [row, col],
     )
+    return x, y
+
+
+def board_window(page: Any) -> tuple[float, float, float, float]:
+    """The part of the board a finger can reach: (left, top, right, bottom),
+    under the sticky header and the fit button, above the sticky entry bar."""
+    left, top, right, bottom = page.evaluate(
+        """() => {
+            const box = document.querySelector('[data-board]').getBoundingClientRect();
+            const head = document.querySelector('header').getBoundingClientRect();
+            const entry = document.querySelector('[data-entry]');
+            let bottom = Math.min(box.bottom, innerHeight);
+            if (entry) {
+                const bar = entry.getBoundingClientRect();
+                if (bar.left < box.right && bar.right > box.left && bar.top > box.top) {
+                    bottom = Math.min(bottom, bar.top);
+                }
+            }
+            // The fit button sits over the board's top corner.
+            const fit = document.querySelector('[data-fit]');
+            const below = fit ? fit.getBoundingClientRect().bottom : 0;
+            return [box.left, Math.max(box.top, head.bottom, below), box.right, bottom];
+        }"""
+    )
+    return left, top, right, bottom
+
+
+def tap_cell(page: Any, row: int, col: int) -> None:
+    """Tap the centre of a board cell, wherever the board view has put it; a
+    cell out of reach is first dragged into view, as a finger would."""
+    settle(page)  # no person taps within a frame of the last tap
+    x, y = cell_point(page, row, col)
+    left, top, right, bottom = board_window(page)
+    margin = 30
+    if not (left + margin < x < right - margin and top + margin < y < bottom - margin):
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+        page.mouse.move(cx, cy)
+        page.mouse.down()
+        page.mouse.move(cx + (cx - x) / 2, cy + (cy - y) / 2, steps=4)
+        page.mouse.move(cx + (cx - x), cy + (cy - y), steps=4)
+        page.mouse.up()
+        settle(page)
+        x, y = cell_point(page, row, col)
     page.touchscreen.tap(x, y)

@@ -345,13 +345,27 @@ def test_a_move_can_be_entered_with_the_keyboard(
     ).new_page()
     start_game(page, live_server, ["Ann", "Bob"])
     page.focus("[data-board]")
+    # The cursor's cell is announced as it moves.
+    spoken = page.locator("[data-board-cursor]")
+    expect(spoken).to_have_text("free cell, row 0, column 0")
     page.keyboard.press("Enter")  # the only free cell on an empty board
-    page.focus('[data-picker] [data-kind="green clover"]')
+    # The focus goes to the picker's first tile; arrows move over the tiles.
+    red_circle = page.locator('[data-picker] [data-kind="red circle"]')
+    expect(red_circle).to_be_focused()
+    expect(red_circle).to_have_attribute("aria-label", "red circle, 3 left")
+    for key in ["ArrowDown"] * 3 + ["ArrowRight"] * 2:  # green row, diamond column
+        page.keyboard.press(key)
+    expect(page.locator('[data-picker] [data-kind="green diamond"]')).to_be_focused()
     page.keyboard.press("Enter")
-    page.focus("[data-board]")
+    # After the pick the focus is back on the board, not lost.
+    expect(page.locator("[data-board]")).to_be_focused()
+    expect(spoken).to_contain_text("green diamond")
     page.keyboard.press("ArrowRight")
+    expect(spoken).to_have_text("free cell, row 0, column 1")
     page.keyboard.press("Enter")
-    page.focus('[data-picker] [data-kind="green diamond"]')
+    first = page.locator("[data-picker] [data-kind]:not(.off)").first
+    expect(first).to_be_focused()
+    page.focus('[data-picker] [data-kind="green clover"]')
     page.keyboard.press("Enter")
     expect(preview(page)).to_have_text("green line 2 = 2")
     page.focus("[data-confirm]")
