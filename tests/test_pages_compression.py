@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import gzip
+from pathlib import Path
 from typing import Any
 
+import rcssmin
+import rjsmin
 from conftest import Table
 from flask.testing import FlaskClient
 
+STATIC = Path(__file__).resolve().parents[1] / "static"
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 
 
@@ -66,11 +70,29 @@ def test_static_files_are_gzipped_and_revalidate(client: FlaskClient) -> None:
     plain = get()
     packed = get(**GZIP)
     assert packed.headers["Content-Encoding"] == "gzip"
-    assert gzip.decompress(packed.data) == plain.data
+    assert gzip.decompress(packed.data) == rjsmin.jsmin(plain.data)
     # The same bytes each time (kept per file version).
     assert get(**GZIP).data == packed.data
     again = get(**GZIP, **{"If-None-Match": packed.headers["ETag"]})
     assert again.status_code == 304
+
+
+def test_static_scripts_and_styles_travel_minified_and_plain_clients_get_the_source(
+    client: FlaskClient,
+) -> None:
+    source = (STATIC / "table.js").read_bytes()
+    plain = client.get("/static/table.js", buffered=True)
+    packed = client.get("/static/app.css", headers=GZIP, buffered=True)
+    script = gzip.decompress(
+        client.get("/static/table.js", headers=GZIP, buffered=True).data
+    )
+
+    assert plain.data == source  # as written, comments and all
+    assert b"/*" in source and b"/*" not in script
+    assert len(script) < len(source) * 3 // 4
+    css = gzip.decompress(packed.data)
+    assert b"/*" not in css and b"\n\n" not in css
+    assert css == rcssmin.cssmin((STATIC / "app.css").read_bytes())
 
 
 def test_small_answers_errors_and_downloads_stay_as_they_are(

@@ -4,7 +4,9 @@ The standard library's gzip is enough here: a game page goes from ~80 KB to
 under 20 KB, and a phone on a club's Wi-Fi waits for bytes, not for a better
 ratio. Dynamic answers use a fast level (a move's answer costs ~0.03 ms to
 compress at level 1, ~0.2 ms at 6), pages a better one; static files are
-compressed once at the best level and kept in memory, keyed by their ETag.
+minified (rjsmin, rcssmin: comments say why in the source, and a phone need not
+download them), compressed once at the best level and kept in memory, keyed by
+their ETag; a client that takes no gzip gets the file as written.
 Never compressed: event streams (each event must reach the client at once),
 answers already encoded, ranges, anything below MIN_SIZE, and answers without
 a body.
@@ -14,7 +16,10 @@ from __future__ import annotations
 
 import gzip
 import threading
+from collections.abc import Callable
 
+import rcssmin
+import rjsmin
 from flask import Flask, Response, request
 
 TEXT_TYPES = frozenset({
@@ -41,6 +46,15 @@ MAX_STATIC = 1024 * 1024
 """Static files larger than this are sent as they are (none is near it)."""
 
 
+MINIFIERS: dict[str, Callable[[bytes], bytes]] = {
+    "text/javascript": rjsmin.jsmin,
+    "application/javascript": rjsmin.jsmin,
+    "text/css": rcssmin.cssmin,
+}
+"""Static media types sent minified inside their gzip (a third fewer bytes on
+the wire for the game page's scripts and styles)."""
+
+
 class _StaticGzip:
     """Compressed static files by ETag (a new file version has a new ETag)."""
 
@@ -56,9 +70,11 @@ class _StaticGzip:
         try:
             if found is None:
                 response.direct_passthrough = False
-                found = gzip.compress(
-                    response.get_data(), compresslevel=STATIC_LEVEL, mtime=0
-                )
+                data = response.get_data()
+                minify = MINIFIERS.get(response.mimetype or "")
+                if minify is not None:
+                    data = minify(data)
+                found = gzip.compress(data, compresslevel=STATIC_LEVEL, mtime=0)
                 with self._lock:
                     self._bodies[etag] = found
         finally:
