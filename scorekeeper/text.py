@@ -695,3 +695,26 @@ def ready_strings(variant: engine.Variant) -> list[str]:
     return [""] + [
         _by_unit(variant, "ready", num=n) for n in range(1, variant.hand_size + 1)
     ]
+
+
+# --- insights (issue 11) ---
+
+
+def hint_strings(variant: engine.Variant) -> dict[str, object]:
+    """Return the words the hints panel's script (static/hints.js) shows."""
+    return {
+        "threats": gettext("Qwirkle threats: %(n)s", n="%(n)s"),
+        "threat": gettext("%(tile)s makes a Qwirkle (%(n)s still out)",
+                          tile="%(tile)s", n="%(n)s"),
+        "hot": gettext("Best single tile: %(points)s", points="%(points)s"),
+        "dead": gettext("Dead cells: %(n)s", n="%(n)s"),
+        "none": gettext("No Qwirkle can be completed with one tile now."),
+        "failed": gettext("The hints could not be loaded. Try again."),
+        "best": gettext("Best move: %(points)s", points="%(points)s"),
+        "no_best": gettext("None of these can be placed."),
+        "tile_names": {
+            f"{color} {shape}": tile_name(color, shape)
+            for color, shape in variant.kinds
+        },
+    }
+

@@ -153,6 +153,7 @@ def page_context(row: GameRow) -> dict[str, Any]:
         "state_script": script_json(state_text(row)),
         "text_json": json.dumps(text.board_strings(variant), ensure_ascii=False),
         "letters_json": json.dumps(text.color_letters(variant), ensure_ascii=False),
+        "hints_json": json.dumps(text.hint_strings(variant), ensure_ascii=False),
         "last_points": text.last_points(game),
         "last_move": last,
         "show_hands": game.bag == 0,
