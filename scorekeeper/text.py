@@ -718,3 +718,13 @@ def hint_strings(variant: engine.Variant) -> dict[str, object]:
         },
     }
 
+
+
+def best_spot_line(score: int, best: int) -> str:
+    """Return a placing move's "same tiles, best spot" line with its efficiency."""
+    if best <= score:
+        return gettext("Same tiles, best spot: this was it (%(best)s).", best=best)
+    return gettext(
+        "Same tiles, best spot: %(best)s (scored %(score)s, %(efficiency)s).",
+        best=best, score=score, efficiency=percent(score / best if best else None),
+    )

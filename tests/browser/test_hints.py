@@ -110,3 +110,37 @@ def test_the_hints_follow_a_move_entered_on_another_device(
     expect(page.locator("[data-board] .overlay-threat")).to_have_count(0, timeout=15000)
     expect(page.locator("[data-hints-summary]")).to_contain_text("Qwirkle threats: 0")
     expect(page.locator("[data-board] .overlay-hot")).not_to_have_count(0)
+
+
+def test_the_replay_draws_the_better_spot_at_each_step(
+    live_server: str, browser: Any,
+) -> None:
+    game_id, token = game_with_five_reds(live_server)
+    # Bob puts the red crisscross under the line (2) where its end made a Qwirkle.
+    api(live_server, f"/api/games/{game_id}/moves", {"type": "place", "tiles": [
+        {"row": 1, "col": 0, "color": "red", "shape": "crisscross"}]}, token)
+    page = browser.new_context(**PHONE).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server}/games/{game_id}/replay?move=0")
+    best = page.locator("[data-best] .best-tile")
+    line = page.locator("[data-best-line]")
+    expect(best).to_have_count(0)
+    expect(line).to_be_hidden()
+
+    page.keyboard.press("ArrowRight")
+    expect(line).to_have_text("Same tiles, best spot: this was it (5).")
+    expect(best).to_have_count(0)
+
+    page.keyboard.press("ArrowRight")
+    expect(best).to_have_count(1)
+    assert best.get_attribute("data-cell") in ("0,5", "0,-1")
+    expect(line).to_have_text("Same tiles, best spot: 12 (scored 2, 17%).")
+    # Drawn where the server draws it, in the frame of the board.
+    box = best.bounding_box()
+    board = page.locator(".replay-board").bounding_box()
+    assert box and board and board["x"] <= box["x"] < board["x"] + board["width"]
+
+    page.keyboard.press("Home")
+    expect(best).to_have_count(0)
+    assert errors == []

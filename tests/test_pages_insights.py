@@ -1,0 +1,93 @@
+"""Insights on the pages (issue 11): the replay's best spot, the analysis page."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import Table, TableGame
+from flask.testing import FlaskClient
+from test_history_helpers import parse
+
+FIVE_REDS = [(0, c, "red", s) for c, s in enumerate(
+    ["circle", "square", "diamond", "starburst", "clover"])]
+
+
+def missed_qwirkle_game(table: Table) -> TableGame:
+    """Ann lays five reds; Bob puts the red crisscross under them (2 points)
+    where the end of the line made a Qwirkle (12)."""
+    game = table.new()
+    game.place(*FIVE_REDS)
+    game.place((1, 0, "red", "crisscross"))
+    return game
+
+
+def steps_of(client: FlaskClient, game_id: int, step: int) -> dict[str, object]:
+    page = parse(client.get(f"/games/{game_id}/replay?move={step}").data)
+    data: dict[str, object] = json.loads(
+        page.find("script", data_replay_steps=True).text())
+    return data
+
+
+def test_the_replay_draws_the_better_spot_and_says_the_moves_efficiency(
+    table: Table, client: FlaskClient,
+) -> None:
+    game = missed_qwirkle_game(table)
+
+    page = parse(client.get(f"/games/{game.id}/replay?move=2").data)
+    steps = steps_of(client, game.id, 2)["steps"]
+
+    best = page.find("g", data_best=True).find_all("svg")
+    assert [b.attrs["data-cell"] for b in best] in (["0,5"], ["0,-1"])
+    assert page.find("p", data_best_line=True).text() == (
+        "Same tiles, best spot: 12 (scored 2, 17%)."
+    )
+    assert isinstance(steps, list)
+    assert steps[2]["best"][0][2:] in ([0, 5, "red", "crisscross"],
+                                       [0, -1, "red", "crisscross"])
+    assert steps[1]["best"] == []
+    assert steps[1]["best_line"] == "Same tiles, best spot: this was it (5)."
+    assert steps[0]["best_line"] == ""
+
+
+def test_the_replay_frames_the_board_to_hold_the_better_spot(
+    table: Table, client: FlaskClient,
+) -> None:
+    game = missed_qwirkle_game(table)
+    page = parse(client.get(f"/games/{game.id}/replay?move=2").data)
+    board = page.find("svg", class_="replay-board")
+    width = int(board.attrs["viewbox"].split()[2])
+    for tile in page.find("g", data_best=True).find_all("svg"):
+        assert 0 <= int(tile.attrs["x"]) < width
+
+
+def test_the_analysis_page_shows_efficiency_missed_points_and_qwirkles(
+    table: Table, client: FlaskClient,
+) -> None:
+    game = missed_qwirkle_game(table)
+
+    response = client.get(f"/games/{game.id}/analysis")
+
+    assert response.status_code == 200
+    page = parse(response.data)
+    seats = page.find("table", data_efficiency=True).find_all("tr", data_seat=True)
+    assert [s.find("td", data_eff=True).text() for s in seats] == ["100%", "17%"]
+    assert [s.find("td", data_missed_qwirkles=True).text() for s in seats] == [
+        "0", "1"]
+    moves = page.find("table", data_moves=True).find_all("tr", data_move=True)
+    assert [m.attrs["class"] for m in moves] == ["", "missed"]
+    assert moves[1].find_all("strong", data_missed_qwirkle=True)
+    assert "Points left lying in all: 10" in page.text()
+    assert page.find("section", class_="chart").find_all("svg")
+
+
+def test_the_analysis_page_of_an_unknown_game_is_a_404(client: FlaskClient) -> None:
+    assert client.get("/games/424242/analysis").status_code == 404
+
+
+def test_the_history_list_links_each_game_to_its_analysis(
+    table: Table, client: FlaskClient,
+) -> None:
+    game = missed_qwirkle_game(table)
+    page = parse(client.get("/history").data)
+    links = page.find_all("a", data_analysis_link=True)
+    assert [a.attrs["href"] for a in links] == [f"/games/{game.id}/analysis"]
