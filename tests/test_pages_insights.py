@@ -91,3 +91,30 @@ def test_the_history_list_links_each_game_to_its_analysis(
     page = parse(client.get("/history").data)
     links = page.find_all("a", data_analysis_link=True)
     assert [a.attrs["href"] for a in links] == [f"/games/{game.id}/analysis"]
+
+
+def test_players_pages_show_each_players_efficiency_over_their_games(
+    table: Table, client: FlaskClient,
+) -> None:
+    missed_qwirkle_game(table)
+    second = table.new(players=["Bob", "Cy"])
+    second.place((0, 0, "blue", "circle"), (0, 1, "blue", "square"))  # 2 of 2
+
+    bob = parse(client.get("/players/Bob").data)
+    listed = parse(client.get("/players").data)
+
+    # Bob: 2 of 12 in the first game, 2 of 2 in the second: 4 of 14, not 58%.
+    assert bob.find("dd", data_stat="efficiency").text().startswith("29%")
+    assert "4 of 14 points" in bob.find("dd", data_stat="efficiency").text()
+    rows = {r.attrs["data-player"]: r.find("td", data_efficiency=True).text()
+            for r in listed.find_all("tr", data_player=True)}
+    assert rows == {"ann": "100%", "bob": "29%", "cy": "–"}
+
+
+def test_an_undo_takes_the_move_out_of_the_players_efficiency(
+    table: Table, client: FlaskClient,
+) -> None:
+    game = missed_qwirkle_game(table)
+    game.undo()
+    bob = parse(client.get("/players/Bob").data)
+    assert bob.find("dd", data_stat="efficiency").text() == "–"
