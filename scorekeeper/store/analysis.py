@@ -61,6 +61,11 @@ def stored(db: sqlite_utils.Database, game_id: int) -> dict[int, engine.MoveAnal
     return found
 
 
+def stored_of(game_id: int) -> dict[int, engine.MoveAnalysis]:
+    """Return the game's stored analyses by move number, computing nothing."""
+    return stored(get_db(), game_id)
+
+
 def refresh_efficiency(
     db: sqlite_utils.Database, game_id: int, seats: Sequence[int] | None = None
 ) -> None:

@@ -165,9 +165,13 @@ class Insight:
 
     @classmethod
     def of(cls, row: GameRow) -> Insight:
-        """Return the stored (or newly stored) analysis of a loaded game."""
-        found = analysis.game_analysis(row)
-        return cls({move.number: move for move in found.moves})
+        """Return the analyses stored for a loaded game.
+
+        Only what is stored: a move is analysed as it is written, but a game
+        restored from a backup is analysed when its analysis page (or the API)
+        first asks, so that a replay step stays within its target (issue 2).
+        """
+        return cls(analysis.stored_of(row.id))
 
     def extra_cells(self) -> list[tuple[int, int]]:
         """Return the cells of every better placement, to frame the board by."""
