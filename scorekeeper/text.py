@@ -710,6 +710,9 @@ def hint_strings(variant: engine.Variant) -> dict[str, object]:
         "dead": gettext("Dead cells: %(n)s", n="%(n)s"),
         "none": gettext("No Qwirkle can be completed with one tile now."),
         "failed": gettext("The hints could not be loaded. Try again."),
+        "best": gettext("Best move: %(points)s (%(tiles)s)", points="%(points)s",
+                        tiles="%(tiles)s"),
+        "no_best": gettext("None of these cubes can be placed."),
         "tile_names": {
             f"{color} {shape}": tile_name(color, shape)
             for color, shape in variant.kinds

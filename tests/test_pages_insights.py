@@ -118,3 +118,31 @@ def test_an_undo_takes_the_move_out_of_the_players_efficiency(
     game.undo()
     bob = parse(client.get("/players/Bob").data)
     assert bob.find("dd", data_stat="efficiency").text() == "–"
+
+
+def test_only_a_running_cubes_game_offers_the_best_move_of_a_roll(
+    table: Table, client: FlaskClient,
+) -> None:
+    classic = table.new()
+    cubes = table.new(variant={"colors": 6, "copies": 15, "hand_size": 6,
+                               "system": "cubes"})
+
+    classic_page = parse(client.get(f"/games/{classic.id}").data)
+    cubes_page = parse(client.get(f"/games/{cubes.id}").data)
+
+    assert classic_page.find_all("details", data_best_move=True) == []
+    box = cubes_page.find("details", data_best_move=True)
+    assert "open" not in box.attrs
+    assert box.attrs["data-url"] == f"/api/games/{cubes.id}/best-move"
+    assert len(box.find_all("button", data_roll=True)) == 36
+
+
+def test_the_hints_toggle_is_on_every_game_page_and_off_in_the_markup(
+    table: Table, client: FlaskClient,
+) -> None:
+    game = table.new()
+    page = parse(client.get(f"/games/{game.id}").data)
+    section = page.find("section", data_hints=True)
+    assert section.attrs["data-url"] == f"/api/games/{game.id}/hints"
+    assert "checked" not in section.find("input", data_hints_toggle=True).attrs
+    assert "hidden" in section.find("div", data_hints_panel=True).attrs

@@ -144,3 +144,35 @@ def test_the_replay_draws_the_better_spot_at_each_step(
     page.keyboard.press("Home")
     expect(best).to_have_count(0)
     assert errors == []
+
+
+def test_cubes_best_move_of_a_roll_is_shown_on_request_and_proposed(
+    live_server: str, browser: Any,
+) -> None:
+    state = api(live_server, "/api/games", {
+        "players": ["Ann", "Bob"],
+        "variant": {"colors": 6, "copies": 15, "hand_size": 6, "system": "cubes"}})
+    game_id, token = state["id"], state["edit_token"]
+    api(live_server, f"/api/games/{game_id}/moves", {"type": "place", "tiles": [
+        {"row": 0, "col": 0, "color": "red", "shape": "circle"},
+        {"row": 0, "col": 1, "color": "red", "shape": "square"}]}, token)
+    page = browser.new_context(**PHONE).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server}/games/{game_id}/join/{token}")
+    page.wait_for_selector("[data-board][data-drawn]")
+    box = page.locator("[data-best-move]")
+    expect(box.locator("[data-best-find]")).to_be_hidden()  # closed by default
+
+    box.locator("summary").tap()
+    box.locator('[data-roll="red diamond"]').tap()
+    box.locator('[data-roll="blue clover"]').tap()
+    expect(box.locator("[data-roll-list]")).to_have_text("red diamond, blue clover")
+    box.locator("[data-best-find]").tap()
+
+    expect(box.locator("[data-best-result]")).to_have_text(
+        "Best move: 3 (red diamond)")
+    expect(page.locator("[data-board] .overlay-best")).to_have_count(1)
+    box.locator("[data-best-propose]").tap()
+    expect(page.locator("[data-preview]")).to_contain_text("= 3")
+    assert errors == []
