@@ -70,7 +70,7 @@ def test_the_analysis_page_shows_efficiency_missed_points_and_qwirkles(
     assert response.status_code == 200
     page = parse(response.data)
     seats = page.find("table", data_efficiency=True).find_all("tr", data_seat=True)
-    assert [s.find("td", data_eff=True).text() for s in seats] == ["100%", "17%"]
+    assert [s.find("span", data_eff=True).text() for s in seats] == ["100%", "17%"]
     assert [s.find("td", data_missed_qwirkles=True).text() for s in seats] == [
         "0", "1"]
     moves = page.find("table", data_moves=True).find_all("tr", data_move=True)
