@@ -126,18 +126,41 @@ def test_the_analysis_lists_every_placing_move_with_best_at_least_its_score(
                                      if m["player"] == seat["player"])
 
 
-def test_a_move_is_analysed_and_stored_as_it_is_written(
-    table: Table, database: Path,
+def test_a_running_games_moves_are_analysed_when_first_asked_and_kept(
+    table: Table, client: FlaskClient, database: Path,
 ) -> None:
     game = table.new()
-    game.place((0, 0, "red", "circle"))  # one tile, where two would score 2
+    game.place((0, 0, "red", "circle"))
     game.trade(2)
+    before = stored_columns(database, game.id)
 
+    client.get(f"{game.url}/analysis")
+
+    assert [row[2] for row in before] == [None, None]
     rows = stored_columns(database, game.id)
-
     assert rows[0][:3] == (0, "place", 1)
     assert rows[1][1:3] == ("trade", None)
     assert seat_sums(database, game.id) == [(1, 1), (0, 0)]
+
+
+def test_a_game_is_analysed_as_its_last_move_ends_it(
+    table: Table, database: Path,
+) -> None:
+    record = load(game_files("classic")[0])
+    last = record["moves"][-1]
+    assert last["type"] == "place" and record["final"] is not None
+    record["moves"], record["final"] = record["moves"][:-1], None
+    game = table.import_record(record)
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE moves SET best_same_tiles = NULL, best_tiles = NULL")
+        db.execute("UPDATE game_players SET eff_scored = 0, eff_available = 0")
+
+    game.place(*[(t["row"], t["col"], t["color"], t["shape"]) for t in last["tiles"]])
+
+    assert game.state()["status"] == "finished"
+    assert all(row[2] is not None for row in stored_columns(database, game.id)
+               if row[1] == "place")
+    assert all(available > 0 for _, available in seat_sums(database, game.id))
 
 
 def test_a_move_that_missed_points_stores_the_better_placement(

@@ -96,13 +96,18 @@ def test_the_history_list_links_each_game_to_its_analysis(
 def test_players_pages_show_each_players_efficiency_over_their_games(
     table: Table, client: FlaskClient,
 ) -> None:
-    missed_qwirkle_game(table)
+    first = missed_qwirkle_game(table)
     second = table.new(players=["Bob", "Cy"])
     second.place((0, 0, "blue", "circle"), (0, 1, "blue", "square"))  # 2 of 2
+    # Running games count once analysed (a finished game is, as it ends).
+    unasked = parse(client.get("/players/Bob").data)
+    for game in (first, second):
+        client.get(f"{game.url}/analysis")
 
     bob = parse(client.get("/players/Bob").data)
     listed = parse(client.get("/players").data)
 
+    assert unasked.find("dd", data_stat="efficiency").text() == "–"
     # Bob: 2 of 12 in the first game, 2 of 2 in the second: 4 of 14, not 58%.
     assert bob.find("dd", data_stat="efficiency").text().startswith("29%")
     assert "4 of 14 points" in bob.find("dd", data_stat="efficiency").text()
@@ -115,6 +120,7 @@ def test_an_undo_takes_the_move_out_of_the_players_efficiency(
     table: Table, client: FlaskClient,
 ) -> None:
     game = missed_qwirkle_game(table)
+    client.get(f"{game.url}/analysis")
     game.undo()
     bob = parse(client.get("/players/Bob").data)
     assert bob.find("dd", data_stat="efficiency").text() == "–"

@@ -2,9 +2,10 @@
 
 The analysis lives beside its move in the moves table (best_same_tiles,
 best_tiles), so an undo (the row goes) or a correction (the rows are
-rewritten) takes it away with the move. A move is analysed when it is
-written; games stored otherwise (a restore, a database from before m420) are
-analysed the first time someone asks, and the answer is kept. Each seat's
+rewritten) takes it away with the move. A game is analysed as it ends (its
+last move's write), when it is imported or corrected, and otherwise (a running
+game, a restore, a database from before m420) the first time someone asks
+(the replay, the analysis page, the API); the answer is kept. Each seat's
 efficiency sums (eff_scored, eff_available) follow in game_players and, by
 its triggers, in player_totals.
 """
@@ -61,11 +62,6 @@ def stored(db: sqlite_utils.Database, game_id: int) -> dict[int, engine.MoveAnal
     return found
 
 
-def stored_of(game_id: int) -> dict[int, engine.MoveAnalysis]:
-    """Return the game's stored analyses by move number, computing nothing."""
-    return stored(get_db(), game_id)
-
-
 def refresh_efficiency(
     db: sqlite_utils.Database, game_id: int, seats: Sequence[int] | None = None
 ) -> None:
@@ -103,10 +99,12 @@ def write(
     )
 
 
-def analyse_all(db: sqlite_utils.Database, game_id: int, game: engine.Game) -> None:
-    """Analyse and store every placing move of a game just written (in the caller's
-    transaction), and its seats' efficiency."""
-    write(db, game_id, game, engine.analyse_game(game).moves)
+def complete(db: sqlite_utils.Database, game_id: int, game: engine.Game) -> None:
+    """Analyse and store the placing moves of a game just written that are not
+    yet analysed (in the caller's transaction), and its seats' efficiency."""
+    known = stored(db, game_id)
+    found = engine.analyse_game(game, known)
+    write(db, game_id, game, [a for a in found.moves if a.number not in known])
     refresh_efficiency(db, game_id)
 
 

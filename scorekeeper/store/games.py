@@ -305,8 +305,8 @@ def _insert_and_keep(names: Sequence[str], game: engine.Game) -> tuple[int, str]
     with immediate(db):
         game_id, token = insert_game(db, names, game, created_at=stamp)
         if game.moves:
-            # An imported game is analysed once, here, like a move as it is written.
-            analysis.analyse_all(db, game_id, game)
+            # An imported game is analysed once, here, like a game as it ends.
+            analysis.complete(db, game_id, game)
     keep(GameRow(game_id, stamp, stamp, list(names), game.variant,
                  game.first_player, token, game))
     return game_id, token
@@ -381,12 +381,12 @@ def record_move_then(
             played = row.game.push(move)
             stamp = _next_stamp(row.updated_at)
             _insert_moves(db, game_id, [played], row.game.turn - 1, [stamp])
-            found = engine.analyse_last_move(row.game)
-            if found is not None:
-                # Analysed as it is written (under a millisecond, see
-                # benchmarks/bench_insights.py): the analysis page only reads.
-                analysis.write(db, game_id, row.game, [found])
-                analysis.refresh_efficiency(db, game_id, [played.player])
+            if row.game.final is not None:
+                # A finished game is analysed once, as it ends, so that every
+                # game played here counts in its players' efficiency. Each move
+                # is not: that would double a move's write (benchmarks/
+                # bench_api.py); a running game is analysed when asked.
+                analysis.complete(db, game_id, row.game)
             row.fingerprint = fingerprints.chain(row.fingerprint, move_key(played))
             # A move changes its player's figures only (a penalty too: its
             # points, its exclusion), unless it ends the game.

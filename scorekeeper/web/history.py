@@ -165,13 +165,10 @@ class Insight:
 
     @classmethod
     def of(cls, row: GameRow) -> Insight:
-        """Return the analyses stored for a loaded game.
-
-        Only what is stored: a move is analysed as it is written, but a game
-        restored from a backup is analysed when its analysis page (or the API)
-        first asks, so that a replay step stays within its target (issue 2).
-        """
-        return cls(analysis.stored_of(row.id))
+        """Return the analysis of a loaded game, computing and storing what is
+        missing (a running game, a restored one)."""
+        found = analysis.game_analysis(row)
+        return cls({move.number: move for move in found.moves})
 
     def extra_cells(self) -> list[tuple[int, int]]:
         """Return the cells of every better placement, to frame the board by."""
