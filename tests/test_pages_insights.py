@@ -152,3 +152,24 @@ def test_the_hints_toggle_is_on_every_game_page_and_off_in_the_markup(
     assert section.attrs["data-url"] == f"/api/games/{game.id}/hints"
     assert "checked" not in section.find("input", data_hints_toggle=True).attrs
     assert "hidden" in section.find("div", data_hints_panel=True).attrs
+
+
+def test_the_final_screen_gives_each_players_efficiency(
+    table: Table, client: FlaskClient,
+) -> None:
+    from corpus import game_files, load
+
+    record = load(game_files("classic")[0])
+    game = table.import_record(record)
+    expected = client.get(f"{game.url}/analysis").get_json()["efficiency"]
+
+    page = parse(client.get(f"/games/{game.id}").data)
+
+    ranking = page.find("ol", class_="ranking").find_all("li")
+    shown = {li.find("span", class_="name").text().rstrip(" ★"):
+             li.find("span", data_efficiency=True).text() for li in ranking}
+    assert shown == {
+        record["players"][seat["player"]]:
+        f"efficiency {round(100 * seat['efficiency'])}%"
+        for seat in expected
+    }
