@@ -570,6 +570,7 @@
       return true;
     }
 
+
     // --- entering a move ---
     function tap(r, c) {
       if (!edit || busy) { return; }

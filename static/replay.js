@@ -203,10 +203,39 @@
     text(one("[data-replay-step]"), String(n));
   }
 
+  /* The better placement of the same tiles (issue 11): drawn over the board
+     as the server draws it (history/_board.html), with its line of text. */
+  function showBest(facts) {
+    var layer = board && board.querySelector("[data-best]");
+    if (layer) {
+      layer.textContent = "";
+      (facts.best || []).forEach(function (t) {
+        var el = makeTile([t[0], t[1], t[2], t[3], t[4], t[5]]);
+        el.setAttribute("class", "best-tile c-" + t[4]);
+        var cb = el.querySelector("text.cb");
+        if (cb) { cb.remove(); }
+        var rect = document.createElementNS(NS, "rect");
+        ["x", "y"].forEach(function (a) { rect.setAttribute(a, "3"); });
+        rect.setAttribute("width", "94");
+        rect.setAttribute("height", "94");
+        rect.setAttribute("rx", "13");
+        el.appendChild(rect);
+        layer.appendChild(el);
+      });
+      board.appendChild(layer);  // over the tiles drawn since
+    }
+    var line = one("[data-best-line]");
+    if (line) {
+      text(line, facts.best_line || "");
+      line.hidden = !facts.best_line;
+    }
+  }
+
   function show(n, push) {
     n = Math.max(0, Math.min(last, n));
     var facts = steps[n];
     drawBoard(n, facts);
+    showBest(facts);
     text(one("[data-replay-title]"), facts.title);
     showMove(facts, n);
     showStanding(facts);

@@ -22,7 +22,7 @@ def test_a_finished_game_on_the_home_page_opens_its_replay(
     assert client.get(link.attrs["href"]).status_code == 200
 
 
-def test_the_final_screen_links_to_replay_sheet_pdf_and_bg_stats(
+def test_the_final_screen_links_to_replay_analysis_sheet_pdf_and_bg_stats(
     client: FlaskClient,
 ) -> None:
     game_id = imported(client)
@@ -31,6 +31,7 @@ def test_the_final_screen_links_to_replay_sheet_pdf_and_bg_stats(
     hrefs = {a.text(): a.attrs["href"] for a in links}
     assert hrefs == {
         "Replay": f"/games/{game_id}/replay?move=0",
+        "Analysis": f"/games/{game_id}/analysis",
         "Score sheet": f"/games/{game_id}/scoresheet",
         "PDF": f"/games/{game_id}/scoresheet.pdf",
         "BG Stats": f"/games/{game_id}/bgstats",

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import sqlite_utils
 
 from .. import engine
-from . import fingerprints
+from . import analysis, fingerprints
 from .cache import (
     MAX_GAME_ID,
     GameRow,
@@ -304,6 +304,9 @@ def _insert_and_keep(names: Sequence[str], game: engine.Game) -> tuple[int, str]
     db = get_db()
     with immediate(db):
         game_id, token = insert_game(db, names, game, created_at=stamp)
+        if game.moves:
+            # An imported game is analysed once, here, like a game as it ends.
+            analysis.complete(db, game_id, game)
     keep(GameRow(game_id, stamp, stamp, list(names), game.variant,
                  game.first_player, token, game))
     return game_id, token
@@ -378,6 +381,12 @@ def record_move_then(
             played = row.game.push(move)
             stamp = _next_stamp(row.updated_at)
             _insert_moves(db, game_id, [played], row.game.turn - 1, [stamp])
+            if row.game.final is not None:
+                # A finished game is analysed once, as it ends, so that every
+                # game played here counts in its players' efficiency. Each move
+                # is not: that would double a move's write (benchmarks/
+                # bench_api.py); a running game is analysed when asked.
+                analysis.complete(db, game_id, row.game)
             row.fingerprint = fingerprints.chain(row.fingerprint, move_key(played))
             # A move changes its player's figures only (a penalty too: its
             # points, its exclusion), unless it ends the game.
@@ -415,6 +424,9 @@ def undo_last_move(game_id: int, expected_turn: int | None = None) -> engine.Mov
         # Taking a move back changes its player's figures only, unless it had
         # ended the game (every seat's winner flag goes).
         mover = None if ended else (undone.player,)
+        if undone.type == "place":
+            # The undone move's analysis went with its row.
+            analysis.refresh_efficiency(db, game_id, [undone.player])
         row.fingerprint = game_fingerprint(row.created_at, row.names, row.game)
         _refresh_summary(db, game_id, row.game, stamp, None, row.fingerprint,
                          row.memo, rewritten=True, seats=mover)
@@ -450,14 +462,26 @@ def replace_moves(
                 raise exc.at_move(number) from None
         stamp = _next_stamp(row.updated_at)
         stamps = []
+        unchanged = 0  # the moves before the first changed one
         for seq, played in enumerate(game.moves):
             values = move_to_row_values(played)
             kept = seq < len(old) and tuple(old[seq][:4]) == (
                 values["type"], values["tiles"], values["count"], values["reason"]
             )
             stamps.append(old[seq][4] if kept else stamp)
+            if kept and unchanged == seq:
+                unchanged += 1
+        # Analyses of the unchanged opening still hold (same board, same tiles);
+        # every later one is worked out again.
+        before = {
+            number: found
+            for number, found in analysis.stored(db, game_id).items()
+            if number <= unchanged
+        }
         db.execute("DELETE FROM moves WHERE game_id = ?", [game_id])
         _insert_moves(db, game_id, game.moves, 0, stamps)
+        analysis.write(db, game_id, game, engine.analyse_game(game, before).moves)
+        analysis.refresh_efficiency(db, game_id)
         finished = db.conn.execute(
             "SELECT finished_at FROM games WHERE id = ?", [game_id]
         ).fetchone()[0]

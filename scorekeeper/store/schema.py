@@ -380,6 +380,43 @@ def m340_player_totals_discipline(db: sqlite_utils.Database) -> None:
     _create_statements(db, _player_totals(_DISCIPLINE_TOTALS))
 
 
+_INSIGHT_TOTALS = {
+    **_DISCIPLINE_TOTALS,
+    "eff_scored": "{r}.eff_scored",
+    "eff_available": "{r}.eff_available",
+}
+"""player_totals since m420: the points a player's analysed moves scored and
+the points the same tiles could have scored (issue 11: efficiency)."""
+
+
+@migrations()
+def m420_move_analysis(db: sqlite_utils.Database) -> None:
+    """Store each placing move's "same tiles, best spot" and sum it per seat.
+
+    moves gains best_same_tiles (NULL until the move is analysed) and
+    best_tiles (the better placement as tile JSON; NULL when the move itself
+    was best). An undo deletes the move's row and a correction rewrites the
+    rows, so a stale analysis cannot outlive the move it was made for.
+    game_players gains eff_scored and eff_available (the seat's analysed
+    moves: what they scored, what their tiles offered), and player_totals sums
+    them through the same triggers, so a player's efficiency is one row away.
+    """
+    for statement in (
+        "ALTER TABLE moves ADD COLUMN best_same_tiles INTEGER",
+        "ALTER TABLE moves ADD COLUMN best_tiles TEXT",
+        "ALTER TABLE game_players ADD COLUMN eff_scored INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE game_players ADD COLUMN eff_available INTEGER NOT NULL"
+        " DEFAULT 0",
+        "DROP TRIGGER IF EXISTS player_totals_insert",
+        "DROP TRIGGER IF EXISTS player_totals_delete",
+        "DROP TRIGGER IF EXISTS player_totals_update",
+        "DROP TRIGGER IF EXISTS player_totals_rename",
+        "DROP TABLE IF EXISTS player_totals",
+    ):
+        db.execute(statement)
+    _create_statements(db, _player_totals(_INSIGHT_TOTALS))
+
+
 def _create_statements(db: sqlite_utils.Database, script: str) -> None:
     """Run each statement of script, triggers whole (they hold semicolons)."""
     statement = ""

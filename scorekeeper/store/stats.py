@@ -169,7 +169,7 @@ _PLAYER_TOTALS = """
     CASE WHEN t.finished THEN 1.0 * t.finished_points / t.finished END AS avg_score,
     (SELECT max(score) FROM game_players
      WHERE name_key = t.name_key AND is_winner IS NOT NULL) AS best_score,
-    t.qwirkles, t.turns, t.points,
+    t.qwirkles, t.turns, t.points, t.eff_scored, t.eff_available,
     (SELECT max(best_move_score) FROM game_players
      WHERE name_key = t.name_key) AS best_move_score
 """

@@ -13,6 +13,7 @@ from ..store import (
     GameRow,
     NothingToUndo,
     TurnConflict,
+    analysis,
     loaded,
     stats,
     version,
@@ -379,3 +380,71 @@ def legal_cells(game_id: int) -> Response:
                 for r, c in places:
                     cells.setdefault(f"{r},{c}", []).append(name)
     return jsonify({"kinds": kinds, "cells": cells})
+
+
+# --- insights (CONTRACT §11) ---
+
+
+@bp.get("/games/<int:game_id>/hints")
+def game_hints(game_id: int) -> Response:
+    """Return the board's Qwirkle threats, dead cells and hot cells (CONTRACT §11)."""
+    with loaded(game_id) as row:
+        found = engine.hints(row.game.board).to_dict()
+        found["turn"] = row.game.turn
+    return jsonify(found)
+
+
+@bp.get("/games/<int:game_id>/analysis")
+def game_analysis(game_id: int) -> Response:
+    """Return "same tiles, best spot" for every placing move, and each seat's
+    efficiency (CONTRACT §11); stored, computed only where missing."""
+    with loaded(game_id) as row:
+        found = analysis.game_analysis(row).to_dict()
+        found["turn"] = row.game.turn
+    return jsonify(found)
+
+
+def parse_hand(value: object) -> list[tuple[str, str]]:
+    """Return the (colour, shape) of each tile of a "hand" list, or answer 400."""
+    if not isinstance(value, list) or not value:
+        _bad(_('"hand" must be a list of tiles, each with color and shape.'))
+    if len(value) > MAX_TILES_IN_BODY:
+        _bad(_("Too many tiles in one hand."))
+    hand = []
+    for tile in value:
+        if not isinstance(tile, dict):
+            _bad(_('"hand" must be a list of tiles, each with color and shape.'))
+        color, shape = tile.get("color"), tile.get("shape")
+        if not (isinstance(color, str) and isinstance(shape, str)):
+            _bad(_("A tile's color and shape must be names."))
+        hand.append((color, shape))
+    return hand
+
+
+@bp.post("/games/<int:game_id>/best-move")
+def best_move(game_id: int) -> Response:
+    """Return the best move for an open hand of Qwirkle Cubes (nothing is stored).
+
+    Body {"hand": [{"color", "shape"}, ...]}, the faces as rolled; answer
+    {"points": n, "tiles": [...]}, or points 0 and no tiles when none fits.
+    """
+    hand = parse_hand(json_body().get("hand"))
+    with loaded(game_id) as row:
+        game = row.game
+        if not game.variant.is_cubes:
+            raise ApiError(
+                422, "hands_not_open",
+                _("Only in Qwirkle Cubes are hands open: here the best move stays"
+                  " the player's secret."),
+            )
+        if game.is_over():
+            raise ApiError(422, "game_over", _("The game is over."))
+        try:
+            best = engine.best_move(game.board, hand)
+        except engine.IllegalMove:
+            raise
+        except ValueError as exc:
+            raise ApiError(422, "bad_hand", str(exc)) from None
+    if best is None:
+        return jsonify({"points": 0, "tiles": []})
+    return jsonify({"points": best.points, "tiles": best.tiles_dicts()})

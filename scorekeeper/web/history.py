@@ -23,7 +23,7 @@ from markupsafe import Markup
 from .. import engine, text
 from ..formats import bgstats, chart, sheet
 from ..i18n import gettext as _
-from ..store import GameRow, TurnConflict, loaded, snapshots, stats
+from ..store import GameRow, TurnConflict, analysis, loaded, snapshots, stats
 from ..store import games as stored
 from .forms import ConfirmForm, CorrectForm, RenameForm
 from .pages import can_edit, game_file, rendered, require_edit, script_json
@@ -111,12 +111,17 @@ class BoardTile:
     qwirkle: bool
 
 
-def board_view(game: engine.Game, position: engine.Position) -> dict[str, Any]:
-    """Return the replay board at a position, framed by the final board's extent.
+def board_view(
+    game: engine.Game, position: engine.Position,
+    extra: list[tuple[int, int]] | None = None,
+) -> dict[str, Any]:
+    """Return the replay board at a position, framed by the final board's extent
+    and the `extra` cells (the better placements the replay draws).
 
     Framing every step like the last keeps the board still while stepping.
     """
-    cells_all = [(t.row, t.col) for t in game.board.tiles()] or [(0, 0)]
+    cells_all = [(t.row, t.col) for t in game.board.tiles()] + (extra or [])
+    cells_all = cells_all or [(0, 0)]
     rows = [r for r, _c in cells_all]
     cols = [c for _r, c in cells_all]
     top, left = min(rows) - 1, min(cols) - 1
@@ -146,12 +151,51 @@ def board_view(game: engine.Game, position: engine.Position) -> dict[str, Any]:
         "width": width * CELL,
         "height": height * CELL,
         "cell": CELL,
+        "top": top,
+        "left": left,
     }
 
 
-def replay_context(row: GameRow, step: int) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Insight:
+    """What the replay shows of the moves' analysis (issue 11)."""
+
+    moves: dict[int, engine.MoveAnalysis]
+    """The analysis of each placing move, by move number (from 1)."""
+
+    @classmethod
+    def of(cls, row: GameRow) -> Insight:
+        """Return the analysis of a loaded game, computing and storing what is
+        missing (a running game, a restored one)."""
+        found = analysis.game_analysis(row)
+        return cls({move.number: move for move in found.moves})
+
+    def extra_cells(self) -> list[tuple[int, int]]:
+        """Return the cells of every better placement, to frame the board by."""
+        return [(t.row, t.col) for move in self.moves.values() if move.missed
+                for t in move.best]
+
+    def at(self, step: int, view: dict[str, Any]) -> dict[str, Any]:
+        """Return step's better placement, as [x, y, row, col, colour, shape] in
+        view's frame (none when the move scored the most), and its sentence."""
+        move = self.moves.get(step)
+        if move is None:
+            return {"best": [], "best_line": ""}
+        best = [
+            [(t.col - view["left"]) * CELL, (t.row - view["top"]) * CELL,
+             t.row, t.col, t.color, t.shape]
+            for t in move.best
+        ] if move.missed else []
+        return {"best": best,
+                "best_line": text.best_spot_line(move.score, move.best_same_tiles)}
+
+
+def replay_context(
+    row: GameRow, step: int, insight: Insight | None = None
+) -> dict[str, Any]:
     """Return everything the replay page shows at `step` (0 = before any move)."""
     game = row.game
+    insight = insight or Insight({})
     step = max(0, min(step, game.turn))
     position = game.at(step)
     move = game.moves[step - 1] if step > 0 else None
@@ -174,7 +218,8 @@ def replay_context(row: GameRow, step: int) -> dict[str, Any]:
             for line in (move.breakdown.lines if move and move.breakdown else ())
         ],
         "position": position,
-        "board": board_view(game, position),
+        "board": (view := board_view(game, position, insight.extra_cells())),
+        **insight.at(step, view),
         "winners": final.winners if final is not None else (),
         "final": final,
         "reason": (
@@ -189,7 +234,7 @@ def replay_context(row: GameRow, step: int) -> dict[str, Any]:
     }
 
 
-def replay_steps(row: GameRow) -> dict[str, Any]:
+def replay_steps(row: GameRow, insight: Insight | None = None) -> dict[str, Any]:
     """Return every step of the replay at once, for the page to step in place.
 
     "tiles": each tile of the final board in the order placed, as [x, y, row,
@@ -198,7 +243,8 @@ def replay_steps(row: GameRow) -> dict[str, Any]:
     (a penalty's cost, who is out of the game: RULES §7).
     """
     game = row.game
-    final_view = board_view(game, game.at(game.turn))
+    insight = insight or Insight({})
+    final_view = board_view(game, game.at(game.turn), insight.extra_cells())
     moves_of = {(t.row, t.col): t.move for t in game.at(game.turn).tiles}
     tiles = [
         [t.x, t.y, t.row, t.col, t.color, t.shape, moves_of[(t.row, t.col)]]
@@ -248,6 +294,7 @@ def replay_steps(row: GameRow) -> dict[str, Any]:
                 text.final_reason(final, row.names, game.variant)
                 if final is not None else ""
             ),
+            **insight.at(step, final_view),
         })
     return {"tiles": tiles, "steps": steps}
 
@@ -263,14 +310,76 @@ def replay(game_id: int) -> str:
     """Show one step of a game's replay; ?move=N is the step (0 = empty board)."""
     with loaded(game_id) as row:
         step = request.args.get("move", type=int)
-        context = replay_context(row, row.game.turn if step is None else step)
+        insight = Insight.of(row)
+        context = replay_context(row, row.game.turn if step is None else step,
+                                 insight)
         return render_template(
             "history/replay.html", chart=chart_markup(row), can_edit=can_edit(row),
-            steps_script=script_json(json.dumps(replay_steps(row),
+            steps_script=script_json(json.dumps(replay_steps(row, insight),
                                                 separators=(",", ":"))),
             replay_text=json.dumps(text.replay_strings(row.variant)),
             **context,
         )
+
+
+# --- the analysis of a game (issue 11) ---
+
+
+def analysis_context(row: GameRow) -> dict[str, Any]:
+    """Return what the analysis page shows: each seat's efficiency, thinking
+    time and missed Qwirkles, the biggest moves, and every placing move's
+    score against the best the same tiles could have made."""
+    game = row.game
+    found = analysis.game_analysis(row)
+    by_number = {move.number: move for move in found.moves}
+    board = engine.Board(game.variant)
+    moves: list[dict[str, Any]] = []
+    missed_qwirkles = [0] * game.players
+    for number, move in enumerate(game.moves, start=1):
+        mine = by_number.get(number)
+        if move.type != "place" or mine is None:
+            continue
+        best_qwirkles = (
+            board.check(mine.best).qwirkles
+            if mine.missed else move.qwirkles
+        )
+        if best_qwirkles > move.qwirkles:
+            missed_qwirkles[move.player] += best_qwirkles - move.qwirkles
+        board.play(move.tiles)
+        moves.append({
+            "number": number, "player": move.player, "name": row.names[move.player],
+            "summary": text.move_summary(move, game.variant), "score": move.score,
+            "best": mine.best_same_tiles, "missed": mine.missed,
+            "qwirkles": move.qwirkles, "missed_qwirkle": best_qwirkles > move.qwirkles,
+            "best_tiles": ", ".join(text.tile_name(t.color, t.shape)
+                                    for t in mine.best) if mine.missed else "",
+        })
+    seats = []
+    for seat, eff in enumerate(found.efficiency):
+        timed = [m.seconds for m in game.moves
+                 if m.player == seat and m.seconds is not None]
+        seats.append({
+            "seat": seat, "name": row.names[seat], "scored": eff.scored,
+            "available": eff.available, "efficiency": text.percent(eff.ratio),
+            "missed": eff.available - eff.scored,
+            "qwirkles": game.qwirkles[seat], "missed_qwirkles": missed_qwirkles[seat],
+            "think": text.thinking_time(round(sum(timed) / len(timed)))
+            if timed else None,
+        })
+    biggest = sorted(moves, key=lambda m: (-m["score"], m["number"]))[:5]
+    return {
+        "row": row, "names": row.names, "seats": seats, "moves": moves,
+        "biggest": biggest, "timed": any(s["think"] for s in seats),
+        "missed_total": sum(m["missed"] for m in moves),
+    }
+
+
+@bp.get("/games/<int:game_id>/analysis")
+def analysis_page(game_id: int) -> str:
+    """Show a game's analysis: efficiency, missed points and Qwirkles, the race."""
+    with loaded(game_id) as row:
+        return render_template("history/analysis.html", chart=chart_markup(row),
+                               **analysis_context(row))
 
 
 # --- correcting a past move ---

@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 from .. import engine, net, text
 from ..i18n import gettext as _
 from ..i18n import ngettext
-from ..store import GameRow, NothingToUndo, TurnConflict, loaded, stats
+from ..store import GameRow, NothingToUndo, TurnConflict, analysis, loaded, stats
 from ..store import games as stored
 from .auth import game_pin_refusal, remember_token, same_text
 from .forms import (
@@ -153,6 +153,7 @@ def page_context(row: GameRow) -> dict[str, Any]:
         "state_script": script_json(state_text(row)),
         "text_json": json.dumps(text.board_strings(variant), ensure_ascii=False),
         "letters_json": json.dumps(text.color_letters(variant), ensure_ascii=False),
+        "hints_json": json.dumps(text.hint_strings(variant), ensure_ascii=False),
         "last_points": text.last_points(game),
         "last_move": last,
         "show_hands": game.bag == 0,
@@ -170,6 +171,12 @@ def page_context(row: GameRow) -> dict[str, Any]:
         "turn_form": TurnForm(turn=game.turn),
         "final": final,
         "ranking": final.ranking() if final is not None else [],
+        # Each seat's efficiency on the final screen (issue 11), stored as the
+        # game ended.
+        "efficiency": [
+            text.percent(seat.ratio)
+            for seat in analysis.game_analysis(row).efficiency
+        ] if final is not None else [],
         "end_reason": (
             text.final_reason(final, row.names, variant) if final is not None else ""
         ),

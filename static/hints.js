@@ -1,0 +1,223 @@
+/* Hints on the game page (issue 11): a toggle, off by default and remembered
+   per game on this device, that marks on the board the cells where one tile
+   makes a Qwirkle (overlay "threat"), the best single-tile scores (overlay
+   "hot") and the dead cells (overlay "dead"), through the board's hook
+   (window.scorekeeper.board.overlay). The server finds them
+   (GET /api/games/<id>/hints); every sentence comes from the page (data-text).
+   The hints follow the game: each new state (a move here, on another device,
+   an undo) asks again. */
+(function () {
+  "use strict";
+  var KINDS = ["threat", "hot", "dead"];
+  var section = null;   // the hints section of the page now on screen
+  var asked = null;     // the turn the hints on screen are for
+  var words = {};
+  var latest = null;    // the newest turn a state said
+
+  function fill(template, vars) {
+    var out = template || "";
+    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
+    return out;
+  }
+  function hook() { return window.scorekeeper && window.scorekeeper.board; }
+  function overlay(cells, kind) { var b = hook(); if (b) { b.overlay(cells, kind); } }
+  function clear() { KINDS.forEach(function (kind) { overlay([], kind); }); }
+  function storeKey() { return "sk-hints-" + section.getAttribute("data-game"); }
+  function remembered() {
+    try { return localStorage.getItem(storeKey()) === "1"; } catch (e) { return false; }
+  }
+  function remember(on) {
+    try {
+      if (on) { localStorage.setItem(storeKey(), "1"); } else { localStorage.removeItem(storeKey()); }
+    } catch (e) { /* private mode: the toggle still works for this page */ }
+  }
+  function one(selector) { return section.querySelector(selector); }
+
+  function show(data) {
+    var threatCells = {}, hot = [], rows = [];
+    data.threats.forEach(function (threat) {
+      var kinds = {};
+      threat.completing.forEach(function (c) {
+        threatCells[c.row + "," + c.col] = [c.row, c.col];
+        kinds[c.color + " " + c.shape] = c.unseen;
+      });
+      Object.keys(kinds).forEach(function (kind) {
+        rows.push(fill(words.threat, {tile: (words.tile_names || {})[kind] || kind, n: kinds[kind]}));
+      });
+    });
+    var threats = Object.keys(threatCells).map(function (k) { return threatCells[k]; });
+    var best = data.hot_cells.length ? data.hot_cells[0].points : null;
+    data.hot_cells.forEach(function (h) {
+      if (h.points === best && !threatCells[h.row + "," + h.col]) { hot.push([h.row, h.col]); }
+    });
+    overlay(threats, "threat");
+    overlay(hot, "hot");
+    overlay(data.dead_cells, "dead");
+    var parts = [fill(words.threats, {n: data.threats.length})];
+    if (best !== null) { parts.push(fill(words.hot, {points: best})); }
+    parts.push(fill(words.dead, {n: data.dead_cells.length}));
+    one("[data-hints-summary]").textContent = parts.join(" · ");
+    var list = one("[data-hints-threats]");
+    list.textContent = "";
+    rows.forEach(function (line) {
+      var li = document.createElement("li");
+      li.textContent = line;
+      list.appendChild(li);
+    });
+    section.setAttribute("data-hints-turn", String(data.turn));
+  }
+
+  function load(turn) {
+    if (!section || asked === turn) { return; }
+    asked = turn;
+    var mine = section;
+    fetch(section.getAttribute("data-url"), {
+      credentials: "same-origin",
+      headers: {"Accept": "application/json", "Accept-Language": document.documentElement.lang || "en"}
+    }).then(function (resp) {
+      if (!resp.ok) { throw new Error(String(resp.status)); }
+      return resp.json();
+    }).then(function (data) {
+      // Still wanted: the same page, the toggle still on, no newer turn asked.
+      if (section === mine && on() && asked === turn) { show(data); }
+    }).catch(function () {
+      if (section !== mine) { return; }
+      asked = null;
+      one("[data-hints-summary]").textContent = words.failed;
+    });
+  }
+  function on() { var box = section && one("[data-hints-toggle]"); return !!(box && box.checked); }
+  function currentTurn() {
+    if (latest !== null) { return latest; }
+    var holder = document.querySelector("[data-game-state]");
+    try { return JSON.parse(holder.textContent).turn; } catch (e) { return null; }
+  }
+
+  function apply(turn) {
+    var panel = one("[data-hints-panel]");
+    panel.hidden = !on();
+    if (on()) { load(turn); } else { asked = null; clear(); }
+  }
+
+  function start(main) {
+    clear();
+    asked = null;
+    latest = null;
+    section = main && main.querySelector("[data-hints]");
+    if (!section) { return; }
+    words = JSON.parse(section.getAttribute("data-text") || "{}");
+    var box = one("[data-hints-toggle]");
+    box.checked = remembered();
+    box.addEventListener("change", function () {
+      remember(box.checked);
+      apply(currentTurn());
+    });
+    apply(currentTurn());
+  }
+
+  // Every new state of the game (table.js), and a move confirmed here (board.js).
+  document.addEventListener("sk:state", function (ev) {
+    if (!ev.detail || !ev.detail.state) { return; }
+    latest = ev.detail.state.turn;
+    if (section && on()) { load(latest); }
+  });
+  document.addEventListener("sk:main", function (ev) { start(ev.detail.main); });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { start(document.querySelector("main")); });
+  } else { start(document.querySelector("main")); }
+})();
+
+/* Qwirkle Cubes: the best move of a roll, on request (the table decides).
+   The cubes tapped here are the faces rolled; the server finds the move
+   (POST /api/games/<id>/best-move), the board marks its cells (overlay
+   "best") and "Put it on the board" hands it to the board as a pending move. */
+(function () {
+  "use strict";
+  function fill(template, vars) {
+    var out = template || "";
+    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
+    return out;
+  }
+  function hook() { return window.scorekeeper && window.scorekeeper.board; }
+  var onState = null;  // the listener of the page now on screen
+  function start(main) {
+    var box = main && main.querySelector("[data-best-move]");
+    var hints = main && main.querySelector("[data-hints]");
+    if (!box || !hints) { return; }
+    var words = JSON.parse(hints.getAttribute("data-text") || "{}");
+    var names = words.tile_names || {};
+    var max = Number(box.getAttribute("data-max"));
+    var roll = [];
+    var best = null;
+    var list = box.querySelector("[data-roll-list]");
+    var find = box.querySelector("[data-best-find]");
+    var clearBtn = box.querySelector("[data-roll-clear]");
+    var propose = box.querySelector("[data-best-propose]");
+    var result = box.querySelector("[data-best-result]");
+    function forget() {
+      best = null;
+      result.textContent = "";
+      if (propose) { propose.hidden = true; }
+      var b = hook();
+      if (b) { b.overlay([], "best"); }
+    }
+    function showRoll() {
+      list.textContent = roll.map(function (k) { return names[k] || k; }).join(", ");
+      find.disabled = !roll.length;
+      clearBtn.disabled = !roll.length;
+    }
+    box.querySelectorAll("[data-roll]").forEach(function (btn) {
+      btn.addEventListener("click", function () {
+        if (roll.length >= max) { return; }
+        roll.push(btn.getAttribute("data-roll"));
+        forget();
+        showRoll();
+      });
+    });
+    clearBtn.addEventListener("click", function () { roll = []; forget(); showRoll(); });
+    find.addEventListener("click", function () {
+      var hand = roll.map(function (k) { var p = k.split(" "); return {color: p[0], shape: p[1]}; });
+      find.disabled = true;
+      fetch(box.getAttribute("data-url"), {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "Accept": "application/json",
+                  "Accept-Language": document.documentElement.lang || "en"},
+        body: JSON.stringify({hand: hand})
+      }).then(function (resp) {
+        return resp.json().then(function (data) { return {ok: resp.ok, data: data}; });
+      }).then(function (answer) {
+        find.disabled = !roll.length;
+        if (!answer.ok) {
+          result.textContent = (answer.data.error && answer.data.error.message) || words.failed;
+          return;
+        }
+        var data = answer.data;
+        if (!data.tiles.length) { result.textContent = words.no_best; return; }
+        best = data.tiles;
+        result.textContent = fill(words.best, {points: data.points, tiles: best.map(function (t) {
+          return names[t.color + " " + t.shape] || t.color + " " + t.shape;
+        }).join(", ")});
+        var b = hook();
+        if (b) { b.overlay(best.map(function (t) { return [t.row, t.col]; }), "best"); }
+        if (propose) { propose.hidden = false; }
+      }).catch(function () { find.disabled = !roll.length; result.textContent = words.failed; });
+    });
+    if (propose) {
+      propose.addEventListener("click", function () {
+        var b = hook();
+        if (b && best) {
+          b.propose(best.map(function (t) { return [t.row, t.col, t.color, t.shape]; }));
+        }
+      });
+    }
+    // A new state (a move, an undo) makes the answer stale.
+    if (onState) { document.removeEventListener("sk:state", onState); }
+    onState = function () { if (best) { forget(); } };
+    document.addEventListener("sk:state", onState);
+    box.addEventListener("toggle", function () { if (!box.open) { forget(); } });
+  }
+  document.addEventListener("sk:main", function (ev) { start(ev.detail.main); });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { start(document.querySelector("main")); });
+  } else { start(document.querySelector("main")); }
+})();
