@@ -292,6 +292,21 @@ def version(game_id: int) -> tuple[int, str]:
     return int(found[0]), str(found[1])
 
 
+def change_key(game_id: int) -> str:
+    """Return a key of the stored game that every write changes: its turn,
+    updated_at and revision (an undo, a correction, closing or reopening).
+
+    One indexed read, no game: the table view's stream asks it twice a second.
+    GameNotFound when there is no such game.
+    """
+    found = get_db().conn.execute(
+        "SELECT move_count, updated_at, revision FROM games WHERE id = ?", [game_id]
+    ).fetchone() if 0 <= game_id <= MAX_GAME_ID else None
+    if found is None:
+        raise GameNotFound(game_id)
+    return f"{found[0]}-{found[1]}-{found[2]}"
+
+
 @contextmanager
 def taken(db: sqlite_utils.Database, game_id: int) -> Iterator[GameRow]:
     """Lend the game for the block, then put it back under its (new) key.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from typing import Any
 
 import segno
@@ -39,7 +38,7 @@ from .forms import (
     choice,
     thinking_seconds,
 )
-from .pages import can_edit, require_edit, script_json
+from .pages import can_edit, require_edit, script_json, turn_elapsed
 from .state import option_json, state_text
 
 bp = Blueprint("table", __name__)
@@ -78,15 +77,6 @@ def _join_link(row: GameRow) -> tuple[str | None, str | None]:
         scale=3, dark="#000", light="#fff", omitsize=True
     )
     return url, svg
-
-
-def turn_elapsed(row: GameRow) -> int:
-    """Return the whole seconds since the turn started: since the game's last
-    write (the last move stored, or an undo), or its creation."""
-    started = text.parse_utc(row.updated_at)
-    if started is None:
-        return 0
-    return max(0, int((datetime.now(UTC) - started).total_seconds()))
 
 
 def discipline_context(row: GameRow, editable: bool) -> dict[str, Any]:
