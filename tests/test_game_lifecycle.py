@@ -180,3 +180,14 @@ def test_the_players_table_counts_finished_games_only(client: FlaskClient) -> No
     # Finished games, wins, win rate, average, best: the ended game only.
     assert cells[0] == "1" and cells[1] == "1"
     assert cells[4] == "6"
+
+
+def test_an_abandoned_game_has_no_winner_anywhere(table: Table) -> None:
+    client, game_id, headers = _api_game(table)
+    client.post(f"/api/games/{game_id}/close", json={"reason": "abandoned"},
+                headers=headers)
+    assert client.get(f"/games/{game_id}/bgstats").status_code == 404
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "/bgstats" not in page and "Game abandoned" in page
+    sheet = client.get(f"/games/{game_id}/scoresheet").get_data(as_text=True)
+    assert "no result" in sheet and "Winner" not in sheet

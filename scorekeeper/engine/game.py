@@ -112,8 +112,9 @@ class Final:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """Seats in play with the highest total (ties are shared)."""
-        return winners(self.scores, self.excluded)
+        """Seats in play with the highest total (ties are shared); none for an
+        abandoned game."""
+        return winners(self.scores, self.excluded) if self.scored else ()
 
     def ranking(self) -> list[Standing]:
         """Return the standing of every seat in play, best first (seat order among

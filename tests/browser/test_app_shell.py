@@ -126,7 +126,7 @@ def test_every_page_keeps_its_text_at_aa_contrast_in_either_scheme(
     page.wait_for_selector("[data-board][data-drawn]")
     own = page.url
     urls = [own, "/", "/history", "/players", f"/games/{game_id}",
-            f"/games/{game_id}/replay", "/games/new"]
+            f"/games/{game_id}/replay", "/games/new", f"/games/{game_id}/tv"]
     for url in urls:
         page.goto(url if url.startswith("http") else live_server + url)
         background = page.evaluate(
