@@ -455,6 +455,11 @@ def end_reason(
             "Every other player was excluded, so one player is left: the game"
             " ends with no end bonus."
         )
+    if reason == engine.EndReason.ENDED:
+        return gettext("The table ended the game here: scored as it stood, no end"
+                       " bonus.")
+    if reason == engine.EndReason.ABANDONED:
+        return gettext("The table abandoned the game: it has no result.")
     return reason
 
 

@@ -953,6 +953,10 @@
         })
         .catch(function () {
           busy = false;
+          // Offline (issue 10): offline.js keeps the move and sends it when the server is back.
+          var offline = window.scorekeeper && window.scorekeeper.offline;
+          if (offline && offline.keep(api + "/moves", move)) { say(offline.message(), "wait"); return; }
+          // End of the offline hook.
           say(t("offline"), "error");
           if (confirmBtn) { confirmBtn.disabled = false; }
         });

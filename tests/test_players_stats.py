@@ -178,7 +178,8 @@ def recounted(app: Any) -> list[dict[str, Any]]:
             " max(CASE WHEN is_winner IS NOT NULL THEN score END) AS best_score,"
             " sum(qwirkles) AS qwirkles, sum(turns) AS turns, sum(score) AS points,"
             " max(best_move_score) AS best_move_score"
-            " FROM game_players GROUP BY name_key ORDER BY games DESC, name_key"
+            " FROM game_players GROUP BY name_key"
+            " ORDER BY finished DESC, games DESC, name_key"
         ))
 
 
@@ -217,6 +218,13 @@ def test_player_totals_follow_every_kind_of_write(
     cut.move({k: v for k, v in last.items() if k not in ("player", "score")})
     assert summarised(app) == recounted(app)
     cut.undo()
+    assert summarised(app) == recounted(app)
+    # Ending, abandoning and reopening a game (issue 10).
+    with app.test_request_context():
+        stored.close_game(game.id, "ended")
+        assert summarised(app) == recounted(app)
+        stored.reopen_game(game.id)
+        stored.close_game(game.id, "abandoned")
     assert summarised(app) == recounted(app)
     # A correction that rescored every later move, a rename to another key and
     # to a name already played, and a delete.

@@ -220,6 +220,7 @@ def other_errors() -> list[engine.EngineError]:
     errors += [
         (lambda: long_game.trade(1), engine.IllegalMove),
         (lambda: board.play([(10**30, 0, "red", "circle")]), engine.BadInput),
+        (lambda: engine.Game().close("stalled"), engine.BadInput),
         (lambda: engine.from_record(
             {**record, "moves": [{"type": "pass"}] * (engine.MAX_MOVES + 1)}),
          engine.RecordError),

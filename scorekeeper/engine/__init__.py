@@ -28,6 +28,7 @@ from .errors import (
     RecordError,
 )
 from .game import (
+    CLOSING,
     END_BONUS,
     MAX_MOVES,
     MENDABLE,
@@ -83,7 +84,8 @@ __all__ = [
     "Board", "Placement", "MAX_COORDINATE", "MAX_MOVES",
     "EngineError", "BadInput", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",
     "RECORD_ERROR_CODES",
-    "Game", "Move", "Final", "EndReason", "END_BONUS", "MENDABLE", "parse_tiles",
+    "Game", "Move", "Final", "EndReason", "CLOSING", "END_BONUS", "MENDABLE",
+    "parse_tiles",
     "Preview", "Position", "PlacedTile", "Standing", "ranks", "winners", "move_rounds",
     "Options", "Consequence", "Reason", "MOVE_SECONDS", "PENALTY_POINTS",
     "MAX_THINKING_SECONDS", "ON_ILLEGAL", "ON_TIMEOUT",

@@ -37,6 +37,14 @@ class EndReason(StrEnum):
     """Every player passed in turn; no bonus."""
     EXCLUDED = "excluded"
     """Every player but one was excluded (RULES §7); no bonus."""
+    ENDED = "ended"
+    """The table ended the game before its end: scored as it stood; no bonus."""
+    ABANDONED = "abandoned"
+    """The table abandoned the game: kept, but with no result."""
+
+
+CLOSING = frozenset({EndReason.ENDED, EndReason.ABANDONED})
+"""End reasons the table chooses (Game.close) rather than the moves."""
 
 
 def ranks(scores: Sequence[int]) -> list[int]:
@@ -104,8 +112,9 @@ class Final:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """Seats in play with the highest total (ties are shared)."""
-        return winners(self.scores, self.excluded)
+        """Seats in play with the highest total (ties are shared); none for an
+        abandoned game."""
+        return winners(self.scores, self.excluded) if self.scored else ()
 
     def ranking(self) -> list[Standing]:
         """Return the standing of every seat in play, best first (seat order among
@@ -119,6 +128,11 @@ class Final:
             ),
             key=lambda standing: (standing.rank, standing.seat),
         )
+
+    @property
+    def scored(self) -> bool:
+        """Whether the game has a result (an abandoned game has none)."""
+        return self.reason is not EndReason.ABANDONED
 
     def to_dict(self) -> dict[str, object]:
         """Return the record's "final" object (CONTRACT §5)."""
@@ -342,6 +356,7 @@ class Game:
         self.moves: list[Move] = []
         """Every move so far, oldest first."""
         self._states: list[_State] = [self._deal()]
+        self._closed: Final | None = None
 
     def __repr__(self) -> str:
         options = "" if self.options.is_default else f" {self.options!r}"
@@ -422,16 +437,41 @@ class Game:
     @property
     def final(self) -> Final | None:
         """How the game ended, or None while it runs."""
-        return self._states[-1].final
+        return self._states[-1].final or self._closed
 
     @property
     def status(self) -> str:
         """'active' or 'finished'."""
-        return "finished" if self._states[-1].final is not None else "active"
+        return "finished" if self.final is not None else "active"
 
     def is_over(self) -> bool:
         """Return whether the game has ended."""
-        return self._states[-1].final is not None
+        return self.final is not None
+
+    @property
+    def closed(self) -> bool:
+        """Whether the table ended or abandoned the game (close) before its end."""
+        return self._closed is not None
+
+    def close(self, reason: EndReason | str) -> Final:
+        """End the running game as it stands ('ended': scored, no end bonus) or
+        abandon it ('abandoned': no result); return its final.
+
+        IllegalMove game_over when it has ended; BadInput for another reason.
+        """
+        if reason not in CLOSING:
+            raise BadInput("close_reason", {"value": reason})
+        state = self._states[-1]
+        if state.final is not None or self._closed is not None:
+            raise IllegalMove("game_over")
+        self._closed = Final(
+            state.scores, None, EndReason(reason), tuple(sorted(state.excluded))
+        )
+        return self._closed
+
+    def reopen(self) -> None:
+        """Take back close: the game runs on from where it stood."""
+        self._closed = None
 
     def unseen(self) -> dict[tuple[str, str], int]:
         """Return, for every supply key, the copies not on the board (in hands or
@@ -454,12 +494,12 @@ class Game:
     def can_pass(self) -> bool:
         """Return whether the current player may pass (bag empty, game running)."""
         state = self._states[-1]
-        return state.final is None and state.bag == 0 and self.variant.allows_pass
+        return self.final is None and state.bag == 0 and self.variant.allows_pass
 
     def max_trade(self) -> int:
         """Return the most tiles the current player may trade now (0: none)."""
         state = self._states[-1]
-        if (state.final is not None or not self.variant.allows_trade
+        if (self.final is not None or not self.variant.allows_trade
                 or self._first_move_next()):
             return 0
         return min(state.hands[state.current], state.bag)
@@ -495,7 +535,7 @@ class Game:
 
     def _check_running(self) -> _State:
         state = self._states[-1]
-        if state.final is not None:
+        if self.final is not None:
             raise IllegalMove("game_over")
         if len(self.moves) >= self.max_moves:
             raise IllegalMove("too_many_moves", None, {"max": self.max_moves})
@@ -821,6 +861,7 @@ class Game:
         """
         move = self.moves.pop()
         self._states.pop()
+        self._closed = None
         if move.type == "place":
             self.board.pop()
         return move

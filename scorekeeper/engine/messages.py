@@ -191,6 +191,9 @@ MESSAGES: dict[str, Template] = {
         "a penalty's reason is 'illegal' or 'timeout', not %(value)s"
     ),
     "penalty_seconds": N_("a penalty carries no thinking time (seconds)"),
+    "close_reason": N_(
+        "a game is closed as 'ended' or 'abandoned', not %(value)s"
+    ),
     "options_not_object": N_("options must be an object with %(names)s"),
     "options_unknown": N_(
         "options has no setting %(value)s (the settings are %(names)s)"

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from .discipline import Options
 from .errors import BadInput, IllegalMove, RecordError
-from .game import MAX_MOVES, Final, Game
+from .game import CLOSING, MAX_MOVES, Final, Game
 from .names import InvalidName, check_stored_players
 from .tiles import Variant
 
@@ -144,6 +144,10 @@ def from_record(record: object) -> tuple[Game, list[str]]:
             )
 
     final = record.get("final")
+    if (isinstance(final, dict) and final.get("reason") in CLOSING
+            and game.final is None):
+        # Ended or abandoned by the table: the moves alone do not end it.
+        game.close(str(final["reason"]))
     actual = game.final.to_dict() if game.final is not None else None
     if "final" in record and final != actual:
         if actual is None:

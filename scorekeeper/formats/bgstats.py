@@ -112,13 +112,14 @@ def push_url(data: dict[str, Any], *, scheme: bool = False) -> str:
 
 
 def play_link(source: GameFile, source_url: str, *, scheme: bool = False) -> str | None:
-    """Return the push-play link of a finished game (None while it runs).
+    """Return the push-play link of a finished game (None while it runs, and
+    for an abandoned game, which has no result to log).
 
     source_url is the game's page, which BG Stats keeps with the play.
     """
     game = source.game
     final = game.final
-    if final is None:
+    if final is None or not final.scored:
         return None
     scores = list(final.scores)
     data = play_data(

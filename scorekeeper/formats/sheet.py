@@ -41,7 +41,11 @@ def sheet_view(source: GameFile) -> SheetView:
     return SheetView(
         sheet=score_sheet(source.names, game),
         winners=winners,
-        winner_line=text.winners_line(source.names, winners),
+        winner_line=(
+            text.end_reason(final.reason.value)
+            if final is not None and not final.scored
+            else text.winners_line(source.names, winners)
+        ),
         qwirkles=tuple(game.qwirkles),
         started_at=source.started_at,
         date=text.date(source.started_at),

@@ -16,7 +16,7 @@ from __future__ import annotations
 from flask import Flask
 
 from . import cache, connection, schema
-from .cache import GameNotFound, GameRow, loaded, version
+from .cache import GameNotFound, GameRow, change_key, loaded, version
 from .games import NothingToUndo, TurnConflict
 
 
@@ -28,6 +28,6 @@ def init_app(app: Flask) -> None:
 
 
 __all__ = [
-    "GameNotFound", "GameRow", "NothingToUndo", "TurnConflict", "init_app", "loaded",
-    "version",
+    "GameNotFound", "GameRow", "NothingToUndo", "TurnConflict", "change_key",
+    "init_app", "loaded", "version",
 ]

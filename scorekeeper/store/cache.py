@@ -198,12 +198,22 @@ def _stored_moves(
     ]
 
 
+def _closed(game: engine.Game, row: dict[str, Any]) -> engine.Game:
+    """Return game closed as the row says (the table ended or abandoned it)."""
+    reason = row.get("end_reason")
+    if reason in engine.CLOSING and game.final is None:
+        game.close(reason)
+    return game
+
+
 def _brought_up_to_date(
     db: sqlite_utils.Database, row: dict[str, Any], entry: _Entry | None
 ) -> tuple[engine.Game, dict[str, Any]]:
     """Return the stored game: the cached one with the moves added since, or a replay.
 
     Call inside a transaction, so that row and the moves come from one snapshot.
+    Closing or reopening a game changes its revision, so a cached game is closed
+    as the row says only after a replay.
     """
     game_id = row["id"]
     if (entry is not None and entry.revision == row["revision"]
@@ -218,14 +228,14 @@ def _brought_up_to_date(
             pass  # not expected: replay below
         else:
             if game.turn == row["move_count"]:
-                return game, entry.memo
+                return _closed(game, row), entry.memo
     names = json.loads(row["players"])
     variant = engine.Variant.from_dict(json.loads(row["variant"]))
     game = replay(
         variant, len(names), row["first_player"], _stored_moves(db, game_id),
         options_of(row["options"]),
     )
-    return game, {}
+    return _closed(game, row), {}
 
 
 def take(db: sqlite_utils.Database, game_id: int) -> GameRow:
@@ -280,6 +290,21 @@ def version(game_id: int) -> tuple[int, str]:
     if found is None:
         raise GameNotFound(game_id)
     return int(found[0]), str(found[1])
+
+
+def change_key(game_id: int) -> str:
+    """Return a key of the stored game that every write changes: its turn,
+    updated_at and revision (an undo, a correction, closing or reopening).
+
+    One indexed read, no game: the table view's stream asks it twice a second.
+    GameNotFound when there is no such game.
+    """
+    found = get_db().conn.execute(
+        "SELECT move_count, updated_at, revision FROM games WHERE id = ?", [game_id]
+    ).fetchone() if 0 <= game_id <= MAX_GAME_ID else None
+    if found is None:
+        raise GameNotFound(game_id)
+    return f"{found[0]}-{found[1]}-{found[2]}"
 
 
 @contextmanager

@@ -194,7 +194,8 @@ def _refresh_summary(
             game_id,
         ],
     )
-    winners = final.winners if final is not None else None
+    # An abandoned game has no result: its seats count as unfinished.
+    winners = final.winners if final is not None and final.scored else None
     players = game.players
     totals = memoised(
         {} if memo is None else memo, game.moves, "store.seat_totals",
@@ -405,11 +406,16 @@ def record_move_then(
         keep(row)
 
 
-def undo_last_move(game_id: int, expected_turn: int | None = None) -> engine.Move:
-    """Delete the last move (reopening a finished game) and return it.
+def undo_last_move(
+    game_id: int, expected_turn: int | None = None
+) -> engine.Move | None:
+    """Delete the last move (reopening a finished game) and return it; on a game
+    the table closed, take back the closing instead and return None.
 
     Raises GameNotFound, TurnConflict or NothingToUndo.
     """
+    if reopen_game(game_id, expected_turn):
+        return None
     db = get_db()
     with immediate(db), taken(db, game_id) as row:
         _check_turn(row, expected_turn)
@@ -432,6 +438,55 @@ def undo_last_move(game_id: int, expected_turn: int | None = None) -> engine.Mov
                          row.memo, rewritten=True, seats=mover)
         row.updated_at, row.revision = stamp, row.revision + 1
     return undone
+
+
+def close_game(
+    game_id: int, reason: str, expected_turn: int | None = None
+) -> engine.Final:
+    """End the game as it stands ('ended') or abandon it ('abandoned'); return
+    its final. It stays in history, its moves untouched.
+
+    Raises GameNotFound, TurnConflict, engine.IllegalMove (game_over) or
+    engine.BadInput, and then stores nothing.
+    """
+    db = get_db()
+    with immediate(db), taken(db, game_id) as row:
+        _check_turn(row, expected_turn)
+        final = row.game.close(reason)
+        try:
+            stamp = _next_stamp(row.updated_at)
+            # A new revision: another process's cached game replays and closes.
+            _refresh_summary(db, game_id, row.game, stamp, stamp, row.fingerprint,
+                             row.memo, rewritten=True)
+        except BaseException:
+            row.game.reopen()
+            raise
+        row.updated_at, row.revision = stamp, row.revision + 1
+    return final
+
+
+def reopen_game(game_id: int, expected_turn: int | None = None) -> bool:
+    """Take back close_game: the game runs on; return whether it was closed.
+
+    Raises GameNotFound or TurnConflict.
+    """
+    db = get_db()
+    with immediate(db), taken(db, game_id) as row:
+        _check_turn(row, expected_turn)
+        if not row.game.closed:
+            return False
+        final = row.game.final
+        assert final is not None
+        row.game.reopen()
+        try:
+            stamp = _next_stamp(row.updated_at)
+            _refresh_summary(db, game_id, row.game, stamp, None, row.fingerprint,
+                             row.memo, rewritten=True)
+        except BaseException:
+            row.game.close(final.reason)  # the cache keeps the game as stored
+            raise
+        row.updated_at, row.revision = stamp, row.revision + 1
+    return True
 
 
 def replace_moves(

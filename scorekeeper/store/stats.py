@@ -186,7 +186,7 @@ page shows it; the list of every player does not."""
 
 
 def player_summaries() -> list[dict[str, Any]]:
-    """Return every player's totals, most games first.
+    """Return every player's totals, most finished games first.
 
     Each: name_key, name (of their most recent game), games, finished, wins,
     avg_score, best_score, qwirkles, turns, points, best_move_score. Wins,
@@ -195,7 +195,7 @@ def player_summaries() -> list[dict[str, Any]]:
     """
     rows = get_db().query(
         f"SELECT {_PLAYER_TOTALS} FROM player_totals t"
-        " ORDER BY t.games DESC, t.name_key"
+        " ORDER BY t.finished DESC, t.games DESC, t.name_key"
     )
     return list(rows)
 

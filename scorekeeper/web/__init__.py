@@ -2,7 +2,8 @@
 
 - `api`: the JSON API (CONTRACT §4); `table`: home, new game, the game page
 - `history`: history list, replay, corrections, renames, deletes, the sheet
-- `players`: player statistics, head-to-head; `files`: every file, import,
+- `players`: player statistics, head-to-head; `tv`: the table view and its
+  event stream; `files`: every file, import,
   backup, restore
 - shared: `forms` (every FlaskForm), `auth` (edit tokens), `errors` (error
   answers), `language` (the request's language and zone), `pages` (helpers
@@ -23,7 +24,18 @@ from werkzeug.routing import IntegerConverter, PathConverter
 from .. import net, text
 from ..i18n import gettext, ngettext, pgettext
 from ..store.cache import MAX_GAME_ID
-from . import api, compress, errors, files, history, language, pages, players, table
+from . import (
+    api,
+    compress,
+    errors,
+    files,
+    history,
+    language,
+    pages,
+    players,
+    table,
+    tv,
+)
 from .pages import time_tag
 
 csrf = CSRFProtect()
@@ -76,7 +88,7 @@ def init_app(app: Flask) -> None:
     # without asking first), and the admin PIN off this machine.
     csrf.exempt(files.api_restore)
     app.register_blueprint(api.bp, url_prefix="/api")
-    for blueprint in (table.bp, history.bp, players.bp, files.bp):
+    for blueprint in (table.bp, history.bp, players.bp, files.bp, tv.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(
         _=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, text=text,

@@ -328,6 +328,23 @@ def undo_move(game_id: int) -> Response:
     return _json_answer(_state(game_id))
 
 
+@bp.post("/games/<int:game_id>/close")
+def close_game(game_id: int) -> Response:
+    """End the game as it stands or abandon it ({"reason": "ended" | "abandoned",
+    optional "turn"}); 200 with the state, whose final carries the reason."""
+    _require_edit(game_id)
+    body = json_body()
+    turn = parse_turn(body.get("turn"))
+    reason = body.get("reason")
+    if not isinstance(reason, str) or reason not in engine.CLOSING:
+        _bad(text.error(engine.BadInput("close_reason", {"value": reason})))
+    try:
+        stored.close_game(game_id, reason, turn)
+    except TurnConflict as exc:
+        return _conflict(exc, game_id)
+    return _json_answer(_state(game_id))
+
+
 @bp.post("/games/import")
 def import_game() -> tuple[Response, int]:
     """Store a game record as a new game: 201 with state and edit token, else 422."""

@@ -313,6 +313,13 @@ class PenaltyForm(PageForm):
     turn = HiddenField()
 
 
+class CloseForm(PageForm):
+    """End or abandon a game: the button pressed gives the reason."""
+
+    reason = HiddenField()
+    turn = HiddenField()
+
+
 def thinking_seconds(form: TradeForm | TurnForm) -> int | None:
     """Return the thinking time a move form carries, or None when it carries
     none or something that is not whole seconds within a day (the move is

@@ -407,8 +407,11 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
         moves = list(row.game.moves)
         names, variant, editable = list(row.names), row.variant, can_edit(row)
         options = row.game.options
-    if not 1 <= number <= len(moves):
-        abort(404)
+        if not 1 <= number <= len(moves):
+            abort(404)
+        # The board as it was before the move: the page's board to tap on.
+        before = [[t.row, t.col, t.color, t.shape]
+                  for t in row.game.at(number - 1).tiles]
     if not editable:
         abort(403)
     original = moves[number - 1]
@@ -451,6 +454,10 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
         mover=names[original.player],
         form=form,
         error=error,
+        board_json=script_json(json.dumps({"board": before})),
+        kinds=[(color, shape) for color in variant.color_names
+               for shape in variant.shape_names],
+        variant=variant,
     ), 422 if error else 200
 
 

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from datetime import tzinfo
+from datetime import UTC, datetime, tzinfo
 from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app
@@ -226,6 +226,15 @@ def time_tag(value: str | None, style: str = "datetime", empty: str = "–") -> 
     return Markup('<time datetime="{}" data-localtime="{}">{}</time>').format(
         moment.strftime("%Y-%m-%dT%H:%M:%SZ"), style, text.local_time(value, style)
     )
+
+
+def turn_elapsed(row: GameRow) -> int:
+    """Return the whole seconds since the turn started: since the game's last
+    write (the last move stored, or an undo), or its creation."""
+    started = text.parse_utc(row.updated_at)
+    if started is None:
+        return 0
+    return max(0, int((datetime.now(UTC) - started).total_seconds()))
 
 
 def script_json(data: str) -> Markup:

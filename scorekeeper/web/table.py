@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from typing import Any
 
 import segno
@@ -31,6 +30,7 @@ from .forms import (
     CLASSIC_SEATS,
     MAX_SEATS,
     ClaimForm,
+    CloseForm,
     NewGameForm,
     PenaltyForm,
     TradeForm,
@@ -38,7 +38,7 @@ from .forms import (
     choice,
     thinking_seconds,
 )
-from .pages import can_edit, require_edit, script_json
+from .pages import can_edit, require_edit, script_json, turn_elapsed
 from .state import option_json, refusal_json, state_text
 
 bp = Blueprint("table", __name__)
@@ -77,15 +77,6 @@ def _join_link(row: GameRow) -> tuple[str | None, str | None]:
         scale=3, dark="#000", light="#fff", omitsize=True
     )
     return url, svg
-
-
-def turn_elapsed(row: GameRow) -> int:
-    """Return the whole seconds since the turn started: since the game's last
-    write (the last move stored, or an undo), or its creation."""
-    started = text.parse_utc(row.updated_at)
-    if started is None:
-        return 0
-    return max(0, int((datetime.now(UTC) - started).total_seconds()))
 
 
 def discipline_context(row: GameRow, editable: bool) -> dict[str, Any]:
@@ -170,13 +161,15 @@ def page_context(row: GameRow) -> dict[str, Any]:
         "trade_form": trade_form,
         "turn_form": TurnForm(turn=game.turn),
         "final": final,
-        "ranking": final.ranking() if final is not None else [],
+        "ranking": final.ranking() if final is not None and final.scored else [],
         # Each seat's efficiency on the final screen (issue 11), stored as the
         # game ended.
         "efficiency": [
             text.percent(seat.ratio)
             for seat in analysis.game_analysis(row).efficiency
         ] if final is not None else [],
+        "closed": game.closed,
+        "close_form": CloseForm(turn=game.turn),
         "end_reason": (
             text.final_reason(final, row.names, variant) if final is not None else ""
         ),
@@ -500,6 +493,42 @@ def penalty(game_id: int) -> Response:
         if move is not None:
             with loaded(game_id) as row:
                 flash(text.move_line(move, row.names), "info")
+    return redirect(url_for("table.game", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/close")
+def close(game_id: int) -> Response:
+    """End the game as it stands, or abandon it (the button pressed says which);
+    it stays in history, marked as such."""
+    require_edit(game_id)
+    form = CloseForm()
+    reason = form.reason.data
+    if not form.validate_on_submit() or reason not in engine.CLOSING:
+        flash(_("The game could not be closed: reload the page and try again."),
+              "error")
+        return redirect(url_for("table.game", game_id=game_id))
+    try:
+        stored.close_game(game_id, reason, expected_turn=_turn_from(form))
+    except TurnConflict:
+        flash(_("The game changed meanwhile; it was not closed."), "error")
+    except engine.IllegalMove:
+        flash(_("The game is already over."), "error")
+    else:
+        flash(text.end_reason(reason), "info")
+    return redirect(url_for("table.game", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/reopen")
+def reopen(game_id: int) -> Response:
+    """Take back ending or abandoning the game: it runs on from where it stood."""
+    require_edit(game_id)
+    form = TurnForm()
+    if form.validate_on_submit():
+        try:
+            if stored.reopen_game(game_id, expected_turn=_turn_from(form)):
+                flash(_("The game runs on."), "info")
+        except TurnConflict:
+            flash(_("The game changed meanwhile; nothing was changed."), "error")
     return redirect(url_for("table.game", game_id=game_id))
 
 

@@ -1,0 +1,201 @@
+/* Correct a past move by tapping (issue 10): the board as it was before the
+   move, with the move's tiles on it. A tap on a free cell next to the tiles
+   opens the picker; a tap on one of the move's tiles takes it off. The form's
+   tile rows (row, column, colour, shape) stay the truth the server reads: this
+   script fills them and hides them; without it they are typed in. */
+(function () {
+  "use strict";
+  var NS = "http://www.w3.org/2000/svg";
+  var CELL = 100;      // SVG units per cell
+  var CELL_PX = 48;    // CSS px per cell: every cell is a tap target of 44 px or more
+  var section = document.querySelector("[data-correct-board]");
+  var form = section && section.closest("form");
+  if (!section || !form) { return; }
+  var board = JSON.parse(section.querySelector("[data-correct-state]").textContent).board;
+  var svg = section.querySelector("[data-correct-svg]");
+  var picker = section.querySelector("[data-correct-picker]");
+  var typeField = form.querySelector('[name="type"]');
+  var coordinates = form.querySelector("[data-coordinates]");
+  var chosen = null;   // [row, col] waiting for its tile
+
+  function field(i, name) { return form.querySelector('[name="tiles-' + i + '-' + name + '"]'); }
+  function rows() {
+    var n = 0;
+    while (field(n, "row")) { n += 1; }
+    return n;
+  }
+  /* The move's tiles as the form holds them. */
+  function pending() {
+    var out = [];
+    for (var i = 0; i < rows(); i += 1) {
+      var r = field(i, "row").value, c = field(i, "col").value;
+      var color = field(i, "color").value, shape = field(i, "shape").value;
+      if (r !== "" && c !== "" && color && shape) {
+        out.push([Number(r), Number(c), color, shape]);
+      }
+    }
+    return out;
+  }
+  function write(tiles) {
+    for (var i = 0; i < rows(); i += 1) {
+      var t = tiles[i];
+      field(i, "row").value = t ? String(t[0]) : "";
+      field(i, "col").value = t ? String(t[1]) : "";
+      field(i, "color").value = t ? t[2] : "";
+      field(i, "shape").value = t ? t[3] : "";
+    }
+  }
+  function key(r, c) { return r + "," + c; }
+
+  function tileNode(t, cls, label) {
+    var g = document.createElementNS(NS, "svg");
+    g.setAttribute("x", t[1] * CELL);
+    g.setAttribute("y", t[0] * CELL);
+    g.setAttribute("width", CELL);
+    g.setAttribute("height", CELL);
+    g.setAttribute("viewBox", "0 0 100 100");
+    g.setAttribute("class", "rtile c-" + t[2] + (cls ? " " + cls : ""));
+    var title = document.createElementNS(NS, "title");
+    title.textContent = label;
+    g.appendChild(title);
+    [["#tile", ""], ["#" + t[3], "sym"]].forEach(function (u) {
+      var use = document.createElementNS(NS, "use");
+      use.setAttribute("href", u[0]);
+      if (u[1]) { use.setAttribute("class", u[1]); }
+      g.appendChild(use);
+    });
+    return g;
+  }
+  function kindLabel(color, shape) {
+    var btn = picker.querySelector('[data-kind="' + color + " " + shape + '"]');
+    return btn ? btn.getAttribute("aria-label") : color + " " + shape;
+  }
+
+  function draw() {
+    var mine = pending();
+    var taken = {};
+    board.forEach(function (t) { taken[key(t[0], t[1])] = "board"; });
+    mine.forEach(function (t) { taken[key(t[0], t[1])] = "move"; });
+    var free = {};
+    var all = board.concat(mine);
+    if (!all.length) { free[key(0, 0)] = [0, 0]; }
+    all.forEach(function (t) {
+      [[1, 0], [-1, 0], [0, 1], [0, -1]].forEach(function (d) {
+        var r = t[0] + d[0], c = t[1] + d[1];
+        if (!taken[key(r, c)]) { free[key(r, c)] = [r, c]; }
+      });
+    });
+    var cells = all.map(function (t) { return [t[0], t[1]]; })
+      .concat(Object.keys(free).map(function (k) { return free[k]; }));
+    var r0 = Math.min.apply(null, cells.map(function (x) { return x[0]; }));
+    var r1 = Math.max.apply(null, cells.map(function (x) { return x[0]; }));
+    var c0 = Math.min.apply(null, cells.map(function (x) { return x[1]; }));
+    var c1 = Math.max.apply(null, cells.map(function (x) { return x[1]; }));
+    var w = c1 - c0 + 1, h = r1 - r0 + 1;
+    svg.setAttribute("viewBox", [c0 * CELL, r0 * CELL, w * CELL, h * CELL].join(" "));
+    svg.style.width = (w * CELL_PX) + "px";
+    svg.style.height = (h * CELL_PX) + "px";
+    while (svg.firstChild) { svg.removeChild(svg.firstChild); }
+    var bg = document.createElementNS(NS, "rect");
+    bg.setAttribute("class", "board-bg");
+    bg.setAttribute("x", c0 * CELL);
+    bg.setAttribute("y", r0 * CELL);
+    bg.setAttribute("width", w * CELL);
+    bg.setAttribute("height", h * CELL);
+    svg.appendChild(bg);
+    board.forEach(function (t) { svg.appendChild(tileNode(t, "", kindLabel(t[2], t[3]))); });
+    var words = section.getAttribute("data-words") ? JSON.parse(section.getAttribute("data-words")) : {};
+    mine.forEach(function (t) {
+      var node = tileNode(t, "mine", kindLabel(t[2], t[3]));
+      node.setAttribute("data-move-tile", key(t[0], t[1]));
+      node.setAttribute("role", "button");
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("aria-label", (words.take_off || "") + " " + kindLabel(t[2], t[3]));
+      var ring = document.createElementNS(NS, "rect");
+      ring.setAttribute("class", "mark");
+      ["x", "y"].forEach(function (a) { ring.setAttribute(a, "2"); });
+      ring.setAttribute("width", "96");
+      ring.setAttribute("height", "96");
+      ring.setAttribute("rx", "13");
+      node.appendChild(ring);
+      svg.appendChild(node);
+    });
+    Object.keys(free).forEach(function (k) {
+      var rc = free[k];
+      var slot = document.createElementNS(NS, "rect");
+      slot.setAttribute("class", "slot" + (chosen && chosen[0] === rc[0] && chosen[1] === rc[1] ? " chosen" : ""));
+      slot.setAttribute("x", rc[1] * CELL + 6);
+      slot.setAttribute("y", rc[0] * CELL + 6);
+      slot.setAttribute("width", CELL - 12);
+      slot.setAttribute("height", CELL - 12);
+      slot.setAttribute("rx", "10");
+      slot.setAttribute("data-free", k);
+      slot.setAttribute("role", "button");
+      slot.setAttribute("tabindex", "0");
+      slot.setAttribute("aria-label", words.free || "");
+      svg.appendChild(slot);
+    });
+    section.setAttribute("data-drawn", String(mine.length));
+  }
+
+  function choose(rc) {
+    chosen = rc;
+    picker.hidden = false;
+    draw();
+    var first = picker.querySelector("[data-kind]");
+    if (first) { first.focus({preventScroll: true}); }
+    picker.scrollIntoView({block: "nearest"});
+  }
+  function takeOff(k) {
+    write(pending().filter(function (t) { return key(t[0], t[1]) !== k; }));
+    draw();
+  }
+  function put(kind) {
+    if (!chosen) { return; }
+    var parts = kind.split(" ");
+    var mine = pending();
+    if (mine.length >= rows()) { return; }  // a full hand: no row left to fill
+    mine.push([chosen[0], chosen[1], parts[0], parts[1]]);
+    write(mine);
+    chosen = null;
+    picker.hidden = true;
+    draw();
+  }
+
+  function activate(target) {
+    var slot = target.closest("[data-free]");
+    if (slot) {
+      var p = slot.getAttribute("data-free").split(",");
+      choose([Number(p[0]), Number(p[1])]);
+      return;
+    }
+    var tile = target.closest("[data-move-tile]");
+    if (tile) { takeOff(tile.getAttribute("data-move-tile")); }
+  }
+  svg.addEventListener("click", function (ev) { activate(ev.target); });
+  svg.addEventListener("keydown", function (ev) {
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); activate(ev.target); }
+  });
+  picker.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("[data-kind]");
+    if (btn) { put(btn.getAttribute("data-kind")); }
+    if (ev.target.closest("[data-correct-cancel]")) { chosen = null; picker.hidden = true; draw(); }
+  });
+
+  function showForType() {
+    var place = !typeField || typeField.value === "place";
+    section.hidden = !place;
+    if (coordinates) { coordinates.hidden = true; }
+  }
+  if (typeField) { typeField.addEventListener("change", showForType); }
+  showForType();
+  draw();
+  // Bring this move's tiles (or the board's middle) into view.
+  var scroller = section.querySelector(".correct-scroll");
+  var target = svg.querySelector("[data-move-tile]") || svg.querySelector("[data-free]");
+  if (scroller && target) {
+    var box = target.getBoundingClientRect(), frame = scroller.getBoundingClientRect();
+    scroller.scrollLeft += box.left - frame.left - frame.width / 2 + box.width / 2;
+    scroller.scrollTop += box.top - frame.top - frame.height / 2 + box.height / 2;
+  }
+})();

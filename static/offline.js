@@ -1,0 +1,129 @@
+/* A move confirmed while the scorekeeper cannot be reached (issue 10).
+
+   board.js hands such a move to window.scorekeeper.offline.keep(url, move): it
+   is kept in localStorage (one per game: the last one confirmed), shown as not
+   sent yet ([data-offline]), and sent again, with the `turn` it was made for,
+   every few seconds and whenever the browser says it is online, until the server
+   answers. The turn makes a second copy impossible: once the game has moved on
+   the server refuses with 409 and its state; if that state holds this very move
+   as its move number `turn`, the first try was stored (only its answer was
+   lost) and that counts as sent. Trades and passes (table.js) are not kept. */
+(function () {
+  "use strict";
+  var PREFIX = "scorekeeper.pending:";
+  var RETRY_MS = 4000;
+  var timer = null;
+  var sending = false;
+
+  function note() { return document.querySelector("[data-offline]"); }
+  function strings() {
+    var el = note();
+    try { return JSON.parse((el && el.getAttribute("data-text")) || "{}"); } catch (e) { return {}; }
+  }
+  function tell(name, cls, extra) {
+    var el = note();
+    if (!el) { return; }
+    el.textContent = (strings()[name] || "") + (extra ? " " + extra : "");
+    el.className = "offline-note " + cls;
+    el.hidden = false;
+  }
+
+  function storageKey(url) { return PREFIX + url; }
+  function load(url) {
+    try { return JSON.parse(localStorage.getItem(storageKey(url)) || "null"); } catch (e) { return null; }
+  }
+  function save(url, move) {
+    try {
+      localStorage.setItem(storageKey(url), JSON.stringify({url: url, move: move}));
+      return true;
+    } catch (e) { return false; }
+  }
+  function forget(url) {
+    try { localStorage.removeItem(storageKey(url)); } catch (e) { /* nothing kept */ }
+  }
+  function pageUrl() {
+    var svg = document.querySelector("[data-board][data-api]");
+    return svg ? svg.getAttribute("data-api") + "/moves" : null;
+  }
+
+  function tileKeys(tiles) {
+    return (tiles || []).map(function (t) {
+      return [t.row, t.col, t.color, t.shape].join(",");
+    }).sort().join(" ");
+  }
+  /* Whether the game's state already holds move as its move number move.turn. */
+  function holds(state, move) {
+    var stored = state && state.moves && state.moves[move.turn];
+    if (!stored || stored.type !== move.type) { return false; }
+    return move.type !== "place" || tileKeys(stored.tiles) === tileKeys(move.tiles);
+  }
+
+  function csrf() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.getAttribute("content") : "";
+  }
+  function answer(state) {
+    document.dispatchEvent(new CustomEvent("sk:answer", {detail: {state: state}}));
+  }
+
+  function schedule() {
+    if (timer === null) { timer = setTimeout(function () { timer = null; flush(); }, RETRY_MS); }
+  }
+
+  function flush() {
+    var url = pageUrl();
+    var item = url && load(url);
+    if (!item || sending) { return; }
+    sending = true;
+    fetch(item.url, {
+      method: "POST", credentials: "same-origin", cache: "no-store",
+      headers: {"Accept": "application/json", "Content-Type": "application/json",
+                "X-CSRFToken": csrf(),
+                "Accept-Language": document.documentElement.lang || "en"},
+      body: JSON.stringify(item.move)
+    }).then(function (resp) {
+      return resp.json().catch(function () { return {}; }).then(function (data) {
+        sending = false;
+        var status = resp.status;
+        if (status >= 500 || status === 408 || status === 429) { schedule(); return; }
+        forget(item.url);
+        if (status === 201 || status === 200) {
+          tell("sent", "ok");
+          answer(data.game);
+        } else if (status === 409 && data.game) {
+          tell(holds(data.game, item.move) ? "sent" : "lost", holds(data.game, item.move) ? "ok" : "error");
+          answer(data.game);
+        } else {
+          tell("refused", "error", (data.error && data.error.message) || "");
+        }
+      });
+    }).catch(function () {
+      sending = false;
+      schedule();
+    });
+  }
+
+  window.scorekeeper = window.scorekeeper || {};
+  window.scorekeeper.offline = {
+    /* Keep a move the server could not be reached for; false when it cannot be kept. */
+    keep: function (url, move) {
+      if (!save(url, move)) { return false; }
+      tell("pending", "wait");
+      schedule();
+      return true;
+    },
+    message: function () { return strings().pending || ""; },
+    pending: function () { var url = pageUrl(); return !!(url && load(url)); }
+  };
+
+  window.addEventListener("online", flush);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { flush(); }
+  });
+  function boot() {
+    var url = pageUrl();
+    if (url && load(url)) { tell("pending", "wait"); flush(); }
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", boot); }
+  else { boot(); }
+})();

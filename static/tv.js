@@ -1,0 +1,100 @@
+/* The table view (issue 10): follows the game through server-sent events
+   (web/tv.py: bounded streams the browser reconnects to), or by polling
+   tv.json where EventSource is missing or the stream cannot be opened; shows
+   the totals, the player to move, the last move and the turn's timer. */
+(function () {
+  "use strict";
+  var POLL_MS = 3000;
+  var root = document.querySelector("[data-tv]");
+  var holder = document.querySelector("[data-tv-state]");
+  if (!root || !holder) { return; }
+  var state = JSON.parse(holder.textContent);
+  var strings = JSON.parse(root.getAttribute("data-text") || "{}");
+  var turnStarted = 0;
+  var etag = null;
+  var polling = null;
+
+  function setTimer() {
+    turnStarted = state.timer ? Date.now() - state.timer.elapsed * 1000 : 0;
+    tick();
+  }
+  function clock(seconds) {
+    var sign = seconds < 0 ? "-" : "";
+    seconds = Math.abs(seconds);
+    var s = seconds % 60;
+    return sign + Math.floor(seconds / 60) + ":" + (s < 10 ? "0" : "") + s;
+  }
+  function tick() {
+    var el = document.querySelector("[data-tv-timer]");
+    if (!el) { return; }
+    if (!state.timer) { el.hidden = true; return; }
+    el.hidden = false;
+    var elapsed = Math.max(0, Math.floor((Date.now() - turnStarted) / 1000));
+    var limit = state.timer.seconds;
+    if (limit) {
+      var left = limit - elapsed;
+      el.textContent = left > 0 ? clock(left) : strings.expired || clock(0);
+      el.classList.toggle("expired", left <= 0);
+    } else {
+      el.textContent = clock(elapsed);
+    }
+  }
+
+  function show(next) {
+    if (!next || next.key === state.key) { return; }
+    var ended = next.status !== state.status;
+    var seats = next.players.length !== state.players.length;
+    state = next;
+    // The final screen (or back from it) is drawn by the server.
+    if (ended || seats) { window.location.reload(); return; }
+    next.players.forEach(function (p, i) {
+      var card = root.querySelector('[data-tv-player="' + i + '"]');
+      if (!card) { return; }
+      card.querySelector(".tv-name").textContent = p.name;
+      card.querySelector("[data-tv-total]").textContent = p.score;
+      card.classList.toggle("current", p.current);
+      card.classList.toggle("excluded", p.excluded);
+      if (p.current) { card.setAttribute("aria-current", "true"); } else { card.removeAttribute("aria-current"); }
+    });
+    document.querySelector("[data-tv-turn]").textContent = next.turn_line;
+    document.querySelector("[data-tv-last]").textContent = next.last_line;
+    document.querySelector("[data-tv-bag]").textContent = next.bag;
+    root.setAttribute("data-tv-key", next.key);
+    setTimer();
+  }
+
+  function poll() {
+    var headers = {"Accept": "application/json"};
+    if (etag) { headers["If-None-Match"] = etag; }
+    fetch(root.getAttribute("data-poll"), {credentials: "same-origin", cache: "no-store", headers: headers})
+      .then(function (resp) {
+        if (resp.status !== 200) { return null; }
+        etag = resp.headers.get("ETag");
+        return resp.json().then(show);
+      })
+      .catch(function () { /* offline for a moment: the next poll tries again */ });
+  }
+  function startPolling() {
+    if (polling === null) {
+      root.setAttribute("data-tv-mode", "poll");
+      polling = setInterval(poll, POLL_MS);
+      poll();
+    }
+  }
+
+  function listen() {
+    var source = new EventSource(root.getAttribute("data-events"));
+    root.setAttribute("data-tv-mode", "events");
+    source.addEventListener("state", function (ev) { show(JSON.parse(ev.data)); });
+    source.addEventListener("error", function () {
+      // A stream that ends is reopened by the browser (CONNECTING); one the
+      // server refused (an error answer) is CLOSED: poll instead.
+      if (source.readyState === EventSource.CLOSED) { startPolling(); }
+    });
+  }
+
+  root.setAttribute("data-tv-key", state.key);
+  setTimer();
+  setInterval(tick, 1000);
+  if (window.EventSource) { listen(); } else { startPolling(); }
+})();

@@ -1,0 +1,86 @@
+"""The table view (issue 10) in headless chromium: it follows moves entered on
+another device through server-sent events, or by polling without EventSource,
+and its totals are big on a 1920x1080 screen and on a phone."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import PHONE
+
+pytestmark = pytest.mark.browser
+
+
+def api(base: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["X-Edit-Token"] = token
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode() if body is not None else None,
+        headers=headers, method="POST" if body is not None else "GET",
+    )
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def place(base: str, game: dict[str, Any], row: int, col: int, color: str,
+          shape: str) -> None:
+    api(base, f"/api/games/{game['id']}/moves", {"type": "place", "tiles": [
+        {"row": row, "col": col, "color": color, "shape": shape}]}, game["edit_token"])
+
+
+@pytest.mark.parametrize("mode", ["events", "poll"])
+def test_the_table_view_follows_moves_from_another_device(
+    live_server: str, browser: Any, mode: str
+) -> None:
+    game = api(live_server, "/api/games", {"players": ["Ann", "Bob", "Cy"]})
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    if mode == "poll":
+        context.add_init_script("delete window.EventSource;")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server}/games/{game['id']}/tv")
+    expect(page.locator("[data-tv]")).to_have_attribute("data-tv-mode", mode)
+    totals = page.locator("[data-tv-total]")
+    expect(totals).to_have_text(["0", "0", "0"])
+    page.wait_for_timeout(300)  # the stream is open
+
+    started = time.monotonic()
+    place(live_server, game, 0, 0, "red", "circle")
+    expect(totals).to_have_text(["1", "0", "0"], timeout=8000)
+    seen_after = time.monotonic() - started
+    expect(page.locator("[data-tv-turn]")).to_have_text("Bob to play")
+    expect(page.locator('[data-tv-player="1"]')).to_have_class(
+        "tv-player current")
+    expect(page.locator("[data-tv-last]")).to_contain_text("Ann")
+    if mode == "events":
+        assert seen_after < 2.0, seen_after  # pushed, not polled (poll: 3 s)
+    # Big across the table: the totals take a good part of the screen height.
+    height = page.locator("[data-tv-total]").first.bounding_box()["height"]
+    assert height > 150
+    assert errors == []
+
+
+def test_on_a_phone_every_player_and_the_timer_fit_the_screen(
+    live_server: str, browser: Any
+) -> None:
+    game = api(live_server, "/api/games", {
+        "players": ["Alexandra", "Bartholomew", "Chris", "Dee"],
+        "options": {"move_seconds": 60}})
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{live_server}/games/{game['id']}/tv")
+    timer = page.locator("[data-tv-timer]")
+    expect(timer).to_have_text("1:00", timeout=3000)
+    expect(timer).not_to_have_text("1:00", timeout=3000)  # it counts down
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    for card in page.locator("[data-tv-player]").all():
+        box = card.bounding_box()
+        assert box["y"] + box["height"] <= 844
