@@ -247,7 +247,15 @@
     body.turn = state.turn;
     return send("POST", api() + "/moves", body)
       .then(function (res) { answered(res, done, flashed); })
-      .catch(function () { say(game.text.offline, "error"); });
+      .catch(function () {
+        // Offline (issue 10): a trade or pass is kept and sent later, as a placing move is.
+        var offline = window.scorekeeper && window.scorekeeper.offline;
+        if (body.type !== "penalty" && offline && offline.keep(api() + "/moves", body)) {
+          say(offline.message(), "wait");
+          return;
+        }
+        say(game.text.offline, "error");
+      });
   }
   function api() { return document.querySelector("[data-board]").getAttribute("data-api"); }
 
