@@ -359,7 +359,19 @@
   /* The board tells about its move's answer; the page follows (and so does poll). */
   document.addEventListener("sk:answer", function (ev) { show(ev.detail.state); });
 
+  /* The history's "End or abandon" link reaches #close: open the part it names. */
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id && document.getElementById(id);
+    if (el && el.tagName === "DETAILS") {
+      el.open = true;
+      el.scrollIntoView({block: "center"});
+    }
+  }
+  window.addEventListener("hashchange", openTarget);
+
   function boot() {
+    openTarget();
     var main = document.querySelector("main");
     if (main && main.querySelector("[data-game-state]")) {
       start(main);
