@@ -23,7 +23,18 @@ from werkzeug.routing import IntegerConverter, PathConverter
 from .. import net, text
 from ..i18n import gettext, ngettext, pgettext
 from ..store.cache import MAX_GAME_ID
-from . import api, compress, errors, files, history, language, pages, players, table
+from . import (
+    api,
+    compress,
+    errors,
+    files,
+    history,
+    language,
+    pages,
+    photo,
+    players,
+    table,
+)
 from .pages import time_tag
 
 csrf = CSRFProtect()
@@ -68,6 +79,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["name"] = NameConverter
     app.before_request(_check_host)
     pages.init_app(app)
+    photo.init_app(app)
     csrf.init_app(app)
     # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
     # which auth.request_may_edit checks itself.
