@@ -79,6 +79,34 @@
 
   var stop = null;  // ends the board of the page swapped out (table.js swaps <main>)
 
+  /* The board hook API (PHASE2): other scripts (hints, photo) mark cells, put
+     tiles into the pending move and hear about it, without touching this file.
+     Overlays outlive a redraw and a swap of <main>: their owner clears them. */
+  var listeners = {pending: [], confirmed: []};
+  var overlays = {};  // kind -> [[row, col], ...]
+  var board = null;   // the board on the page now: {drawOverlays, propose}
+  function emit(event, detail) {
+    (listeners[event] || []).forEach(function (fn) {
+      try { fn(detail); } catch (e) { setTimeout(function () { throw e; }, 0); }
+    });
+  }
+  window.scorekeeper = window.scorekeeper || {};
+  window.scorekeeper.board = {
+    overlay: function (cells, kind) {
+      kind = String(kind || "").replace(/[^a-z0-9-]/gi, "");
+      if (!kind) { return; }
+      overlays[kind] = (cells || []).filter(function (rc) {
+        return rc && rc.length >= 2 && isFinite(rc[0]) && isFinite(rc[1]);
+      }).map(function (rc) { return [Number(rc[0]), Number(rc[1])]; });
+      if (!overlays[kind].length) { delete overlays[kind]; }
+      if (board) { board.drawOverlays(); }
+    },
+    propose: function (tiles) { return board ? board.propose(tiles || []) : false; },
+    on: function (event, fn) {
+      if (listeners[event] && typeof fn === "function") { listeners[event].push(fn); }
+    }
+  };
+
   function init(main) {
     var svg = main.querySelector("[data-board]");
     var holder = main.querySelector("[data-game-state]");
@@ -122,7 +150,7 @@
       state.unseen.forEach(function (u) { unseen[u.color + " " + u.shape] = u.count; });
     }
     take(state);
-    ["slots", "tiles", "marks", "pend", "sel"].forEach(function (name) {
+    ["slots", "tiles", "marks", "over", "pend", "sel"].forEach(function (name) {
       layers[name] = node("g", {"class": "layer-" + name}, svg);
     });
     edit = edit && state.status === "active";
@@ -375,6 +403,30 @@
     var fitBtn = main.querySelector("[data-fit]");
     if (fitBtn) { fitBtn.addEventListener("click", fit); }
 
+    function drawOverlays() {
+      layers.over.textContent = "";
+      Object.keys(overlays).forEach(function (kind) {
+        overlays[kind].forEach(function (rc) { cellRect(layers.over, rc[0], rc[1], "overlay-" + kind, 3); });
+      });
+    }
+    /* Tiles from elsewhere (a hint, a photo) join the pending move as if tapped. */
+    function propose(list) {
+      if (!edit || busy) { return false; }
+      var added = 0;
+      list.forEach(function (t) {
+        if (!t || t.length < 4) { return; }
+        var r = Number(t[0]), c = Number(t[1]);
+        if (!isFinite(r) || !isFinite(c) || occupied[key(r, c)] || isPending(r, c) >= 0) { return; }
+        pending.push({row: r, col: c, color: String(t[2]), shape: String(t[3])});
+        added++;
+      });
+      if (!added) { return false; }
+      selected = null;
+      closePicker();
+      changed();
+      return true;
+    }
+
     // --- entering a move ---
     function tap(r, c) {
       if (!edit || busy) { return; }
@@ -611,6 +663,7 @@
       if (removeBtn) { removeBtn.disabled = !pending.length; }
       if (clearBtn) { clearBtn.disabled = !pending.length && !selected; }
       showPreview();
+      emit("pending", pending.map(function (p) { return [p.row, p.col, p.color, p.shape]; }));
     }
     function say(message, cls) {
       if (!preview) { return; }
@@ -677,6 +730,7 @@
           if (res.status === 201 || res.status === 200) {
             // The answer's state is the game now: no other request.
             answer(res.data.game);
+            emit("confirmed", res.data);  // {score, end_bonus, text, game}
             return;
           }
           if (res.status === 409 && res.data.game) {
@@ -719,6 +773,7 @@
         if (confirmBtn) { confirmBtn.disabled = true; }
         if (removeBtn) { removeBtn.disabled = true; }
         if (clearBtn) { clearBtn.disabled = true; }
+        emit("pending", []);
       }
       drawBoard();
       drawEntry();
@@ -727,7 +782,8 @@
       askFirstOptions();
     }
     document.addEventListener("sk:state", onState);
-    stop = function () { document.removeEventListener("sk:state", onState); };
+    board = {drawOverlays: drawOverlays, propose: propose};
+    stop = function () { document.removeEventListener("sk:state", onState); board = null; };
 
     if (picker) {
       onTap(picker, "[data-kind]", function (btn) {
@@ -746,6 +802,7 @@
 
     drawBoard();
     drawEntry();
+    drawOverlays();
     fit();
     svg.setAttribute("data-drawn", String(tiles.length));
     if (window.performance && performance.mark) { performance.mark("board-drawn"); }
