@@ -24,7 +24,10 @@
     Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
     return out;
   }
-  function show(box, lines, cls) {
+  /* The status line: `lines` shown, `quiet` read by screen readers only (the
+     board shows the same by its marks), so the sticky entry stays low and
+     leaves the board's cells free to tap. */
+  function show(box, lines, cls, quiet) {
     var status = box.querySelector("[data-photo-status]");
     if (!status) { return; }
     status.textContent = "";
@@ -32,6 +35,12 @@
     lines.filter(Boolean).forEach(function (line, i) {
       var span = document.createElement("span");
       span.textContent = (i ? " " : "") + line;
+      status.appendChild(span);
+    });
+    (quiet || []).forEach(function (line) {
+      var span = document.createElement("span");
+      span.className = "sr-only";
+      span.textContent = " " + line;
       status.appendChild(span);
     });
   }
@@ -90,8 +99,10 @@
     mark();
     var labels = data.tiles.filter(function (t) { return t.low && t.label; })
       .map(function (t) { return t.label + "."; });
-    show(box, [data.text, data.warning].concat(labels), data.warning ? "warning" : "");
+    show(box, [data.text, data.warning], data.warning ? "warning" : "", labels);
+    proposed = tiles.map(function (t) { return t.join("|"); }).sort().join(";");
   }
+  var proposed = null;  // the photo's move as proposed, until the player changes it
 
   document.addEventListener("change", function (ev) {
     var input = ev.target;
@@ -108,6 +119,15 @@
       (pending || []).forEach(function (p) { now[p.join("|")] = true; });
       var still = unsure.filter(function (t) { return now[t.join("|")]; });
       if (still.length !== unsure.length) { unsure = still; mark(); }
+      // Once the player changes the move, the preview line speaks for it: the
+      // photo's sentences go (a warning about the stored board stays).
+      var key = Object.keys(now).sort().join(";");
+      var box = document.querySelector("[data-photo]");
+      if (proposed !== null && key !== proposed && box) {
+        proposed = null;
+        var status = box.querySelector("[data-photo-status]");
+        if (status && !status.classList.contains("warning")) { show(box, [], ""); }
+      }
     });
     board.on("confirmed", function () {
       unsure = [];

@@ -12,7 +12,7 @@ import pytest
 from corpus import load
 from playwright.sync_api import expect
 
-from .helpers import PHONE
+from .helpers import PHONE, tap_cell
 
 pytestmark = pytest.mark.browser
 
@@ -64,9 +64,22 @@ def test_a_photo_proposes_the_move_and_confirm_stores_it_with_its_score(
     expect(page.locator("[data-preview]")).to_contain_text(f"= {move['score']}")
     status = page.locator("[data-photo-status]")
     expect(status).to_contain_text("3 tiles read from the photo")
-    # The clover the reader was unsure of: marked on the board and named.
+    # The clover the reader was unsure of: marked on the board, and named for
+    # screen readers (the mark says it to the eye; the sticky entry stays low).
     expect(page.locator("[data-board] .overlay-photo-low")).to_have_count(1)
-    expect(status).to_contain_text("Uncertain from the photo: purple clover at (6, -5)")
+    expect(status.locator(".sr-only")).to_have_text(
+        " Uncertain from the photo: purple clover at (6, -5).")
+
+    # Fixing it by tap: a tap takes the tile back (and its mark goes), a tap on
+    # the cell and a pick puts the right one (here the same) in its place.
+    tap_cell(page, 6, -5)
+    expect(pending).to_have_count(len(move["tiles"]) - 1)
+    expect(page.locator("[data-board] .overlay-photo-low")).to_have_count(0)
+    expect(status).to_be_hidden()  # the preview line speaks for the changed move
+    tap_cell(page, 6, -5)
+    page.tap('[data-picker] [data-kind="purple clover"]')
+    expect(pending).to_have_count(len(move["tiles"]))
+    expect(page.locator("[data-preview]")).to_contain_text(f"= {move['score']}")
 
     expect(page.locator("[data-confirm]")).to_be_enabled()
     page.tap("[data-confirm]")
