@@ -393,8 +393,7 @@ def read_photo(game_id: int) -> Response:
         stored_tiles = list(game.board.tiles())
         variant = game.variant
     try:
-        data = photo.uploaded_photo()
-        reading = photo.read(data, stored_tiles, variant)
+        reading = photo.read_upload(stored_tiles, variant)
     except photo.NoPhoto:
         _bad(_('Send the photo as the form field "image" (multipart/form-data).'))
     except photo.PhotoBusy:

@@ -14,11 +14,12 @@ import io
 import math
 import numbers
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, current_app, request
+from werkzeug.datastructures import FileStorage
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import engine
@@ -87,9 +88,10 @@ def _allow_photo_bodies(endpoint: str | None, values: dict[str, Any] | None) -> 
         request.max_content_length = body_limit()
 
 
-def uploaded_photo() -> bytes:
-    """Return the uploaded photo's bytes, never more than the limit plus one;
-    raise Unreadable when it is larger, NoPhoto when there is none."""
+def uploaded_photo() -> FileStorage:
+    """Return the request's photo upload, its size checked (a large one is in a
+    temporary file, not in memory); raise Unreadable when it is over the
+    limit, NoPhoto when there is none."""
     limit: int = current_app.config.get("MAX_PHOTO_BYTES", MAX_PHOTO_BYTES)
     try:
         storage = request.files.get(FIELD)
@@ -97,14 +99,23 @@ def uploaded_photo() -> bytes:
         raise _too_large(request.content_length or limit + 1) from None
     if storage is None:
         raise NoPhoto
+    size = storage.stream.seek(0, io.SEEK_END)
+    storage.stream.seek(0)
+    if size > limit:
+        storage.close()
+        raise _too_large(size)
+    return storage
+
+
+def photo_bytes(storage: FileStorage) -> bytes:
+    """Return an upload's bytes (never more than the limit plus one) and close it."""
+    limit: int = current_app.config.get("MAX_PHOTO_BYTES", MAX_PHOTO_BYTES)
     try:
-        # A large part is spooled to a temporary file: read only what may be kept.
         data: bytes = storage.stream.read(limit + 1)
-        if len(data) > limit:
-            size = storage.stream.seek(0, io.SEEK_END)
-            raise _too_large(size)
     finally:
         storage.close()
+    if len(data) > limit:
+        raise _too_large(len(data))
     return data
 
 
@@ -124,14 +135,17 @@ class Slots:
         self._slots = threading.BoundedSemaphore(slots)
         self.wait = wait
 
-    def run(self, data: bytes, stored: Sequence[tuple[int, int, str, str]],
+    def run(self, load: Callable[[], bytes],
+            stored: Sequence[tuple[int, int, str, str]],
             variant: engine.Variant) -> Reading:
-        """Read the photo in a free slot (in a render worker where the app runs
-        renders so) and return the reading; raise Unreadable or PhotoBusy."""
+        """Take a free slot, then load the photo's bytes and read them (in a
+        render worker where the app runs renders so); return the reading, or
+        raise Unreadable or PhotoBusy. A photo waiting for a slot stays in the
+        upload's temporary file, not in memory."""
         if not self._slots.acquire(timeout=self.wait):
             raise PhotoBusy
         try:
-            answer = in_worker(read_photo, data, list(stored), variant)
+            answer = in_worker(read_photo, load(), list(stored), variant)
         finally:
             self._slots.release()
         if "unreadable" in answer:
@@ -139,11 +153,18 @@ class Slots:
         return Reading(answer["tiles"], answer["matched"], answer["conflicts"])
 
 
-def read(data: bytes, stored: Sequence[tuple[int, int, str, str]],
-         variant: engine.Variant) -> Reading:
-    """Read a photo against the stored board under the app's photo slots."""
+def read_upload(stored: Sequence[tuple[int, int, str, str]],
+                variant: engine.Variant) -> Reading:
+    """Read the request's photo against the stored board under the app's photo
+    slots; raise NoPhoto, Unreadable or PhotoBusy."""
     slots: Slots = current_app.extensions["scorekeeper_photo_slots"]
-    return slots.run(data, stored, variant)
+    # Checked before waiting: a request without a photo or over the limit is
+    # answered at once.
+    storage = uploaded_photo()
+    try:
+        return slots.run(lambda: photo_bytes(storage), stored, variant)
+    finally:
+        storage.close()
 
 
 def read_photo(data: bytes, stored: list[tuple[int, int, str, str]],
