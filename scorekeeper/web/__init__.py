@@ -32,6 +32,7 @@ from . import (
     history,
     language,
     pages,
+    photo,
     players,
     table,
     tv,
@@ -80,6 +81,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["name"] = NameConverter
     app.before_request(_check_host)
     pages.init_app(app)
+    photo.init_app(app)
     csrf.init_app(app)
     # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
     # which auth.request_may_edit checks itself.
