@@ -570,7 +570,6 @@
       return true;
     }
 
-
     // --- entering a move ---
     function tap(r, c) {
       if (!edit || busy) { return; }

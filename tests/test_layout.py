@@ -26,7 +26,8 @@ ALLOWED = {
     "formats": {"formats", "text", "engine", "i18n"},
     # Reading a photo knows the tile set, nothing of the app.
     "photo": {"photo", "engine"},
-    "web": {"web", "formats", "text", "store", "engine", "i18n", "net"},
+    # The photo route hands a photo to the reader (in a worker process).
+    "web": {"web", "formats", "text", "store", "engine", "i18n", "net", "photo"},
     "app": {"config", "store", "web"},
     "serve": {"app"},
     # The command reads and writes backups and snapshots besides serving.

@@ -71,13 +71,14 @@ def decode(data: bytes) -> np.ndarray:
     data = bytes(data)
     if len(data) > MAX_BYTES:
         raise PhotoUnreadable("too_large", detail=f"{len(data) / 1e6:.1f} MB",
-                              limit="15 MB")
+                              limit="15 MB", megabytes=round(len(data) / 1e6, 1))
     kind, width, height = image_size(data)
     if width * height > MAX_PIXELS:
         raise PhotoUnreadable("too_large", detail=f"{width}×{height} pixels",
-                              limit="40 megapixels")
+                              limit="40 megapixels", width=width, height=height)
     if min(width, height) < MIN_SIDE:
-        raise PhotoUnreadable("too_small", detail=f"{width}×{height} pixels")
+        raise PhotoUnreadable("too_small", detail=f"{width}×{height} pixels",
+                              width=width, height=height)
     flag = cv2.IMREAD_COLOR
     if kind == "jpeg":
         # libjpeg decodes at 1/2, 1/4 or 1/8 size directly: less time and memory.

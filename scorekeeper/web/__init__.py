@@ -26,12 +26,14 @@ from ..i18n import gettext, ngettext, pgettext
 from ..store.cache import MAX_GAME_ID
 from . import (
     api,
+    assets,
     compress,
     errors,
     files,
     history,
     language,
     pages,
+    photo,
     players,
     table,
     tv,
@@ -80,6 +82,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["name"] = NameConverter
     app.before_request(_check_host)
     pages.init_app(app)
+    photo.init_app(app)
     csrf.init_app(app)
     # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
     # which auth.request_may_edit checks itself.
@@ -96,3 +99,4 @@ def init_app(app: Flask) -> None:
     )
     errors.init_app(app)
     compress.init_app(app)
+    assets.init_app(app)

@@ -19,7 +19,7 @@ from ..store import (
     version,
 )
 from ..store import games as stored
-from . import auth
+from . import auth, photo
 from .errors import error_response
 from .state import dumps as _dumps
 from .state import preview_json, refusal_json, state_json, state_text
@@ -465,3 +465,46 @@ def best_move(game_id: int) -> Response:
     if best is None:
         return jsonify({"points": 0, "tiles": []})
     return jsonify({"points": best.points, "tiles": best.tiles_dicts()})
+
+
+@bp.post("/games/<int:game_id>/photo")
+def read_photo(game_id: int) -> Response:
+    """Read the move a photo of the board shows (CONTRACT §12); nothing is stored:
+    200 {"tiles", "matched", ...} for the page to propose, else 422 photo_unreadable."""
+    _require_edit(game_id)
+    with loaded(game_id) as row:
+        game = row.game
+        if game.is_over():
+            raise engine.IllegalMove("game_over")
+        stored_tiles = list(game.board.tiles())
+        variant = game.variant
+    try:
+        reading = photo.read_upload(stored_tiles, variant)
+    except photo.NoPhoto:
+        _bad(_('Send the photo as the form field "image" (multipart/form-data).'))
+    except photo.PhotoBusy:
+        response = error_response(503, "busy", text.photo_strings()["busy"])
+        response.headers["Retry-After"] = str(photo.RETRY_AFTER)
+        return response
+    except photo.Unreadable as exc:
+        return error_response(
+            422, "photo_unreadable", text.photo_unreadable(exc.reason, exc.params),
+            reason=exc.reason, params=exc.params,
+        )
+    tiles = reading.tiles
+    for tile in tiles:
+        if tile["low"]:
+            tile["label"] = text.photo_unsure_label(
+                tile["color"], tile["shape"], tile["row"], tile["col"])
+    conflicts = [
+        (c["row"], c["col"], c["stored"]["color"], c["stored"]["shape"],
+         c["seen"]["color"], c["seen"]["shape"])
+        for c in reading.conflicts
+    ]
+    return jsonify({
+        "tiles": tiles,
+        "matched": reading.matched,
+        "conflicts": reading.conflicts,
+        "text": text.photo_summary(len(tiles), sum(t["low"] for t in tiles)),
+        "warning": text.photo_conflicts(conflicts) or None,
+    })

@@ -202,8 +202,8 @@ INTERACTIVE = """() => [...document.querySelectorAll(
     return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden';
   })
   .map(e => {
-    // A radio or checkbox is tapped through its label.
-    const t = (e.type === 'radio' || e.type === 'checkbox') && e.closest('label') || e;
+    // A radio, a checkbox or a file input (the camera) is tapped through its label.
+    const t = ['radio', 'checkbox', 'file'].includes(e.type) && e.closest('label') || e;
     const r = t.getBoundingClientRect();
     return [t.tagName + ' ' + (t.textContent || t.name || '').trim().slice(0, 30),
             Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10];

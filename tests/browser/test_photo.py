@@ -1,0 +1,112 @@
+"""A photo of the board as the move, in headless chromium on a phone (issue 13):
+the camera button's photo becomes the pending move with its preview score, the
+tile the reader was unsure of is marked, and Confirm stores the move."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpus import load
+from playwright.sync_api import expect
+
+from .helpers import PHONE, tap_cell
+
+pytestmark = pytest.mark.browser
+
+PHOTOS = Path(__file__).resolve().parents[1] / "data" / "photos"
+"""Example photos with what is on the table (tests/data/photos/README.md)."""
+
+
+def record_before(game: str, place: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return a corpus game's record up to its `place`-th placing move (scores
+    left for the app to compute), and that move."""
+    record = load(f"{game}.json")
+    moves: list[dict[str, Any]] = []
+    placed = 0
+    for move in record["moves"]:
+        if move["type"] == "place":
+            placed += 1
+            if placed == place:
+                return {**record, "moves": moves, "final": None}, move
+        moves.append({k: v for k, v in move.items() if k != "score"})
+    raise ValueError(f"{game} has no placing move {place}")
+
+
+def test_a_photo_proposes_the_move_and_confirm_stores_it_with_its_score(
+        live_server: str, browser: Any) -> None:
+    example = json.loads((PHOTOS / "example-2-held-out.json").read_text())
+    game, place = example["game_and_move"].split("#")
+    record, move = record_before(game, int(place))
+    context = browser.new_context(**PHONE)
+    # The import answers in this browser's session: the page may enter moves.
+    made = context.request.post(f"{live_server}/api/games/import", data=record)
+    assert made.status == 201, made.text()
+    game_id = made.json()["id"]
+    turn = made.json()["turn"]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server}/games/{game_id}")
+    page.wait_for_selector("[data-board][data-drawn]")
+
+    camera = page.locator("[data-photo-input]")
+    expect(camera).to_have_attribute("capture", "environment")
+    box = page.locator(".photo-button").bounding_box()
+    assert box is not None and box["height"] >= 44
+    camera.set_input_files(str(PHOTOS / example["photo"]))
+
+    # The photo is read in a worker process started on first use: allow for it.
+    pending = page.locator("[data-board] .layer-pend g.pending")
+    expect(pending).to_have_count(len(move["tiles"]), timeout=30_000)
+    expect(page.locator("[data-preview]")).to_contain_text(f"= {move['score']}")
+    status = page.locator("[data-photo-status]")
+    expect(status).to_contain_text("3 tiles read from the photo")
+    # The clover the reader was unsure of: marked on the board, and named for
+    # screen readers (the mark says it to the eye; the sticky entry stays low).
+    expect(page.locator("[data-board] .overlay-photo-low")).to_have_count(1)
+    expect(status.locator(".sr-only")).to_have_text(
+        " Uncertain from the photo: purple clover at (6, -5).")
+
+    # Fixing it by tap: a tap takes the tile back (and its mark goes), a tap on
+    # the cell and a pick puts the right one (here the same) in its place.
+    tap_cell(page, 6, -5)
+    expect(pending).to_have_count(len(move["tiles"]) - 1)
+    expect(page.locator("[data-board] .overlay-photo-low")).to_have_count(0)
+    expect(status).to_be_hidden()  # the preview line speaks for the changed move
+    tap_cell(page, 6, -5)
+    page.tap('[data-picker] [data-kind="purple clover"]')
+    expect(pending).to_have_count(len(move["tiles"]))
+    expect(page.locator("[data-preview]")).to_contain_text(f"= {move['score']}")
+
+    expect(page.locator("[data-confirm]")).to_be_enabled()
+    page.tap("[data-confirm]")
+    expect(page.locator("[data-board] .layer-pend g.pending")).to_have_count(0)
+    expect(page.locator("[data-board] .overlay-photo-low")).to_have_count(0)
+    state = context.request.get(f"{live_server}/api/games/{game_id}").json()
+    assert state["turn"] == turn + 1
+    last = state["moves"][-1]
+    assert last["score"] == move["score"]
+    assert sorted((t["row"], t["col"], t["color"], t["shape"]) for t in last["tiles"]) \
+        == sorted((t["row"], t["col"], t["color"], t["shape"]) for t in move["tiles"])
+    assert errors == []
+    context.close()
+
+
+def test_an_unreadable_photo_says_why_and_proposes_nothing(
+        live_server: str, browser: Any, tmp_path: Path) -> None:
+    context = browser.new_context(**PHONE)
+    made = context.request.post(f"{live_server}/api/games",
+                                data={"players": ["Ann", "Bob"]})
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{made.json()['id']}")
+    page.wait_for_selector("[data-board][data-drawn]")
+    junk = tmp_path / "junk.jpg"
+    junk.write_bytes(b"not a photo at all")
+    page.locator("[data-photo-input]").set_input_files(str(junk))
+    status = page.locator("[data-photo-status].error")
+    expect(status).to_contain_text("not a JPEG or PNG photo", timeout=30_000)
+    expect(page.locator("[data-board] .layer-pend g.pending")).to_have_count(0)
+    context.close()

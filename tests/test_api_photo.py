@@ -1,0 +1,361 @@
+"""POST /api/games/<id>/photo (issue 13, CONTRACT §12): a photo of the board is
+read as a proposed move, nothing stored; a bad upload is a 422 or a 400, never a
+500, and a body over the limit is refused before it is read."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from conftest import Table, TableGame, make_app, tiles_json
+from corpus import load
+from flask import Flask
+from flask.testing import FlaskClient
+from photo.helpers import BOARD, MOVE, cat_scene, photo_of, png
+
+from scorekeeper import i18n, text
+from scorekeeper.photo import REASONS
+from scorekeeper.web import photo as web_photo
+
+Tile = tuple[int, int, str, str]
+
+BOARD_MOVES: list[list[Tile]] = [
+    [t for t in BOARD if t[0] == 0],
+    [t for t in BOARD if (t[0], t[1]) in {(1, 1), (2, 1)}],
+    [t for t in BOARD if (t[0], t[1]) in {(2, 2), (2, 3)}],
+    [t for t in BOARD if t[0] == -1],
+]
+"""The helpers' stored board of eight tiles, as four legal moves."""
+
+
+@pytest.fixture
+def app(database: Path) -> Flask:
+    """The app reading photos in its own thread (no worker process to start)."""
+    return make_app(database, RENDER_IN_PROCESS=False)
+
+
+@pytest.fixture(scope="module")
+def board_photo() -> bytes:
+    """The stored board plus the helpers' move of two starbursts, from above."""
+    return photo_of(BOARD + MOVE)
+
+
+def record(moves: list[list[Tile]]) -> dict[str, Any]:
+    """A game record of Ann and Bob placing these moves in turn."""
+    return {
+        "format": "qwirkle-game/1",
+        "variant": {"name": "classic", "colors": 6, "shapes": 6, "copies": 3,
+                    "hand_size": 6},
+        "players": ["Ann", "Bob"],
+        "moves": [{"player": i % 2, "type": "place", "tiles": tiles_json(m)}
+                  for i, m in enumerate(moves)],
+        "final": None,
+    }
+
+
+def send(game: TableGame, data: bytes | None, *, headers: dict[str, str] | None = None,
+         mimetype: str = "image/jpeg", field: str = "image") -> Any:
+    """POST bytes as the photo of the game, as a phone's form does; return the
+    response."""
+    # The body is built here, not by the test client, which would spool a large
+    # one to a temporary file it never closes.
+    boundary = "photo-boundary-7MA4YWxk"
+    part = b""
+    if data is not None:
+        part = (f'--{boundary}\r\nContent-Disposition: form-data; name="{field}";'
+                f' filename="photo.jpg"\r\nContent-Type: {mimetype}\r\n\r\n'
+                ).encode() + data + b"\r\n"
+    return game.client.post(
+        f"{game.url}/photo", data=part + f"--{boundary}--\r\n".encode(),
+        content_type=f"multipart/form-data; boundary={boundary}",
+        headers=game.headers if headers is None else headers,
+    )
+
+
+def test_a_photo_after_a_move_proposes_its_tiles_and_stores_nothing(
+        table: Table, board_photo: bytes) -> None:
+    game = table.import_record(record(BOARD_MOVES))
+    before = game.state()
+    response = send(game, board_photo)
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert sorted((t["row"], t["col"], t["color"], t["shape"]) for t in body["tiles"]) \
+        == sorted(MOVE)
+    assert body["matched"] == len(BOARD)
+    assert all(0 <= t["confidence"] <= 1 and isinstance(t["low"], bool)
+               for t in body["tiles"])
+    assert body["conflicts"] == [] and body["warning"] is None
+    assert body["text"] == "2 tiles read from the photo: check them, then confirm."
+    assert game.state()["turn"] == before["turn"]
+    # The proposal is a move the game takes as it is.
+    assert game.place(*MOVE)["score"] == 3
+
+
+def test_the_first_move_is_proposed_along_row_0_from_the_centre(table: Table) -> None:
+    game = table.new()
+    first = [(5, 7, "red", "circle"), (5, 8, "red", "square"), (5, 9, "red", "clover")]
+    response = send(game, photo_of(first, seed=2))
+    assert response.status_code == 200, response.get_json()
+    tiles = [(t["row"], t["col"]) for t in response.get_json()["tiles"]]
+    assert sorted(tiles) == [(0, 0), (0, 1), (0, 2)]
+    placed = [(t["row"], t["col"], t["color"], t["shape"])
+              for t in response.get_json()["tiles"]]
+    assert game.place(*placed)["score"] == 3
+
+
+def test_a_photo_of_the_board_as_stored_proposes_nothing_and_says_so(
+        table: Table) -> None:
+    game = table.import_record(record(BOARD_MOVES))
+    response = send(game, photo_of(BOARD, seed=8))
+    assert response.status_code == 200
+    assert response.get_json()["tiles"] == []
+    assert "no new tile" in response.get_json()["text"]
+
+
+def test_a_stored_tile_the_photo_shows_otherwise_is_a_warning(
+        table: Table, board_photo: bytes) -> None:
+    # The page says a red square at (-1, 2) (legal there too); the table has
+    # the yellow diamond of the photo.
+    drifted = [[(r, c, "red", "square") if (r, c) == (-1, 2) else (r, c, col, sh)
+                for r, c, col, sh in move] for move in BOARD_MOVES]
+    game = table.import_record(record(drifted))
+    body = send(game, board_photo).get_json()
+    assert [(c["row"], c["col"]) for c in body["conflicts"]] == [(-1, 2)]
+    assert body["warning"] == (
+        "At (-1, 2) the photo shows yellow diamond where the page has red square:"
+        " check that the table and the page agree.")
+
+
+def test_a_photo_needs_the_games_edit_token(table: Table, board_photo: bytes) -> None:
+    game = table.import_record(record(BOARD_MOVES))
+    # Another device: no session holding the token.
+    game.client = game.client.application.test_client()
+    assert send(game, board_photo, headers={}).status_code == 403
+    wrong = send(game, board_photo, headers={"X-Edit-Token": "nope"})
+    assert wrong.status_code == 403
+    assert wrong.get_json()["error"]["code"] == "bad_edit_token"
+
+
+def test_a_photo_for_an_unknown_game_is_404(client: FlaskClient) -> None:
+    response = client.post("/api/games/999/photo", data={
+        "image": (io.BytesIO(b"x"), "p.jpg")}, headers={"X-Edit-Token": "x"})
+    assert response.status_code == 404
+
+
+def test_a_request_without_the_image_field_is_400(table: Table) -> None:
+    game = table.new()
+    assert send(game, None).status_code == 400
+    assert send(game, b"\xff\xd8", field="photo").status_code == 400
+    as_json = game.client.post(f"{game.url}/photo", json={"image": "abc"},
+                               headers=game.headers)
+    assert as_json.status_code == 400
+    assert as_json.get_json()["error"]["code"] == "bad_request"
+
+
+def test_a_finished_game_takes_no_photo(table: Table, board_photo: bytes) -> None:
+    game = table.import_record(load("classic-10001.json"))
+    assert game.state()["status"] == "finished"
+    response = send(game, board_photo)
+    assert response.status_code == 422
+    assert response.get_json()["error"]["code"] == "game_over"
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return (struct.pack(">I", len(data)) + kind + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+
+def png_bomb(width: int, height: int) -> bytes:
+    """A real PNG of this many grey pixels, deflated to a few hundred KB at most."""
+    raw = (b"\x00" + bytes(width)) * height
+    return (b"\x89PNG\r\n\x1a\n"
+            + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + _chunk(b"IDAT", zlib.compress(raw, 9)) + _chunk(b"IEND", b""))
+
+
+def jpeg(img: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    assert ok
+    return buf.tobytes()
+
+
+def _sof_jpeg(width: int, height: int) -> bytes:
+    """A JPEG whose frame header claims this size, and nothing to decode."""
+    sof = struct.pack(">BHHB", 8, height, width, 1) + b"\x01\x11\x00"
+    return (b"\xff\xd8" + b"\xff\xc0" + struct.pack(">H", len(sof) + 2) + sof
+            + b"\xff\xda\x00\x02" + b"\x00" * 10 + b"\xff\xd9")
+
+
+BAD_UPLOADS = {
+    "zero bytes": (b"", "not_an_image"),
+    "text sent as a JPEG": (b"this is not a photo at all", "not_an_image"),
+    "a GIF": (b"GIF89a" + bytes(200), "not_an_image"),
+    "a corrupt JPEG": (b"\xff\xd8\xff\xe0" + bytes(range(256)) * 40, "not_an_image"),
+    "a truncated JPEG": (jpeg(cat_scene())[:15_000], "not_an_image"),
+    "a 1x1 PNG": (png(np.zeros((1, 1, 3), np.uint8)), "too_small"),
+    "a JPEG claiming 60000x60000 pixels": (_sof_jpeg(60_000, 60_000), "too_large"),
+    "a PNG bomb of 100 megapixels": (png_bomb(10_000, 10_000), "too_large"),
+    "a photo of a cat": (jpeg(cat_scene()), "no_tiles"),
+    "a blank photo": (png(np.full((480, 640, 3), 200, np.uint8)), "no_tiles"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_UPLOADS)
+def test_an_unreadable_upload_is_422_photo_unreadable_with_a_sentence(
+        table: Table, name: str) -> None:
+    data, reason = BAD_UPLOADS[name]
+    game = table.new()
+    response = send(game, data)
+    assert response.status_code == 422, response.get_json()
+    error = response.get_json()["error"]
+    assert error["code"] == "photo_unreadable"
+    assert error["reason"] == reason
+    assert isinstance(error["params"], dict)
+    assert error["message"] == text.photo_unreadable(reason, error["params"])
+    assert error["message"].endswith(".") and "%(" not in error["message"]
+    assert game.state()["turn"] == 0
+
+
+def test_a_png_bomb_under_the_pixel_limit_is_decoded_and_refused_not_a_500(
+        table: Table) -> None:
+    game = table.new()
+    response = send(game, png_bomb(6000, 6000), mimetype="image/png")
+    assert response.status_code == 422
+    assert response.get_json()["error"]["reason"] == "no_tiles"
+
+
+def test_the_content_type_sent_is_not_trusted_the_bytes_are(
+        table: Table, board_photo: bytes) -> None:
+    game = table.import_record(record(BOARD_MOVES))
+    assert send(game, board_photo, mimetype="text/plain").status_code == 200
+
+
+def test_a_photo_over_15_mb_is_refused_with_the_limit_named(table: Table) -> None:
+    game = table.new()
+    big = png(np.zeros((100, 100, 3), np.uint8)) + bytes(15 * 1024 * 1024)
+    response = send(game, big)
+    assert response.status_code == 422
+    error = response.get_json()["error"]
+    assert (error["code"], error["reason"]) == ("photo_unreadable", "too_large")
+    assert error["message"].startswith("The photo is too large (15.1 MB).")
+    assert "at most 15 MB" in error["message"]
+
+
+def test_a_part_just_over_the_limit_within_the_bodys_slack_is_refused(
+        database: Path) -> None:
+    app = make_app(database, RENDER_IN_PROCESS=False, MAX_PHOTO_BYTES=1000)
+    game = Table(app.test_client()).new()
+    response = send(game, b"\xff\xd8" + bytes(999))
+    assert response.status_code == 422
+    assert response.get_json()["error"]["reason"] == "too_large"
+
+
+class CountingBody(io.RawIOBase):
+    """A request body that counts what the server reads of it."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.pos = 0
+        self.read_bytes = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        self.pos = {0: 0, 1: self.pos, 2: self.size}[whence] + offset
+        return self.pos
+
+    def tell(self) -> int:
+        return self.pos
+
+    def readinto(self, buffer: Any) -> int:
+        n = max(0, min(len(buffer), self.size - self.pos))
+        buffer[:n] = b"\0" * n
+        self.pos += n
+        self.read_bytes += n
+        return n
+
+
+def test_a_body_declared_over_the_limit_is_refused_unread(table: Table) -> None:
+    game = table.new()
+    body = CountingBody(200 * 1024 * 1024)
+    response = game.client.post(
+        f"{game.url}/photo", input_stream=body,
+        headers={**game.headers, "Content-Length": str(body.size),
+                 "Content-Type": "multipart/form-data; boundary=xyz"},
+    )
+    assert response.status_code == 422
+    assert response.get_json()["error"]["reason"] == "too_large"
+    assert response.get_json()["error"]["params"]["megabytes"] == 200.0
+    assert body.read_bytes == 0
+
+
+def test_other_routes_keep_the_apps_smaller_body_limit(table: Table) -> None:
+    game = table.new()
+    response = game.client.post(
+        f"{game.url}/moves", data=b"{" + b" " * (3 * 1024 * 1024) + b"}",
+        content_type="application/json", headers=game.headers)
+    assert response.status_code == 413
+
+
+def test_the_refusal_is_in_the_requests_language(table: Table) -> None:
+    game = table.new()
+    response = send(game, b"", headers={**game.headers, "Accept-Language": "de"})
+    error = response.get_json()["error"]
+    assert error["code"] == "photo_unreadable"
+    assert error["message"] != text.PHOTO_REASONS["not_an_image"]
+    assert "JPEG" in error["message"]
+
+
+def test_photos_beyond_the_free_slots_wait_then_get_503(
+        app: Flask, table: Table, board_photo: bytes) -> None:
+    game = table.import_record(record(BOARD_MOVES))
+    slots: web_photo.Slots = app.extensions["scorekeeper_photo_slots"]
+    slots.wait = 0.05
+    taken = [slots._slots.acquire(timeout=1) for _ in range(web_photo.PHOTO_SLOTS)]
+    assert all(taken)
+    try:
+        response = send(game, board_photo)
+    finally:
+        for _ in taken:
+            slots._slots.release()
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == str(web_photo.RETRY_AFTER)
+    assert response.get_json()["error"]["code"] == "busy"
+    assert send(game, board_photo).status_code == 200
+
+
+def test_a_photo_is_read_in_a_render_worker_process_as_in_the_server(
+        database: Path, board_photo: bytes) -> None:
+    app = make_app(database, RENDER_IN_PROCESS=True)
+    game = Table(app.test_client()).import_record(record(BOARD_MOVES))
+    ok = send(game, board_photo)
+    assert ok.status_code == 200
+    assert sorted((t["row"], t["col"]) for t in ok.get_json()["tiles"]) \
+        == sorted((r, c) for r, c, *_ in MOVE)
+    # A refusal crosses the process boundary as its reason and parameters.
+    refused = send(game, png(np.zeros((1, 1, 3), np.uint8)))
+    assert refused.get_json()["error"]["params"]["width"] == 1
+
+
+def test_every_reason_of_the_reader_has_a_sentence_in_every_language(
+        app: Flask) -> None:
+    params: dict[str, Any] = {"width": 1, "height": 1, "matched": 2, "stored": 9,
+                              "cells": [[0, 1], [2, 3]], "count": 8, "limit": 6}
+    for language in ("en", "nl", "de", "fr", "es"):
+        with app.app_context(), i18n.language(language, None):
+            for reason in REASONS:
+                sentence = text.photo_unreadable(reason, params)
+                assert sentence.endswith(".") and "%(" not in sentence
+                if language == "en" and reason in {"blurred", "no_tiles", "not_read"}:
+                    assert sentence == REASONS[reason]
+            assert "(0, 1), (2, 3)" in text.photo_unreadable("not_one_line", params)
