@@ -17,6 +17,9 @@ the game's next recorded moves by tapping, as a player does:
   board holds the move's tiles;
 - requests per placing move (everything the page asked for between the first
   tap of the move and the board updated), and full page loads during the game;
+- zoom taps per placing move: untimed taps a player spends bringing a cell to
+  a tappable size first (a cell under 44 px zooms on its first tap, issue 10),
+  besides dragging a cell out from under the entry bar;
 - replay: the finished game's replay page, one step forward at a time by the
   Next button: from the tap to the first frame showing the step (in place),
   or the next page's load event (a page per step, before).
@@ -44,6 +47,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench_page import ARGS, CHROMIUM  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from helpers import board_window  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 
@@ -143,6 +149,31 @@ def cell_point(page: Any, row: int, col: int) -> tuple[float, float]:
     return x, y
 
 
+CELL_PX = "() => document.querySelector('[data-board]').getScreenCTM().a * 100"
+"""The size of one board cell on screen, in CSS px."""
+
+
+def reach(page: Any, row: int, col: int) -> int:
+    """Bring a cell where a finger taps it, untimed, as a player does first: a
+    cell under 44 px takes one tap that zooms there, and a cell under the entry
+    bar or off the board's frame is dragged into view. Return the taps spent."""
+    spent = 0
+    if page.evaluate(CELL_PX) < 44:
+        page.touchscreen.tap(*cell_point(page, row, col))
+        spent += 1
+    x, y = cell_point(page, row, col)
+    left, top, right, bottom = board_window(page)
+    margin = 30
+    if not (left + margin < x < right - margin and top + margin < y < bottom - margin):
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+        page.mouse.move(cx, cy)
+        page.mouse.down()
+        page.mouse.move(cx + (cx - x) / 2, cy + (cy - y) / 2, steps=4)
+        page.mouse.move(cx + (cx - x), cy + (cy - y), steps=4)
+        page.mouse.up()
+    return spent
+
+
 def since_tap(page: Any, test: str, timeout: float = 20.0) -> float:
     """Wait until a logged frame after the last tap passes `test` (a JS predicate
     over a snapshot `s`); return its time after the tap in ms."""
@@ -188,6 +219,7 @@ def play(page: Any, moves: list[dict[str, Any]], board: set[tuple[int, int]],
             page.wait_for_selector("[data-board][data-drawn]")
             continue
         seen.clear()
+        times["zoom taps per placing move"].append(0.0)
         for tile in adjacency_order(board, move["tiles"]):
             cell = f"{tile['row']},{tile['col']}"
             # Auto-advance may already have opened the picker on this cell.
@@ -195,6 +227,8 @@ def play(page: Any, moves: list[dict[str, Any]], board: set[tuple[int, int]],
                 "(cell) => { const p = document.querySelector('[data-picker]');"
                 " return !p.hidden && p.getAttribute('data-ready') === cell; }", cell)
             if not already:
+                times["zoom taps per placing move"][-1] += reach(
+                    page, tile["row"], tile["col"])
                 page.touchscreen.tap(*cell_point(page, tile["row"], tile["col"]))
                 times["cell tap -> picker shown"].append(since_tap(
                     page, f"s.open && (s.ready === {json.dumps(cell)} ||"
@@ -238,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     times: dict[str, list[float]] = {
         "cell tap -> picker shown": [], "tile tap -> preview shown": [],
         "Confirm -> board updated": [], "requests per placing move": [],
+        "zoom taps per placing move": [],
         "replay step": [],
     }
     with tempfile.TemporaryDirectory() as tmp:
@@ -298,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind, values in times.items():
         if not values:
             continue
-        if kind.startswith("requests"):
+        if kind.startswith(("requests", "zoom")):
             print(f"{kind:30} median {statistics.median(values):.0f},"
                   f" max {max(values):.0f}")
         else:
