@@ -198,11 +198,14 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
   .filter(([, w, h]) => w < 44 || h < 44)"""
 
 WIDER_THAN_SCREEN = """() => {
+    // The phone's width: innerWidth grows with what sticks out (a phone zooms
+    // out to show it), the root's clientWidth stays.
+    const screen = document.documentElement.clientWidth;
     const wide = document.documentElement.scrollWidth;
-    if (wide <= innerWidth) return null;
-    // The widest thing that sticks out, for the failure's message.
+    if (wide <= screen) return null;
+    // What sticks out, for the failure's message.
     const out = [...document.body.querySelectorAll('*')]
-      .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)
+      .filter(e => e.getBoundingClientRect().right > screen + 0.5)
       .map(e => e.tagName + '.' + e.className);
     return [wide, out.slice(0, 3)];
 }"""
