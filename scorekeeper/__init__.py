@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 from flask.json.provider import DefaultJSONProvider
 
 from . import config, store, web
@@ -21,7 +21,16 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
-"""Headers on every response; the CSP forbids inline scripts and any CDN."""
+"""Headers on every document; the CSP forbids inline scripts and any CDN."""
+
+STATIC_HEADERS = {"X-Content-Type-Options": "nosniff"}
+"""Headers on a static file: the CSP and framing rules govern documents, not the
+scripts and styles they load, and a game page loads ten of those (headers are
+bytes on the wire too: issue 12)."""
+
+STATIC_DROPPED = ("Content-Disposition", "Last-Modified", "Accept-Ranges")
+"""Headers Flask's static files carry that nothing uses here: the ETag
+revalidates them, they are never downloaded as files, never fetched in parts."""
 
 
 class JSONProvider(DefaultJSONProvider):
@@ -73,7 +82,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     @app.after_request
     def _security_headers(response: Response) -> Response:
-        for header, value in SECURITY_HEADERS.items():
+        if request.endpoint in web.assets.FILE_ENDPOINTS:
+            for header in STATIC_DROPPED:
+                response.headers.pop(header, None)
+            headers = STATIC_HEADERS
+        else:
+            headers = SECURITY_HEADERS
+        for header, value in headers.items():
             response.headers.setdefault(header, value)
         return response
 

@@ -76,7 +76,8 @@ def test_s7_a_friendly_table_never_touches_the_section(client: FlaskClient) -> N
     assert doc.find_all(data_countdown=True) == []
     # Nor loads the countdown's script (a page's bytes on the wire: issue 12).
     scripts = [s.attrs.get("src", "") for s in doc.find_all("script")]
-    assert "/static/table.js" in scripts and "/static/countdown.js" not in scripts
+    assert any(src.startswith("/assets/game.js?v=") for src in scripts)
+    assert "/static/countdown.js" not in scripts
 
 
 def test_s7_the_form_starts_a_game_with_the_chosen_discipline(

@@ -281,8 +281,14 @@ def test_game_page_shows_totals_bag_tracker_and_entry(client: FlaskClient) -> No
     # the forms wait hidden for the page's script to show them.
     assert "hidden" in doc.find("[data-trade]").attrs
     assert "hidden" in doc.find("[data-pass]").attrs
+    # The join code is an image loaded when its section opens, for this device.
+    code = doc.find("div.qr").find("img")
+    assert code.attrs["loading"] == "lazy"
+    drawn = client.get(code.attrs["src"])
+    assert drawn.status_code == 200 and drawn.mimetype == "image/svg+xml"
     # html.parser lower-cases attribute names; a viewBox lets CSS size the code.
-    assert "viewbox" in doc.find("div.qr").find("svg").attrs
+    assert b"viewBox" in drawn.data and b"no-store" in drawn.headers[
+        "Cache-Control"].encode()
 
 
 def test_sample_moves_show_scores_last_move_and_tracker(client: FlaskClient) -> None:
@@ -315,6 +321,7 @@ def test_a_viewer_without_the_token_sees_no_entry(
     doc = page(other, f"/games/{game_id}")
     assert not doc.find_all("[data-entry]")
     assert not doc.find_all("div.qr")
+    assert other.get(f"/games/{game_id}/join.svg").status_code == 403
     assert "View only" in doc.text
     assert "data-edit" not in doc.find("[data-board]").attrs
     assert other.post(f"/games/{game_id}/undo", data={}).status_code == 403

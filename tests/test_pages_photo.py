@@ -21,7 +21,11 @@ def test_the_game_page_has_a_labelled_camera_button_for_the_moving_device(
     assert re.search(r'<input [^>]*type="file" accept="image/\*" capture="environment"'
                      r"[^>]*data-photo-input>", field.group(1))
     assert f'data-url="/api/games/{game_id}/photo"' in page
-    assert "/static/photo.js" in page
+    # photo.js travels in the game page's script bundle (web/assets.py).
+    bundle = re.search(r'<script src="(/assets/game\.js\?v=\w+)"', page)
+    assert bundle is not None
+    with client.get(bundle.group(1)) as script:
+        assert b'var KIND = "photo-low"' in script.data
 
 
 def test_the_camera_button_is_in_the_pages_language(client: FlaskClient) -> None:
@@ -38,7 +42,7 @@ def test_a_viewer_and_a_cubes_game_get_no_camera(client: FlaskClient) -> None:
     game_id = new_game(client, "Ann", "Bob")
     viewer = client.application.test_client()
     page = viewer.get(f"/games/{game_id}").get_data(as_text=True)
-    assert "data-photo-input" not in page and "photo.js" not in page
+    assert "data-photo-input" not in page
     cubes = new_game(client, "Ann", "Bob", tile_set="cubes")
     page = client.get(f"/games/{cubes}").get_data(as_text=True)
-    assert "data-photo-input" not in page and "photo.js" not in page
+    assert "data-photo-input" not in page

@@ -26,6 +26,7 @@ from ..i18n import gettext, ngettext, pgettext
 from ..store.cache import MAX_GAME_ID
 from . import (
     api,
+    assets,
     compress,
     errors,
     files,
@@ -98,3 +99,4 @@ def init_app(app: Flask) -> None:
     )
     errors.init_app(app)
     compress.init_app(app)
+    assets.init_app(app)

@@ -17,6 +17,7 @@ from flask import Flask, Response, current_app, g, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations
 
 from .. import i18n
+from .assets import FILE_ENDPOINTS
 
 LANG_COOKIE = "lang"
 """The cookie remembering a language chosen with ?lang=."""
@@ -130,8 +131,10 @@ def _remember(response: Response) -> Response:
         response.set_cookie(
             LANG_COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=True
         )
-    # The page's language depends on these; a cache must not mix them up.
-    response.vary.update(("Accept-Language", "Cookie"))
+    # The page's language depends on these; a cache must not mix them up (a
+    # static file is the same in every language).
+    if request.endpoint not in FILE_ENDPOINTS:
+        response.vary.update(("Accept-Language", "Cookie"))
     return response
 
 

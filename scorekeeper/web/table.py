@@ -58,9 +58,9 @@ MAX_PENDING_CHARS = 2000
 
 
 
-def _join_link(row: GameRow) -> tuple[str | None, str | None]:
-    """Return the join link and its QR code (SVG), or None for both when the
-    server is only reachable on this device.
+def _join_link(row: GameRow) -> str | None:
+    """Return the join link, or None when the server is only reachable on this
+    device.
 
     The address is the one the server listens on (the command puts it in the
     config), never the request's Host header, which a guest may set.
@@ -70,13 +70,9 @@ def _join_link(row: GameRow) -> tuple[str | None, str | None]:
         current_app.config.get("LISTEN_HOST"), int(port) if port else None
     )
     if base is None:
-        return None, None
+        return None
     path = url_for("table.join", game_id=row.id, token=row.edit_token)
-    url = base.rstrip("/") + path
-    svg = segno.make(url, error="m").svg_inline(
-        scale=3, dark="#000", light="#fff", omitsize=True
-    )
-    return url, svg
+    return base.rstrip("/") + path
 
 
 def discipline_context(row: GameRow, editable: bool) -> dict[str, Any]:
@@ -126,9 +122,7 @@ def page_context(row: GameRow) -> dict[str, Any]:
     trade_form.count.choices = [
         choice(n, str(n)) for n in range(1, game.max_trade() + 1)
     ]
-    join_url = qr_svg = None
-    if editable:
-        join_url, qr_svg = _join_link(row)
+    join_url = _join_link(row) if editable else None
     unseen = game.unseen_by_kind()
     supply = game.unseen()
     last = game.moves[-1] if game.moves else None
@@ -174,7 +168,6 @@ def page_context(row: GameRow) -> dict[str, Any]:
             text.final_reason(final, row.names, variant) if final is not None else ""
         ),
         "join_url": join_url,
-        "qr_svg": qr_svg,
         "game_pin": row.pin if editable else None,
         "claim_form": None if editable else ClaimForm(),
         **discipline_context(row, editable),
@@ -259,6 +252,27 @@ def game(game_id: int) -> str:
     """Show the game: board, scores, tracker, move entry (or the final screen)."""
     with loaded(game_id) as row:
         return render_template("table/game.html", **page_context(row))
+
+
+@bp.get("/games/<int:game_id>/join.svg")
+def join_code(game_id: int) -> Response:
+    """Draw the join link as a QR code, for a device that may enter moves (the
+    page loads it only when its share section is opened: bytes on the wire)."""
+    with loaded(game_id) as row:
+        allowed = can_edit(row)
+        url = _join_link(row) if allowed else None
+    if not allowed:
+        abort(403)
+    if url is None:
+        abort(404)
+    svg = segno.make(url, error="m").svg_inline(
+        scale=3, dark="#000", light="#fff", omitsize=True
+    )
+    response = Response(svg, mimetype="image/svg+xml")
+    # The code holds the edit token: never kept by a shared cache.
+    response.cache_control.private = True
+    response.cache_control.no_store = True
+    return response
 
 
 @bp.get("/games/<int:game_id>/join/<token>")
