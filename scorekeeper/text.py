@@ -760,6 +760,7 @@ def hint_strings(variant: engine.Variant) -> dict[str, object]:
         "threat": gettext("%(tile)s makes a Qwirkle (%(n)s still out)",
                           tile="%(tile)s", n="%(n)s"),
         "hot": gettext("Best single tile: %(points)s", points="%(points)s"),
+        "hot_next": gettext("Next best: %(points)s", points="%(points)s"),
         "dead": gettext("Dead cells: %(n)s", n="%(n)s"),
         "none": gettext("No Qwirkle can be completed with one tile now."),
         "failed": gettext("The hints could not be loaded. Try again."),

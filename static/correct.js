@@ -2,7 +2,11 @@
    move, with the move's tiles on it. A tap on a free cell next to the tiles
    opens the picker; a tap on one of the move's tiles takes it off. The form's
    tile rows (row, column, colour, shape) stay the truth the server reads: this
-   script fills them and hides them; without it they are typed in. */
+   script fills them and hides them; without it they are typed in.
+   The picker greys what the engine says cannot go on the tapped cell at this
+   move's step (the server's options, data-options); a greyed tile tapped says
+   the engine's reason. Without an answer nothing is greyed: the server still
+   checks the correction. */
 (function () {
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
@@ -17,6 +21,10 @@
   var typeField = form.querySelector('[name="type"]');
   var coordinates = form.querySelector("[data-coordinates]");
   var chosen = null;   // [row, col] waiting for its tile
+  var words = section.getAttribute("data-words") ? JSON.parse(section.getAttribute("data-words")) : {};
+  var optionsUrl = section.getAttribute("data-options");
+  var answers = {};    // options answers by cell and pending tiles
+  var asking = null;   // the request the picker waits for
 
   function field(i, name) { return form.querySelector('[name="tiles-' + i + '-' + name + '"]'); }
   function rows() {
@@ -104,7 +112,6 @@
     bg.setAttribute("height", h * CELL);
     svg.appendChild(bg);
     board.forEach(function (t) { svg.appendChild(tileNode(t, "", kindLabel(t[2], t[3]))); });
-    var words = section.getAttribute("data-words") ? JSON.parse(section.getAttribute("data-words")) : {};
     mine.forEach(function (t) {
       var node = tileNode(t, "mine", kindLabel(t[2], t[3]));
       node.setAttribute("data-move-tile", key(t[0], t[1]));
@@ -138,10 +145,62 @@
     section.setAttribute("data-drawn", String(mine.length));
   }
 
+  function buttons() { return Array.prototype.slice.call(picker.querySelectorAll("[data-kind]")); }
+  var line = picker.querySelector("[data-correct-say]");
+  function say(message) {
+    if (line) { line.textContent = message || ""; }
+  }
+  function get(query) {
+    return fetch(optionsUrl + "?" + query, {credentials: "same-origin",
+      headers: {"Accept": "application/json",
+                "Accept-Language": document.documentElement.lang || "en"}})
+      .then(function (resp) { return resp.ok ? resp.json() : null; });
+  }
+  function cellQuery(rc) {
+    return "cell=" + encodeURIComponent(key(rc[0], rc[1])) +
+      "&tiles=" + encodeURIComponent(JSON.stringify(pending()));
+  }
+  /* Grey the kinds the engine leaves out (kinds: null, no answer: none greyed). */
+  function grey(kinds) {
+    var any = false;
+    buttons().forEach(function (btn) {
+      var off = kinds !== null && kinds.indexOf(btn.getAttribute("data-kind")) < 0;
+      any = any || !off;
+      btn.disabled = false;
+      btn.classList.toggle("off", off);
+      btn.setAttribute("aria-disabled", off ? "true" : "false");
+    });
+    picker.removeAttribute("aria-busy");
+    if (!any) { say(words.none_fit); }
+  }
+  function askOptions(rc) {
+    var k = cellQuery(rc);
+    var seq = asking = {};
+    buttons().forEach(function (btn) { btn.disabled = true; });
+    picker.setAttribute("aria-busy", "true");
+    var known = answers[k];
+    var waiting = known ? Promise.resolve(known) : get(k).then(function (data) {
+      if (data && data.kinds) { answers[k] = data.kinds; }
+      return data && data.kinds ? data.kinds : null;
+    });
+    waiting.catch(function () { return null; }).then(function (kinds) {
+      if (asking === seq) { grey(kinds); }
+    });
+  }
+  /* A greyed tile tapped: the engine's reason for that tile on that cell. */
+  function explain(kind) {
+    if (!chosen) { return; }
+    get(cellQuery(chosen) + "&why=" + encodeURIComponent(kind)).then(function (data) {
+      if (data && data.error && data.error.message) { say(data.error.message); }
+    }).catch(function () { /* no answer: the tile stays greyed, unexplained */ });
+  }
+
   function choose(rc) {
     chosen = rc;
     picker.hidden = false;
+    say("");
     draw();
+    askOptions(rc);
     var first = picker.querySelector("[data-kind]");
     if (first) { first.focus({preventScroll: true}); }
     picker.scrollIntoView({block: "nearest"});
@@ -178,8 +237,9 @@
   });
   picker.addEventListener("click", function (ev) {
     var btn = ev.target.closest("[data-kind]");
-    if (btn) { put(btn.getAttribute("data-kind")); }
-    if (ev.target.closest("[data-correct-cancel]")) { chosen = null; picker.hidden = true; draw(); }
+    if (btn && btn.classList.contains("off")) { explain(btn.getAttribute("data-kind")); }
+    else if (btn) { say(""); put(btn.getAttribute("data-kind")); }
+    if (ev.target.closest("[data-correct-cancel]")) { chosen = null; asking = null; picker.hidden = true; draw(); }
   });
 
   function showForType() {

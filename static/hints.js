@@ -1,14 +1,16 @@
 /* Hints on the game page (issue 11): a toggle, off by default and remembered
    per game on this device, that marks on the board the cells where one tile
-   makes a Qwirkle (overlay "threat"), the best single-tile scores (overlay
-   "hot") and the dead cells (overlay "dead"), through the board's hook
+   makes a Qwirkle (overlay "threat"), the hot cells: every one the engine
+   lists (up to 5), the best single-tile score apart (overlay "hot") from the
+   next best (overlay "warm"), and the dead cells (overlay "dead"), through
+   the board's hook
    (window.scorekeeper.board.overlay). The server finds them
    (GET /api/games/<id>/hints); every sentence comes from the page (data-text).
    The hints follow the game: each new state (a move here, on another device,
    an undo) asks again. */
 (function () {
   "use strict";
-  var KINDS = ["threat", "hot", "dead"];
+  var KINDS = ["threat", "hot", "warm", "dead"];
   var section = null;   // the hints section of the page now on screen
   var asked = null;     // the turn the hints on screen are for
   var words = {};
@@ -34,7 +36,7 @@
   function one(selector) { return section.querySelector(selector); }
 
   function show(data) {
-    var threatCells = {}, hot = [], rows = [];
+    var threatCells = {}, hot = [], warm = [], next = [], rows = [];
     data.threats.forEach(function (threat) {
       var kinds = {};
       threat.completing.forEach(function (c) {
@@ -47,14 +49,19 @@
     });
     var threats = Object.keys(threatCells).map(function (k) { return threatCells[k]; });
     var best = data.hot_cells.length ? data.hot_cells[0].points : null;
+    // Every hot cell, a threat's too (app.css draws the hot mark inside
+    // the threat's): the best apart from the next best.
     data.hot_cells.forEach(function (h) {
-      if (h.points === best && !threatCells[h.row + "," + h.col]) { hot.push([h.row, h.col]); }
+      if (h.points === best) { hot.push([h.row, h.col]); }
+      else { warm.push([h.row, h.col]); next.push(h.points); }
     });
     overlay(threats, "threat");
     overlay(hot, "hot");
+    overlay(warm, "warm");
     overlay(data.dead_cells, "dead");
     var parts = [fill(words.threats, {n: data.threats.length})];
     if (best !== null) { parts.push(fill(words.hot, {points: best})); }
+    if (next.length) { parts.push(fill(words.hot_next, {points: next.join(", ")})); }
     parts.push(fill(words.dead, {n: data.dead_cells.length}));
     one("[data-hints-summary]").textContent = parts.join(" · ");
     var list = one("[data-hints-threats]");

@@ -1,13 +1,15 @@
 /* A move confirmed while the scorekeeper cannot be reached (issue 10).
 
-   board.js hands such a move to window.scorekeeper.offline.keep(url, move): it
-   is kept in localStorage (one per game: the last one confirmed), shown as not
-   sent yet ([data-offline]), and sent again, with the `turn` it was made for,
-   every few seconds and whenever the browser says it is online, until the server
+   board.js (a placing move) and table.js (a trade or a pass) hand such a move
+   to window.scorekeeper.offline.keep(url, move): it is kept in localStorage
+   (one per game: the last one confirmed), shown as not sent yet
+   ([data-offline]), and sent again, with the `turn` it was made for, every few
+   seconds and whenever the browser says it is online, until the server
    answers. The turn makes a second copy impossible: once the game has moved on
    the server refuses with 409 and its state; if that state holds this very move
    as its move number `turn`, the first try was stored (only its answer was
-   lost) and that counts as sent. Trades and passes (table.js) are not kept. */
+   lost) and that counts as sent (a trade: as many tiles; a pass: any pass).
+   Penalties are not kept: one is recorded at the table, at that moment. */
 (function () {
   "use strict";
   var PREFIX = "scorekeeper.pending:";
@@ -55,6 +57,7 @@
   function holds(state, move) {
     var stored = state && state.moves && state.moves[move.turn];
     if (!stored || stored.type !== move.type) { return false; }
+    if (move.type === "trade") { return stored.count === move.count; }
     return move.type !== "place" || tileKeys(stored.tiles) === tileKeys(move.tiles);
   }
 

@@ -247,7 +247,15 @@
     body.turn = state.turn;
     return send("POST", api() + "/moves", body)
       .then(function (res) { answered(res, done, flashed); })
-      .catch(function () { say(game.text.offline, "error"); });
+      .catch(function () {
+        // Offline (issue 10): a trade or pass is kept and sent later, as a placing move is.
+        var offline = window.scorekeeper && window.scorekeeper.offline;
+        if (body.type !== "penalty" && offline && offline.keep(api() + "/moves", body)) {
+          say(offline.message(), "wait");
+          return;
+        }
+        say(game.text.offline, "error");
+      });
   }
   function api() { return document.querySelector("[data-board]").getAttribute("data-api"); }
 
@@ -351,7 +359,19 @@
   /* The board tells about its move's answer; the page follows (and so does poll). */
   document.addEventListener("sk:answer", function (ev) { show(ev.detail.state); });
 
+  /* The history's "End or abandon" link reaches #close: open the part it names. */
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id && document.getElementById(id);
+    if (el && el.tagName === "DETAILS") {
+      el.open = true;
+      el.scrollIntoView({block: "center"});
+    }
+  }
+  window.addEventListener("hashchange", openTarget);
+
   function boot() {
+    openTarget();
     var main = document.querySelector("main");
     if (main && main.querySelector("[data-game-state]")) {
       start(main);

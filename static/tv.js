@@ -1,7 +1,9 @@
 /* The table view (issue 10): follows the game through server-sent events
    (web/tv.py: bounded streams the browser reconnects to), or by polling
    tv.json where EventSource is missing or the stream cannot be opened; shows
-   the totals, the player to move, the last move and the turn's timer. */
+   the totals, the player to move, the last move and the turn's timer. A name
+   breaks only between words: one whose longest word is wider than its card
+   gets a smaller font (tv.css comes close; fitName makes it exact). */
 (function () {
   "use strict";
   var POLL_MS = 3000;
@@ -40,6 +42,17 @@
     }
   }
 
+  /* Shrink a name's font until no word sticks out of its card: from the full
+     size (--size), not tv.css's estimate, which errs on the small side. */
+  function fitName(el) {
+    el.style.fontSize = "var(--size)";
+    for (var i = 0; i < 3 && el.scrollWidth > el.clientWidth + 1; i += 1) {
+      var size = parseFloat(getComputedStyle(el).fontSize);
+      el.style.fontSize = Math.floor(size * el.clientWidth / el.scrollWidth * 10) / 10 + "px";
+    }
+  }
+  function fitNames() { root.querySelectorAll(".tv-name").forEach(fitName); }
+
   function show(next) {
     if (!next || next.key === state.key) { return; }
     var ended = next.status !== state.status;
@@ -50,7 +63,12 @@
     next.players.forEach(function (p, i) {
       var card = root.querySelector('[data-tv-player="' + i + '"]');
       if (!card) { return; }
-      card.querySelector(".tv-name").textContent = p.name;
+      var name = card.querySelector(".tv-name");
+      if (name.textContent !== p.name) {
+        name.textContent = p.name;
+        name.style.setProperty("--word", String(Math.max.apply(null, p.name.split(/\s+/).map(function (w) { return w.length; }))));
+        fitName(name);
+      }
       card.querySelector("[data-tv-total]").textContent = p.score;
       card.classList.toggle("current", p.current);
       card.classList.toggle("excluded", p.excluded);
@@ -94,6 +112,9 @@
   }
 
   root.setAttribute("data-tv-key", state.key);
+  fitNames();
+  window.addEventListener("resize", fitNames);
+  if (document.fonts && document.fonts.ready) { document.fonts.ready.then(fitNames); }
   setTimer();
   setInterval(tick, 1000);
   if (window.EventSource) { listen(); } else { startPolling(); }

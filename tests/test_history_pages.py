@@ -379,6 +379,66 @@ def test_correcting_needs_the_edit_token(app: Flask, client: FlaskClient) -> Non
     assert client.get(f"/games/{game['id']}/moves/9/edit").status_code == 404
 
 
+def past_options(client: FlaskClient, game_id: int, number: int, **query: str) -> Any:
+    """GET the picker's options for correcting move `number`."""
+    return client.get(f"/games/{game_id}/moves/{number}/options", query_string=query)
+
+
+def test_correction_options_are_the_engines_at_the_moves_step(
+    client: FlaskClient,
+) -> None:
+    game = opened_game(client)
+    # Before move 2 the red diamond's cell was free beside red circle + square.
+    then = past_options(client, game["id"], 2, cell="0,2", tiles="[]").get_json()
+    assert then["turn"] == 1
+    assert "red diamond" in then["kinds"] and "red circle" not in then["kinds"]
+    assert "blue square" not in then["kinds"]
+    assert then["previews"]["red diamond"]["score"] == 3
+    # Now that cell holds the diamond: the game page's options offer nothing.
+    now = client.get(f"/games/{game['id']}/options?cell=0,2&tiles=[]").get_json()
+    assert now["kinds"] == []
+    # With the move's own tiles pending, as the correction page sends them.
+    mended = past_options(client, game["id"], 1, cell="0,2",
+                          tiles='[[0, 0, "red", "circle"], [0, 1, "red", "square"]]')
+    kinds = set(mended.get_json()["kinds"])
+    assert "red diamond" in kinds and "red square" not in kinds
+    assert "green square" not in kinds
+
+
+def test_a_greyed_tile_at_a_past_step_says_the_engines_reason(
+    client: FlaskClient,
+) -> None:
+    game = opened_game(client)
+    why = past_options(client, game["id"], 2, cell="0,2", tiles="[]",
+                       why="red circle").get_json()
+    assert why["turn"] == 1 and why["kind"] == "red circle"
+    # The reason then (a second red circle), not now's (the cell is taken).
+    assert "second red circle" in why["error"]["message"]
+    now = client.get(f"/games/{game['id']}/options",
+                     query_string={"cell": "0,2", "tiles": "[]",
+                                   "why": "red circle"}).get_json()
+    assert now["error"]["message"] != why["error"]["message"]
+    fits = past_options(client, game["id"], 2, cell="0,2", tiles="[]",
+                        why="red diamond").get_json()
+    assert fits["error"] is None
+
+
+@pytest.mark.parametrize("number", [0, 3, 99])
+def test_correction_options_outside_the_game_are_404(
+    client: FlaskClient, number: int
+) -> None:
+    game = opened_game(client)
+    assert past_options(client, game["id"], number, cell="0,2",
+                        tiles="[]").status_code == 404
+
+
+def test_correction_options_refuse_a_malformed_query(client: FlaskClient) -> None:
+    game = opened_game(client)
+    response = past_options(client, game["id"], 1, cell="x", tiles="[]")
+    assert response.status_code == 400
+    assert response.get_json()["error"]["code"] == "bad_request"
+
+
 # --- delete and rename ---
 
 

@@ -526,6 +526,17 @@ class Game:
             excluded=state.excluded,
         )
 
+    def replayed_to(self, step: int) -> Game:
+        """Return a new game holding this one's first `step` moves (0 to turn),
+        to ask what could be played then; IndexError outside."""
+        if type(step) is not int or not 0 <= step <= len(self.moves):
+            raise IndexError(f"no step {step!r} in a game of {len(self.moves)} moves")
+        game = Game(self.variant, self.players, self.first_player, self.options,
+                    max_moves=self.max_moves)
+        for move in self.moves[:step]:
+            game.push(move.to_dict())
+        return game
+
     # -- checking --------------------------------------------------------------
 
     def _first_move_next(self) -> bool:

@@ -351,6 +351,20 @@ def _parse_pending(raw: str | None) -> list[tuple[int, int, str, str]] | None:
 
 @bp.get("/games/<int:game_id>/options")
 def options(game_id: int) -> Response | tuple[Response, int]:
+    """Return the cell options of the game now (_options)."""
+    return _options(game_id)
+
+
+@bp.get("/games/<int:game_id>/moves/<int:number>/options")
+def past_options(game_id: int, number: int) -> Response | tuple[Response, int]:
+    """Return the cell options as they were for move `number` (1-based): the
+    correction page's picker (static/correct.js), as _options answers."""
+    return _options(game_id, before=number)
+
+
+def _options(
+    game_id: int, before: int | None = None
+) -> Response | tuple[Response, int]:
     """Return the tile kinds that may go on `cell` with the pending tiles, and
     what each would score.
 
@@ -371,6 +385,8 @@ def options(game_id: int) -> Response | tuple[Response, int]:
     With why=colour+shape (and cell, tiles): why that kind may not go there,
     {"cell", "turn", "kind", "error": refusal or null}: the page's answer to a
     tap on a greyed tile.
+
+    With `before`: the same for the game replayed to just before that move.
     """
     raw_cell, raw_cells = request.args.get("cell"), request.args.get("cells")
     cell = _parse_cell(raw_cell)
@@ -391,6 +407,10 @@ def options(game_id: int) -> Response | tuple[Response, int]:
         )}}), 400
     with loaded(game_id) as row:
         game = row.game
+        if before is not None:
+            if not 1 <= before <= game.turn:
+                abort(404)
+            game = game.replayed_to(before - 1)
         turn = game.turn
         if why is not None and cell is not None:
             if why not in game.variant.kinds:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.parse
 import urllib.request
 from typing import Any
 
@@ -98,3 +99,93 @@ def test_a_correction_that_breaks_a_later_move_changes_nothing_and_keeps_the_tap
     with urllib.request.urlopen(f"{live_server}/api/games/{game_id}") as response:
         moves = json.load(response)["moves"]
     assert moves[0]["tiles"] == [tile(0, 0, "red", "circle")]
+
+
+def past_answer(base: str, game_id: int, number: int, query: dict[str, str]) -> Any:
+    """The server's options for correcting move `number`, as the picker asks."""
+    url = (f"{base}/games/{game_id}/moves/{number}/options?"
+           + urllib.parse.urlencode(query))
+    with urllib.request.urlopen(url) as response:
+        return json.load(response)
+
+
+def test_the_correction_picker_greys_what_the_engine_refuses_at_that_step(
+    live_server: str, live_app: Flask, browser: Any
+) -> None:
+    from scorekeeper.store import games as stored
+
+    page = browser.new_context(**PHONE).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    start_game(page, live_server, ["Ann", "Bob"])
+    game_id = int(re.search(r"/games/(\d+)", page.url).group(1))
+    with live_app.app_context():
+        for tiles in ([tile(0, 0, "red", "circle"), tile(0, 1, "red", "square")],
+                      [tile(1, 0, "blue", "circle"), tile(1, 1, "blue", "square")],
+                      [tile(-1, 0, "green", "circle")]):
+            stored.record_move(game_id, {"type": "place", "tiles": tiles})
+
+    page.goto(f"{live_server}/games/{game_id}/moves/2/edit")
+    board = page.locator("[data-correct-board]")
+    picker = page.locator("[data-correct-picker]")
+    expect(board).to_have_attribute("data-drawn", "2")
+    tap_svg(page, '[data-free="1,2"]')
+    expect(picker).to_be_visible()
+    expect(picker).not_to_have_attribute("aria-busy", "true")
+    pending = json.dumps([[1, 0, "blue", "circle"], [1, 1, "blue", "square"]])
+    query = {"cell": "1,2", "tiles": pending}
+    fits = set(past_answer(live_server, game_id, 2, query)["kinds"])
+    assert "blue diamond" in fits and "red circle" not in fits
+    kinds = page.locator("[data-correct-picker] [data-kind]")
+    shown = {
+        kinds.nth(i).get_attribute("data-kind"): "off" in (
+            kinds.nth(i).get_attribute("class") or "").split()
+        for i in range(kinds.count())
+    }
+    assert {kind for kind, off in shown.items() if not off} == fits
+    red_circle = page.locator('[data-correct-picker] [data-kind="red circle"]')
+    expect(red_circle).to_have_attribute("aria-disabled", "true")
+
+    # A greyed tile says the engine's reason and goes nowhere.
+    red_circle.tap(force=True)  # greyed (aria-disabled), still a button
+    reason = past_answer(live_server, game_id, 2,
+                         {**query, "why": "red circle"})["error"]["message"]
+    assert reason
+    expect(page.locator("[data-correct-say]")).to_have_text(reason)
+    expect(board).to_have_attribute("data-drawn", "2")
+    expect(picker).to_be_visible()
+    page.tap('[data-correct-picker] [data-kind="blue diamond"]')
+    expect(board).to_have_attribute("data-drawn", "3")
+
+    # The cell move 3 later filled was free then: the engine of that step
+    # answers (a green circle fitted above the red circle, with nothing pending).
+    for cell in ("1,0", "1,1", "1,2"):
+        tap_svg(page, f'[data-move-tile="{cell}"]')
+    expect(board).to_have_attribute("data-drawn", "0")
+    tap_svg(page, '[data-free="-1,0"]')
+    expect(picker).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator('[data-correct-picker] [data-kind="green circle"]')
+           ).to_have_attribute("aria-disabled", "false")
+    expect(page.locator('[data-correct-picker] [data-kind="green square"]')
+           ).to_have_attribute("aria-disabled", "true")
+    assert errors == []
+
+
+def test_a_cell_nothing_fits_says_so_in_the_correction_picker(
+    live_server: str, live_app: Flask, browser: Any
+) -> None:
+    from scorekeeper.store import games as stored
+
+    page = browser.new_context(**PHONE).new_page()
+    start_game(page, live_server, ["Ann", "Bob"])
+    game_id = int(re.search(r"/games/(\d+)", page.url).group(1))
+    with live_app.app_context():
+        for tiles in ([tile(0, 0, "red", "circle"), tile(0, 1, "red", "square")],
+                      [tile(1, 0, "blue", "circle"), tile(1, 1, "blue", "square")]):
+            stored.record_move(game_id, {"type": "place", "tiles": tiles})
+    page.goto(f"{live_server}/games/{game_id}/moves/2/edit")
+    # Above the red circle, off the line of this move's blue tiles: nothing.
+    tap_svg(page, '[data-free="-1,0"]')
+    expect(page.locator("[data-correct-say]")).to_contain_text(
+        "Nothing left can go on this cell")
+    expect(page.locator('[data-correct-picker] [data-kind].off')).to_have_count(36)

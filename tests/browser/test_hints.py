@@ -176,3 +176,49 @@ def test_cubes_best_move_of_a_roll_is_shown_on_request_and_proposed(
     box.locator("[data-best-propose]").tap()
     expect(page.locator("[data-preview]")).to_contain_text("= 3")
     assert errors == []
+
+
+def test_every_hot_cell_is_drawn_the_best_apart_with_a_legend(
+    live_server: str, browser: Any,
+) -> None:
+    game_id, _ = game_with_five_reds(live_server)
+    with urllib.request.urlopen(f"{live_server}/api/games/{game_id}/hints") as r:
+        hot_cells = json.load(r)["hot_cells"]
+    top = hot_cells[0]["points"]
+    best = sorted([h["row"], h["col"]] for h in hot_cells if h["points"] == top)
+    others = sorted([h["row"], h["col"]] for h in hot_cells if h["points"] < top)
+    assert len(hot_cells) == 5 and best and others  # up to 5, of two kinds here
+    page = browser.new_context(**PHONE).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server}/games/{game_id}")
+    page.wait_for_selector("[data-board][data-drawn]")
+    page.locator("[data-hints-toggle]").tap()
+
+    expect(page.locator("[data-board] .overlay-warm")).to_have_count(len(others))
+    assert overlay_cells(page, "hot") == best
+    assert overlay_cells(page, "warm") == others
+    # The best are the Qwirkle threats here: both marks show on those cells,
+    # the hot one inside the threat's.
+    assert overlay_cells(page, "threat") == best
+    threat = page.locator("[data-board] .overlay-threat").first.bounding_box()
+    hot = page.locator("[data-board] .overlay-hot").first.bounding_box()
+    assert threat and hot and hot["width"] < threat["width"]
+    assert threat["x"] < hot["x"] and hot["x"] + hot["width"] < threat["x"] + threat[
+        "width"]
+    # Drawn apart, and the legend says which is which.
+    look = page.eval_on_selector_all(
+        "[data-board] .overlay-hot, [data-board] .overlay-warm",
+        "els => els.map(e => [e.getAttribute('class'),"
+        " getComputedStyle(e).stroke, getComputedStyle(e).strokeDasharray])")
+    assert len({(stroke, dash) for _, stroke, dash in look}) == 2
+    legend = page.locator(".hints-legend")
+    expect(legend).to_contain_text("best single tile")
+    expect(legend).to_contain_text("next best single tiles")
+    expect(legend.locator(".key-warm")).to_be_visible()
+    summary = page.locator("[data-hints-summary]")
+    expect(summary).to_contain_text(f"Best single tile: {top}")
+    expect(summary).to_contain_text(
+        "Next best: " + ", ".join(str(h["points"]) for h in hot_cells
+                                  if h["points"] < top))
+    assert errors == []

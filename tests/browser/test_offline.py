@@ -118,3 +118,119 @@ def test_a_kept_move_the_game_has_moved_past_is_dropped_and_said(
     # The page follows the game as it is.
     expect(page.locator("section.scores [data-total]").first).to_have_text("1")
     expect(page.locator(".player.current .name")).to_have_text("Bob")
+
+
+def kept_moves(page: Any) -> list[dict[str, Any]]:
+    """The moves this device keeps for sending later."""
+    moves: list[dict[str, Any]] = page.evaluate(
+        "() => Object.keys(localStorage).filter("
+        "k => k.startsWith('scorekeeper.pending:'))"
+        ".map(k => JSON.parse(localStorage.getItem(k)).move)")
+    return moves
+
+
+def open_game_after_a_first_move(live_server: str, live_app: Flask,
+                                 context: Any) -> tuple[Any, int]:
+    """Start a game, enter its first move from another device, open the page."""
+    from scorekeeper.store import games as stored
+
+    page = context.new_page()
+    start_game(page, live_server, ["Ann", "Bob"])
+    game_id = int(re.search(r"/games/(\d+)", page.url).group(1))
+    with live_app.app_context():
+        stored.record_move(game_id, {"type": "place", "tiles": [
+            {"row": 0, "col": 0, "color": "red", "shape": "circle"}]})
+    page.reload()
+    page.wait_for_selector("[data-board][data-drawn]")
+    expect(page.locator("[data-trade]")).to_be_visible()
+    return page, game_id
+
+
+def test_a_trade_confirmed_offline_is_kept_and_sent_with_its_turn(
+    live_server: str, live_app: Flask, browser: Any
+) -> None:
+    context = browser.new_context(**PHONE)
+    page, _ = open_game_after_a_first_move(live_server, live_app, context)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    context.set_offline(True)
+    page.select_option("[data-trade] select", "3")
+    page.tap("[data-trade] button[type=submit]")
+    note = page.locator("[data-offline]")
+    expect(note).to_contain_text("Not sent yet")
+    expect(page.locator("[data-preview]")).to_contain_text("Not sent yet")
+    kept = kept_moves(page)
+    assert [(m["type"], m["count"], m["turn"]) for m in kept] == [("trade", 3, 1)]
+    assert len(stored_moves(live_server, page)) == 1
+
+    context.set_offline(False)
+    expect(note).to_contain_text("stored now", timeout=10_000)
+    moves = stored_moves(live_server, page)
+    assert [(m["type"], m.get("count")) for m in moves][1:] == [("trade", 3)]
+    expect(page.locator(".player.current .name")).to_have_text("Ann")
+    assert kept_moves(page) == []
+    assert errors == []
+
+
+def test_a_pass_stored_whose_answer_was_lost_is_not_stored_twice(
+    live_server: str, browser: Any
+) -> None:
+    from corpus import GAMES
+
+    record = json.loads((GAMES / "classic-10003.json").read_text())
+    record["moves"].pop()
+    record.pop("final")
+    request = urllib.request.Request(
+        f"{live_server}/api/games/import", data=json.dumps(record).encode(),
+        headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request) as response:
+        created = json.load(response)
+    turn = created["turn"]
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{live_server}/games/{created['id']}/join/{created['edit_token']}")
+    page.wait_for_selector("[data-board][data-drawn]")
+    expect(page.locator("[data-pass]")).to_be_visible()  # the bag is empty
+    posts: list[int] = []
+
+    def lose_answer(route: Any) -> None:
+        response = route.fetch()
+        posts.append(response.status)
+        route.abort("connectionreset")
+
+    page.route(re.compile(r"/api/games/\d+/moves$"), lose_answer)
+    page.tap("[data-pass] button[type=submit]")
+    expect(page.locator("[data-offline]")).to_contain_text("Not sent yet")
+    assert posts == [201]
+    assert [(m["type"], m["turn"]) for m in kept_moves(page)] == [("pass", turn)]
+    page.unroute(re.compile(r"/api/games/\d+/moves$"))
+    # The retry gets 409 with a state whose move number `turn` is this pass.
+    expect(page.locator("[data-offline]")).to_contain_text("stored now",
+                                                           timeout=10_000)
+    moves = stored_moves(live_server, page)
+    assert len(moves) == turn + 1 and moves[-1]["type"] == "pass"
+    assert kept_moves(page) == []
+
+
+def test_a_kept_trade_is_dropped_when_another_trade_took_its_turn(
+    live_server: str, live_app: Flask, browser: Any
+) -> None:
+    from scorekeeper.store import games as stored
+
+    context = browser.new_context(**PHONE)
+    page, game_id = open_game_after_a_first_move(live_server, live_app, context)
+    context.set_offline(True)
+    page.select_option("[data-trade] select", "2")
+    page.tap("[data-trade] button[type=submit]")
+    expect(page.locator("[data-offline]")).to_contain_text("Not sent yet")
+    # Meanwhile another device traded another number of tiles on that turn:
+    # the same kind of move, but not this one.
+    with live_app.app_context():
+        stored.record_move(game_id, {"type": "trade", "count": 4})
+    context.set_offline(False)
+    expect(page.locator("[data-offline]")).to_contain_text("had moved on",
+                                                           timeout=10_000)
+    moves = stored_moves(live_server, page)
+    assert [(m["type"], m.get("count")) for m in moves][1:] == [("trade", 4)]
+    assert kept_moves(page) == []
+    expect(page.locator(".player.current .name")).to_have_text("Ann")

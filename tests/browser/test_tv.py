@@ -88,3 +88,57 @@ def test_on_a_phone_every_player_and_the_timer_fit_the_screen(
     for card in page.locator("[data-tv-player]").all():
         box = card.bounding_box()
         assert box["y"] + box["height"] <= 844
+
+
+WORDS_ON_ONE_LINE = """(el) => {
+    // Each word of the name: how many line boxes it takes, and whether it
+    // sticks out of its card.
+    const text = el.firstChild;
+    const card = el.closest('[data-tv-player]').getBoundingClientRect();
+    const out = [];
+    const re = /\\S+/g;
+    let m;
+    while ((m = re.exec(text.data)) !== null) {
+        const range = document.createRange();
+        range.setStart(text, m.index);
+        range.setEnd(text, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        const box = range.getBoundingClientRect();
+        const inside = box.left >= card.left - 1 && box.right <= card.right + 1;
+        out.push([m[0], tops.size, inside]);
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("names", [
+    ["Alexandra", "Bartholomew", "Chris", "Dee"],
+    ["Maximilianus Bartholomew", "Wolfgangwilhelmina", "Anna Maria Lopez"],
+])
+def test_on_a_small_phone_names_break_only_between_words(
+    live_server: str, browser: Any, names: list[str]
+) -> None:
+    game = api(live_server, "/api/games", {"players": names})
+    page = browser.new_context(viewport={"width": 360, "height": 640},
+                               is_mobile=True, has_touch=True).new_page()
+    page.goto(f"{live_server}/games/{game['id']}/tv")
+    page.evaluate("document.fonts.ready")
+    cards = page.locator(".tv-name")
+    expect(cards).to_have_text(names)
+    for i, name in enumerate(names):
+        words = cards.nth(i).evaluate(WORDS_ON_ONE_LINE)
+        assert [w for w, _, _ in words] == name.split()
+        for word, lines, inside in words:
+            assert lines == 1, f"{word!r} of {name!r} is broken over {lines} lines"
+            assert inside, f"{word!r} of {name!r} sticks out of its card"
+    # Only a word too wide for its card shrinks the font; the others keep the
+    # full size (1.4rem, 1.3rem with four players), and none goes below 12 px.
+    sizes = page.eval_on_selector_all(
+        ".tv-name", "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+    full = 20.8 if len(names) >= 4 else 22.4
+    for name, size in zip(names, sizes, strict=True):
+        longest = max(len(word) for word in name.split())
+        assert size >= 12, (name, size)
+        if longest <= 9:
+            assert size == full, (name, size)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

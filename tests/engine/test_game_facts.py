@@ -59,6 +59,30 @@ def test_at_every_step_equals_a_replay_to_that_step(path: Any) -> None:
         game.at(-1)
 
 
+@pytest.mark.parametrize("path", CORPUS[:6], ids=lambda p: p.stem)
+def test_a_game_replayed_to_a_step_offers_what_a_fresh_replay_offers(
+    path: Any,
+) -> None:
+    record = load(path)
+    game = replayed(record)
+    before = snapshot(game)
+    for step in sorted({0, 1, game.turn // 2, game.turn - 1, game.turn}):
+        past = game.replayed_to(step)
+        fresh = replayed(record, step)
+        assert past.turn == step and past.moves == fresh.moves
+        assert past.board.tiles() == fresh.board.tiles()
+        assert (past.scores, past.hands, past.bag) == (
+            fresh.scores, fresh.hands, fresh.bag)
+        assert past.first_options() == fresh.first_options()
+        for cell in list(fresh.first_options())[:3]:
+            assert past.cell_options(cell) == fresh.cell_options(cell)
+    assert snapshot(game) == before  # the game itself is left as it was
+    with pytest.raises(IndexError):
+        game.replayed_to(game.turn + 1)
+    with pytest.raises(IndexError):
+        game.replayed_to(-1)
+
+
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
 def test_each_seats_qwirkles_are_the_qwirkles_of_its_moves(path: Any) -> None:
     game = replayed(load(path))
