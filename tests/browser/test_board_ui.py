@@ -1,12 +1,11 @@
 """The board and controls at the table (issue 10): any-order entry, tap targets
 of at least 44 CSS px, a view that follows the play, dead cells and greyed
-tiles that say why, and what axe-core finds."""
+tiles that say why, and what the picker's tiles are called."""
 
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -194,51 +193,6 @@ def test_late_in_a_game_cells_stay_tappable_and_the_view_persists(
     assert page.evaluate(CELL_PX) == pytest.approx(before)
 
 
-INTERACTIVE = """() => [...document.querySelectorAll(
-    'a[href], button, summary, input:not([type=hidden]), select, textarea,'
-    + ' [role=button], [tabindex]:not(svg)')]
-  .filter(e => {
-    const r = e.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden';
-  })
-  .map(e => {
-    // A radio, a checkbox or a file input (the camera) is tapped through its label.
-    const t = ['radio', 'checkbox', 'file'].includes(e.type) && e.closest('label') || e;
-    const r = t.getBoundingClientRect();
-    return [t.tagName + ' ' + (t.textContent || t.name || '').trim().slice(0, 30),
-            Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10];
-  })
-  .filter(([, w, h]) => w < 44 || h < 44)"""
-
-
-@pytest.mark.parametrize("phone", [PHONE, SMALL_PHONE], ids=["390x844", "360x640"])
-def test_every_control_and_link_is_at_least_44_px(
-    live_app: Flask, live_server: str, browser: Any, phone: dict[str, Any],
-    tmp_path: Path,
-) -> None:
-    playing = imported(live_app, "classic-10001.json", 30)
-    over = imported(live_app, "classic-10002.json")
-    page = browser.new_context(**phone).new_page()
-    join(page, live_server, playing)
-    tap_cell(page, *page.evaluate(
-        "() => { const s = document.querySelector('[data-board] rect.slot:not(.dead)');"
-        " return [Math.round(+s.getAttribute('y') / 100), "
-        "Math.round(+s.getAttribute('x') / 100)]; }"))
-    expect(page.locator("[data-picker]")).to_be_visible()
-    small = {"game page": page.evaluate(INTERACTIVE)}
-    pages = {
-        "home": "/", "new game": "/games/new", "history": "/history",
-        "players": "/players", "final screen": f"/games/{over['id']}",
-        "replay": f"/games/{over['id']}/replay?move=5",
-        "score sheet": f"/games/{over['id']}/scoresheet",
-    }
-    for name, path in pages.items():
-        page.goto(live_server + path)
-        page.wait_for_load_state()
-        small[name] = page.evaluate(INTERACTIVE)
-    assert {name: found for name, found in small.items() if found} == {}
-
-
 def test_names_wrap_and_the_last_points_are_large_at_360_px(
     live_server: str, browser: Any
 ) -> None:
@@ -278,49 +232,17 @@ def test_the_final_screens_board_fits_its_frame(
         expect(page.locator("h1")).to_have_count(1)
 
 
-def axe_violations(page: Any) -> list[tuple[str, str, str]]:
-    """Run axe-core (the copy axe-playwright-python ships) on the page; return
-    the serious and critical violations as (rule, impact, first element)."""
-    from axe_playwright_python import sync_playwright as axe_module
-
-    page.add_script_tag(path=str(Path(axe_module.__file__).parent / "axe.min.js"))
-    found = page.evaluate("""async () => (await axe.run(document, {
-        resultTypes: ['violations'],
-        // Experimental in axe, and the one the issue reported on the picker.
-        rules: {'label-content-name-mismatch': {enabled: true}},
-    })).violations.map(v => [v.id, v.impact, v.nodes[0].html.slice(0, 120)])""")
-    return [tuple(v) for v in found if v[1] in ("serious", "critical")]
-
-
-def test_axe_finds_no_serious_violation_on_the_table_pages(
+def test_the_pickers_names_say_the_count_each_tile_shows(
     live_app: Flask, live_server: str, browser: Any
 ) -> None:
+    # axe on every page and state: tests/browser/test_every_page.py.
     playing = imported(live_app, "classic-10001.json", 20)
-    over = imported(live_app, "classic-10002.json")
-    page = browser.new_context(**PHONE, bypass_csp=True).new_page()
-    found = {}
-    page.goto(f"{live_server}/games/new")
-    found["new game"] = axe_violations(page)
+    page = browser.new_context(**PHONE).new_page()
     join(page, live_server, playing)
-    found["game"] = axe_violations(page)
-    # With the picker open, in colour-blind mode (a letter on every tile).
-    page.tap("[data-cb-toggle]")
     slot = page.evaluate(
         "() => { const s = document.querySelector('[data-board] rect.slot:not(.dead)');"
         " return [Math.round(+s.getAttribute('y') / 100), "
         "Math.round(+s.getAttribute('x') / 100)]; }")
-    tap_cell(page, *slot)
-    ready = f"{slot[0]},{slot[1]}"
-    expect(page.locator("[data-picker]")).to_have_attribute("data-ready", ready)
-    found["game, picker open"] = axe_violations(page)
-    page.goto(f"{live_server}/games/{over['id']}")
-    found["final screen"] = axe_violations(page)
-    page.goto(f"{live_server}/")
-    found["home"] = axe_violations(page)
-    assert {name: v for name, v in found.items() if v} == {}
-    # The picker's names say the count each tile shows.
-    page.goto(f"{live_server}/games/{playing['id']}")
-    page.wait_for_selector("[data-board][data-drawn]")
     tap_cell(page, *slot)
     button = page.locator("[data-picker] [data-kind]").first
     named = re.compile(r"^red circle, \d+ left$")
