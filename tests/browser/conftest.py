@@ -49,10 +49,32 @@ def live_app(tmp_path: Path) -> Flask:
     })
 
 
+def files_read_at_once(app: Any) -> Any:
+    """Wrap a WSGI app so that a static file is read (and closed) before its
+    bytes are sent: werkzeug's test server leaves the file open when a browser
+    drops the connection mid-answer (a closing context), which filterwarnings
+    turns into an error in whichever test runs next. Streams stay streams."""
+
+    def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
+        answer = app(environ, start_response)
+        if not environ.get("PATH_INFO", "").startswith("/static/"):
+            return answer
+        try:
+            return [b"".join(answer)]
+        finally:
+            close = getattr(answer, "close", None)
+            if close is not None:
+                close()
+
+    return wsgi
+
+
 @pytest.fixture
 def live_server(live_app: Flask) -> Iterator[str]:
     """Serve live_app on 127.0.0.1 at a free port; yield its base address."""
-    server = make_server("127.0.0.1", 0, live_app, threaded=True)
+    server = make_server(
+        "127.0.0.1", 0, files_read_at_once(live_app), threaded=True
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
