@@ -11,6 +11,8 @@
   /* Where a finger taps, a cell is never smaller than this (CSS px): a tap on a
      smaller one zooms in to COMFORT_PX around it instead of choosing it. */
   var MIN_PX = 44, COMFORT_PX = 56;
+  /* A move's answer later than this (ms) shows the wait mark ("…"). */
+  var SLOW_MS = 300;
 
   function node(name, attrs, parent) {
     var el = document.createElementNS(NS, name);
@@ -259,6 +261,10 @@
     var drawnPending = null, drawnMarks = null;  // what the layers show now
     function drawEntry() {
       drawSlots();
+      drawPending();
+    }
+    /* The entry without the free cells: the pending tiles and the marks. */
+    function drawPending() {
       if (pending.length || busy) { svg.setAttribute("data-busy", ""); }
       else { svg.removeAttribute("data-busy"); }
       var now = tilesKey(pending);
@@ -390,7 +396,7 @@
       var nx1 = Math.max(view.x + view.w, x1), ny1 = Math.max(view.y + view.h, y1);
       if (nx0 >= view.x && ny0 >= view.y && nx1 <= view.x + view.w && ny1 <= view.y + view.h) { return; }
       var grown = {x: nx0, y: ny0, w: nx1 - nx0, h: ny1 - ny0};
-      var box = svg.getBoundingClientRect();
+      var box = boxSize();
       if (!edit || !box.width || CELL / Math.max(grown.w / box.width, grown.h / box.height) >= MIN_PX) {
         view = grown;
         apply();
@@ -416,8 +422,20 @@
       pt.y = clientY;
       return pt.matrixTransform(svg.getScreenCTM().inverse());
     }
+    /* The board's size on screen (CSS px), kept by a ResizeObserver as layout
+       changes it: read from the element after a DOM write, it would force a
+       layout of the whole page in the middle of a redraw. */
+    var size = null;
+    var sizer = window.ResizeObserver ? new ResizeObserver(function (entries) {
+      var entry = entries[entries.length - 1];
+      var border = entry.borderBoxSize && entry.borderBoxSize[0];
+      size = border ? {width: border.inlineSize, height: border.blockSize}
+                    : {width: entry.contentRect.width, height: entry.contentRect.height};
+    }) : null;
+    if (sizer) { sizer.observe(svg); }
+    function boxSize() { return size || svg.getBoundingClientRect(); }
     function unitsPerPx() {
-      var box = svg.getBoundingClientRect();
+      var box = boxSize();
       return Math.max(view.w / box.width, view.h / box.height);
     }
     function zoomAt(factor, clientX, clientY) {
@@ -922,8 +940,13 @@
     function confirmMove() {
       if (!pending.length || busy) { return; }
       busy = true;
-      if (confirmBtn) { confirmBtn.disabled = true; }
-      say("…", "wait");
+      // The wait mark only for a late answer (busy refuses a second tap): drawn
+      // at once it costs a slow phone a frame of restyle and paint, which the
+      // answer then waits behind before the board can show the move.
+      var slow = setTimeout(function () {
+        if (confirmBtn) { confirmBtn.disabled = true; }
+        say("…", "wait");
+      }, SLOW_MS);
       var move = {type: "place", tiles: pending, turn: state.turn};
       // Table discipline (issue 10): countdown.js keeps the thinking time on its element.
       var clock = document.querySelector("[data-countdown][data-thinking]");
@@ -932,6 +955,7 @@
       send("POST", api + "/moves", move)
         .then(function (res) {
           busy = false;
+          clearTimeout(slow);
           if (res.status === 201 || res.status === 200) {
             // The answer's state is the game now: no other request.
             answer(res.data.game);
@@ -945,6 +969,7 @@
           }
           if (res.status === 403) {
             say(t("forbidden"), "error");
+            if (confirmBtn) { confirmBtn.disabled = true; }
             return;
           }
           showError(res.data, t("refused", {status: res.status}));
@@ -952,6 +977,7 @@
         })
         .catch(function () {
           busy = false;
+          clearTimeout(slow);
           // Offline (issue 10): offline.js keeps the move and sends it when the server is back.
           var offline = window.scorekeeper && window.scorekeeper.offline;
           if (offline && offline.keep(api + "/moves", move)) { say(offline.message(), "wait"); return; }
@@ -985,15 +1011,30 @@
         if (clearBtn) { clearBtn.disabled = true; }
         emit("pending", []);
       }
+      // What the player waits for first: the move's tiles on the board (and
+      // its pending copy gone), painted in the next frame. The free cells, the
+      // view and the next turn's options follow once that frame is out: each
+      // is a DOM write, a read of the board's box or a request that would keep
+      // the tiles waiting on a slow phone. data-drawn says all of it is done.
       drawBoard();
-      drawEntry();
-      keepVisible();
-      svg.setAttribute("data-drawn", String(tiles.length));
-      askFirstOptions();
+      drawPending();
+      var seq = ++settling;
+      afterPaint(function () {
+        if (seq !== settling || board === null || board.svg !== svg) { return; }
+        drawSlots();
+        keepVisible();
+        svg.setAttribute("data-drawn", String(tiles.length));
+        askFirstOptions();
+      });
     }
+    var settling = 0;  // the newest state's redraw after its first frame
     document.addEventListener("sk:state", onState);
-    board = {drawOverlays: drawOverlays, propose: propose};
-    stop = function () { document.removeEventListener("sk:state", onState); board = null; };
+    board = {drawOverlays: drawOverlays, propose: propose, svg: svg};
+    stop = function () {
+      document.removeEventListener("sk:state", onState);
+      if (sizer) { sizer.disconnect(); }
+      board = null;
+    };
 
     if (picker) {
       onTap(picker, "[data-kind]", function (btn) {
