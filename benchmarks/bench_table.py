@@ -49,7 +49,8 @@ sys.path.insert(0, str(ROOT))
 from bench_page import ARGS, CHROMIUM  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from helpers import board_window  # noqa: E402
+from helpers import CELL_PX, into_view, settle  # noqa: E402
+from helpers import cell_point as board_point  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 
@@ -132,25 +133,8 @@ def adjacency_order(board: set[tuple[int, int]], tiles: list[dict]) -> list[dict
 def cell_point(page: Any, row: int, col: int) -> tuple[float, float]:
     """Return the screen point of a board cell's centre, once the page settled
     (no one taps within a frame of the last tap)."""
-    page.evaluate(
-        "() => new Promise(done => requestAnimationFrame("
-        "() => setTimeout(() => requestAnimationFrame(() => setTimeout(done, 0)), 0)))"
-    )
-    x, y = page.evaluate(
-        """([r, c]) => {
-            const svg = document.querySelector('[data-board]');
-            const p = svg.createSVGPoint();
-            p.x = c * 100 + 50; p.y = r * 100 + 50;
-            const q = p.matrixTransform(svg.getScreenCTM());
-            return [q.x, q.y];
-        }""",
-        [row, col],
-    )
-    return x, y
-
-
-CELL_PX = "() => document.querySelector('[data-board]').getScreenCTM().a * 100"
-"""The size of one board cell on screen, in CSS px."""
+    settle(page)
+    return board_point(page, row, col)
 
 
 def reach(page: Any, row: int, col: int) -> int:
@@ -161,16 +145,7 @@ def reach(page: Any, row: int, col: int) -> int:
     if page.evaluate(CELL_PX) < 44:
         page.touchscreen.tap(*cell_point(page, row, col))
         spent += 1
-    x, y = cell_point(page, row, col)
-    left, top, right, bottom = board_window(page)
-    margin = 30
-    if not (left + margin < x < right - margin and top + margin < y < bottom - margin):
-        cx, cy = (left + right) / 2, (top + bottom) / 2
-        page.mouse.move(cx, cy)
-        page.mouse.down()
-        page.mouse.move(cx + (cx - x) / 2, cy + (cy - y) / 2, steps=4)
-        page.mouse.move(cx + (cx - x), cy + (cy - y), steps=4)
-        page.mouse.up()
+    into_view(page, row, col)
     return spent
 
 

@@ -41,6 +41,10 @@ def start_game(page: Any, base: str, names: list[str]) -> None:
     page.wait_for_selector("[data-board][data-drawn]")
 
 
+CELL_PX = "() => document.querySelector('[data-board]').getScreenCTM().a * 100"
+"""The size of one board cell on screen, in CSS px."""
+
+
 def settle(page: Any) -> None:
     """Wait for what the page does after its next frame (board.js draws the free
     cells and moves the view then, after showing a picked tile's score)."""
@@ -89,9 +93,9 @@ def board_window(page: Any) -> tuple[float, float, float, float]:
     return left, top, right, bottom
 
 
-def tap_cell(page: Any, row: int, col: int) -> None:
-    """Tap the centre of a board cell, wherever the board view has put it; a
-    cell out of reach is first dragged into view, as a finger would."""
+def into_view(page: Any, row: int, col: int) -> tuple[float, float]:
+    """Drag a board cell out of reach into view, as a finger would (under the
+    header or the entry bar, or off the board's frame); return its centre."""
     settle(page)  # no person taps within a frame of the last tap
     x, y = cell_point(page, row, col)
     left, top, right, bottom = board_window(page)
@@ -105,4 +109,10 @@ def tap_cell(page: Any, row: int, col: int) -> None:
         page.mouse.up()
         settle(page)
         x, y = cell_point(page, row, col)
-    page.touchscreen.tap(x, y)
+    return x, y
+
+
+def tap_cell(page: Any, row: int, col: int) -> None:
+    """Tap the centre of a board cell, wherever the board view has put it; a
+    cell out of reach is first dragged into view."""
+    page.touchscreen.tap(*into_view(page, row, col))

@@ -14,17 +14,13 @@ from engine.test_sample_game import MOVES, PLAYERS
 from flask import Flask
 from playwright.sync_api import expect
 
-from .helpers import PHONE, settle, start_game, tap_cell
+from .helpers import CELL_PX, PHONE, settle, start_game, tap_cell
 
 pytestmark = pytest.mark.browser
 
 SMALL_PHONE = {
     "viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True
 }
-
-CELL_PX = "() => document.querySelector('[data-board]').getScreenCTM().a * 100"
-"""The size of one board cell on screen, in CSS px."""
-
 
 def pick(page: Any, kind: str) -> None:
     """Tap a tile in the picker (Playwright waits until it is enabled)."""
