@@ -46,25 +46,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from bench_club import HOST, free_port, process_tree, start_server, stop_server  # noqa: E402
-from corpus import load  # noqa: E402
+from corpus import record_before  # noqa: E402
 
 PHOTO = ROOT / "tests" / "data" / "photos" / "example-2-held-out.jpg"
 """The default photo; its JSON beside it names the corpus game and move."""
 BOUNDARY = "bench-photo-boundary"
-
-
-def record_before(game: str, place: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Return the corpus game cut before its `place`-th placing move, and that move."""
-    record = load(f"{game}.json")
-    moves: list[dict[str, Any]] = []
-    placed = 0
-    for move in record["moves"]:
-        if move["type"] == "place":
-            placed += 1
-            if placed == place:
-                return {**record, "moves": moves, "final": None}, move
-        moves.append({k: v for k, v in move.items() if k != "score"})
-    raise SystemExit(f"{game} has no placing move {place}")
 
 
 def request(port: int, method: str, path: str, body: bytes = b"",

@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 from bench_page import ARGS, CHROMIUM  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from helpers import CELL_PX, into_view, settle  # noqa: E402
+from helpers import CELL_PX, adjacency_order, into_view, settle  # noqa: E402
 from helpers import cell_point as board_point  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
@@ -112,22 +112,6 @@ def prefix_record(name: str, tiles: int) -> tuple[dict[str, Any], list[dict[str,
             break
     record["final"] = None
     return record, rest
-
-
-def adjacency_order(board: set[tuple[int, int]], tiles: list[dict]) -> list[dict]:
-    """Order a move's tiles so that each touches the board or an earlier one."""
-    placed, left, out = set(board), list(tiles), []
-    while left:
-        for tile in left:
-            r, c = tile["row"], tile["col"]
-            if not placed or {(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)} & placed:
-                out.append(tile)
-                placed.add((r, c))
-                left.remove(tile)
-                break
-        else:
-            raise SystemExit("a recorded move does not touch the board")
-    return out
 
 
 def cell_point(page: Any, row: int, col: int) -> tuple[float, float]:

@@ -31,3 +31,18 @@ def load(name: str | Path) -> dict[str, Any]:
     path = name if isinstance(name, Path) else GAMES / name
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
+
+
+def record_before(game: str, place: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return a corpus game's record up to its `place`-th placing move (scores
+    left for the app to compute), and that move."""
+    record = load(f"{game}.json")
+    moves: list[dict[str, Any]] = []
+    placed = 0
+    for move in record["moves"]:
+        if move["type"] == "place":
+            placed += 1
+            if placed == place:
+                return {**record, "moves": moves, "final": None}, move
+        moves.append({k: v for k, v in move.items() if k != "score"})
+    raise ValueError(f"{game} has no placing move {place}")

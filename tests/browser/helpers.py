@@ -116,3 +116,19 @@ def tap_cell(page: Any, row: int, col: int) -> None:
     """Tap the centre of a board cell, wherever the board view has put it; a
     cell out of reach is first dragged into view."""
     page.touchscreen.tap(*into_view(page, row, col))
+
+
+def adjacency_order(board: set[tuple[int, int]], tiles: list[dict]) -> list[dict]:
+    """Order a move's tiles so that each one touches the board or an earlier one."""
+    placed, left, out = set(board), list(tiles), []
+    while left:
+        for tile in left:
+            r, c = tile["row"], tile["col"]
+            if not placed or {(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)} & placed:
+                out.append(tile)
+                placed.add((r, c))
+                left.remove(tile)
+                break
+        else:
+            raise AssertionError("the move does not touch the board")
+    return out

@@ -22,6 +22,29 @@ def tile(row: int, col: int, color: str, shape: str) -> dict[str, Any]:
     return {"row": row, "col": col, "color": color, "shape": shape}
 
 
+def game_with_moves(
+    page: Any, live_server: str, live_app: Flask, moves: list[list[dict[str, Any]]]
+) -> int:
+    """Start a game for Ann and Bob on this page's device, record the placing
+    moves (each a list of tiles) straight into the store; return its id."""
+    from scorekeeper.store import games as stored
+
+    start_game(page, live_server, ["Ann", "Bob"])
+    game_id = int(re.search(r"/games/(\d+)", page.url).group(1))
+    with live_app.app_context():
+        for tiles in moves:
+            stored.record_move(game_id, {"type": "place", "tiles": tiles})
+    return game_id
+
+
+THREE_MOVES = [
+    [tile(0, 0, "red", "circle"), tile(0, 1, "red", "square")],
+    [tile(1, 0, "blue", "circle"), tile(1, 1, "blue", "square")],
+    [tile(-1, 0, "green", "circle")],
+]
+"""Ann's red pair, Bob's blue pair under it, Ann's green circle above."""
+
+
 def tap_svg(page: Any, selector: str) -> None:
     settle(page)
     box = page.locator(selector).bounding_box()
@@ -32,18 +55,10 @@ def tap_svg(page: Any, selector: str) -> None:
 def test_s3_a_past_move_is_corrected_by_tapping_its_tiles_off_and_on(
     live_server: str, live_app: Flask, browser: Any
 ) -> None:
-    from scorekeeper.store import games as stored
-
     page = browser.new_context(**PHONE).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    start_game(page, live_server, ["Ann", "Bob"])
-    game_id = int(re.search(r"/games/(\d+)", page.url).group(1))
-    with live_app.app_context():
-        for tiles in ([tile(0, 0, "red", "circle"), tile(0, 1, "red", "square")],
-                      [tile(1, 0, "blue", "circle"), tile(1, 1, "blue", "square")],
-                      [tile(-1, 0, "green", "circle")]):
-            stored.record_move(game_id, {"type": "place", "tiles": tiles})
+    game_id = game_with_moves(page, live_server, live_app, THREE_MOVES)
 
     page.goto(f"{live_server}/games/{game_id}/moves/2/edit")
     board = page.locator("[data-correct-board]")
@@ -74,16 +89,9 @@ def test_s3_a_past_move_is_corrected_by_tapping_its_tiles_off_and_on(
 def test_a_correction_that_breaks_a_later_move_changes_nothing_and_keeps_the_taps(
     live_server: str, live_app: Flask, browser: Any
 ) -> None:
-    from scorekeeper.store import games as stored
-
     page = browser.new_context(**PHONE).new_page()
-    start_game(page, live_server, ["Ann", "Bob"])
-    game_id = int(re.search(r"/games/(\d+)", page.url).group(1))
-    with live_app.app_context():
-        stored.record_move(game_id, {"type": "place", "tiles": [
-            tile(0, 0, "red", "circle")]})
-        stored.record_move(game_id, {"type": "place", "tiles": [
-            tile(0, 1, "red", "square")]})
+    game_id = game_with_moves(page, live_server, live_app, [
+        [tile(0, 0, "red", "circle")], [tile(0, 1, "red", "square")]])
     page.goto(f"{live_server}/games/{game_id}/moves/1/edit")
     # Move 1 becomes a blue square and a blue circle left of it: move 2's red
     # square then ends a line of three sharing nothing. Refused, nothing stored.
@@ -112,18 +120,10 @@ def past_answer(base: str, game_id: int, number: int, query: dict[str, str]) -> 
 def test_the_correction_picker_greys_what_the_engine_refuses_at_that_step(
     live_server: str, live_app: Flask, browser: Any
 ) -> None:
-    from scorekeeper.store import games as stored
-
     page = browser.new_context(**PHONE).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    start_game(page, live_server, ["Ann", "Bob"])
-    game_id = int(re.search(r"/games/(\d+)", page.url).group(1))
-    with live_app.app_context():
-        for tiles in ([tile(0, 0, "red", "circle"), tile(0, 1, "red", "square")],
-                      [tile(1, 0, "blue", "circle"), tile(1, 1, "blue", "square")],
-                      [tile(-1, 0, "green", "circle")]):
-            stored.record_move(game_id, {"type": "place", "tiles": tiles})
+    game_id = game_with_moves(page, live_server, live_app, THREE_MOVES)
 
     page.goto(f"{live_server}/games/{game_id}/moves/2/edit")
     board = page.locator("[data-correct-board]")
@@ -174,15 +174,8 @@ def test_the_correction_picker_greys_what_the_engine_refuses_at_that_step(
 def test_a_cell_nothing_fits_says_so_in_the_correction_picker(
     live_server: str, live_app: Flask, browser: Any
 ) -> None:
-    from scorekeeper.store import games as stored
-
     page = browser.new_context(**PHONE).new_page()
-    start_game(page, live_server, ["Ann", "Bob"])
-    game_id = int(re.search(r"/games/(\d+)", page.url).group(1))
-    with live_app.app_context():
-        for tiles in ([tile(0, 0, "red", "circle"), tile(0, 1, "red", "square")],
-                      [tile(1, 0, "blue", "circle"), tile(1, 1, "blue", "square")]):
-            stored.record_move(game_id, {"type": "place", "tiles": tiles})
+    game_id = game_with_moves(page, live_server, live_app, THREE_MOVES[:2])
     page.goto(f"{live_server}/games/{game_id}/moves/2/edit")
     # Above the red circle, off the line of this move's blue tiles: nothing.
     tap_svg(page, '[data-free="-1,0"]')

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus import load
+from corpus import record_before
 from playwright.sync_api import expect
 
 from .helpers import PHONE, tap_cell
@@ -18,21 +18,6 @@ pytestmark = pytest.mark.browser
 
 PHOTOS = Path(__file__).resolve().parents[1] / "data" / "photos"
 """Example photos with what is on the table (tests/data/photos/README.md)."""
-
-
-def record_before(game: str, place: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Return a corpus game's record up to its `place`-th placing move (scores
-    left for the app to compute), and that move."""
-    record = load(f"{game}.json")
-    moves: list[dict[str, Any]] = []
-    placed = 0
-    for move in record["moves"]:
-        if move["type"] == "place":
-            placed += 1
-            if placed == place:
-                return {**record, "moves": moves, "final": None}, move
-        moves.append({k: v for k, v in move.items() if k != "score"})
-    raise ValueError(f"{game} has no placing move {place}")
 
 
 def test_a_photo_proposes_the_move_and_confirm_stores_it_with_its_score(

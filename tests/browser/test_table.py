@@ -11,7 +11,7 @@ import pytest
 from corpus import GAMES as CORPUS
 from playwright.sync_api import expect
 
-from .helpers import PHONE, launch, start_game, tap_cell
+from .helpers import PHONE, adjacency_order, launch, start_game, tap_cell
 
 pytestmark = pytest.mark.browser
 
@@ -251,22 +251,6 @@ def test_one_finger_pans_and_two_fingers_zoom(
     assert page.evaluate(
         "document.querySelector('[data-board]').viewBox.baseVal.width"
     ) == view
-
-
-def adjacency_order(board: set[tuple[int, int]], tiles: list[dict]) -> list[dict]:
-    """Order a move's tiles so that each one touches the board or an earlier one."""
-    placed, left, out = set(board), list(tiles), []
-    while left:
-        for tile in left:
-            r, c = tile["row"], tile["col"]
-            if not placed or {(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)} & placed:
-                out.append(tile)
-                placed.add((r, c))
-                left.remove(tile)
-                break
-        else:
-            raise AssertionError("the move does not touch the board")
-    return out
 
 
 def test_the_last_move_ends_the_game_and_shows_the_final_screen(
