@@ -82,7 +82,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     @app.after_request
     def _security_headers(response: Response) -> Response:
-        if request.endpoint in web.assets.FILE_ENDPOINTS:
+        if request.endpoint in web.language.FILE_ENDPOINTS:
             for header in STATIC_DROPPED:
                 response.headers.pop(header, None)
             headers = STATIC_HEADERS

@@ -605,15 +605,6 @@ def local_time(value: str | None, style: str = "datetime") -> str:
     return str(joined).format(clock, day) + _zone_suffix(local)
 
 
-def utc_time(value: str | None, style: str = "datetime") -> str:
-    """Return a timestamp as "YYYY-MM-DD HH:MM UTC" (or only the date), the
-    same in every language (a machine-readable fallback)."""
-    moment = parse_utc(value)
-    if moment is None:
-        return ""
-    return moment.strftime("%Y-%m-%d" if style == "date" else "%Y-%m-%d %H:%M UTC")
-
-
 # --- numbers ---
 
 

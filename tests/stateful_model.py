@@ -200,7 +200,7 @@ class TableModel:
         unplayed = {kind for hand in self.hands for kind in hand} | set(self.bag)
         cells = board.frontier()
         return not any(
-            board.is_legal([(row, col, *kind)])
+            _fits(board, (row, col, *kind))
             for kind in sorted(unplayed) for row, col in cells
         )
 
@@ -338,3 +338,12 @@ def assert_state_matches(state: dict[str, Any], model: TableModel) -> None:
     assert {(u["color"], u["shape"]): u["count"] for u in state["unseen"]} == {
         kind: unseen.get(kind, 0) for kind in all_kinds(model.variant)
     }, where
+
+
+def _fits(board: engine.Board, tile: tuple[int, int, str, str]) -> bool:
+    """Tell whether the full move check accepts one tile alone on the board."""
+    try:
+        board.check([tile])
+    except engine.IllegalMove:
+        return False
+    return True

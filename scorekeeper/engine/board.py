@@ -508,14 +508,6 @@ class Board:
             del self._cells[cell]
         return MoveScore(points, tuple(lines))
 
-    def is_legal(self, tiles: Iterable[TileInput]) -> bool:
-        """Return whether a placing move is legal on this board."""
-        try:
-            self.check(tiles)
-        except IllegalMove:
-            return False
-        return True
-
     def mend_fault(self, tiles: Iterable[TileInput]) -> IllegalMove | None:
         """For a move refused only for a gap or for touching no tile: return the
         fault more tiles of the same move cannot mend, or None if they still may.

@@ -34,10 +34,6 @@ BUNDLES: dict[str, tuple[str, ...]] = {
 }
 """Each bundle's name and the static files it joins, in order."""
 
-FILE_ENDPOINTS = frozenset({"static", "assets.bundle"})
-"""Endpoints that serve files (scripts, styles, images), not documents: no
-document headers, the same in every language."""
-
 YEAR = 365 * 24 * 3600
 """How long a browser keeps a bundle: its URL changes with its content."""
 

@@ -17,7 +17,6 @@ from flask import Flask, Response, current_app, g, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations
 
 from .. import i18n
-from .assets import FILE_ENDPOINTS
 
 LANG_COOKIE = "lang"
 """The cookie remembering a language chosen with ?lang=."""
@@ -31,6 +30,11 @@ COOKIE_AGE = 400 * 24 * 3600
 babel = Babel()
 """Flask-Babel: the locale of a request, WTForms' own messages, Jinja's i18n."""
 
+
+FILE_ENDPOINTS = frozenset({"static", "assets.bundle"})
+"""Endpoints that serve files (static/ and assets.py's bundles), not documents:
+no document headers, the same in every language. Here, not in assets.py, so
+that no module below the app imports a blueprint."""
 
 def languages() -> tuple[str, ...]:
     """Return the language codes this app offers."""
