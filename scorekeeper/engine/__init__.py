@@ -8,7 +8,7 @@ Pure Python, standard library only; the web app builds on it, never the reverse.
 2
 """
 
-from .board import MAX_COORDINATE, Board, Placement
+from .board import Board, Placement
 from .discipline import (
     MAX_THINKING_SECONDS,
     MOVE_SECONDS,
@@ -75,6 +75,7 @@ from .names import (
     normalise_name,
     repair_names,
 )
+from .parse import MAX_COORDINATE
 from .records import FORMAT, dumps_record, from_record, to_record, write_record
 from .scoring import LineScore, MoveScore
 from .search import best_moves, legal_moves

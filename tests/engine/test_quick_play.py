@@ -1,4 +1,5 @@
-"""`play` has a quick path for the common moves; it must answer as the full path.
+"""`play` has a quick path for the common moves (scorekeeper/engine/quick_play.py);
+it must answer as the full path. This is its equivalence test.
 
 `Board.check` always takes the full path (it builds the line breakdown), so for
 any move, legal or not, well formed or not, `play` must give check's points,
@@ -15,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import engine
-from scorekeeper.engine.board import GRID_ROW
+from scorekeeper.engine.quick_play import GRID_ROW
 
 from .helpers import build_position, frontier, replay
 
