@@ -8,7 +8,7 @@ Pure Python, standard library only; the web app builds on it, never the reverse.
 2
 """
 
-from .board import Board, Placement
+from .board import Board
 from .discipline import (
     MAX_THINKING_SECONDS,
     MOVE_SECONDS,
@@ -42,7 +42,6 @@ from .game import (
     Standing,
     move_record,
     move_rounds,
-    parse_tiles,
     ranks,
     winners,
 )
@@ -75,7 +74,16 @@ from .names import (
     normalise_name,
     repair_names,
 )
-from .parse import MAX_COORDINATE
+from .parse import (
+    MAX_COORDINATE,
+    MoveInput,
+    Placement,
+    TileInput,
+    parse_move,
+    parse_tile,
+    parse_tiles,
+    thinking_time,
+)
 from .records import FORMAT, dumps_record, from_record, to_record, write_record
 from .scoring import LineScore, MoveScore
 from .search import best_moves, legal_moves
@@ -86,7 +94,8 @@ __all__ = [
     "EngineError", "BadInput", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",
     "RECORD_ERROR_CODES",
     "Game", "Move", "Final", "EndReason", "CLOSING", "END_BONUS", "MENDABLE",
-    "parse_tiles",
+    "parse_tiles", "parse_tile", "parse_move", "MoveInput", "TileInput",
+    "thinking_time",
     "Preview", "Position", "PlacedTile", "Standing", "ranks", "winners", "move_rounds",
     "Options", "Consequence", "Reason", "MOVE_SECONDS", "PENALTY_POINTS",
     "MAX_THINKING_SECONDS", "ON_ILLEGAL", "ON_TIMEOUT",

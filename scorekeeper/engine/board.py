@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Iterable
 
 from . import quick_play
 from .errors import BadInput, Cell, IllegalMove
-from .parse import MAX_COORDINATE
+from .parse import MAX_COORDINATE, Placement, TileInput
 from .quick_play import GRID_REACH, GRID_ROW, line_table
 from .scoring import LineScore, MoveScore
 from .tiles import (
@@ -20,24 +19,6 @@ from .tiles import (
     STRIDE,
     Variant,
 )
-
-
-class Placement(NamedTuple):
-    """One tile put on one cell."""
-
-    row: int
-    """Row of the cell; grows downward, may be negative."""
-    col: int
-    """Column of the cell; grows to the right, may be negative."""
-    color: str
-    """Colour name (RULES §8)."""
-    shape: str
-    """Shape name (RULES §8)."""
-
-
-TileInput = Sequence[Any]
-"""A placed tile as callers give it: (row, col, color, shape) or a Placement."""
-
 
 LINE_FAULT_RANK = {"line_too_long": 0, "mixed_line": 1, "duplicate_in_line": 2}
 """Which fault of a line is reported when a move's lines have several."""

@@ -7,9 +7,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .board import Board, Placement, TileInput
+from .board import Board
 from .discipline import PENALIZING, Consequence, Options, Reason, check_seconds
 from .errors import BadInput, IllegalMove
+from .parse import MoveInput, Placement, TileInput, parse_move
 from .scoring import MoveScore
 from .tiles import CLASSIC, Variant
 
@@ -300,27 +301,6 @@ class Position:
     """How the game ended, when step is the last move of a finished game."""
     excluded: frozenset[int] = frozenset()
     """Seats out of the game by then (RULES §7)."""
-
-
-def parse_tiles(raw: object) -> list[Placement]:
-    """Turn a record's or request's tile list into Placements (ValueError if bad)."""
-    if not isinstance(raw, list):
-        raise BadInput("tiles_not_list")
-    tiles = []
-    for item in raw:
-        if not isinstance(item, Mapping):
-            raise BadInput("tile_not_object")
-        try:
-            row, col, color, shape = (item["row"], item["col"], item["color"],
-                                      item["shape"])
-        except KeyError as missing:
-            raise BadInput("tile_missing", {"value": missing.args[0]}) from None
-        if type(row) is not int or type(col) is not int:
-            raise BadInput("tile_cell_type")
-        if not isinstance(color, str) or not isinstance(shape, str):
-            raise BadInput("tile_name_type")
-        tiles.append(Placement(row, col, color, shape))
-    return tiles
 
 
 class Game:
@@ -840,30 +820,18 @@ class Game:
         )
         return move
 
-    def push(self, move: Mapping[str, object]) -> Move:
-        """Record a move given as a record dict (CONTRACT §5, §10); 'player' and
-        'score' are not checked here (see records.from_record)."""
-        if not isinstance(move, Mapping):
-            raise BadInput("move_not_object")
-        kind = move.get("type")
-        seconds = move.get("seconds")
-        if kind == "place":
-            return self.place(parse_tiles(move.get("tiles")), check_seconds(seconds))
-        if kind == "trade":
-            count = move.get("count")
-            if type(count) is not int:
-                raise BadInput("move_trade_count")
-            return self.trade(count, check_seconds(seconds))
-        if kind == "pass":
-            return self.pass_turn(check_seconds(seconds))
-        if kind == "penalty":
-            if "seconds" in move:
-                raise BadInput("penalty_seconds")
-            reason = move.get("reason")
-            if reason not in (Reason.ILLEGAL, Reason.TIMEOUT):
-                raise BadInput("penalty_reason", {"value": reason})
-            return self.penalty(str(reason))
-        raise BadInput("move_type", {"value": kind})
+    def push(self, move: MoveInput | Mapping[str, object]) -> Move:
+        """Record a move given as a record dict (CONTRACT §5, §10), read by
+        parse.parse_move, or as the MoveInput it reads; 'player' and 'score'
+        are not checked here (see records.from_record)."""
+        move = parse_move(move)
+        if move.type == "place":
+            return self.place(move.tiles, move.seconds)
+        if move.type == "trade":
+            return self.trade(move.count, move.seconds)
+        if move.type == "pass":
+            return self.pass_turn(move.seconds)
+        return self.penalty(str(move.reason))
 
     def pop(self) -> Move:
         """Take back the last move and return it; reopens a finished game.

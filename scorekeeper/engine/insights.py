@@ -35,9 +35,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .board import Board, Placement
+from .board import Board
 from .errors import Cell
 from .game import Game, Move
+from .parse import Placement
 from .search import best_moves
 from .tiles import COLOR_NAMES, SHAPE_NAMES, STRIDE
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 import sqlite_utils
 
@@ -351,27 +352,30 @@ def _check_turn(row: GameRow, expected_turn: int | None) -> None:
 
 
 def record_move(
-    game_id: int, move: dict[str, Any], expected_turn: int | None = None
+    game_id: int, move: engine.MoveInput | Mapping[str, Any],
+    expected_turn: int | None = None,
 ) -> engine.Move:
-    """Validate and store one move (a CONTRACT §5 move dict); return it.
+    """Validate and store one move (a CONTRACT §5 move dict, or the MoveInput
+    engine.parse_move reads from one); return it.
 
     Raises GameNotFound, TurnConflict or engine.IllegalMove, and then stores
     nothing.
     """
-    return record_move_then(game_id, move, expected_turn, lambda row, played: None)[0]
+    with recorded_move(game_id, move, expected_turn) as (played, _row):
+        return played
 
 
-_Answer = TypeVar("_Answer")
+@contextmanager
+def recorded_move(
+    game_id: int, move: engine.MoveInput | Mapping[str, Any],
+    expected_turn: int | None = None,
+) -> Iterator[tuple[engine.Move, GameRow]]:
+    """Store one move as record_move does; lend the move and the game as the
+    write left it, `with recorded_move(...) as (played, row):`.
 
-
-def record_move_then(
-    game_id: int, move: dict[str, Any], expected_turn: int | None,
-    then: Callable[[GameRow, engine.Move], _Answer],
-) -> tuple[engine.Move, _Answer]:
-    """Store one move as record_move does, then return it with then(row, move).
-
-    then runs once the write has committed, on the game as written, before the
-    game goes back to the cache: the answer to the move needs no second read.
+    The row is lent as `loaded` lends one: the caller builds its answer from it
+    inside the with block (no second read), and the game goes back to the
+    cache when the block ends.
     """
     db = get_db()
     with immediate(db):
@@ -401,7 +405,7 @@ def record_move_then(
             raise
     # Committed (a failed COMMIT raised above, and the game is dropped).
     try:
-        return played, then(row, played)
+        yield played, row
     finally:
         keep(row)
 

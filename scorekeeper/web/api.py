@@ -10,7 +10,6 @@ from .. import engine, text
 from ..i18n import gettext as _
 from ..store import (
     GameNotFound,
-    GameRow,
     NothingToUndo,
     TurnConflict,
     analysis,
@@ -91,65 +90,40 @@ def query_int(name: str) -> int | None:
     return int(raw)
 
 
-def parse_tiles(value: object) -> list[dict[str, Any]]:
-    """Return a list of well-formed tile dicts, or answer 400."""
-    if not isinstance(value, list):
-        _bad(_('"tiles" must be a list of tiles.'))
-    if len(value) > MAX_TILES_IN_BODY:
-        _bad(_("Too many tiles in one move."))
-    tiles = []
-    for tile in value:
-        if not isinstance(tile, dict):
-            _bad(_("Each tile must be an object with row, col, color and shape."))
-        row, col = tile.get("row"), tile.get("col")
-        color, shape = tile.get("color"), tile.get("shape")
-        if not (_is_int(row) and _is_int(col)):
-            _bad(_("A tile's row and col must be whole numbers."))
-        if abs(row) > engine.MAX_COORDINATE or abs(col) > engine.MAX_COORDINATE:
-            _bad(_("A tile's row and col are too far from the board."))
-        if not (isinstance(color, str) and isinstance(shape, str)):
-            _bad(_("A tile's color and shape must be names."))
-        tiles.append({"row": row, "col": col, "color": color, "shape": shape})
-    return tiles
-
-
-def parse_seconds(body: dict[str, Any]) -> dict[str, int]:
-    """Return {"seconds": n} when the body carries a thinking time (CONTRACT
-    §10), else {}; answer 400 when it is not whole seconds within a day."""
-    if "seconds" not in body:
-        return {}
-    seconds = body["seconds"]
-    if not _is_int(seconds) or not 0 <= seconds <= engine.MAX_THINKING_SECONDS:
+def _within_request_limits(body: dict[str, Any]) -> None:
+    """Answer 400 for a move no hand could hold, before the engine reads it;
+    and for "seconds": null, which a record may carry (no time) but a client
+    that names a thinking time must give."""
+    tiles, count = body.get("tiles"), body.get("count")
+    if "seconds" in body and body["seconds"] is None:
         _bad(_('"seconds" (thinking time) must be a whole number of seconds from 0'
                " to %(high)d.", high=engine.MAX_THINKING_SECONDS))
-    return {"seconds": seconds}
-
-
-def parse_move(body: dict[str, Any]) -> dict[str, Any]:
-    """Return the CONTRACT §5 move dict the body describes, or answer 400."""
-    kind = body.get("type")
-    if kind == "place":
-        if "tiles" not in body:
-            _bad(_('A place move needs "tiles".'))
-        return {"type": "place", "tiles": parse_tiles(body["tiles"]),
-                **parse_seconds(body)}
-    if kind == "trade":
-        count = body.get("count")
-        if not _is_int(count) or count < 1:
+    if isinstance(tiles, list) and len(tiles) > MAX_TILES_IN_BODY:
+        _bad(_("Too many tiles in one move."))
+    if body.get("type") == "trade" and _is_int(count):
+        if count < 1:
             _bad(_('A trade needs "count", the number of tiles traded (1 or more).'))
         if count > MAX_TILES_IN_BODY:
             _bad(_("Too many tiles in one trade."))
-        return {"type": "trade", "count": count, **parse_seconds(body)}
-    if kind == "pass":
-        return {"type": "pass", **parse_seconds(body)}
-    if kind == "penalty":
-        reason = body.get("reason")
-        if reason not in ("illegal", "timeout"):
-            _bad(_('A penalty needs "reason": "illegal" or "timeout".'))
-        if "seconds" in body:
-            _bad(_('A penalty carries no "seconds".'))
-        return {"type": "penalty", "reason": reason}
-    _bad(_('"type" must be "place", "trade", "pass" or "penalty".'))
+
+
+def parse_move(body: dict[str, Any]) -> engine.MoveInput:
+    """Return the move the body describes, read by the engine's one parser
+    (CONTRACT §5, §10), or answer 400 with its sentence."""
+    _within_request_limits(body)
+    try:
+        return engine.parse_move(body)
+    except engine.BadInput as exc:
+        _bad(text.error(exc))
+
+
+def parse_tiles(value: object) -> list[engine.Placement]:
+    """Return a place move's tiles, read by the engine's parser, or answer 400."""
+    _within_request_limits({"tiles": value})
+    try:
+        return engine.parse_tiles(value)
+    except engine.BadInput as exc:
+        _bad(text.error(exc))
 
 
 def parse_options(value: object) -> engine.Options:
@@ -296,16 +270,14 @@ def post_move(game_id: int) -> tuple[Response, int] | Response:
     body = json_body()
     move = parse_move(body)
     turn = parse_turn(body.get("turn"))
-    def answer(row: GameRow, played: engine.Move) -> str:
-        head = _dumps({
-            "score": played.score, "end_bonus": played.end_bonus,
-            "text": text.move_result(played),
-        })
-        return f'{head[:-1]},"game":{state_text(row)}}}'
-
     try:
-        # The state is the game as the write left it: no second read.
-        _played, reply = stored.record_move_then(game_id, move, turn, answer)
+        # The answer is built from the game as the write left it: no second read.
+        with stored.recorded_move(game_id, move, turn) as (played, row):
+            head = _dumps({
+                "score": played.score, "end_bonus": played.end_bonus,
+                "text": text.move_result(played),
+            })
+            reply = f'{head[:-1]},"game":{state_text(row)}}}'
     except TurnConflict as exc:
         return _conflict(exc, game_id)
     return _json_answer(reply, 201)
@@ -371,10 +343,7 @@ def preview_move(game_id: int) -> Response:
     body = json_body()
     if body.get("type", "place") != "place":
         _bad(_("Only a place move can be previewed."))
-    tiles = [
-        (t["row"], t["col"], t["color"], t["shape"])
-        for t in parse_tiles(body.get("tiles"))
-    ]
+    tiles = parse_tiles(body.get("tiles"))
     with loaded(game_id) as row:
         result = row.game.preview(tiles)
     return jsonify(preview_json(result))

@@ -324,11 +324,7 @@ def thinking_seconds(form: TradeForm | TurnForm) -> int | None:
     """Return the thinking time a move form carries, or None when it carries
     none or something that is not whole seconds within a day (the move is
     still recorded: the time is a statistic, not part of the move)."""
-    raw = form.seconds.data
-    if not raw or not raw.isascii() or not raw.isdigit() or len(raw) > 6:
-        return None
-    seconds = int(raw)
-    return seconds if seconds <= engine.MAX_THINKING_SECONDS else None
+    return engine.thinking_time(form.seconds.data)
 
 
 class ConfirmForm(PageForm):

@@ -328,7 +328,7 @@ def _parse_cell(raw: str | None) -> tuple[int, int] | None:
     return (row, col) if abs(row) <= limit and abs(col) <= limit else None
 
 
-def _parse_pending(raw: str | None) -> list[tuple[int, int, str, str]] | None:
+def _parse_pending(raw: str | None) -> list[engine.Placement] | None:
     if raw is not None and len(raw) > MAX_PENDING_CHARS:
         return None
     try:
@@ -337,16 +337,10 @@ def _parse_pending(raw: str | None) -> list[tuple[int, int, str, str]] | None:
         return None
     if not isinstance(items, list) or len(items) > MAX_PENDING:
         return None
-    out = []
-    for item in items:
-        if not (isinstance(item, list) and len(item) == 4):
-            return None
-        r, c, color, shape = item
-        if not (type(r) is int and type(c) is int
-                and isinstance(color, str) and isinstance(shape, str)):
-            return None
-        out.append((r, c, color, shape))
-    return out
+    try:
+        return engine.parse_tiles(items, as_lists=True)
+    except engine.BadInput:
+        return None
 
 
 @bp.get("/games/<int:game_id>/options")
