@@ -40,20 +40,21 @@ class Board:
 
     __slots__ = (
         "variant", "_cells", "_counts", "_color_counts", "_history", "_masks",
-        "_allowed_memo", "_cubes", "_code_of", "_copies", "_hand_size", "_lines",
+        "_allowed_memo", "_per_color", "_code_of", "_copies", "_hand_size", "_lines",
         "_grid",
     )
 
     def __init__(self, variant: Variant | None = None) -> None:
         self.variant: Variant = variant if variant is not None else CLASSIC
         """The tile set in play."""
-        self._cubes = self.variant.is_cubes
+        # Supply counted per colour (Qwirkle Cubes): one more count to keep.
+        self._per_color = self.variant.supply_per_color
         # The tiles again, keyed by one int per cell: the quick path of play
         # walks rows and columns with one addition per step.
         # (None for cubes, and for hands of one tile: the quick path of play
         # takes a move of two tiles without looking at the hand size.)
         self._grid: dict[int, int] | None = (
-            None if self._cubes or self.variant.hand_size < 2 else {}
+            None if self._per_color or self.variant.hand_size < 2 else {}
         )
         # Read on every play; attributes of the board are quicker to reach.
         self._code_of = self.variant.code_of
@@ -109,7 +110,7 @@ class Board:
         (colour, "") and the counts are cubes of that colour off the board.
         """
         copies = self.variant.copies
-        if self.variant.is_cubes:
+        if self._per_color:
             return {
                 (COLOR_NAMES[color], ""): copies - self._color_counts[color]
                 for color in range(self.variant.colors)
@@ -124,8 +125,8 @@ class Board:
     def unplayed_mask(self) -> int:
         """Return a mask of the tile codes that still have a copy off the board."""
         copies = self.variant.copies
-        counts = self._color_counts if self.variant.is_cubes else self._counts
-        shift = STRIDE.bit_length() - 1 if self.variant.is_cubes else 0
+        counts = self._color_counts if self._per_color else self._counts
+        shift = STRIDE.bit_length() - 1 if self._per_color else 0
         mask = 0
         for code in self.variant.codes:
             if counts[code >> shift] < copies:
@@ -321,7 +322,7 @@ class Board:
             code = self._cells.pop(cell)
             if grid is not None:
                 del grid[cell[0] * GRID_ROW + cell[1]]
-            if self._cubes:
+            if self._per_color:
                 self._color_counts[code // STRIDE] -= 1
             self._counts[code] -= 1
             removed.append(
@@ -398,7 +399,7 @@ class Board:
         grid = self._grid
         for (r, c), code in placed:
             counts[code] += 1
-            if self._cubes:
+            if self._per_color:
                 color_counts[code // STRIDE] += 1
             if grid is not None:
                 if -GRID_REACH < c < GRID_REACH:
@@ -423,8 +424,8 @@ class Board:
             raise self._too_many(k)
         counts = self._counts
         copies = variant.copies
-        if self._cubes:
-            self._check_cube_supply(placed)
+        if self._per_color:
+            self._check_color_supply(placed)
             # Per-kind counts never limit cubes: any face may repeat.
             copies = 1 << 30
         if k == 1:
@@ -434,7 +435,7 @@ class Board:
             if cell in cells:
                 raise self._occupied(cell)
             first_move = not cells
-            if first_move and self._cubes:
+            if first_move and variant.min_first_move > 1:
                 raise self._first_move_too_small(cell)
             cells[cell] = code
             try:
@@ -485,7 +486,7 @@ class Board:
                 del cells[cell]
             raise
 
-    def _check_cube_supply(self, placed: list[tuple[Cell, int]]) -> None:
+    def _check_color_supply(self, placed: list[tuple[Cell, int]]) -> None:
         """Refuse a move that would put more cubes of a colour down than exist."""
         copies = self.variant.copies
         wanted = [0] * STRIDE

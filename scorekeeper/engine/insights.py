@@ -409,7 +409,8 @@ def best_move(board: Board, hand: Sequence[tuple[str, str]]) -> BestPlay | None:
     unseen = board.unseen()
     for (color, shape), count in held.items():
         if count > unseen[(color, shape)]:
-            what = f"{color} cubes" if variant.is_cubes else f"{color} {shape} tiles"
+            what = (f"{color} {variant.unit}s" if variant.supply_per_color
+                    else f"{color} {shape} {variant.unit}s")
             raise ValueError(
                 f"the hand holds {count} {what}, but only {unseen[(color, shape)]}"
                 " are off the board"

@@ -44,8 +44,56 @@ def shape_of(code: int) -> str:
     return SHAPE_NAMES[code % STRIDE]
 
 
-SYSTEMS = ("tiles", "cubes")
-"""Game systems: the tile game, and Qwirkle Cubes (RULES §7)."""
+@dataclass(frozen=True)
+class System:
+    """How one game system plays: everything in which it differs from another,
+    as data. The rest of the code asks a Variant these questions, never which
+    system it is."""
+
+    name: str
+    """As records write it in the variant's "system" ("tiles" is left out)."""
+    unit: str
+    """What a player holds and places: 'tile' or 'cube'."""
+    allows_trade: bool
+    """Whether a player may trade (RULES §5)."""
+    allows_pass: bool
+    """Whether a player may pass once the bag is empty (RULES §5)."""
+    min_first_move: int
+    """Fewest tiles the first move places (RULES §2, §7)."""
+    supply_per_color: bool
+    """Whether supply is counted per colour (a cube shows any shape) rather
+    than per colour and shape (RULES §1, §7)."""
+    open_hands: bool
+    """Whether hands are played open, so that the app may suggest a move."""
+    copies: tuple[int, int, int]
+    """Copies: the fewest, the most, and the default."""
+    box: str | None
+    """The variant's name for every set of this system ('cubes'), or None:
+    'classic' for the classic box, 'generalised' for any other set."""
+
+
+TILES = System(
+    name="tiles", unit="tile", allows_trade=True, allows_pass=True,
+    min_first_move=1, supply_per_color=False, open_hands=False,
+    copies=(1, 9, 3), box=None,
+)
+"""Qwirkle (RULES §1-§6, and sets of any size, §7.2)."""
+
+CUBES_SYSTEM = System(
+    name="cubes", unit="cube", allows_trade=False, allows_pass=False,
+    min_first_move=2, supply_per_color=True, open_hands=True,
+    copies=(1, 30, 15), box="cubes",
+)
+"""Qwirkle Cubes (RULES §7.1): no trades, no passes, a first move of at least
+2, supply counted per colour, hands open."""
+
+SYSTEM_TABLE: dict[str, System] = {
+    system.name: system for system in (TILES, CUBES_SYSTEM)
+}
+"""Every game system by the name records give it; a new one is one more entry."""
+
+SYSTEMS = tuple(SYSTEM_TABLE)
+"""Game systems' names: the tile game, and Qwirkle Cubes (RULES §7)."""
 
 
 @dataclass(frozen=True)
@@ -67,13 +115,13 @@ class Variant:
     """'tiles' for Qwirkle, 'cubes' for Qwirkle Cubes."""
 
     def __post_init__(self) -> None:
-        if self.system not in SYSTEMS:
+        if not isinstance(self.system, str) or self.system not in SYSTEM_TABLE:
             raise BadInput(
                 "variant_system", {"systems": ", ".join(SYSTEMS), "value": self.system}
             )
-        max_copies = 30 if self.system == "cubes" else 9
+        fewest, most, _ = SYSTEM_TABLE[self.system].copies
         for field, low, high in (
-            ("colors", 3, 8), ("copies", 1, max_copies), ("hand_size", 1, 12),
+            ("colors", 3, 8), ("copies", fewest, most), ("hand_size", 1, 12),
         ):
             value = getattr(self, field)
             if type(value) is not int or not low <= value <= high:
@@ -88,46 +136,50 @@ class Variant:
         return self.colors
 
     @property
+    def rules(self) -> System:
+        """How this set's system plays (one description per system)."""
+        return SYSTEM_TABLE[self.system]
+
+    @property
     def name(self) -> str:
         """'classic' for the 108-tile box, 'cubes' for Qwirkle Cubes,
         'generalised' for any other set."""
-        if self.system == "cubes":
-            return "cubes"
+        box = self.rules.box
+        if box is not None:
+            return box
         return "classic" if self == CLASSIC else "generalised"
-
-    @property
-    def is_cubes(self) -> bool:
-        """True for Qwirkle Cubes: no trades, no passes, supply per colour.
-
-        Outside the engine ask the behaviour instead (allows_trade, unit, …).
-        """
-        return self.system == "cubes"
 
     @property
     def allows_trade(self) -> bool:
         """Whether a player may trade tiles (not in Qwirkle Cubes, RULES §7)."""
-        return self.system != "cubes"
+        return self.rules.allows_trade
 
     @property
     def allows_pass(self) -> bool:
         """Whether a player may pass once the bag is empty (not in Qwirkle Cubes)."""
-        return self.system != "cubes"
+        return self.rules.allows_pass
 
     @property
     def unit(self) -> str:
         """What a player holds and places: 'tile', or 'cube' in Qwirkle Cubes."""
-        return "cube" if self.system == "cubes" else "tile"
+        return self.rules.unit
 
     @property
     def min_first_move(self) -> int:
         """Fewest tiles the first move places: 2 for Qwirkle Cubes, else 1."""
-        return 2 if self.system == "cubes" else 1
+        return self.rules.min_first_move
 
     @property
     def supply_per_color(self) -> bool:
         """Whether the supply is counted per colour (a cube shows any shape)
         rather than per colour and shape."""
-        return self.system == "cubes"
+        return self.rules.supply_per_color
+
+    @property
+    def open_hands(self) -> bool:
+        """Whether hands are played open (Qwirkle Cubes), so that the app may
+        suggest a player's best move."""
+        return self.rules.open_hands
 
     def supply_key(self, color: str, shape: str) -> tuple[str, str]:
         """Return the key under which the supply of this kind is counted.
@@ -165,7 +217,7 @@ class Variant:
     @property
     def total_tiles(self) -> int:
         """Number of tiles (or cubes) in the whole set."""
-        if self.system == "cubes":
+        if self.supply_per_color:  # a cube is any shape of its colour
             return self.colors * self.copies
         return self.colors * self.colors * self.copies
 
@@ -196,7 +248,8 @@ class Variant:
     def to_dict(self) -> dict[str, object]:
         """Return the variant as written in a game record (CONTRACT §5).
 
-        'system' appears only for cubes, so tile records keep the contract's shape.
+        'system' appears only outside the tile game, so tile records keep the
+        contract's shape.
         """
         data: dict[str, object] = {
             "name": self.name,
@@ -205,7 +258,7 @@ class Variant:
             "copies": self.copies,
             "hand_size": self.hand_size,
         }
-        if self.system != "tiles":
+        if self.rules is not TILES:
             data["system"] = self.system
         return data
 
@@ -217,9 +270,14 @@ class Variant:
         if not isinstance(data, dict):
             raise BadInput("variant_not_object")
         values = {}
-        system = data.get("system", "cubes" if data.get("name") == "cubes" else "tiles")
+        # A record may name the box alone ("name": "cubes"): its system.
+        boxes = {rules.box: name for name, rules in SYSTEM_TABLE.items() if rules.box}
+        named = data.get("name")
+        system = data.get("system", boxes.get(named, TILES.name)
+                          if isinstance(named, str) else TILES.name)
+        rules = SYSTEM_TABLE.get(system) if isinstance(system, str) else None
         for field, default in (
-            ("colors", 6), ("copies", 15 if system == "cubes" else 3),
+            ("colors", 6), ("copies", rules.copies[2] if rules else 3),
             ("hand_size", 6),
         ):
             values[field] = data.get(field, default)
@@ -241,5 +299,5 @@ class Variant:
 CLASSIC = Variant()
 """The classic box: 6 colours, 6 shapes, 3 copies, hands of 6 (108 tiles)."""
 
-CUBES = Variant(colors=6, copies=15, hand_size=6, system="cubes")
+CUBES = Variant(colors=6, copies=15, hand_size=6, system=CUBES_SYSTEM.name)
 """The Qwirkle Cubes box: 90 cubes, 15 of each of 6 colours, hands of 6."""

@@ -417,7 +417,7 @@ def best_move(game_id: int) -> Response:
     hand = parse_hand(json_body().get("hand"))
     with loaded(game_id) as row:
         game = row.game
-        if not game.variant.is_cubes:
+        if not game.variant.open_hands:
             raise ApiError(
                 422, "hands_not_open",
                 _("Only in Qwirkle Cubes are hands open: here the best move stays"

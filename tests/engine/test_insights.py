@@ -68,7 +68,7 @@ def plain_unseen(board: engine.Board) -> dict[tuple[str, str], int]:
     colours = Counter(color for _, _, color, _ in board.tiles())
     return {
         (color, shape): variant.copies - (
-            colours[color] if variant.is_cubes else on_board[(color, shape)]
+            colours[color] if variant.supply_per_color else on_board[(color, shape)]
         )
         for color in variant.color_names
         for shape in variant.shape_names
@@ -78,7 +78,7 @@ def plain_unseen(board: engine.Board) -> dict[tuple[str, str], int]:
 def judge(board: engine.Board, move: list) -> int | None:
     """Points of a move, or None when it is illegal (reference rules for tiles)."""
     variant = board.variant
-    if variant.is_cubes:
+    if variant.supply_per_color:
         try:
             return board.check(move).points
         except engine.IllegalMove:

@@ -25,7 +25,8 @@ def test_s7_cubes_box_holds_90_cubes_15_per_colour_and_seats_four():
 
     assert (cubes.colors, cubes.copies, cubes.hand_size) == (6, 15, 6)
     assert cubes.total_tiles == 90
-    assert cubes.is_cubes and cubes.name == "cubes"
+    assert cubes.system == "cubes" and cubes.name == "cubes"
+    assert cubes.open_hands and cubes.supply_per_color and not cubes.allows_trade
     assert cubes.max_players == 4
     assert engine.Variant.from_dict(cubes.to_dict()) == cubes
 
