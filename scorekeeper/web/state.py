@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import engine, text
@@ -188,3 +189,56 @@ def refusal_json(exc: engine.IllegalMove) -> dict[str, Any]:
         "message": text.illegal_move(exc),
         "cells": [list(cell) for cell in exc.cells],
     }
+
+
+# --- the board's options (the picker's answers, GET /games/<id>/options) ---
+
+Cell = tuple[int, int]
+Kind = tuple[str, str]
+Tile = tuple[int, int, str, str]
+
+
+def previews_json(
+    found: Mapping[Kind, engine.Preview | engine.IllegalMove],
+) -> dict[str, Any]:
+    """Return, per tile kind ("red circle"), what it would do on one cell."""
+    return {f"{color} {shape}": option_json(result)
+            for (color, shape), result in found.items()}
+
+
+def cell_options_json(
+    game: engine.Game, cell: Cell, pending: Sequence[Tile]
+) -> dict[str, Any]:
+    """Return the kinds that may go on `cell` with the pending tiles, and what
+    each would do: {"cell", "turn", "kinds", "previews"}."""
+    previews = previews_json(game.cell_options(cell, pending))
+    return {"cell": list(cell), "turn": game.turn, "kinds": list(previews),
+            "previews": previews}
+
+
+def cells_options_json(
+    game: engine.Game, cells: Sequence[Cell], pending: Sequence[Tile]
+) -> dict[str, Any]:
+    """Return the same for several cells, {"turn", "cells": {"r,c": previews}};
+    with no cells, for a move's first tile on every cell where one may go, and
+    under "dead" the cells beside the board where no tile may go."""
+    if cells:
+        found = {at: game.cell_options(at, pending) for at in cells}
+    else:
+        found = game.first_options()
+    answer: dict[str, Any] = {"turn": game.turn, "cells": {
+        f"{r},{c}": previews_json(options) for (r, c), options in found.items()
+    }}
+    if not cells:
+        answer["dead"] = [list(at) for at in engine.insights.dead_cells(game.board)]
+    return answer
+
+
+def refusal_answer_json(
+    game: engine.Game, cell: Cell, kind: Kind, pending: Sequence[Tile]
+) -> dict[str, Any]:
+    """Return why `kind` may not go on `cell` with the pending tiles:
+    {"cell", "turn", "kind", "error": refusal or null}."""
+    refused = game.refusal(cell, kind, pending)
+    return {"cell": list(cell), "turn": game.turn, "kind": " ".join(kind),
+            "error": refusal_json(refused) if refused is not None else None}

@@ -39,7 +39,12 @@ from .forms import (
     thinking_seconds,
 )
 from .pages import can_edit, require_edit, script_json, turn_elapsed
-from .state import option_json, refusal_json, state_text
+from .state import (
+    cell_options_json,
+    cells_options_json,
+    refusal_answer_json,
+    state_text,
+)
 
 bp = Blueprint("table", __name__)
 
@@ -405,46 +410,16 @@ def _options(
             if not 1 <= before <= game.turn:
                 abort(404)
             game = game.replayed_to(before - 1)
-        turn = game.turn
         if why is not None and cell is not None:
             if why not in game.variant.kinds:
                 return jsonify({"error": {"code": "bad_request", "message": _(
                     "Give why=colour shape, a tile of this game's set."
                 )}}), 400
-            refused = game.refusal(cell, (why[0], why[1]), pending)
-            return jsonify({
-                "cell": list(cell), "turn": turn, "kind": " ".join(why),
-                "error": refusal_json(refused) if refused is not None else None,
-            })
+            return jsonify(refusal_answer_json(game, cell, (why[0], why[1]), pending))
         if cell is None:
-            if several:
-                found_by_cell = {
-                    at: game.cell_options(at, pending)
-                    for at in several if at is not None
-                }
-            else:
-                found_by_cell = game.first_options()
-                # The cells beside the board where no tile may go: drawn as dead.
-                dead = [list(at) for at in engine.insights.dead_cells(game.board)]
-            cells = {
-                f"{r},{c}": {
-                    f"{color} {shape}": option_json(result)
-                    for (color, shape), result in found.items()
-                }
-                for (r, c), found in found_by_cell.items()
-            }
-            answer: dict[str, Any] = {"turn": turn, "cells": cells}
-            if not several:
-                answer["dead"] = dead
-            return jsonify(answer)
-        previews = {
-            f"{color} {shape}": option_json(result)
-            for (color, shape), result in game.cell_options(cell, pending).items()
-        }
-    return jsonify({
-        "cell": list(cell), "turn": turn, "kinds": list(previews),
-        "previews": previews,
-    })
+            return jsonify(cells_options_json(
+                game, [at for at in several if at is not None], pending))
+        return jsonify(cell_options_json(game, cell, pending))
 
 
 def _turn_from(form: TradeForm | TurnForm | PenaltyForm) -> int | None:
