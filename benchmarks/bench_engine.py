@@ -18,10 +18,14 @@ Measured:
   boards, each on a freshly replayed board so that no cache is warm;
 - `best_moves` for 6-tile hands drawn from the tiles not on the board;
 - `from_record` of each whole corpus game (replay with every check);
-- issue 12's ratios: `play` and the best-move search against
-  benchmarks/independent.py, a second engine written from RULES.md alone, on
-  the same positions and hands, after checking that both give the same scores
-  (and, for the search, the same best scores and the same set of legal moves).
+- ratios, on the same positions and hands, after checking that both sides
+  give the same answers: `play` against the plain reference implementation
+  the tests judge the engine by (tests/engine/reference.py: it checks and
+  scores a move cell by cell, without applying it); and `play`, the best-move
+  search and `from_record` against the previous release's engine
+  (`--previous REV`, default d53bd9c, the last commit landed before issue 22:
+  its scorekeeper/engine is taken from git into a temporary folder and
+  imported under another name).
 """
 
 from __future__ import annotations
@@ -29,22 +33,29 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
+import importlib.util
 import io
 import pstats
 import random
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import independent  # noqa: E402  (benchmarks/, first on sys.path)
-
 from scorekeeper import engine  # noqa: E402
 from tests import corpus  # noqa: E402
+from tests.engine import reference  # noqa: E402
+
+PREVIOUS = "d53bd9c"
+"""The last commit landed before issue 22: the previous release's engine."""
 
 GAMES = corpus.GAMES
 
@@ -111,12 +122,38 @@ def samples(games: list[list[list[Tile]]], low: int, high: int) -> list[Sample]:
 def build(moves: list[list[Tile]], kind=engine.Board):
     """A fresh board (no warm cache) with the given moves played.
 
-    `kind` is the board's class: ours, or independent.Board.
+    `kind` is the board's class: this engine's, or the previous release's.
     """
     board = kind()
     for move in moves:
         board.play(move)
     return board
+
+
+def load_previous(rev: str) -> ModuleType:
+    """Import scorekeeper/engine as it was at `rev`, as the module `previous`.
+
+    The files come from `git archive` into a temporary folder; the engine
+    imports only itself (relative imports) and the standard library, so it
+    loads beside today's without touching it.
+    """
+    folder = Path(tempfile.mkdtemp(prefix="engine-"))
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", rev, "scorekeeper/engine"],
+        cwd=ROOT, capture_output=True, check=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    package = folder / "scorekeeper" / "engine"
+    spec = importlib.util.spec_from_file_location(
+        "previous", package / "__init__.py",
+        submodule_search_locations=[str(package)],
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["previous"] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def no_gc(function):
@@ -202,74 +239,107 @@ def time_replay(repeats: int) -> list[float]:
 
 
 class Disagreement(Exception):
-    """The two engines answered differently, so their times are not comparable."""
+    """The two sides answered differently, so their times are not comparable."""
 
 
-Pair = tuple[float, float]  # (our seconds, the independent engine's seconds)
+Pair = tuple[float, float]  # (this engine's seconds, the other side's seconds)
+
+
+def median_of(action, repeats: int, undo=None) -> float:
+    """The median seconds of `repeats` calls of action (undo outside the clock)."""
+    clock = time.perf_counter
+    times = []
+    for _ in range(repeats):
+        start = clock()
+        action()
+        times.append(clock() - start)
+        if undo is not None:
+            undo()
+    return statistics.median(times)
 
 
 @no_gc
-def compare_play(batch: list[Sample], repeats: int, interleave: bool = False
-                 ) -> list[Pair]:
-    """Per position, the median seconds of `play` in each engine.
-
-    Each engine's repeats run one after another (as timeit does), so each
-    times its own warm path; with `interleave` the two alternate call by call,
-    and each call finds the caches full of the other engine's data.
-    """
+def compare_play_reference(batch: list[Sample], repeats: int) -> list[Pair]:
+    """Per position, the median seconds of `play` here and of the reference's
+    `judge` (check and score, nothing applied) on the same move."""
     pairs = []
-    clock = time.perf_counter
+    colors, shapes = engine.CLASSIC.color_names, engine.CLASSIC.shape_names
     for before, move in batch:
-        board, other = build(before), build(before, independent.Board)
-        ours, theirs = board.play(move), other.play(move)
+        board = build(before)
+        tiles = {(r, c): (color, shape) for r, c, color, shape in board.tiles()}
+        ours = board.play(move)
         board.pop()
-        other.undo(move)
-        if ours != theirs:
-            raise Disagreement(f"play {move}: {ours} here, {theirs} independent")
-        mine: list[float] = []
-        its: list[float] = []
-        calls = [(board.play, board.pop, mine),
-                 (other.play, partial(other.undo, move), its)]
-        if interleave:
-            schedule = calls * repeats
-        else:
-            schedule = [calls[0]] * repeats + [calls[1]] * repeats
-        for play, undo, times in schedule:
-            start = clock()
-            play(move)
-            times.append(clock() - start)
-            undo()
-        pairs.append((statistics.median(mine), statistics.median(its)))
+        broken, theirs = reference.judge(tiles, move, colors, shapes, 3, 6)
+        if broken or ours != theirs:
+            raise Disagreement(f"play {move}: {ours} here, {theirs} in the reference")
+        pairs.append((
+            median_of(partial(board.play, move), repeats, board.pop),
+            median_of(partial(reference.judge, tiles, move, colors, shapes, 3, 6),
+                      repeats),
+        ))
     return pairs
 
 
 @no_gc
-def compare_best(batch: list[Sample], rng: random.Random, limit: int = 10
-                 ) -> list[Pair]:
-    """Per position and seeded hand, seconds of the best-move search in each engine.
+def compare_play_previous(batch: list[Sample], repeats: int, previous: ModuleType
+                          ) -> list[Pair]:
+    """Per position, the median seconds of `play` here and in the previous
+    release, each engine's repeats in a row (as timeit does)."""
+    pairs = []
+    for before, move in batch:
+        board, other = build(before), build(before, previous.Board)
+        ours, theirs = board.play(move), other.play(move)
+        board.pop()
+        other.pop()
+        if ours != theirs:
+            raise Disagreement(f"play {move}: {ours} here, {theirs} before")
+        pairs.append((
+            median_of(partial(board.play, move), repeats, board.pop),
+            median_of(partial(other.play, move), repeats, other.pop),
+        ))
+    return pairs
 
-    Both start cold. The independent engine has no early stop, so its search
-    lists every legal move; ours is then checked to list the same set.
-    """
+
+@no_gc
+def compare_best_previous(batch: list[Sample], rng: random.Random,
+                          previous: ModuleType, limit: int = 10) -> list[Pair]:
+    """Per position and seeded hand, seconds of best_moves here and in the
+    previous release, both on cold boards, after checking the same answer."""
     pairs = []
     clock = time.perf_counter
     for before, _ in batch:
-        board, other = build(before), build(before, independent.Board)
+        board, other = build(before), build(before, previous.Board)
         pool = [kind for kind, n in board.unseen().items() for _ in range(n)]
         hand = rng.sample(pool, min(6, len(pool)))
-        start = clock()
-        found = engine.best_moves(board, hand, limit=limit)
-        mine = clock() - start
-        start = clock()
-        every = independent.best_moves(other, hand, limit=10**9)
-        its = clock() - start
-        top = [points for points, _ in found]
-        if top != [points for points, _ in every[:limit]]:
+        runs = [(engine.best_moves, board), (previous.best_moves, other)]
+        if len(pairs) % 2:  # alternate who goes first: neither always runs cold
+            runs.reverse()
+        answers, seconds = {}, {}
+        for search, on in runs:
+            start = clock()
+            answers[search] = search(on, hand, limit=limit)
+            seconds[search] = clock() - start
+        found, theirs = answers[engine.best_moves], answers[previous.best_moves]
+        mine, its = seconds[engine.best_moves], seconds[previous.best_moves]
+        if [p for p, _ in found] != [p for p, _ in theirs]:
             raise Disagreement(f"best_moves {hand} after {len(before)} moves")
-        listed = {frozenset(move) for _, move in engine.legal_moves(board, hand)}
-        if listed != {frozenset(move) for _, move in every}:
-            raise Disagreement(f"legal_moves {hand} after {len(before)} moves")
         pairs.append((mine, its))
+    return pairs
+
+
+@no_gc
+def compare_replay_previous(repeats: int, previous: ModuleType) -> list[Pair]:
+    """Per corpus game, the median seconds of from_record here and before."""
+    pairs = []
+    for path in corpus.game_files("classic-"):
+        record = corpus.load(path)
+        if (engine.from_record(record)[0].scores
+                != previous.from_record(record)[0].scores):
+            raise Disagreement(f"from_record {path.name}")
+        pairs.append((
+            median_of(partial(engine.from_record, record), repeats),
+            median_of(partial(previous.from_record, record), repeats),
+        ))
     return pairs
 
 
@@ -279,7 +349,7 @@ def ratio_row(name: str, pairs: list[Pair], unit: str, goal: str) -> str:
     its = statistics.median(p[1] for p in pairs) * scale
     total = sum(p[0] for p in pairs) / sum(p[1] for p in pairs)
     each = statistics.median(p[0] / p[1] for p in pairs)
-    return (f"| {name:<28} | {len(pairs):>4} | {mine:>8.2f} {unit} "
+    return (f"| {name:<34} | {len(pairs):>4} | {mine:>8.2f} {unit} "
             f"| {its:>8.2f} {unit} | {total:>6.3f} | {each:>6.3f} | {goal:<6} |")
 
 
@@ -298,7 +368,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true",
                         help="run the workload under cProfile and print the hot spots")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--previous", default=PREVIOUS, metavar="REV",
+                        help="the release to compare with (default %(default)s)")
     args = parser.parse_args(argv)
+    previous = load_previous(args.previous)
     rng = random.Random(args.seed)
 
     games = record_games() if GAMES.is_dir() else []
@@ -320,9 +393,8 @@ def main(argv: list[str] | None = None) -> int:
             ("play (mid and late boards)", lambda: time_play(mid + late, repeats)),
             ("legal_map and legal_cells (late boards)", lambda: time_legal(late)),
             ("best_moves (6-tile hands)", lambda: time_best(mid + late, hands, rng)),
-            ("independent engine: play and best moves", lambda: (
-                compare_play(mid + late, repeats // 10),
-                compare_best((mid + late)[::4], rng),
+            ("the reference's judge on the same moves", lambda: (
+                compare_play_reference(mid + late, repeats // 10),
             )),
         ]
         for title, work in workloads:
@@ -358,22 +430,25 @@ def main(argv: list[str] | None = None) -> int:
                                                                     else 20),
                   "ms", "-"))
     print()
-    print("Against benchmarks/independent.py on the same positions (issue 12):"
-          " ratio = our total time / its total time; 'each' = median of the"
-          " per-position ratios. Each engine's repeats of a play run in a row;"
-          " 'interleaved' alternates the engines call by call.")
+    print(f"Against the plain reference of the tests (tests/engine/reference.py)"
+          f" and the previous release ({args.previous}), on the same positions:"
+          " ratio = this engine's total time / the other's; 'each' = median of"
+          " the per-position ratios. Each side's repeats run in a row.")
     print()
-    print(f"| {'what':<28} | {'n':>4} | {'ours, med':>11} | {'indep., med':>11} "
+    print(f"| {'what':<34} | {'n':>4} | {'ours, med':>11} | {'other, med':>11} "
           f"| {'ratio':>6} | {'each':>6} | {'goal':<6} |")
-    print(f"|{'-' * 30}|{'-' * 6}|{'-' * 13}|{'-' * 13}|{'-' * 8}|{'-' * 8}|"
+    print(f"|{'-' * 36}|{'-' * 6}|{'-' * 13}|{'-' * 13}|{'-' * 8}|{'-' * 8}|"
           f"{'-' * 8}|")
-    print(ratio_row("play, mid and late", compare_play(mid + late, repeats // 2),
-                    "µs", "≤ 0.20"))
-    print(ratio_row("play, calls interleaved", compare_play(
-        mid + late, repeats // 2, interleave=True), "µs", "-"))
+    print(ratio_row("play / reference judge", compare_play_reference(
+        mid + late, repeats // 2), "µs", "-"))
+    print(ratio_row(f"play / {args.previous}", compare_play_previous(
+        mid + late, repeats // 2, previous), "µs", "≈ 1"))
     batch = mid + late if not args.quick else (mid + late)[::2]
-    print(ratio_row("best moves, 6-tile hand", compare_best(batch, rng), "ms",
-                    "≤ 0.15"))
+    print(ratio_row(f"best moves / {args.previous}", compare_best_previous(
+        batch, rng, previous), "ms", "≈ 1"))
+    if GAMES.is_dir():
+        print(ratio_row(f"from_record / {args.previous}", compare_replay_previous(
+            3 if args.quick else 10, previous), "ms", "≈ 1"))
     return 0
 
 

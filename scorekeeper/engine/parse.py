@@ -42,7 +42,7 @@ MOVE_TYPES = ("place", "trade", "pass", "penalty")
 """The kinds of move a record or a request may carry (CONTRACT §5, §10)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: its __init__ runs once per replayed move
 class MoveInput:
     """A move as read from a record or a request, before the game judges it."""
 
@@ -61,14 +61,16 @@ class MoveInput:
 def parse_tile(item: object, as_list: bool = False) -> Placement:
     """Read one tile: {"row", "col", "color", "shape"} (records, the API), or
     with as_list [row, col, color, shape] (the page's short queries)."""
-    if isinstance(item, Mapping) and not as_list:
+    if as_list:
+        if not (isinstance(item, list) and len(item) == 4):
+            raise BadInput("tile_not_object")
+        row, col, color, shape = item
+    elif isinstance(item, dict | Mapping):  # dict first: the quick isinstance
         try:
             row, col, color, shape = (item["row"], item["col"], item["color"],
                                       item["shape"])
         except KeyError as missing:
             raise BadInput("tile_missing", {"value": missing.args[0]}) from None
-    elif as_list and isinstance(item, list) and len(item) == 4:
-        row, col, color, shape = item
     else:
         raise BadInput("tile_not_object")
     # type() rather than isinstance: JSON's true is not row 1.
@@ -77,8 +79,9 @@ def parse_tile(item: object, as_list: bool = False) -> Placement:
     if not (-MAX_COORDINATE <= row <= MAX_COORDINATE
             and -MAX_COORDINATE <= col <= MAX_COORDINATE):
         raise BadInput("tile_too_far", {"value": (row, col), "max": MAX_COORDINATE})
-    if not isinstance(color, str) or not isinstance(shape, str):
-        raise BadInput("tile_name_type")
+    if type(color) is not str or type(shape) is not str:
+        if not isinstance(color, str) or not isinstance(shape, str):
+            raise BadInput("tile_name_type")
     return Placement(row, col, color, shape)
 
 
@@ -111,9 +114,9 @@ def thinking_time(raw: str | None) -> int | None:
 def parse_move(raw: object) -> MoveInput:
     """Read a move of a record or a request (CONTRACT §5, §10); 'player' and
     'score' are a record's, checked by records.from_record."""
-    if isinstance(raw, MoveInput):
+    if type(raw) is MoveInput:
         return raw
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict | Mapping):
         raise BadInput("move_not_object")
     kind = raw.get("type")
     if kind == "place":
