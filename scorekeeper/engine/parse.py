@@ -48,7 +48,7 @@ class MoveInput:
 
     type: str
     """"place", "trade", "pass" or "penalty"."""
-    tiles: tuple[Placement, ...] = ()
+    tiles: Sequence[Placement] = ()
     """The tiles of a place move."""
     count: int = 0
     """How many tiles a trade swaps."""
@@ -90,7 +90,28 @@ def parse_tiles(raw: object, as_lists: bool = False) -> list[Placement]:
     tile written [row, col, color, shape]."""
     if not isinstance(raw, list):
         raise BadInput("tiles_not_list")
-    return [parse_tile(item, as_lists) for item in raw]
+    if as_lists:
+        return [parse_tile(item, True) for item in raw]
+    # parse_tile's checks written out: every replayed move comes through here.
+    tiles = []
+    for item in raw:
+        if type(item) is not dict:
+            tiles.append(parse_tile(item))  # a Mapping, or refused there
+            continue
+        try:
+            row, col, color, shape = (item["row"], item["col"], item["color"],
+                                      item["shape"])
+        except KeyError:
+            tiles.append(parse_tile(item))  # names the missing key
+            continue
+        if (type(row) is not int or type(col) is not int
+                or not -MAX_COORDINATE <= row <= MAX_COORDINATE
+                or not -MAX_COORDINATE <= col <= MAX_COORDINATE
+                or type(color) is not str or type(shape) is not str):
+            tiles.append(parse_tile(item))  # names the fault (or a str subclass)
+            continue
+        tiles.append(Placement(row, col, color, shape))
+    return tiles
 
 
 def parse_seconds(move: Mapping[str, Any]) -> int | None:
@@ -120,7 +141,7 @@ def parse_move(raw: object) -> MoveInput:
         raise BadInput("move_not_object")
     kind = raw.get("type")
     if kind == "place":
-        return MoveInput("place", tiles=tuple(parse_tiles(raw.get("tiles"))),
+        return MoveInput("place", tiles=parse_tiles(raw.get("tiles")),
                          seconds=parse_seconds(raw))
     if kind == "trade":
         count = raw.get("count")
