@@ -12,8 +12,11 @@ a cell taken or named twice, tiles not in one line, a gap, a line that is not
 valid, no tile touched) it takes its tiles out of `_grid` again and hands the
 move to `Board._play_in_full`, the full path (`_parse` and `_evaluate`), which
 finds and names the broken rule. It also hands over what it was not written
-for: an empty board, Qwirkle Cubes (the board has no `_grid`), hands of one
-tile, and tiles beyond GRID_REACH.
+for: the first move (an empty board: so the first move's size is never its
+concern), a set whose supply is counted per colour, i.e. Qwirkle Cubes (the
+board keeps no `_grid` for it: the quick path counts copies per kind), hands
+of one tile, and tiles beyond GRID_REACH. `Board.play_scored` and
+`Board.check` always take the full path.
 
 So a rule added to the engine must be added to `_evaluate` (the full path)
 AND here, as one more reason to give up, or the quick path will accept a move
