@@ -738,8 +738,8 @@ def board_cell_strings(variant: engine.Variant) -> dict[str, object]:
 
 
 def last_move_line(name: str, move: str) -> str:
-    """Return the status line's last move: "Last move: Ann red line 3 = 3"."""
-    return gettext("Last move: %(name)s %(move)s", name=name, move=move)
+    """Return the status line's last move: "Last move (Ann): red line 3 = 3"."""
+    return gettext("Last move (%(name)s): %(move)s", name=name, move=move)
 
 
 def ready_strings(variant: engine.Variant) -> list[str]:
@@ -824,8 +824,8 @@ PHOTO_REASONS: dict[str, str] = {
         " light, and check the board on the page."
     ),
     "not_one_line": N_(
-        "The new tiles in the photo (%(cells)s) do not form one line next to the"
-        " board. Check the tiles on the table, or enter the move by hand."
+        "The new tiles in the photo do not form one line next to the board. Check"
+        " the tiles on the table, or enter the move by hand."
     ),
     "not_read": N_(
         "The photo could not be read. Take it again from straight above, with the"
@@ -868,12 +868,6 @@ def photo_unreadable(reason: str, params: dict[str, object]) -> str:
     elif reason == "no_match":
         values = {"matched": _whole(params.get("matched")),
                   "stored": _whole(params.get("stored"))}
-    elif reason == "not_one_line":
-        cells = params.get("cells")
-        values = {"cells": WORDS.cells(
-            [cell[:2] for cell in cells if isinstance(cell, list | tuple)]
-            if isinstance(cells, list | tuple) else []
-        )}
     elif reason == "too_many_tiles":
         values = {"count": _whole(params.get("count")),
                   "limit": _whole(params.get("limit"))}
@@ -903,10 +897,7 @@ def photo_summary(count: int, unsure: int) -> str:
 
 def photo_unsure_label(color: str, shape: str, row: int, col: int) -> str:
     """Return a screen reader's words for a tile the photo left uncertain."""
-    return gettext(
-        "Uncertain from the photo: %(tile)s at %(cell)s",
-        tile=tile_name(color, shape), cell=WORDS.cell((row, col)),
-    )
+    return gettext("Uncertain from the photo: %(tile)s", tile=tile_name(color, shape))
 
 
 def photo_conflicts(conflicts: Sequence[tuple[int, int, str, str, str, str]]) -> str:
@@ -916,21 +907,18 @@ def photo_conflicts(conflicts: Sequence[tuple[int, int, str, str, str, str]]) ->
     if not conflicts:
         return ""
     if len(conflicts) == 1:
-        r, c, color, shape, seen_color, seen_shape = conflicts[0]
+        _r, _c, color, shape, seen_color, seen_shape = conflicts[0]
         return gettext(
-            "At %(cell)s the photo shows %(seen)s where the page has %(stored)s:"
-            " check that the table and the page agree.",
-            seen=tile_name(seen_color, seen_shape), cell=WORDS.cell((r, c)),
-            stored=tile_name(color, shape),
+            "The photo shows a %(seen)s where the page has a %(stored)s: check that"
+            " the table and the page agree.",
+            seen=tile_name(seen_color, seen_shape), stored=tile_name(color, shape),
         )
-    count = len(conflicts)
-    cells = WORDS.cells([(r, c) for r, c, *_ in conflicts])
     return ngettext(
-        "The photo shows %(num)d stored tile otherwise than the page (at"
-        " %(cells)s): check that the table and the page agree.",
-        "The photo shows %(num)d stored tiles otherwise than the page (at"
-        " %(cells)s): check that the table and the page agree.",
-        count, cells=cells,
+        "The photo shows %(num)d stored tile otherwise than the page: check that"
+        " the table and the page agree.",
+        "The photo shows %(num)d stored tiles otherwise than the page: check that"
+        " the table and the page agree.",
+        len(conflicts),
     )
 
 
