@@ -410,11 +410,17 @@ def countdown_strings() -> dict[str, str]:
 def penalty_legend(*, penalty: str, excluded: str) -> str:
     """Return the key to a score sheet's penalty marks (only on a sheet that has
     penalties)."""
-    return gettext(
+    return _keep_marks(gettext(
         "%(penalty)s = penalty (a deduction counts in the points), %(excluded)s"
         " = excluded from the game (not ranked).",
         penalty=penalty, excluded=excluded,
-    )
+    ))
+
+
+def _keep_marks(legend: str) -> str:
+    """Join each mark of a legend to its "=" with a no-break space, so that a
+    line (the PDF's too) never ends on a lone "★"."""
+    return legend.replace(" = ", "\u00a0= ")
 
 
 def move_line(move: engine.Move, names: Sequence[str]) -> str:
@@ -512,11 +518,11 @@ def sheet_legend(
     variant: engine.Variant, *, trade: str, passed: str, bonus: str, winner: str
 ) -> str:
     """Return the key to a score sheet's marks, given how the sheet writes them."""
-    return gettext(
+    return _keep_marks(gettext(
         "Q = Qwirkle (its %(q)d bonus points are included), %(bonus)s = end bonus"
         " (included), %(trade)s = trade, %(passed)s = pass, %(winner)s = winner.",
         q=variant.colors, bonus=bonus, trade=trade, passed=passed, winner=winner,
-    )
+    ))
 
 
 # --- time ---

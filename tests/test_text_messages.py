@@ -391,3 +391,9 @@ def test_penalties_exclusions_and_their_end_are_written_by_text() -> None:
     assert text.average_thinking(None) == "–"
     assert text.average_thinking(23.4) == "23 s"
     assert text.average_thinking(125) == "2:05 min"
+
+
+def test_a_legends_marks_keep_their_equals_sign_on_the_same_line() -> None:
+    legend = text.sheet_legend(engine.CLASSIC, trade="⇄", passed="–", bonus="+6",
+                               winner="★")
+    assert "★\u00a0= winner" in legend and " = " not in legend
