@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 import pytest
+from corpus import GAMES as CORPUS
 from flask import Flask
 from playwright.sync_api import expect
 
@@ -26,6 +27,9 @@ RECORDER = """
     speak: function (u) {
       var voice = u.voice && u.voice.name;
       window.__spoken.push({text: u.text, lang: u.lang, voice: voice});
+      // Kept across a reload too (the TV reloads for its final screen).
+      var kept = JSON.parse(sessionStorage.getItem("spoken") || "[]");
+      sessionStorage.setItem("spoken", JSON.stringify(kept.concat([u.text])));
       setTimeout(function () { if (u.onend) { u.onend({}); } }, 10);
     },
     cancel: function () {}, pause: function () {}, resume: function () {},
@@ -132,4 +136,38 @@ def test_the_switch_off_says_nothing(
     expect(page.locator("section.scores [data-total]").first).to_have_text(
         "1", timeout=12_000)
     assert spoken(page) == []
+    context.close()
+
+
+def test_the_tv_says_the_last_move_then_the_winner_and_totals(
+    live_app: Flask, live_server: str, browser: Any
+) -> None:
+    record = json.loads((CORPUS / "classic-10001.json").read_text())
+    last = record["moves"].pop()
+    record["final"] = None
+    api = live_app.test_client()
+    created = api.post("/api/games/import", json=record).get_json()
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context.add_init_script(RECORDER % json.dumps(DUTCH_AND_ENGLISH))
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{created['id']}/tv")
+    page.locator("[data-speech]").click()
+    wait_spoken(page, 1)
+    answer = api.post(f"/api/games/{created['id']}/moves",
+                      headers={"X-Edit-Token": created["edit_token"]},
+                      json={"type": "place", "tiles": last["tiles"]})
+    assert answer.status_code == 201
+    state = api.get(f"/api/games/{created['id']}").get_json()
+    names = record["players"]
+    mover = names[state["moves"][-1]["player"]]
+    points = state["moves"][-1]["score"] + state["last_move"]["end_bonus"]
+    winner = max(range(len(names)), key=lambda seat: state["final"]["scores"][seat])
+    # The final screen comes after the sentence (a reload: the recorder keeps
+    # what was said in sessionStorage).
+    expect(page.locator("main.tv.finished")).to_have_count(1, timeout=15_000)
+    said = json.loads(page.evaluate("sessionStorage.getItem('spoken')"))
+    assert said[0] == "The score will be said aloud."
+    assert said[1].startswith(f"{mover}: {points} points")
+    assert f"Game over. The winner is {names[winner]}. Totals: {names[winner]} " in (
+        said[1])
     context.close()
