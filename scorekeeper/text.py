@@ -915,8 +915,8 @@ def photo_conflicts(conflicts: Sequence[tuple[int, int, str, str, str, str]]) ->
     if len(conflicts) == 1:
         _r, _c, color, shape, seen_color, seen_shape = conflicts[0]
         return gettext(
-            "The photo shows a %(seen)s where the page has a %(stored)s: check that"
-            " the table and the page agree.",
+            "On the photo: %(seen)s; on the page: %(stored)s. Check that the table"
+            " and the page agree.",
             seen=tile_name(seen_color, seen_shape), stored=tile_name(color, shape),
         )
     return ngettext(

@@ -128,8 +128,8 @@ def test_a_stored_tile_the_photo_shows_otherwise_is_a_warning(
     body = send(game, board_photo).get_json()
     assert [(c["row"], c["col"]) for c in body["conflicts"]] == [(-1, 2)]
     assert body["warning"] == (
-        "The photo shows a yellow diamond where the page has a red square:"
-        " check that the table and the page agree.")
+        "On the photo: yellow diamond; on the page: red square. Check that the"
+        " table and the page agree.")
 
 
 def test_a_photo_needs_the_games_edit_token(table: Table, board_photo: bytes) -> None:
