@@ -10,11 +10,11 @@ from pathlib import Path
 sys.path.insert(0, "benchmarks")
 sys.path.insert(0, ".")
 from bench_page import prefix_record  # noqa: E402
-from tests.browser.helpers import tap_cell  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from werkzeug.serving import make_server  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
+from tests.browser.helpers import tap_cell  # noqa: E402
 
 OUT = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
 OUT.mkdir(parents=True, exist_ok=True)

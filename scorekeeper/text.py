@@ -1016,4 +1016,8 @@ def speech_strings() -> dict[str, str]:
             " (%(voice)s).", language="%(language)s", voice="%(voice)s",
         ),
         "language": str(Locale.parse(code).get_display_name(code) or code),
+        "blocked": gettext(
+            "The browser speaks only once the page has been tapped: tap anywhere"
+            " on it."
+        ),
     }

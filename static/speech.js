@@ -78,7 +78,12 @@
       if (!pending) { waiting.splice(0).forEach(function (go) { go(); }); }
     };
     utter.onend = done;
-    utter.onerror = done;
+    utter.onerror = function (ev) {
+      // Chrome refuses to speak on a page nobody has tapped yet (a TV after
+      // a reload): say what unblocks it.
+      if (ev && ev.error === "not-allowed") { note(strings.blocked); }
+      done();
+    };
     synth.speak(utter);
   }
 
@@ -89,6 +94,12 @@
     waiting.push(go);
     setTimeout(function () { if (waiting.indexOf(go) >= 0) { waiting.splice(waiting.indexOf(go), 1); go(); } }, 15000);
   };
+
+  // Any tap on the page lets the browser speak: the note has done its job.
+  document.addEventListener("pointerdown", function () {
+    var el = document.querySelector("[data-speech-note]");
+    if (el && el.textContent === strings.blocked) { note(""); }
+  });
 
   function bind(button) {
     if (!button || button.getAttribute("data-speech-bound")) { return; }

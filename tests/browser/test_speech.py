@@ -171,3 +171,33 @@ def test_the_tv_says_the_last_move_then_the_winner_and_totals(
     assert f"Game over. The winner is {names[winner]}. Totals: {names[winner]} " in (
         said[1])
     context.close()
+
+
+def test_a_page_nobody_tapped_says_what_lets_it_speak(
+    live_app: Flask, live_server: str, browser: Any
+) -> None:
+    api = live_app.test_client()
+    created = api.post("/api/games", json={"players": ["Anna", "Bob"]}).get_json()
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    # The switch was turned on earlier on this device; Chrome refuses speech
+    # on a page without a gesture ("not-allowed").
+    context.add_init_script(
+        (RECORDER % json.dumps(DUTCH_AND_ENGLISH)).replace(
+            "setTimeout(function () { if (u.onend) { u.onend({}); } }, 10);",
+            "setTimeout(function () { u.onerror({error: 'not-allowed'}); }, 10);")
+        + "localStorage.setItem('scorekeeper.speech', 'on');")
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{created['id']}/tv")
+    expect(page.locator("[data-speech]")).to_have_attribute("aria-pressed", "true")
+    api.post(f"/api/games/{created['id']}/moves",
+             headers={"X-Edit-Token": created["edit_token"]},
+             json={"type": "place", "tiles": [
+                 {"row": 0, "col": 0, "color": "red", "shape": "circle"}]})
+    note = page.locator("[data-speech-note]")
+    expect(note).to_have_text(
+        "The browser speaks only once the page has been tapped: tap anywhere on it.",
+        timeout=12_000)
+    assert [s["text"] for s in spoken(page)] == ["Anna: 1 point."]
+    page.mouse.click(600, 600)
+    expect(note).to_be_hidden()
+    context.close()
