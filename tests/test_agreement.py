@@ -170,3 +170,29 @@ def test_a_refusal_from_the_engine_reads_whole_in_dutch() -> None:
             "Er ligt al zo'n blokje (groen vierkant) in de horizontale rij met"
             " groene blokjes: elk blokje komt maar één keer in een rij.")
     assert refused.value.cells
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_sentence_with_a_tiles_name_follows_the_declared_agreement(
+        lang: str) -> None:
+    """Beyond refusals: hints, photo labels, the board's cell names…"""
+    from scorekeeper import catalogs
+
+    faults = []
+    messages = [m for m in catalogs.read(lang)
+                if m.id and "%(tile)s" in (m.id if isinstance(m.id, str) else m.id[0])]
+    assert len(messages) >= 8
+    for message in messages:
+        forms = message.string if isinstance(message.string, tuple) else (
+            message.string,)
+        for form in forms:
+            for kind in KINDS:
+                with i18n.language(lang):
+                    name = text.tile_name(*kind)
+                values = {n: "X" for n in PLACEHOLDER.findall(form)}
+                values["tile"] = name
+                sentence = re.sub(r"%\((\w+)\)[sd]",
+                                  lambda m, v=values: v[m.group(1)], form)
+                faults += [f"{fault}: {sentence}"
+                           for fault in agreement_faults(lang, sentence, kind)]
+    assert not faults, "\n".join(faults[:20])
