@@ -34,7 +34,8 @@ from scorekeeper.web.state import state_text  # noqa: E402
 
 
 def median_us(call: object, number: int = 300) -> float:
-    return statistics.median(timeit.repeat(call, number=number, repeat=7)) / number * 1e6
+    times = timeit.repeat(call, number=number, repeat=7)  # type: ignore[arg-type]
+    return statistics.median(times) / number * 1e6
 
 
 def main() -> None:
