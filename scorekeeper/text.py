@@ -1005,19 +1005,25 @@ def spoken_last(game: engine.Game, names: Sequence[str]) -> str:
 
 
 def speech_strings() -> dict[str, str]:
-    """Return what static/speech.js needs besides the moves' sentences: the
-    voice's language tag and its own two sentences."""
-    code = i18n.current().code
+    """Return static/speech.js's own sentences (the moves' come with each state)."""
     return {
-        "lang": SPEECH_TAGS.get(code, code),
         "on": gettext("The score will be said aloud."),
         "no_voice": gettext(
             "This device has no %(language)s voice: it uses the nearest one"
             " (%(voice)s).", language="%(language)s", voice="%(voice)s",
         ),
-        "language": str(Locale.parse(code).get_display_name(code) or code),
         "blocked": gettext(
             "The browser speaks only once the page has been tapped: tap anywhere"
             " on it."
         ),
+    }
+
+
+def speech_voice() -> dict[str, str]:
+    """Return the voice static/speech.js asks for: its language tag ("nl-NL")
+    and the language's own name, for the sentence when the device lacks it."""
+    code = i18n.current().code
+    return {
+        "lang": SPEECH_TAGS.get(code, code),
+        "language": str(Locale.parse(code).get_display_name(code) or code),
     }

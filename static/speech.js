@@ -104,7 +104,10 @@
   function bind(button) {
     if (!button || button.getAttribute("data-speech-bound")) { return; }
     button.setAttribute("data-speech-bound", "1");
-    try { strings = JSON.parse(button.getAttribute("data-text") || "{}"); } catch (e) { strings = {}; }
+    try {
+      strings = Object.assign(JSON.parse(button.getAttribute("data-text") || "{}"),
+                              JSON.parse(button.getAttribute("data-voice") || "{}"));
+    } catch (e) { strings = {}; }
     button.hidden = false;
     button.setAttribute("aria-pressed", wanted() ? "true" : "false");
     button.addEventListener("click", function () {

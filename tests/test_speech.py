@@ -59,4 +59,4 @@ def test_the_speech_switch_is_on_the_game_page_and_the_tv(table: Any) -> None:
     for url in (f"/games/{game.id}?lang=fr", f"/games/{game.id}/tv?lang=fr"):
         page = game.client.get(url).get_data(as_text=True)
         assert "data-speech " in page and "Annoncer le score à voix haute" in page
-        assert "&#34;lang&#34;: &#34;fr-FR&#34;" in page
+        assert "data-voice=\"{&#34;lang&#34;: &#34;fr-FR&#34;" in page
