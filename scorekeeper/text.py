@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from babel import dates, numbers
+from babel import Locale, dates, numbers
 
 from . import engine, i18n
 from .engine.messages import N_, N_plural, Template, Words
@@ -410,11 +410,17 @@ def countdown_strings() -> dict[str, str]:
 def penalty_legend(*, penalty: str, excluded: str) -> str:
     """Return the key to a score sheet's penalty marks (only on a sheet that has
     penalties)."""
-    return gettext(
+    return _keep_marks(gettext(
         "%(penalty)s = penalty (a deduction counts in the points), %(excluded)s"
         " = excluded from the game (not ranked).",
         penalty=penalty, excluded=excluded,
-    )
+    ))
+
+
+def _keep_marks(legend: str) -> str:
+    """Join each mark of a legend to its "=" with a no-break space, so that a
+    line (the PDF's too) never ends on a lone "★"."""
+    return legend.replace(" = ", "\u00a0= ")
 
 
 def move_line(move: engine.Move, names: Sequence[str]) -> str:
@@ -512,11 +518,11 @@ def sheet_legend(
     variant: engine.Variant, *, trade: str, passed: str, bonus: str, winner: str
 ) -> str:
     """Return the key to a score sheet's marks, given how the sheet writes them."""
-    return gettext(
+    return _keep_marks(gettext(
         "Q = Qwirkle (its %(q)d bonus points are included), %(bonus)s = end bonus"
         " (included), %(trade)s = trade, %(passed)s = pass, %(winner)s = winner.",
         q=variant.colors, bonus=bonus, trade=trade, passed=passed, winner=winner,
-    )
+    ))
 
 
 # --- time ---
@@ -729,8 +735,8 @@ def board_cell_strings(variant: engine.Variant) -> dict[str, object]:
 
 
 def last_move_line(name: str, move: str) -> str:
-    """Return the status line's last move: "Last move: Ann red line 3 = 3"."""
-    return gettext("Last move: %(name)s %(move)s", name=name, move=move)
+    """Return the status line's last move: "Last move (Ann): red line 3 = 3"."""
+    return gettext("Last move (%(name)s): %(move)s", name=name, move=move)
 
 
 def ready_strings(variant: engine.Variant) -> list[str]:
@@ -815,8 +821,8 @@ PHOTO_REASONS: dict[str, str] = {
         " light, and check the board on the page."
     ),
     "not_one_line": N_(
-        "The new tiles in the photo (%(cells)s) do not form one line next to the"
-        " board. Check the tiles on the table, or enter the move by hand."
+        "The new tiles in the photo do not form one line next to the board. Check"
+        " the tiles on the table, or enter the move by hand."
     ),
     "not_read": N_(
         "The photo could not be read. Take it again from straight above, with the"
@@ -859,12 +865,6 @@ def photo_unreadable(reason: str, params: dict[str, object]) -> str:
     elif reason == "no_match":
         values = {"matched": _whole(params.get("matched")),
                   "stored": _whole(params.get("stored"))}
-    elif reason == "not_one_line":
-        cells = params.get("cells")
-        values = {"cells": WORDS.cells(
-            [cell[:2] for cell in cells if isinstance(cell, list | tuple)]
-            if isinstance(cells, list | tuple) else []
-        )}
     elif reason == "too_many_tiles":
         values = {"count": _whole(params.get("count")),
                   "limit": _whole(params.get("limit"))}
@@ -894,10 +894,7 @@ def photo_summary(count: int, unsure: int) -> str:
 
 def photo_unsure_label(color: str, shape: str, row: int, col: int) -> str:
     """Return a screen reader's words for a tile the photo left uncertain."""
-    return gettext(
-        "Uncertain from the photo: %(tile)s at %(cell)s",
-        tile=tile_name(color, shape), cell=WORDS.cell((row, col)),
-    )
+    return gettext("Uncertain from the photo: %(tile)s", tile=tile_name(color, shape))
 
 
 def photo_conflicts(conflicts: Sequence[tuple[int, int, str, str, str, str]]) -> str:
@@ -907,21 +904,18 @@ def photo_conflicts(conflicts: Sequence[tuple[int, int, str, str, str, str]]) ->
     if not conflicts:
         return ""
     if len(conflicts) == 1:
-        r, c, color, shape, seen_color, seen_shape = conflicts[0]
+        _r, _c, color, shape, seen_color, seen_shape = conflicts[0]
         return gettext(
-            "At %(cell)s the photo shows %(seen)s where the page has %(stored)s:"
-            " check that the table and the page agree.",
-            seen=tile_name(seen_color, seen_shape), cell=WORDS.cell((r, c)),
-            stored=tile_name(color, shape),
+            "On the photo: %(seen)s; on the page: %(stored)s. Check that the table"
+            " and the page agree.",
+            seen=tile_name(seen_color, seen_shape), stored=tile_name(color, shape),
         )
-    count = len(conflicts)
-    cells = WORDS.cells([(r, c) for r, c, *_ in conflicts])
     return ngettext(
-        "The photo shows %(num)d stored tile otherwise than the page (at"
-        " %(cells)s): check that the table and the page agree.",
-        "The photo shows %(num)d stored tiles otherwise than the page (at"
-        " %(cells)s): check that the table and the page agree.",
-        count, cells=cells,
+        "The photo shows %(num)d stored tile otherwise than the page: check that"
+        " the table and the page agree.",
+        "The photo shows %(num)d stored tiles otherwise than the page: check that"
+        " the table and the page agree.",
+        len(conflicts),
     )
 
 
@@ -934,4 +928,93 @@ def photo_strings() -> dict[str, str]:
         "busy": gettext(
             "Another photo is being read. Try again in a moment."
         ),
+    }
+
+
+# --- said aloud (issue 21) ---
+
+
+SPEECH_TAGS: dict[str, str] = {
+    "en": "en-GB", "nl": "nl-NL", "de": "de-DE", "fr": "fr-FR", "es": "es-ES",
+}
+"""The voice each page language asks the browser for (en-GB: the app writes
+British English)."""
+
+
+def spoken_move(move: engine.Move, names: Sequence[str]) -> str:
+    """Return what the device says after a move: "Ann: 12 points, Qwirkle!",
+    "Bob traded 3 tiles.", "Ann passed."."""
+    name = names[move.player]
+    if move.type == "place":
+        if move.qwirkles == 0:
+            return ngettext("%(name)s: %(num)d point.", "%(name)s: %(num)d points.",
+                            move.points, name=name)
+        if move.qwirkles == 1:
+            return ngettext("%(name)s: %(num)d point, Qwirkle!",
+                            "%(name)s: %(num)d points, Qwirkle!",
+                            move.points, name=name)
+        return ngettext("%(name)s: %(num)d point, %(q)d Qwirkles!",
+                        "%(name)s: %(num)d points, %(q)d Qwirkles!",
+                        move.points, name=name, q=move.qwirkles)
+    if move.type == "trade":
+        return ngettext("%(name)s traded %(num)d tile.",
+                        "%(name)s traded %(num)d tiles.", move.count, name=name)
+    if move.type == "pass":
+        return gettext("%(name)s passed.", name=name)
+    return gettext("%(name)s, %(what)s.", name=name, what=move_result(move))
+
+
+def spoken_end(final: engine.Final, names: Sequence[str]) -> str:
+    """Return what the device says when the game ends: the winner, then every
+    total in play, best first."""
+    if not final.scored:
+        return gettext("The game is over.")
+    winners = final.winners
+    totals = ", ".join(
+        ngettext("%(name)s %(num)d point", "%(name)s %(num)d points", standing.score,
+                 name=names[standing.seat])
+        for standing in final.ranking()
+    )
+    return " ".join([
+        ngettext("Game over. The winner is %(names)s.",
+                 "Game over. The winners are %(names)s.", len(winners),
+                 names=", ".join(names[seat] for seat in winners)),
+        gettext("Totals: %(totals)s.", totals=totals),
+    ])
+
+
+def spoken_last(game: engine.Game, names: Sequence[str]) -> str:
+    """Return what the device says of the game's latest move ("" before the
+    first), with the end when that move ended the game."""
+    if not game.moves:
+        return ""
+    said = spoken_move(game.moves[-1], names)
+    # A game the table ended or abandoned was not ended by its last move.
+    if game.final is not None and game.final.reason not in engine.CLOSING:
+        said += " " + spoken_end(game.final, names)
+    return said
+
+
+def speech_strings() -> dict[str, str]:
+    """Return static/speech.js's own sentences (the moves' come with each state)."""
+    return {
+        "on": gettext("The score will be said aloud."),
+        "no_voice": gettext(
+            "This device has no %(language)s voice: it uses the nearest one"
+            " (%(voice)s).", language="%(language)s", voice="%(voice)s",
+        ),
+        "blocked": gettext(
+            "The browser speaks only once the page has been tapped: tap anywhere"
+            " on it."
+        ),
+    }
+
+
+def speech_voice() -> dict[str, str]:
+    """Return the voice static/speech.js asks for: its language tag ("nl-NL")
+    and the language's own name, for the sentence when the device lacks it."""
+    code = i18n.current().code
+    return {
+        "lang": SPEECH_TAGS.get(code, code),
+        "language": str(Locale.parse(code).get_display_name(code) or code),
     }

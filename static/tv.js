@@ -58,8 +58,10 @@
     var ended = next.status !== state.status;
     var seats = next.players.length !== state.players.length;
     state = next;
-    // The final screen (or back from it) is drawn by the server.
-    if (ended || seats) { window.location.reload(); return; }
+    document.dispatchEvent(new CustomEvent("sk:state", {detail: {state: next}}));
+    // The final screen (or back from it) is drawn by the server, once the
+    // final sentence has been said (speech.js).
+    if (ended || seats) { (window.skAfterSpeech || function (go) { go(); })(function () { window.location.reload(); }); return; }
     next.players.forEach(function (p, i) {
       var card = root.querySelector('[data-tv-player="' + i + '"]');
       if (!card) { return; }

@@ -370,14 +370,15 @@ def test_an_illegal_move_answers_422_with_its_code_and_stores_nothing(
     assert game.state() == before
 
 
-def test_an_illegal_move_names_its_cells(table: Table) -> None:
+def test_an_illegal_move_gives_its_cells_and_names_its_tile(table: Table) -> None:
     game = table.new()
     game.place(*RED_PAIR)
 
     answer = game.place((0, 0, "red", "diamond"), status=422)
 
+    # The page marks the cells; the sentence names the tile (issue 18).
     assert [0, 0] in answer["error"]["cells"]
-    assert "(0, 0)" in answer["error"]["message"]
+    assert answer["error"]["message"] == "This cell already holds a tile: red circle."
 
 
 def test_trading_more_than_the_bag_holds_answers_422(table: Table) -> None:

@@ -161,8 +161,9 @@ def test_game_terms_are_the_rule_books_words(
             assert word.lower() in i18n.gettext(msgid).lower(), (language, msgid)
 
 
-def test_spanish_calls_a_game_partida_and_keeps_juego_for_the_hand() -> None:
+def test_spanish_calls_a_game_partida_and_the_hand_mano() -> None:
+    # "juego 6" read as "game 6" under a player (issue 21, GLOSSARY §13).
     with i18n.language("es"):
-        assert i18n.gettext("hand %(n)s", n=6) == "juego 6"
+        assert i18n.gettext("hand %(n)s", n=6) == "6 en mano"
         assert "juego" not in i18n.gettext("New game").lower()
         assert i18n.gettext("Game %(id)d", id=3) == "Partida 3"

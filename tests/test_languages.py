@@ -156,7 +156,7 @@ def test_an_illegal_move_is_refused_in_the_callers_language(table: Any) -> None:
     error = response.get_json()["error"]
     assert (response.status_code, error["code"]) == (422, "occupied")
     assert error["message"] == (
-        "Auf dem Feld (0, 0) liegt schon ein Stein (roter Kreis)."
+        "Auf diesem Feld liegt schon ein Stein: roter Kreis."
     )
 
 

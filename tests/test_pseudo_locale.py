@@ -212,6 +212,7 @@ def state_sentences(state: dict[str, Any]) -> Iterator[str]:
     last = state.get("last_move") or {}
     if last:
         yield last["text"]
+        yield last["spoken"]  # said aloud by static/speech.js (issue 21)
         for line in (last.get("breakdown") or {}).get("lines", []):
             yield line["label"]
 
@@ -444,9 +445,10 @@ def test_the_pseudo_locale_sees_english_that_escapes(client: FlaskClient) -> Non
         "<button aria-label> 'Close'"
     ]
     assert escaped(page + '<span translate="no">EO</span><time>Jan 1</time>') == []
-    state = json.dumps({"last_move": {"text": "red line 3 = 3", "breakdown": None}})
+    state = json.dumps({"last_move": {"text": "red line 3 = 3", "breakdown": None,
+                                      "spoken": "Ann: 3 points."}})
     assert escaped(page + f'<script type="application/json">{state}</script>') == [
-        "state data 'red line 3 = 3'"
+        "state data 'red line 3 = 3'", "state data 'Ann: 3 points.'"
     ]
 
 

@@ -289,11 +289,11 @@ def test_text_writes_the_parameters_in_the_pages_language(
         "red": "rood", "circle": "cirkel", "square": "vierkant", "row": "rij",
         "red circle": "rode cirkel", "red square": "rood vierkant",
         "blue square": "blauw vierkant",
-        "The cell %(cell)s already holds a %(tile)s.":
-            "Op vak %(cell)s ligt al een %(tile)s.",
-        "The %(direction)s at %(span)s would hold %(tiles)s: the tiles of a line must"
-        " share one colour or one shape.":
-            "De %(direction)s %(span)s: %(tiles)s.",
+        "This cell already holds a tile: %(tile)s.":
+            "Op dit vak ligt al een blokje: %(tile)s.",
+        "This %(direction)s would hold %(tiles)s: the tiles of a line must share one"
+        " colour or one shape.":
+            "Deze %(direction)s: %(tiles)s.",
     }
 
     def gettext(message: str, **variables: Any) -> str:
@@ -306,12 +306,11 @@ def test_text_writes_the_parameters_in_the_pages_language(
     mixed = refuse(lambda: game_for(None, [place((0, 0, "red", "circle"))])
                    .push(place((0, 1, "blue", "square"))), engine.IllegalMove)
 
-    assert text.illegal_move(occupied) == "Op vak (0, 0) ligt al een rode cirkel."
-    assert text.illegal_move(mixed) == (
-        "De rij (0, 0)–(0, 1): rode cirkel, blauw vierkant."
-    )
-    # The exception itself stays English (CONTRACT §3).
-    assert str(occupied) == "The cell (0, 0) already holds a red circle."
+    assert text.illegal_move(occupied) == "Op dit vak ligt al een blokje: rode cirkel."
+    assert text.illegal_move(mixed) == "Deze rij: rode cirkel, blauw vierkant."
+    # The exception itself stays English (CONTRACT §3); the cells stay in its data.
+    assert str(occupied) == "This cell already holds a tile: red circle."
+    assert occupied.cells == ((0, 0),)
 
 
 def test_the_breakdown_end_and_moves_are_written_by_text() -> None:
@@ -392,3 +391,9 @@ def test_penalties_exclusions_and_their_end_are_written_by_text() -> None:
     assert text.average_thinking(None) == "–"
     assert text.average_thinking(23.4) == "23 s"
     assert text.average_thinking(125) == "2:05 min"
+
+
+def test_a_legends_marks_keep_their_equals_sign_on_the_same_line() -> None:
+    legend = text.sheet_legend(engine.CLASSIC, trade="⇄", passed="–", bonus="+6",
+                               winner="★")
+    assert "★\u00a0= winner" in legend and " = " not in legend

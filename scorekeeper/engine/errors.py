@@ -73,7 +73,8 @@ class IllegalMove(EngineError):
         self.code = code
         """The CONTRACT §7 code naming the broken rule."""
         self.cells = cells
-        """The cells the message names, for the app to mark."""
+        """The cells the refusal concerns, for the app to mark (the sentence names
+        tiles and lines, not coordinates)."""
         self.move_number = move_number
         """In a replay of many moves, the 1-based number of the refused one."""
         super().__init__(key or code, params)

@@ -2,9 +2,14 @@
 
 An engine error carries a message key and structured parameters (cells, tiles
 as (colour, shape) pairs, counts, a line's direction and kind); `str(exc)` is
-the template filled in English. `scorekeeper.text` fills the same template
-through gettext, so a page shows it in its own language. `N_` only marks a
-string for the translation catalog (`N_plural` a singular/plural pair).
+the template filled in English. The sentences name tiles and lines, never
+coordinates the board does not show (issue 18): the cells stay in the
+parameters, and the page marks them on the board. A tile's name stands where
+no article, ordinal or adjective has to agree with it (issue 21; the rules a
+test checks are in translations/grammar.toml). `scorekeeper.text` fills the
+same template through gettext, so a page shows it in its own language. `N_`
+only marks a string for the translation catalog (`N_plural` a singular/plural
+pair).
 """
 
 from __future__ import annotations
@@ -36,15 +41,15 @@ MESSAGES: dict[str, Template] = {
         "There is no colour %(value)s in this set (colours: %(colors)s)."
     ),
     "unknown_color_at": N_(
-        "The tile at %(cell)s: there is no colour %(value)s in this set"
-        " (colours: %(colors)s)."
+        "One of these tiles has the colour %(value)s, which this set does not"
+        " have (colours: %(colors)s)."
     ),
     "unknown_shape": N_(
         "There is no shape %(value)s in this set (shapes: %(shapes)s)."
     ),
     "unknown_shape_at": N_(
-        "The tile at %(cell)s: there is no shape %(value)s in this set"
-        " (shapes: %(shapes)s)."
+        "One of these tiles has the shape %(value)s, which this set does not"
+        " have (shapes: %(shapes)s)."
     ),
     "too_many_tiles": N_(
         "A move places at most %(hand_size)d tiles (a full hand); this one places"
@@ -56,52 +61,49 @@ MESSAGES: dict[str, Template] = {
     ),
     "tile_exhausted_all": N_(
         "The set has %(copies)d × %(tile)s and all are already on the board, so"
-        " the one at %(cell)s cannot be right."
+        " this one cannot be right."
     ),
     "tile_exhausted_more": N_(
         "This move would put %(count)d × %(kinds)s on the board; the set has only"
         " %(copies)d."
     ),
     "cubes_exhausted": N_(
-        "This move would put %(count)d cubes of colour %(color)s on the board (at"
-        " %(cell)s); the set has only %(copies)d."
+        "This move would put %(count)d cubes of colour %(color)s on the board;"
+        " the set has only %(copies)d."
     ),
     "same_cell_twice": N_(
-        "The cell %(cell)s is used twice in this move: each tile needs a cell of its"
-        " own."
+        "This move uses one cell twice: each tile needs a cell of its own."
     ),
-    "occupied": N_("The cell %(cell)s already holds a %(tile)s."),
+    "occupied": N_("This cell already holds a tile: %(tile)s."),
     "not_in_line": N_(
-        "The tiles at %(cell)s and %(cell2)s are not in one row or one column: a move"
-        " places its tiles in a single line."
+        "These tiles are not in one row or one column: a move places its tiles in"
+        " a single line."
     ),
     "gap": N_(
-        "The cell %(cell)s between the placed tiles is empty: the tiles of one move"
-        " must form one unbroken line with the board."
+        "A cell between the placed tiles is empty: the tiles of one move must form"
+        " one unbroken line with the board."
     ),
     "not_connected": N_(
-        "No tile of this move (%(cells)s) touches a tile on the board: at least one"
-        " must lie side by side with one (corners do not count)."
+        "No tile of this move touches a tile on the board: at least one must touch"
+        " one along a side (corners do not count)."
     ),
     "line_too_long": N_(
-        "The %(direction)s at %(span)s would be %(length)d tiles long; a line holds"
-        " at most %(max)d."
+        "This %(direction)s would be %(length)d tiles long; a line holds at most"
+        " %(max)d."
     ),
     "duplicate_in_line": N_(
-        "The %(tile)s at %(cell)s would be the second %(tile)s in the %(line)s at"
-        " %(span)s: a line holds each tile once."
+        "This %(tile)s is already in the %(line)s: a line holds each tile once."
     ),
     "mixed_line_color": N_(
-        "The %(tile)s at %(cell)s does not fit the %(line)s at %(span)s: it would"
-        " have to be %(color)s."
+        "This %(tile)s does not fit the %(line)s: it would have to be %(color)s."
     ),
     "mixed_line_shape": N_(
-        "The %(tile)s at %(cell)s does not fit the %(line)s at %(span)s: it would"
-        " have to be a %(shape)s."
+        "This %(tile)s does not fit the %(line)s: it would have to be a"
+        " %(shape)s."
     ),
     "mixed_line": N_(
-        "The %(direction)s at %(span)s would hold %(tiles)s: the tiles of a line"
-        " must share one colour or one shape."
+        "This %(direction)s would hold %(tiles)s: the tiles of a line must share"
+        " one colour or one shape."
     ),
     # -- turns (RULES §5, §6, §7) --
     "game_over": N_(

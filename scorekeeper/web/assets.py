@@ -27,7 +27,7 @@ BUNDLES: dict[str, tuple[str, ...]] = {
     # In the order the page ran them as separate deferred scripts.
     "game.js": (
         "localtime.js", "table.js", "offline.js", "board.js", "photo.js",
-        "wakelock.js", "hints.js",
+        "wakelock.js", "hints.js", "speech.js",
     ),
     # The game page has no sheet of its own between these two.
     "game.css": ("app.css", "shell.css"),

@@ -5,7 +5,8 @@ pages use slot in here, so that the API's answers, the state the game page
 starts from and the answers board.js applies after a move are one shape.
 Extensions: per player "qwirkles" and "excluded" (RULES §7); "variant",
 "options" (the table discipline, CONTRACT §10), "first_player", "created_at",
-"updated_at", "unseen", "last_move" (with its breakdown and sentence);
+"updated_at", "unseen", "last_move" (with its breakdown, its sentence and "spoken", what
+static/speech.js says aloud);
 "can_pass" and "max_trade" (what the current player may do besides placing)
 and "last_points" (each seat's latest move in the score column's shorthand).
 """
@@ -46,6 +47,7 @@ def _state_parts(
             text.breakdown_json(last.breakdown) if last.breakdown is not None else None
         )
         last_move["text"] = text.move_result(last)
+        last_move["spoken"] = text.spoken_last(game, row.names)
     final = game.final
     head = {
         "id": row.id,

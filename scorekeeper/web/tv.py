@@ -94,6 +94,9 @@ def view_state(row: GameRow) -> dict[str, Any]:
         "timer": {
             "elapsed": turn_elapsed(row), "seconds": game.options.move_seconds,
         } if active else None,
+        # What static/speech.js says aloud after a new move (issue 21).
+        "turn": game.turn,
+        "spoken": text.spoken_last(game, names),
     }
 
 

@@ -147,7 +147,8 @@ def test_dead_cells_are_drawn_dead_and_say_so(
     expect(page.locator("[data-picker] [data-kind]:not(.off)")).to_have_count(0)
     expect(page.locator("[data-preview]")).to_contain_text("A dead cell")
     page.locator('[data-picker] [data-kind="red clover"]').tap(force=True)
-    expect(page.locator("[data-preview]")).to_contain_text("red clover at (1, 1)")
+    expect(page.locator("[data-preview]")).to_contain_text(
+        "This red clover does not fit")
 
 
 def test_late_in_a_game_cells_stay_tappable_and_the_view_persists(

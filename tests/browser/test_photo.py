@@ -53,7 +53,7 @@ def test_a_photo_proposes_the_move_and_confirm_stores_it_with_its_score(
     # screen readers (the mark says it to the eye; the sticky entry stays low).
     expect(page.locator("[data-board] .overlay-photo-low")).to_have_count(1)
     expect(status.locator(".sr-only")).to_have_text(
-        " Uncertain from the photo: purple clover at (6, -5).")
+        " Uncertain from the photo: purple clover.")
 
     # Fixing it by tap: a tap takes the tile back (and its mark goes), a tap on
     # the cell and a pick puts the right one (here the same) in its place.

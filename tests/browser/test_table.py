@@ -88,7 +88,7 @@ def test_sample_game_by_tapping(
     tap_cell(page, 1, 0)
     pick(page, "blue clover")
     expect(preview(page)).to_have_class("preview error")
-    expect(preview(page)).to_contain_text("(1, 1) between the placed tiles is empty")
+    expect(preview(page)).to_contain_text("A cell between the placed tiles is empty")
     expect(page.locator("[data-confirm]")).to_be_disabled()
     expect(page.locator("[data-board] g.pending")).to_have_count(2)
     expect(page.locator("[data-board] rect.bad")).not_to_have_count(0)

@@ -86,7 +86,7 @@ def test_a_whole_move_is_a_few_requests_and_no_reload(
     expect(page.locator("[data-board] g.t")).to_have_count(2)
     expect(page.locator(".player.current .name")).to_have_text("Bob")
     expect(page.locator("[data-last-move]")).to_have_text(
-        "Last move: Ann red line 2 = 2"
+        "Last move (Ann): red line 2 = 2"
     )
     expect(page.locator('td[data-kind="red circle"] .n')).to_have_text("2")
     requested(page, seen, 4)
@@ -125,7 +125,7 @@ def test_trade_pass_and_undo_change_the_page_in_place(
     page.tap("[data-trade] button")
     expect(page.locator(".player .last")).to_have_text(["+1", "traded 3"])
     expect(page.locator(".player.current .name")).to_have_text("Ann")
-    expect(page.locator("[data-last-move]")).to_have_text("Last move: Bob traded 3")
+    expect(page.locator("[data-last-move]")).to_have_text("Last move (Bob): traded 3")
     expect(page.locator("[data-pass]")).to_be_hidden()  # the bag holds tiles
 
     page.tap("text=Undo last move")
