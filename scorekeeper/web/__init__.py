@@ -22,6 +22,7 @@ from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import IntegerConverter, PathConverter
 
 from .. import net, text
+from ..formats import numbers
 from ..i18n import gettext, ngettext, pgettext
 from ..store.cache import MAX_GAME_ID
 from . import (
@@ -39,6 +40,11 @@ from . import (
     tv,
 )
 from .pages import time_tag
+
+JSON_HOOKS = numbers.HOOKS
+"""The number checks every JSON body is parsed with (the app's JSON provider)."""
+
+NumberRefused = numbers.NumberRefused
 
 csrf = CSRFProtect()
 """CSRF protection for every form post (the JSON API checks its own, see auth)."""
