@@ -180,7 +180,9 @@ def client_address(
     Without trusted proxies, or from a peer that is none of them, the socket's
     peer. From a trusted proxy, the rightmost address of the chain that is not
     itself a trusted proxy (what ProxyFix does with one proxy: an address the
-    client wrote further left is not believed); None when the proxy named none.
+    client wrote further left is not believed); when every address is a trusted
+    one, the first (a client on the proxy's own machine); None when the proxy
+    named none.
     """
     trusted = list(trusted)
     if not trusted or not is_trusted(peer, trusted):
@@ -188,4 +190,4 @@ def client_address(
     for address in reversed(chain):
         if not is_trusted(address, trusted):
             return address if _ip(address) is not None else None
-    return None
+    return chain[0] if chain else None
