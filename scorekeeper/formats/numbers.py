@@ -14,8 +14,9 @@ import json
 import math
 from typing import Any
 
-MAX_DIGITS = 30
-"""Longest integer literal accepted: SQLite's largest integer has 19 digits."""
+MAX_DIGITS = 100
+"""Longest integer literal parsed (SQLite's largest integer has 19 digits; up to
+here the API's own checks answer, e.g. 400 for a row of 10**30)."""
 
 MAX_FLOAT_CHARS = 64
 """Longest float literal accepted (0.1 written out in full takes 55)."""
