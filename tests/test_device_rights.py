@@ -219,3 +219,21 @@ def test_the_history_offers_to_end_a_game_untouched_for_a_day(
                       data={"reason": "ended", "back": "history"})
     assert ended.status_code == 302 and ended.headers["Location"].endswith("/history")
     assert guest.get(f"/api/games/{old}").get_json()["final"]["reason"] == "ended"
+
+
+def test_the_device_cookie_keeps_the_newest_games_within_a_cookies_size(
+    app: Flask,
+) -> None:
+    import secrets
+
+    from flask import Response
+
+    with app.test_request_context():
+        for game_id in range(10**6, 10**6 + auth.MAX_DEVICE_GAMES + 20):
+            auth.remember_token(game_id, secrets.token_urlsafe(32))
+        header = auth.save_device_cookie(Response()).headers["Set-Cookie"]
+        kept = auth.device_games()
+
+    assert len(header) < 4093  # what browsers keep of one cookie
+    assert len(kept) == auth.MAX_DEVICE_GAMES
+    assert str(10**6) not in kept and str(10**6 + auth.MAX_DEVICE_GAMES + 19) in kept

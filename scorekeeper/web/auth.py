@@ -29,7 +29,7 @@ DEVICE_AGE = 365 * 24 * 3600
 """How long the device cookie lives: a year (browsers cap cookies at 400 days)."""
 
 MAX_DEVICE_GAMES = 80
-"""Games the device cookie remembers, newest kept (80 take ~2.5 KB of the 4 KB
+"""Games the device cookie remembers, newest kept (80 take ~1.5 KB of the 4 KB
 a cookie may hold)."""
 
 _SALT = "scorekeeper-device-rights"
