@@ -274,3 +274,16 @@ def test_the_command_takes_trusted_proxies() -> None:
     assert args.trusted_proxy == ["127.0.0.1/32", "10.0.0.0/8"]
     with pytest.raises(SystemExit):
         _parser().parse_args(["--trusted-proxy", "proxy.example"])
+
+
+def test_an_ipv6_device_is_counted_by_its_network(app: Flask,
+                                                 client: FlaskClient) -> None:
+    game_id = new_game(client, "Anna", "Chris")
+    guess = wrong(pin_of(app, game_id))
+    # A phone may take any address of its /64: a new one per guess gains nothing.
+    answers = [claim(device(app, f"2001:db8:1:2::{i:x}"), game_id, guess).status_code
+               for i in range(1, limits.FREE_TRIES + 3)]
+    other_network = claim(device(app, "2001:db8:1:3::1"), game_id, guess)
+
+    assert answers.count(403) == limits.FREE_TRIES
+    assert other_network.status_code == 403
