@@ -170,8 +170,14 @@ def start_text(app: Flask, host: str, port: int) -> str:
             lines.append(qr.rstrip("\n"))
     lines.append(
         f"Admin PIN: {app.config['ADMIN_PIN']} (restoring a backup from another"
-        " device asks for it)"
+        " device asks for it, and so does the admin page, /admin, with every"
+        " running game's PIN)"
     )
+    if app.config.get("TRUSTED_PROXIES"):
+        lines.append(
+            "Trusted reverse proxies (their X-Forwarded-For names the client): "
+            + ", ".join(app.config["TRUSTED_PROXIES"])
+        )
     lines.append(
         f"Snapshots: {app.config['SNAPSHOT_DIR']} (at start and once a day; the"
         f" newest {snapshots.KEEP} are kept)"

@@ -287,3 +287,14 @@ def test_an_ipv6_device_is_counted_by_its_network(app: Flask,
 
     assert answers.count(403) == limits.FREE_TRIES
     assert other_network.status_code == 403
+
+
+def test_the_start_text_names_the_trusted_proxies_and_the_admin_page(
+    database: Path,
+) -> None:
+    from scorekeeper.__main__ import start_text
+
+    app = make_app(database, ADMIN_PIN=PIN, TRUSTED_PROXIES=["127.0.0.1/32"])
+    shown = start_text(app, "127.0.0.1", 5000)
+    assert "/admin" in shown
+    assert "Trusted reverse proxies" in shown and "127.0.0.1/32" in shown
