@@ -34,15 +34,17 @@ revalidates them, they are never downloaded as files, never fetched in parts."""
 
 
 class JSONProvider(DefaultJSONProvider):
-    """Flask's JSON, keeping field order and treating over-deep nesting as bad JSON."""
+    """Flask's JSON, keeping field order, treating over-deep nesting as bad JSON
+    and refusing huge numbers (formats.numbers)."""
 
     # State JSON keeps the CONTRACT's field order, easier to read in a terminal.
     sort_keys = False
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
-        """Parse JSON; a document nested too deeply is a ValueError, hence a 400."""
+        """Parse JSON; a document nested too deeply is a ValueError, hence a 400;
+        a number no game can hold raises web.NumberRefused, a 422."""
         try:
-            return super().loads(s, **kwargs)
+            return super().loads(s, **{**web.JSON_HOOKS, **kwargs})
         except RecursionError:
             raise ValueError("JSON nested too deeply") from None
 

@@ -20,7 +20,7 @@ from flask import Flask
 
 from . import config, serve
 from .formats import backup
-from .net import allowed_hosts, reachable_url, urls
+from .net import allowed_hosts, proxy_network, reachable_url, urls
 from .store import snapshots
 from .store.backup import PROGRESS_EVERY, iter_stored_games, restore_backup
 
@@ -55,6 +55,14 @@ def _parser() -> argparse.ArgumentParser:
         help="a host name or address requests may be sent to (repeatable; default:"
         " this machine's addresses and names, and localhost); others get 400",
     )
+    parser.add_argument(
+        "--trusted-proxy", action="append", default=[], metavar="ADDR",
+        type=_proxy_address,
+        help="the address (or network) of a reverse proxy in front of the"
+        " scorekeeper (repeatable): from it, the client's address is read from"
+        " X-Forwarded-For or Forwarded; otherwise a request carrying those headers"
+        " is never treated as this machine",
+    )
     serve.add_arguments(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     save = commands.add_parser(
@@ -76,6 +84,16 @@ def _parser() -> argparse.ArgumentParser:
     load.add_argument("--instance", metavar="PATH", default=argparse.SUPPRESS,
                       help=instance_help)
     return parser
+
+
+def _proxy_address(value: str) -> str:
+    """Check a --trusted-proxy value: an IP address or network."""
+    try:
+        return str(proxy_network(value))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not an IP address or network: {value!r}"
+        ) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -111,6 +129,7 @@ def serve_command(args: argparse.Namespace) -> int:
     app.config.update(
         LISTEN_HOST=args.host, LISTEN_PORT=args.port,
         ALLOWED_HOSTS=allowed_hosts(args.host, args.allowed_host),
+        TRUSTED_PROXIES=list(args.trusted_proxy),
     )
     if serve.port_in_use(args.host, args.port):
         print(serve.port_in_use_text(args.port), file=sys.stderr)
@@ -151,8 +170,14 @@ def start_text(app: Flask, host: str, port: int) -> str:
             lines.append(qr.rstrip("\n"))
     lines.append(
         f"Admin PIN: {app.config['ADMIN_PIN']} (restoring a backup from another"
-        " device asks for it)"
+        " device asks for it, and so does the admin page, /admin, with every"
+        " running game's PIN)"
     )
+    if app.config.get("TRUSTED_PROXIES"):
+        lines.append(
+            "Trusted reverse proxies (their X-Forwarded-For names the client): "
+            + ", ".join(app.config["TRUSTED_PROXIES"])
+        )
     lines.append(
         f"Snapshots: {app.config['SNAPSHOT_DIR']} (at start and once a day; the"
         f" newest {snapshots.KEEP} are kept)"

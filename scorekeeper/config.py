@@ -40,6 +40,9 @@ def defaults(instance_path: str) -> dict[str, object]:
         # None where another server runs the app.
         "LISTEN_HOST": None,
         "LISTEN_PORT": None,
+        # Reverse proxies whose X-Forwarded-For / Forwarded is believed
+        # (--trusted-proxy): addresses or networks, none by default.
+        "TRUSTED_PROXIES": [],
     }
 
 

@@ -107,3 +107,87 @@ def host_name(host: str) -> str:
     if host.count(":") == 1:
         return host.partition(":")[0]
     return host
+
+
+PROXY_HEADERS = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
+"""Headers a reverse proxy adds: a request carrying one was relayed, so its
+socket's peer (the proxy) is not the person asking."""
+
+
+def proxy_network(value: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    """Return the network a `--trusted-proxy` value names (an address or a
+    network such as 10.0.0.0/8); ValueError when it names none."""
+    return ipaddress.ip_network(value.strip().strip("[]"), strict=False)
+
+
+def _ip(address: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        ip = ipaddress.ip_address((address or "").strip())
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+def is_trusted(address: str | None, trusted: Iterable[str]) -> bool:
+    """Return whether a peer address is one of the trusted proxies."""
+    ip = _ip(address)
+    if ip is None:
+        return False
+    for value in trusted:
+        try:
+            if ip in proxy_network(value):
+                return True
+        except (ValueError, TypeError):
+            continue
+    return False
+
+
+def _forwarded_for(value: str) -> str:
+    """Return the address of a Forwarded header's `for=` (without port or quotes)."""
+    value = value.strip().strip('"')
+    if value.startswith("["):
+        return value[1:].partition("]")[0]
+    if value.count(":") == 1:
+        return value.partition(":")[0]
+    return value
+
+
+def forwarded_chain(
+    x_forwarded_for: Iterable[str], forwarded: Iterable[str]
+) -> list[str]:
+    """Return the addresses a request passed through, client first, as the
+    proxies wrote them: X-Forwarded-For, else the `for=` of Forwarded (RFC 7239)."""
+    chain = [part.strip() for header in x_forwarded_for
+             for part in header.split(",") if part.strip()]
+    if chain:
+        return [_forwarded_for(part) for part in chain]
+    for header in forwarded:
+        for element in header.split(","):
+            for pair in element.split(";"):
+                key, _, value = pair.partition("=")
+                if key.strip().lower() == "for" and value.strip():
+                    chain.append(_forwarded_for(value))
+    return chain
+
+
+def client_address(
+    peer: str | None, chain: list[str], trusted: Iterable[str]
+) -> str | None:
+    """Return the address of the client behind the request.
+
+    Without trusted proxies, or from a peer that is none of them, the socket's
+    peer. From a trusted proxy, the rightmost address of the chain that is not
+    itself a trusted proxy (what ProxyFix does with one proxy: an address the
+    client wrote further left is not believed); when every address is a trusted
+    one, the first (a client on the proxy's own machine); None when the proxy
+    named none.
+    """
+    trusted = list(trusted)
+    if not trusted or not is_trusted(peer, trusted):
+        return peer
+    for address in reversed(chain):
+        if not is_trusted(address, trusted):
+            return address if _ip(address) is not None else None
+    return chain[0] if chain else None

@@ -49,7 +49,9 @@ QUIET_ENV = "SCOREKEEPER_QUIET"
 WORKER_CONFIG_ENV = "SCOREKEEPER_WORKER_CONFIG"
 """The settings the command gave its app, as JSON, for every worker's app."""
 
-WORKER_SETTINGS = ("LISTEN_HOST", "LISTEN_PORT", "ALLOWED_HOSTS", "RENDER_SLOTS")
+WORKER_SETTINGS = (
+    "LISTEN_HOST", "LISTEN_PORT", "ALLOWED_HOSTS", "RENDER_SLOTS", "TRUSTED_PROXIES",
+)
 """The settings the command sets at start that the workers must share."""
 
 RENDER_SLOTS = 2

@@ -19,6 +19,7 @@ from typing import IO, Any, Protocol
 
 from .. import engine, text
 from ..i18n import gettext as _
+from . import numbers
 
 FORMAT = "qwirkle-backup/1"
 """The format tag of a backup file."""
@@ -87,7 +88,9 @@ def loads(data: bytes | str, *, limit: int) -> object:
                 _("The file is not UTF-8 text."), code="not_json"
             ) from exc
     try:
-        return json.loads(data)
+        return numbers.loads(data)
+    except numbers.NumberRefused as exc:
+        raise _number_refused(exc) from None
     except json.JSONDecodeError as exc:
         # Where, not json's English reason: the reader's language has no word
         # for "Expecting property name enclosed in double quotes".
@@ -233,7 +236,7 @@ MAX_VALUE_CHARS = 8 * 1024 * 1024
 a value still unfinished past this is broken JSON, found without reading on."""
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_DECODER = json.JSONDecoder()
+_DECODER = numbers.DECODER
 _VALUE_STARTS = frozenset('[{"tfn-0123456789')
 """The characters a JSON value can start with."""
 
@@ -310,6 +313,8 @@ class _Source:
                 continue
             except RecursionError:
                 raise _not_json(_("it is nested too deeply")) from None
+            except numbers.NumberRefused as exc:
+                raise _number_refused(exc) from None
             if end == len(self.text) and self.more(size):
                 continue  # a number at the end may go on ("12" of "123")
             self.pos = end
@@ -334,6 +339,15 @@ def _too_large(size: int, limit: int) -> BackupError:
             limit=f"{limit:,}",
         ),
         code="too_large",
+    )
+
+
+def _number_refused(exc: numbers.NumberRefused) -> BackupError:
+    """Return the refusal of a file holding a number no game can hold."""
+    return BackupError(
+        _("The file holds a number too large for any game (%(digits)s characters).",
+          digits=f"{exc.digits:,}"),
+        code=exc.code,
     )
 
 

@@ -417,6 +417,22 @@ def m420_move_analysis(db: sqlite_utils.Database) -> None:
     _create_statements(db, _player_totals(_INSIGHT_TOTALS))
 
 
+@migrations()
+def m500_pin_tries(db: sqlite_utils.Database) -> None:
+    """Count wrong PIN tries as leaking buckets per client, per target and in
+    all (store.limits, issue 19), instead of per scope with locks that only grew.
+
+    attempts held a count that never fell and a lock time; pin_tries holds each
+    bucket's level and when it was last filled: the level drains with time, so
+    locks decay. What attempts counted is dropped (at worst a guest's lock ends).
+    """
+    db.execute("DROP TABLE IF EXISTS attempts")
+    db.execute(
+        "CREATE TABLE pin_tries ("
+        " scope TEXT PRIMARY KEY, level REAL NOT NULL, at REAL NOT NULL)"
+    )
+
+
 def _create_statements(db: sqlite_utils.Database, script: str) -> None:
     """Run each statement of script, triggers whole (they hold semicolons)."""
     statement = ""

@@ -22,11 +22,14 @@ from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import IntegerConverter, PathConverter
 
 from .. import net, text
+from ..formats import numbers
 from ..i18n import gettext, ngettext, pgettext
 from ..store.cache import MAX_GAME_ID
 from . import (
+    admin,
     api,
     assets,
+    auth,
     compress,
     errors,
     files,
@@ -39,6 +42,11 @@ from . import (
     tv,
 )
 from .pages import time_tag
+
+JSON_HOOKS = numbers.HOOKS
+"""The number checks every JSON body is parsed with (the app's JSON provider)."""
+
+NumberRefused = numbers.NumberRefused
 
 csrf = CSRFProtect()
 """CSRF protection for every form post (the JSON API checks its own, see auth)."""
@@ -81,6 +89,8 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = BoundedInt
     app.url_map.converters["name"] = NameConverter
     app.before_request(_check_host)
+    # A device given a right this request keeps it in its device cookie.
+    app.after_request(auth.save_device_cookie)
     pages.init_app(app)
     photo.init_app(app)
     csrf.init_app(app)
@@ -91,7 +101,7 @@ def init_app(app: Flask) -> None:
     # without asking first), and the admin PIN off this machine.
     csrf.exempt(files.api_restore)
     app.register_blueprint(api.bp, url_prefix="/api")
-    for blueprint in (table.bp, history.bp, players.bp, files.bp, tv.bp):
+    for blueprint in (table.bp, history.bp, players.bp, files.bp, tv.bp, admin.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(
         _=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, text=text,

@@ -8,8 +8,14 @@ from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
+from werkzeug.exceptions import (
+    HTTPException,
+    MethodNotAllowed,
+    NotFound,
+    UnprocessableEntity,
+)
 
+from ..formats.numbers import MAX_DIGITS, NumberRefused
 from ..i18n import gettext as _
 from ..store import GameNotFound
 
@@ -225,9 +231,22 @@ def _storage_error(exc: Exception) -> Response | HTTPException:
     return _http_error(DiskFull())
 
 
+def _number_refused(exc: NumberRefused) -> Response | HTTPException:
+    """A JSON body holding a number no game can hold: 422, nothing stored."""
+    message = _(
+        "A number in the request is too large (at most %(digits)d digits).",
+        digits=MAX_DIGITS,
+    )
+    if is_api_path():
+        return error_response(422, exc.code, message)
+    unprocessable = UnprocessableEntity(message)
+    return error_page(unprocessable)
+
+
 def init_app(app: Flask) -> None:
     """Answer every HTTP error, a game that does not exist, and a full disk."""
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(GameNotFound, _game_not_found)
+    app.register_error_handler(NumberRefused, _number_refused)
     app.register_error_handler(sqlite3.OperationalError, _storage_error)
     app.register_error_handler(OSError, _storage_error)

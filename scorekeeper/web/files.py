@@ -29,7 +29,7 @@ from .auth import (
     MAX_SESSION_TOKENS,
     PinRefusal,
     admin_pin_refusal,
-    is_local_request,
+    is_admin,
     remember_token,
 )
 from .errors import error_response
@@ -223,7 +223,7 @@ def restore() -> ResponseReturnValue:
     elif request.method == "POST":
         error = _("The form has expired; please reload the page and try again.")
     body, code = _upload_page(
-        "files/restore.html", form, error, status, needs_pin=not is_local_request()
+        "files/restore.html", form, error, status, needs_pin=not is_admin()
     )
     return body, code, headers
 

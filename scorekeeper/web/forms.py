@@ -460,3 +460,9 @@ class CorrectForm(PageForm):
         if not tiles:
             return _("A placing move needs at least one tile.")
         return {"type": "place", "tiles": tiles}
+
+
+class AdminLoginForm(PageForm):
+    """The admin PIN, typed on the admin page by a device other than the server."""
+
+    admin_pin = StringField(_l("Admin PIN"))

@@ -25,8 +25,9 @@ from ..formats import bgstats, chart, sheet
 from ..i18n import gettext as _
 from ..store import GameRow, TurnConflict, analysis, loaded, snapshots, stats
 from ..store import games as stored
-from .forms import ConfirmForm, CorrectForm, RenameForm
-from .pages import can_edit, game_file, rendered, require_edit, script_json
+from .auth import is_admin, names_game
+from .forms import CloseForm, ConfirmForm, CorrectForm, RenameForm
+from .pages import can_edit, game_file, is_stale, rendered, require_edit, script_json
 
 bp = Blueprint("history", __name__)
 
@@ -61,6 +62,10 @@ def _list_row(row: dict[str, Any]) -> dict[str, Any]:
         if finished and row["end_reason"] else ""
     )
     row["set_name"] = text.set_name(variant)
+    # A running game nobody touched for a day: offered for ending (issue 18).
+    row["stale"] = not finished and is_stale(
+        row.get("last_move_at") or row.get("created_at")
+    )
     row["url"] = (
         url_for(".replay", game_id=row["id"])
         if finished
@@ -85,6 +90,9 @@ def index() -> str:
         search=search,
         max_name=engine.MAX_NAME_LENGTH,
         last_snapshot=_last_snapshot(),
+        admin=is_admin(),
+        holds=names_game,
+        close_form=CloseForm(),
     )
 
 

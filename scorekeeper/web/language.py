@@ -8,9 +8,10 @@ The time zone is the one static/localtime.js stores in a cookie; until then UTC.
 from __future__ import annotations
 
 from datetime import UTC, tzinfo
+from functools import cache
 from typing import Any
 from urllib.parse import unquote, urlencode
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel import Locale
 from flask import Flask, Response, current_app, g, has_request_context, request
@@ -69,14 +70,25 @@ def select_locale() -> Locale:
     return i18n.locale_of(select_code())
 
 
+@cache
+def known_zones() -> frozenset[str]:
+    """Return the IANA zone names this machine knows (read once)."""
+    return frozenset(available_timezones())
+
+
 def select_zone() -> tzinfo | None:
-    """Return the device's time zone from its cookie (None: unknown, UTC)."""
+    """Return the device's time zone from its cookie (None: unknown, UTC).
+
+    Only a known zone's name is looked up: ZoneInfo opens files by name, and a
+    folder of zones ("America") or a data file beside them raises errors of
+    its own (issue 19: a 500 on every page).
+    """
     name = unquote(request.cookies.get(ZONE_COOKIE, ""))
-    if not name or len(name) > 64:
+    if not name or len(name) > 64 or name not in known_zones():
         return None
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):
         return None
 
 

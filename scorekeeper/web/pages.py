@@ -11,7 +11,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app
@@ -188,8 +188,19 @@ def rendered(row: GameRow, name: str, build: Callable[[], _T]) -> _T:
 
 
 def can_edit(row: GameRow) -> bool:
-    """Return whether this browser's session holds the game's edit token."""
+    """Return whether this browser holds the game's edit right (its session or
+    its device cookie)."""
     return auth.session_may_edit(row.id, row.edit_token)
+
+
+STALE_AFTER = timedelta(days=1)
+"""A running game nobody has touched this long is offered for ending (issue 18)."""
+
+
+def is_stale(updated_at: str | None) -> bool:
+    """Return whether a running game's last change is more than a day old."""
+    moment = text.parse_utc(updated_at)
+    return moment is not None and datetime.now(UTC) - moment > STALE_AFTER
 
 
 def require_edit(game_id: int) -> None:

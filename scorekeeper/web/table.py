@@ -25,7 +25,7 @@ from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..store import GameRow, NothingToUndo, TurnConflict, analysis, loaded, stats
 from ..store import games as stored
-from .auth import game_pin_refusal, remember_token, same_text
+from .auth import PinRefusal, game_pin_refusal, remember_token, same_text
 from .forms import (
     CLASSIC_SEATS,
     MAX_SEATS,
@@ -174,7 +174,8 @@ def page_context(row: GameRow) -> dict[str, Any]:
         ),
         "join_url": join_url,
         "game_pin": row.pin if editable else None,
-        "claim_form": None if editable else ClaimForm(),
+        # A finished game is not claimed by its PIN (issue 19).
+        "claim_form": None if editable or final is not None else ClaimForm(),
         **discipline_context(row, editable),
     }
 
@@ -297,22 +298,35 @@ def join(game_id: int, token: str) -> Response:
 def claim(game_id: int) -> ResponseReturnValue:
     """Give this device the right to enter moves back, for the right game PIN.
 
-    Wrong PINs count against the game (store.limits): after a few, 429 with
-    Retry-After, whoever tries.
+    Wrong PINs count per device, per game and in all (web.auth.check_pin):
+    after a few, 429 with Retry-After. A device that holds the right is never
+    asked; a finished game is never claimed by its PIN (renaming and deleting
+    it belong to the devices that hold the right, and the admin).
     """
     form = ClaimForm()
     with loaded(game_id) as row:
         token, pin = row.edit_token, row.pin
+        finished = row.game.status == "finished"
+        holds = can_edit(row)
     if not form.validate_on_submit():
         abort(400)
-    refusal = game_pin_refusal(game_id, form.pin.data, pin)
+    if holds:
+        return redirect(url_for("table.game", game_id=game_id))
+    if finished:
+        refusal: PinRefusal | None = PinRefusal(403)
+    else:
+        refusal = game_pin_refusal(game_id, form.pin.data, pin)
     if refusal is None:
         remember_token(game_id, token)
         flash(_("This device can now enter moves for this game."), "info")
         return redirect(url_for("table.game", game_id=game_id))
     with loaded(game_id) as row:
         context = page_context(row)
-    if refusal.status == 429:
+    if finished:
+        message, headers = _(
+            "This game is over: its PIN no longer gives the right to change it."
+        ), {}
+    elif refusal.status == 429:
         message = _(
             "Too many wrong game PINs: wait %(n)d seconds, then try again.",
             n=refusal.retry_after,

@@ -132,6 +132,7 @@ def every_page(page: Any, app: Flask, base: str) -> Iterator[str]:
         "head-to-head, empty": "/head-to-head",
         "import": "/import",
         "restore": "/restore",
+        "admin": "/admin",
         "not found": "/no-such-page",
         "game not found": "/games/999999",
     }
