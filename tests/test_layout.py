@@ -13,7 +13,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "scorekeeper"
 
 BLUEPRINTS = {"scorekeeper.web." + name
-              for name in ("api", "table", "history", "players", "files")}
+              for name in ("api", "table", "history", "players", "files", "tv",
+                         "events")}
 
 ALLOWED = {
     "engine": {"engine"},

@@ -464,3 +464,50 @@ class CorrectForm(PageForm):
         if not tiles:
             return _("A placing move needs at least one tile.")
         return {"type": "place", "tiles": tiles}
+
+
+MAX_EVENT_NAME = 80
+"""Longest name of a club night."""
+
+MAX_PRESENT = 64
+"""Most players the seating form takes at once (16 tables of four)."""
+
+
+class EventForm(PageForm):
+    """A new club night: its name and date (today when empty)."""
+
+    name = StringField(_l("Name of the evening"), filters=[_strip])
+    date = StringField(_l("Date"), filters=[_strip])
+
+
+class SeatingForm(PageForm):
+    """The players present, one per line, and how to seat them."""
+
+    present = wtforms.TextAreaField(_l("Players present (one per line)"))
+    mode = RadioField(
+        _l("Tables"),
+        choices=[
+            choice("balanced", _l("Balanced by rating")),
+            choice("random", _l("At random")),
+        ],
+        default="balanced",
+    )
+
+    def names(self) -> list[str]:
+        """Return the names given, one per line, blank lines dropped."""
+        lines = (self.present.data or "").splitlines()
+        return [line.strip() for line in lines if line.strip()]
+
+
+class TablesForm(PageForm):
+    """The suggested tables to start: each table's names, one table a line,
+    names separated by tabs (the page writes it; a person never types it)."""
+
+    tables = HiddenField()
+
+    def table_names(self) -> list[list[str]]:
+        """Return each table's names."""
+        rows = (self.tables.data or "").splitlines()
+        return [
+            [n for n in row.split("\t") if n.strip()] for row in rows if row.strip()
+        ]
