@@ -1000,3 +1000,13 @@ def rating_chart_labels() -> dict[str, str]:
         "y": gettext("Rating"),
         "band": gettext("skill ± 1 σ"),
     }
+
+
+def day(value: str) -> str:
+    """Return a calendar date ("2026-12-04") in the reader's language, e.g.
+    "4 dec. 2026"; the text as given when it is not such a date."""
+    try:
+        moment = datetime.strptime(value, "%Y-%m-%d").date()
+    except (TypeError, ValueError):
+        return str(value)
+    return str(dates.format_date(moment, "medium", locale=i18n.current().locale))

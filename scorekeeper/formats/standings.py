@@ -81,7 +81,7 @@ def standings_pdf(source: StandingsFile) -> bytes:
     pdf.set_font("Sheet", size=16)
     pdf.multi_cell(0, 9, title, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("Sheet", size=10)
-    pdf.cell(0, 6, f"{text.date(source.date)} · "
+    pdf.cell(0, 6, f"{text.day(source.date)} · "
              f"{text.standings_note(source.finished, source.running)}",
              new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)

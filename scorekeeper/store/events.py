@@ -6,6 +6,8 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+import sqlite_utils
+
 from .cache import MAX_GAME_ID
 from .connection import get_db, immediate
 from .games import now
@@ -185,52 +187,53 @@ def event_players(event_id: int) -> list[str]:
     return list(names.values())
 
 
-def events_for_backup() -> list[dict[str, Any]]:
-    """Return every event with its games' fingerprints, for a backup."""
+def events_for_backup(game_ids: Sequence[int]) -> list[dict[str, Any]]:
+    """Return every club night for a backup whose games were written in the
+    order of game_ids: name, date, created_at and games (indexes into that
+    order; a game not written is left out)."""
     db = get_db()
+    position = {game_id: index for index, game_id in enumerate(game_ids)}
     events = {
         row[0]: {"name": row[1], "date": row[2], "created_at": row[3], "games": []}
         for row in db.conn.execute(
             "SELECT id, name, date, created_at FROM events ORDER BY id"
         )
     }
-    for event_id, fingerprint in db.conn.execute(
-        "SELECT event_id, fingerprint FROM games WHERE event_id IS NOT NULL"
-        " ORDER BY id"
+    for event_id, game_id in db.conn.execute(
+        "SELECT event_id, id FROM games WHERE event_id IS NOT NULL ORDER BY id"
     ):
-        events[event_id]["games"].append(fingerprint)
+        if game_id in position and event_id in events:
+            events[event_id]["games"].append(position[game_id])
     return list(events.values())
 
 
-def restore_events(events: Sequence[dict[str, Any]]) -> int:
-    """Store a backup's events (checked by formats.backup), linking the games
-    stored here with the listed fingerprints; an event already here (same name,
-    date and creation time) gains the games only. Return how many events were
-    new."""
-    db = get_db()
-    added = 0
-    with immediate(db):
-        for event in events:
-            row = db.conn.execute(
-                "SELECT id FROM events WHERE name = ? AND date = ? AND created_at = ?",
-                [event["name"], event["date"], event["created_at"]],
-            ).fetchone()
-            if row is None:
-                cursor = db.conn.execute(
-                    "INSERT INTO events (name, date, edit_token, created_at)"
-                    " VALUES (?, ?, ?, ?)",
-                    [event["name"], event["date"], secrets.token_urlsafe(16),
-                     event["created_at"]],
-                )
-                event_id = int(cursor.lastrowid or 0)
-                added += 1
-            else:
-                event_id = int(row[0])
-            for fingerprint in event["games"]:
-                db.conn.execute(
-                    "UPDATE games SET event_id = ? WHERE fingerprint = ?"
-                    " AND event_id IS NULL",
-                    [event_id, fingerprint],
-                )
-    return added
+def restore_events(
+    db: sqlite_utils.Database, events: Sequence[Any],
+    positions: Sequence[int | None],
+) -> None:
+    """Store a backup's club nights (in the caller's transaction), each game
+    named by its position in the backup (positions: the stored id of each).
 
+    An event already here (same name, date and creation time) is the same
+    event: it gains the games. A game keeps the event it already has; an index
+    beyond the backup's games names nothing.
+    """
+    for event in events:
+        row = db.conn.execute(
+            "SELECT id FROM events WHERE name = ? AND date = ? AND created_at = ?",
+            [event.name, event.date, event.created_at],
+        ).fetchone()
+        if row is None:
+            cursor = db.conn.execute(
+                "INSERT INTO events (name, date, edit_token, created_at)"
+                " VALUES (?, ?, ?, ?)",
+                [event.name, event.date, secrets.token_urlsafe(16), event.created_at],
+            )
+            event_id = int(cursor.lastrowid or 0)
+        else:
+            event_id = int(row[0])
+        ids = [positions[i] for i in event.games if i < len(positions)]
+        db.conn.executemany(
+            "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL",
+            [(event_id, game_id) for game_id in ids if game_id is not None],
+        )

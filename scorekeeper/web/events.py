@@ -339,7 +339,7 @@ def seating(event_id: int) -> str:
                 error = _("Seating needs at least two players.")
     tables_form = TablesForm()
     if suggestion:
-        tables_form.tables.data = "\n".join("\t".join(t) for t in suggestion)
+        tables_form.tables.data = json.dumps(suggestion, ensure_ascii=False)
     rated = _present_ratings([n for t in suggestion or [] for n in t])
     return render_template(
         "events/event.html", **context, seating=form, suggestion=suggestion,

@@ -3,6 +3,7 @@ history's corrections, renames and uploads."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import wtforms
@@ -126,6 +127,9 @@ class NewGameForm(NamedForm):
     )
     # "" lets the app decide from the opening rows; a seat number is the table's pick.
     starter = SelectField(_l("Who starts"), choices=[choice("", "")], default="")
+    # A club night this device holds the token of (issue 23); "" for none. The
+    # view offers the choices.
+    event = SelectField(_l("Club night"), choices=[choice("", "")], default="")
     colors = IntegerField(
         _l("Colours (and shapes)"), validators=[Optional(), NumberRange(min=3, max=8)]
     )
@@ -500,14 +504,19 @@ class SeatingForm(PageForm):
 
 
 class TablesForm(PageForm):
-    """The suggested tables to start: each table's names, one table a line,
-    names separated by tabs (the page writes it; a person never types it)."""
+    """The suggested tables to start: a JSON list of each table's names (the
+    page writes it; a person never types it)."""
 
     tables = HiddenField()
 
-    def table_names(self) -> list[list[str]]:
-        """Return each table's names."""
-        rows = (self.tables.data or "").splitlines()
-        return [
-            [n for n in row.split("\t") if n.strip()] for row in rows if row.strip()
-        ]
+    def table_names(self) -> list[list[str]] | None:
+        """Return each table's names, or None when the field is malformed."""
+        try:
+            value = json.loads(self.tables.data or "")
+        except ValueError:
+            return None
+        if not isinstance(value, list) or not all(
+            isinstance(t, list) and all(isinstance(n, str) for n in t) for t in value
+        ):
+            return None
+        return value
