@@ -8,6 +8,7 @@ follows the link holds it too (in its session) and may start tables there.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -278,10 +279,12 @@ def join_code(event_id: int) -> Response:
     url = _join_link(event_id, token)
     if url is None:
         abort(404)
-    svg = segno.make(url, error="m").svg_inline(
-        scale=4, dark="#000", light="#fff", omitsize=True
+    # A file an <img> shows: with its namespace and size (svg_inline has neither).
+    out = io.BytesIO()
+    segno.make(url, error="m").save(
+        out, kind="svg", scale=4, dark="#000", light="#fff", xmldecl=False
     )
-    response = Response(svg, mimetype="image/svg+xml")
+    response = Response(out.getvalue(), mimetype="image/svg+xml")
     # The code holds the event's token: never kept by a shared cache.
     response.cache_control.private = True
     response.cache_control.no_store = True
