@@ -129,7 +129,8 @@ def test_three_tables_join_by_the_qr_code_and_the_tv_view_follows(
 
         # The first table ends its game: standings and ratings appear.
         host.goto(f"{base}/games/{ids[0]}")
-        host.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        host.evaluate(
+            "document.querySelectorAll('details').forEach(d => d.open = true)")
         host.locator("[data-close='ended']").tap()
         host.wait_for_load_state("load")
         standings = tv.locator("[data-etv-standings] tbody tr")
@@ -144,7 +145,8 @@ def test_three_tables_join_by_the_qr_code_and_the_tv_view_follows(
         expect(row.locator("[data-rating] span[title]")).to_have_attribute(
             "title", re.compile("±"))
         host.goto(f"{base}/players")
-        expect(host.locator("tr[data-player='anna'] [data-rating]")).not_to_have_text("–")
+        rating = host.locator("tr[data-player='anna'] [data-rating]")
+        expect(rating).not_to_have_text("–")
 
         if shots:
             folder = Path(shots)
