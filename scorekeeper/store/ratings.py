@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
@@ -45,15 +44,27 @@ def rate_game(
 ) -> list[tuple[float, float]]:
     """Return each seat's (mu, sigma) after one game, from before and the ranks."""
     teams = [[_MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
-    rated = _MODEL.rate(teams, ranks=list(ranks))
+    rated = _MODEL.rate(teams, ranks=[float(rank) for rank in ranks])
     return [(float(team[0].mu), float(team[0].sigma)) for team in rated]
 
 
-@dataclass
 class _Player:
-    mu: float = MU
-    sigma: float = SIGMA
-    games: int = 0
+    """A player's rating while games are rated: openskill's own rating object,
+    made once per player (making one draws a UUID) and replaced by rate()."""
+
+    __slots__ = ("games", "rating")
+
+    def __init__(self, mu: float = MU, sigma: float = SIGMA, games: int = 0) -> None:
+        self.rating: Any = _MODEL.rating(mu=mu, sigma=sigma)
+        self.games = games
+
+    @property
+    def mu(self) -> float:
+        return float(self.rating.mu)
+
+    @property
+    def sigma(self) -> float:
+        return float(self.rating.sigma)
 
 
 def _stale_from(db: sqlite_utils.Database) -> tuple[str, int] | None:
@@ -91,63 +102,81 @@ def _games_from(
 
 
 def _players_before(
-    db: sqlite_utils.Database, dropped: int
-) -> dict[str, _Player]:
-    """Return every player's rating after the steps still stored."""
-    if not dropped:
-        # Nothing was taken back: the latest ratings are those before start.
-        return {
-            key: _Player(mu, sigma, games)
-            for key, mu, sigma, games in db.conn.execute(
-                "SELECT name_key, mu, sigma, games FROM player_ratings"
-            )
-        }
-    players: dict[str, _Player] = {}
-    for key, mu, sigma in db.conn.execute(
-        "SELECT name_key, mu, sigma FROM rating_steps"
-        " ORDER BY name_key, finished_at, game_id"
-    ):
-        player = players.setdefault(key, _Player())
-        player.mu, player.sigma = mu, sigma
-        player.games += 1
-    return players
+    db: sqlite_utils.Database, start: tuple[str, int]
+) -> tuple[dict[str, _Player], set[str]]:
+    """Take back the ratings from start on; return every player's rating before
+    start and the players whose rating changed (to write back or remove)."""
+    affected = {
+        key for (key,) in db.conn.execute(
+            "SELECT DISTINCT name_key FROM rating_steps"
+            " WHERE (finished_at, game_id) >= (?, ?)", list(start)
+        )
+    }
+    players = {
+        key: _Player(mu, sigma, games)
+        for key, mu, sigma, games in db.conn.execute(
+            "SELECT name_key, mu, sigma, games FROM player_ratings"
+        )
+        if key not in affected
+    }
+    if not affected:
+        return players, affected
+    for key in affected:
+        # Their rating after their last game before start (one index seek).
+        last = db.conn.execute(
+            "SELECT mu, sigma, (SELECT count(*) FROM rating_steps c"
+            "  WHERE c.name_key = s.name_key"
+            "  AND (c.finished_at, c.game_id) < (?, ?))"
+            " FROM rating_steps s WHERE s.name_key = ?"
+            " AND (s.finished_at, s.game_id) < (?, ?)"
+            " ORDER BY s.finished_at DESC, s.game_id DESC LIMIT 1",
+            [*start, key, *start],
+        ).fetchone()
+        if last is not None:
+            players[key] = _Player(*last)
+    db.conn.execute(
+        "DELETE FROM rating_steps WHERE (finished_at, game_id) >= (?, ?)", list(start)
+    )
+    return players, affected
 
 
 def _rerate(db: sqlite_utils.Database, start: tuple[str, int]) -> int:
     """Re-rate every game from start on (in the caller's transaction); return how
     many games were rated."""
-    dropped = db.conn.execute(
-        "DELETE FROM rating_steps WHERE (finished_at, game_id) >= (?, ?)", list(start)
-    ).rowcount
-    players = _players_before(db, dropped)
-    touched: set[str] = set()
+    players, touched = _players_before(db, start)
     steps: list[tuple[int, int, str, str, float, float]] = []
     rated = 0
+    rate = _MODEL.rate
     for game_id, finished_at, seats in _games_from(db, start):
         if len(seats) < 2:
             continue
-        ranks = engine.rating_ranks(
+        ranks: list[float] = list(engine.rating_ranks(
             [score for _, _, score, _ in seats],
             [i for i, (_, _, _, excluded) in enumerate(seats) if excluded],
-        )
-        who = [players.setdefault(key, _Player()) for _, key, _, _ in seats]
-        after = rate_game([(p.mu, p.sigma) for p in who], ranks)
-        for (seat, key, _, _), player, (mu, sigma) in zip(
+        ))
+        who = []
+        for _, key, _, _ in seats:
+            player = players.get(key)
+            if player is None:
+                player = players[key] = _Player()
+            who.append(player)
+        after = rate([[p.rating] for p in who], ranks=ranks)
+        for (seat, key, _, _), player, (rating,) in zip(
             seats, who, after, strict=True
         ):
-            player.mu, player.sigma = mu, sigma
+            player.rating = rating
             player.games += 1
             touched.add(key)
-            steps.append((game_id, seat, finished_at, key, mu, sigma))
+            steps.append((game_id, seat, finished_at, key, float(rating.mu),
+                          float(rating.sigma)))
         rated += 1
     db.conn.executemany(
         "INSERT INTO rating_steps (game_id, seat, finished_at, name_key, mu, sigma)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         steps,
     )
-    if dropped:
-        db.conn.execute("DELETE FROM player_ratings")
-        touched = set(players)
+    gone = [(key,) for key in touched if key not in players]
+    db.conn.executemany("DELETE FROM player_ratings WHERE name_key = ?", gone)
     db.conn.executemany(
         "INSERT INTO player_ratings (name_key, mu, sigma, ordinal, games)"
         " VALUES (?, ?, ?, ?, ?) ON CONFLICT (name_key) DO UPDATE SET"
@@ -155,7 +184,7 @@ def _rerate(db: sqlite_utils.Database, start: tuple[str, int]) -> int:
         " games = excluded.games",
         [
             (key, p.mu, p.sigma, ordinal(p.mu, p.sigma), p.games)
-            for key in touched
+            for key in touched if key in players
             for p in (players[key],)
         ],
     )
