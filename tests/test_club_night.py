@@ -340,3 +340,25 @@ def test_adding_a_game_needs_the_events_token(app: Any) -> None:
     response = guest.post("/api/games/import?event=999", json={})
     assert response.status_code == 404
     assert guest.get(f"/api/events/{event['id'] + 1}").status_code == 404
+
+
+def test_renaming_a_player_of_a_finished_game_re_rates_by_the_new_name(
+    client: FlaskClient,
+) -> None:
+    first = event_game(client, None, ["Ann", "Bob"])
+    first.place((0, 0, "red", "circle"), (0, 1, "red", "square"))
+    close(first)
+    second = event_game(client, None, ["Bob", "Cas"])
+    second.place((0, 0, "red", "circle"), (0, 1, "red", "square"))
+    close(second)
+    with client.session_transaction() as session:
+        session["tokens"] = {str(first.id): first.token}
+    # The first game's Bob was someone else: Rob.
+    response = client.post(f"/games/{first.id}/rename",
+                           data={"names-0": "Ann", "names-1": "Rob"})
+    assert response.status_code == 302
+    assert_ratings_match(client, [final_of(client, first.id),
+                                  final_of(client, second.id)])
+    assert {r["name"] for r in client.get("/api/ratings").get_json()} == {
+        "Ann", "Rob", "Bob", "Cas"
+    }
