@@ -119,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     n = args.repeat
     results["players list (ratings)"] = pages(client, "/players", n)
     results["event page (12 tables)"] = pages(client, f"/events/{event_id}", n)
-    results["event TV state (tv.json)"] = pages(client, f"/events/{event_id}/tv.json", n)
+    results["event TV state (tv.json)"] = pages(
+        client, f"/events/{event_id}/tv.json", n)
     results["GET /api/ratings"] = pages(client, "/api/ratings", n)
     results["a player's page (rating chart)"] = pages(
         client, f"/players/{names[0]}", n)
