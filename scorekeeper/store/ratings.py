@@ -106,6 +106,16 @@ def _players_before(
 ) -> tuple[dict[str, _Player], set[str]]:
     """Take back the ratings from start on; return every player's rating before
     start and the players whose rating changed (to write back or remove)."""
+    first = db.conn.execute(
+        "SELECT finished_at, game_id FROM rating_steps"
+        " ORDER BY finished_at, game_id LIMIT 1"
+    ).fetchone()
+    if first is not None and tuple(first) >= tuple(start):
+        # Everything goes: emptied at once (SQLite's truncate), not row by row.
+        affected = {key for (key,) in db.conn.execute(
+            "SELECT name_key FROM player_ratings")}
+        db.conn.execute("DELETE FROM rating_steps")
+        return {}, affected
     affected = {
         key for (key,) in db.conn.execute(
             "SELECT DISTINCT name_key FROM rating_steps"
