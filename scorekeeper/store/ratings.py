@@ -137,34 +137,27 @@ def _players_before(
             "SELECT name_key FROM player_ratings")}
         db.conn.execute("DELETE FROM rating_steps")
         return {}, affected
-    affected = {
-        key for (key,) in db.conn.execute(
-            "SELECT DISTINCT name_key FROM rating_steps"
-            " WHERE (finished_at, game_id) >= (?, ?)", list(start)
-        )
-    }
-    players = {
-        key: _Player(mu, sigma, games)
-        for key, mu, sigma, games in db.conn.execute(
-            "SELECT name_key, mu, sigma, games FROM player_ratings"
-        )
-        if key not in affected
-    }
-    if not affected:
-        return players, affected
-    for key in affected:
-        # Their rating after their last game before start (one index seek).
-        last = db.conn.execute(
-            "SELECT mu, sigma, (SELECT count(*) FROM rating_steps c"
-            "  WHERE c.name_key = s.name_key"
-            "  AND (c.finished_at, c.game_id) < (?, ?))"
-            " FROM rating_steps s WHERE s.name_key = ?"
-            " AND (s.finished_at, s.game_id) < (?, ?)"
-            " ORDER BY s.finished_at DESC, s.game_id DESC LIMIT 1",
-            [*start, key, *start],
-        ).fetchone()
-        if last is not None:
-            players[key] = _Player(*last)
+    # Each affected player's games from start on (a range of the order index).
+    later = dict(db.conn.execute(
+        "SELECT name_key, count(*) FROM rating_steps INDEXED BY rating_steps_order"
+        " WHERE (finished_at, game_id) >= (?, ?) GROUP BY name_key", list(start)
+    ).fetchall())
+    affected = set(later)
+    players = {}
+    for key, mu, sigma, games in db.conn.execute(
+        "SELECT name_key, mu, sigma, games FROM player_ratings"
+    ):
+        if key not in affected:
+            players[key] = _Player(mu, sigma, games)
+        elif games > later[key]:
+            # Their rating after their last game before start (one seek).
+            before = db.conn.execute(
+                "SELECT mu, sigma FROM rating_steps WHERE name_key = ?"
+                " AND (finished_at, game_id) < (?, ?)"
+                " ORDER BY finished_at DESC, game_id DESC LIMIT 1",
+                [key, *start],
+            ).fetchone()
+            players[key] = _Player(before[0], before[1], games - later[key])
     db.conn.execute(
         "DELETE FROM rating_steps WHERE (finished_at, game_id) >= (?, ?)", list(start)
     )
