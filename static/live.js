@@ -3,8 +3,8 @@
    an ETag where EventSource is missing or the stream cannot be opened.
    Used by the game's table view (tv.js) and a club night's TV view
    (event_tv.js): window.scorekeeper.follow(root, show) with root carrying
-   data-events and data-poll; show(state) gets every new state; the mode in
-   use is written to root's data-tv-mode. */
+   data-events and data-poll (and data-live="poll" to poll only); show(state)
+   gets every new state; the mode in use is written to root's data-tv-mode. */
 (function () {
   "use strict";
   var POLL_MS = 3000;
@@ -41,7 +41,13 @@
         if (source.readyState === EventSource.CLOSED) { startPolling(); }
       });
     }
-    if (window.EventSource) { listen(); } else { startPolling(); }
+    // data-live="poll": a page that only glances (a club night's own page)
+    // leaves the few stream slots to the screens that show it all.
+    if (window.EventSource && root.getAttribute("data-live") !== "poll") {
+      listen();
+    } else {
+      startPolling();
+    }
   }
 
   window.scorekeeper = window.scorekeeper || {};

@@ -237,6 +237,7 @@ def event_context(event_id: int) -> dict[str, Any]:
                    and t["end_reason"] != "abandoned")
     running = sum(1 for t in tables if t["status"] == "active")
     return {
+        "live_key": club.change_key(event_id),
         "event": event, "tables": tables, "standings": standings,
         "may_add": allowed,
         "join_link": _join_link(event_id, token) if token else None,

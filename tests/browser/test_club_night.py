@@ -112,6 +112,11 @@ def test_three_tables_join_by_the_qr_code_and_the_tv_view_follows(
         expect(cards).to_have_count(3)
         expect(tv.locator("[data-etv]")).to_have_attribute("data-tv-mode", "events")
 
+        # A phone watching the night's own page, opened before the moves.
+        watcher = browser.new_context(**PHONE).new_page()
+        watcher.goto(f"{base}/events/{event_id}")
+        watcher.evaluate("() => { window.notReloaded = true; }")
+
         # Moves come in at every table; the TV follows without a reload.
         tv.evaluate("() => { window.notReloaded = true; }")
         post_move(tables[ids[0]], ids[0], [(0, 0, "red", "circle"),
@@ -126,6 +131,11 @@ def test_three_tables_join_by_the_qr_code_and_the_tv_view_follows(
         first_card = tv.locator(f"[data-etv-table='{ids[0]}']")
         expect(first_card.locator("li.current")).to_contain_text("Bram")
         expect(first_card.locator("li").nth(0)).to_contain_text("2")
+
+        # The night's page follows too (it polls: the streams are the TV's).
+        expect(watcher.locator(f"[data-table='{ids[2]}']")).to_contain_text(
+            "Floor 3", timeout=15_000)
+        assert watcher.evaluate("() => window.notReloaded === true")
 
         # The first table ends its game: standings and ratings appear.
         host.goto(f"{base}/games/{ids[0]}")
