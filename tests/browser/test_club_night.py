@@ -88,8 +88,13 @@ def test_three_tables_join_by_the_qr_code_and_the_tv_view_follows(
         code = host.locator("img[data-join-qr]")
         expect(code).to_be_visible()
         host.wait_for_function(
-            "() => document.querySelector('img[data-join-qr]').complete")
-        link = decode_qr(code.screenshot())
+            "() => document.querySelector('img[data-join-qr]').naturalWidth > 0")
+        link = ""
+        for _ in range(5):  # a loaded machine may paint the image a frame late
+            link = decode_qr(code.screenshot())
+            if link:
+                break
+            host.wait_for_timeout(200)
         assert link.startswith(f"{base}/events/{event_id}/join/"), link
 
         first = start_table(host, base, event_id, ["Anna", "Bram"])
@@ -157,6 +162,15 @@ def test_three_tables_join_by_the_qr_code_and_the_tv_view_follows(
         host.goto(f"{base}/players")
         rating = host.locator("tr[data-player='anna'] [data-rating]")
         expect(rating).not_to_have_text("–")
+
+        # The rating chart's smallest text, as drawn on a 390 px phone.
+        host.goto(f"{base}/players/Anna")
+        smallest = host.evaluate(
+            "() => Math.min(...[...document.querySelectorAll("
+            "'[data-rating-chart] svg text')].map(t => { const m = t.getScreenCTM();"
+            " return Math.hypot(m.a, m.b) * parseFloat(t.getAttribute('font-size'));"
+            " }))")
+        assert smallest >= 11, smallest
 
         if shots:
             folder = Path(shots)
