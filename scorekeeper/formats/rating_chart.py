@@ -95,6 +95,13 @@ def rating_chart_svg(
             f'stroke-width="2.5" points="{line}"/>'
         )
         if len(points) == 1:
+            # One game: the band is a bar, the line a dot.
+            _, mu, sigma = points[0]
+            out.append(
+                f'<line x1="{x(0):.1f}" y1="{y(mu - sigma):.1f}" x2="{x(0):.1f}" '
+                f'y2="{y(mu + sigma):.1f}" stroke="{colour}" stroke-opacity="0.3" '
+                f'stroke-width="14"/>'
+            )
             out.append(
                 f'<circle cx="{x(0):.1f}" cy="{y(points[0][0]):.1f}" r="4" '
                 f'fill="{colour}"/>'

@@ -12,6 +12,7 @@ README shows (docs/screenshots/).
 from __future__ import annotations
 
 import os
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,25 @@ def post_move(page: Any, game_id: int, tiles: list[tuple[int, int, str, str]]) -
         [game_id, [list(t) for t in tiles]],
     )
     assert status == 201
+
+
+def more_games(app: Flask, count: int) -> None:
+    """Finish `count` games of two to four of five players (1 to 4 points)."""
+    client = app.test_client()
+    rng = random.Random(5)
+    names = ["Anna", "Bram", "Chloé", "Daan", "Eva"]
+    row = [(0, 0, "red", "circle"), (0, 1, "red", "square"),
+           (0, 2, "red", "diamond"), (0, 3, "red", "clover")]
+    for _ in range(count):
+        game = client.post("/api/games", json={
+            "players": rng.sample(names, rng.choice([2, 3, 4]))}).get_json()
+        token = {"X-Edit-Token": game["edit_token"]}
+        tiles = [dict(zip(("row", "col", "color", "shape"), t, strict=True))
+                 for t in row[:rng.randint(1, 4)]]
+        client.post(f"/api/games/{game['id']}/moves", headers=token,
+                    json={"type": "place", "tiles": tiles})
+        client.post(f"/api/games/{game['id']}/close", headers=token,
+                    json={"reason": "ended"})
 
 
 def start_table(page: Any, base: str, event_id: int, names: list[str]) -> int:
@@ -177,8 +197,11 @@ def test_three_tables_join_by_the_qr_code_and_the_tv_view_follows(
             host.goto(f"{base}/events/{event_id}")
             host.screenshot(path=str(folder / "club-night-390x844.png"), full_page=True)
             tv.screenshot(path=str(folder / "club-night-tv-1920x1080.png"))
+            # A longer history for the chart: 24 more games of four players.
+            more_games(live_app, 24)
             host.goto(f"{base}/players/Anna")
-            host.locator("[data-rating-chart]").scroll_into_view_if_needed()
+            host.evaluate("document.querySelector('[data-stat=rating]')"
+                          ".closest('div').scrollIntoView(); window.scrollBy(0, -60)")
             host.screenshot(path=str(folder / "rating-history-390x844.png"))
     finally:
         browser.close()
