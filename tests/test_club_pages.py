@@ -141,7 +141,8 @@ def test_starting_tables_needs_the_nights_token_and_a_good_list(app: Flask) -> N
     guest = app.test_client()
     body = {"tables": json.dumps([["Ann", "Bob"]])}
     assert guest.post(f"/events/{event['id']}/tables", data=body).status_code == 403
-    for bad in ("", "not json", '{"a": 1}', '[["Ann"]]', "[[1, 2]]"):
+    for bad in ("", "not json", '{"a": 1}', '[["Ann"]]', "[[1, 2]]",
+                '[["Ann", "Bob"], ["ann", "Cas"]]'):
         response = host.post(f"/events/{event['id']}/tables", data={"tables": bad})
         assert response.status_code in (302, 400), bad
     assert host.get("/api/games").get_json()["total"] == 0

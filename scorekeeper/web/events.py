@@ -368,6 +368,8 @@ def start_tables(event_id: int) -> Response:
     try:
         for names in tables:
             checked.append(engine.check_players(names, engine.CLASSIC))
+        # One person, one table.
+        _present_names([name for names in checked for name in names])
     except engine.EngineError as exc:
         flash(text.error(exc), "error")
         return redirect(url_for("events.event", event_id=event_id))
