@@ -1018,3 +1018,67 @@ def speech_voice() -> dict[str, str]:
         "lang": SPEECH_TAGS.get(code, code),
         "language": str(Locale.parse(code).get_display_name(code) or code),
     }
+# --- club nights (issue 23) ---
+
+
+def standings_labels() -> dict[str, str]:
+    """Return the column headings of a club night's standings."""
+    return {
+        "rank": gettext("Place"),
+        "name": gettext("Player"),
+        "games": gettext("Games"),
+        "wins": gettext("Wins"),
+        "points": gettext("Points"),
+        "rating": gettext("Rating"),
+    }
+
+
+def standings_title(name: str) -> str:
+    """Return the heading of a club night's standings sheet."""
+    return gettext("Standings: %(name)s", name=name)
+
+
+def standings_note(finished: int, running: int) -> str:
+    """Return what the standings count: finished games, and those still running."""
+    done = ngettext("%(num)d finished game", "%(num)d finished games", finished)
+    if not running:
+        return done
+    return gettext(
+        "%(done)s (%(running)s still being played: not counted yet)",
+        done=done,
+        running=ngettext("%(num)d game", "%(num)d games", running),
+    )
+
+
+def rating_value(ordinal: float) -> str:
+    """Return a rating as shown: its ordinal with one decimal."""
+    return decimal(ordinal, 1)
+
+
+def rating_detail(mu: float, sigma: float, games: int) -> str:
+    """Return a rating's parts in words: mu plus or minus sigma, over n games."""
+    return ngettext(
+        "skill %(mu)s ± %(sigma)s (%(num)d rated game)",
+        "skill %(mu)s ± %(sigma)s (%(num)d rated games)",
+        games, mu=decimal(mu, 1), sigma=decimal(sigma, 1),
+    )
+
+
+def rating_chart_labels() -> dict[str, str]:
+    """Return the rating chart's title and axis labels."""
+    return {
+        "title": gettext("Rating after each game"),
+        "x": gettext("Rated games"),
+        "y": gettext("Rating"),
+        "band": gettext("skill ± 1 σ"),
+    }
+
+
+def day(value: str) -> str:
+    """Return a calendar date ("2026-12-04") in the reader's language, e.g.
+    "4 dec. 2026"; the text as given when it is not such a date."""
+    try:
+        moment = datetime.strptime(value, "%Y-%m-%d").date()
+    except (TypeError, ValueError):
+        return str(value)
+    return str(dates.format_date(moment, "medium", locale=i18n.current().locale))

@@ -1,20 +1,16 @@
-/* The table view (issue 10): follows the game through server-sent events
-   (web/tv.py: bounded streams the browser reconnects to), or by polling
-   tv.json where EventSource is missing or the stream cannot be opened; shows
+/* The table view (issue 10): follows the game by itself (live.js: server-
+   sent events, or polling tv.json); shows
    the totals, the player to move, the last move and the turn's timer. A name
    breaks only between words: one whose longest word is wider than its card
    gets a smaller font (tv.css comes close; fitName makes it exact). */
 (function () {
   "use strict";
-  var POLL_MS = 3000;
   var root = document.querySelector("[data-tv]");
   var holder = document.querySelector("[data-tv-state]");
   if (!root || !holder) { return; }
   var state = JSON.parse(holder.textContent);
   var strings = JSON.parse(root.getAttribute("data-text") || "{}");
   var turnStarted = 0;
-  var etag = null;
-  var polling = null;
 
   function setTimer() {
     turnStarted = state.timer ? Date.now() - state.timer.elapsed * 1000 : 0;
@@ -83,41 +79,11 @@
     setTimer();
   }
 
-  function poll() {
-    var headers = {"Accept": "application/json"};
-    if (etag) { headers["If-None-Match"] = etag; }
-    fetch(root.getAttribute("data-poll"), {credentials: "same-origin", cache: "no-store", headers: headers})
-      .then(function (resp) {
-        if (resp.status !== 200) { return null; }
-        etag = resp.headers.get("ETag");
-        return resp.json().then(show);
-      })
-      .catch(function () { /* offline for a moment: the next poll tries again */ });
-  }
-  function startPolling() {
-    if (polling === null) {
-      root.setAttribute("data-tv-mode", "poll");
-      polling = setInterval(poll, POLL_MS);
-      poll();
-    }
-  }
-
-  function listen() {
-    var source = new EventSource(root.getAttribute("data-events"));
-    root.setAttribute("data-tv-mode", "events");
-    source.addEventListener("state", function (ev) { show(JSON.parse(ev.data)); });
-    source.addEventListener("error", function () {
-      // A stream that ends is reopened by the browser (CONNECTING); one the
-      // server refused (an error answer) is CLOSED: poll instead.
-      if (source.readyState === EventSource.CLOSED) { startPolling(); }
-    });
-  }
-
   root.setAttribute("data-tv-key", state.key);
   fitNames();
   window.addEventListener("resize", fitNames);
   if (document.fonts && document.fonts.ready) { document.fonts.ready.then(fitNames); }
   setTimer();
   setInterval(tick, 1000);
-  if (window.EventSource) { listen(); } else { startPolling(); }
+  window.scorekeeper.follow(root, show);
 })();

@@ -9,6 +9,7 @@ Pure Python, standard library only; the web app builds on it, never the reverse.
 """
 
 from .board import Board
+from .club import SeatingError, rating_ranks, seat_tables, table_sizes
 from .discipline import (
     MAX_THINKING_SECONDS,
     MOVE_SECONDS,
@@ -108,4 +109,5 @@ __all__ = [
     "SeatEfficiency", "GameAnalysis", "hints", "threats", "dead_cells",
     "hot_cells", "best_same_tiles", "best_move", "analyse_move",
     "analyse_last_move", "analyse_game", "efficiency",
+    "SeatingError", "rating_ranks", "seat_tables", "table_sizes",
 ]

@@ -4,9 +4,12 @@
 - `sheet`: what the printable sheet shows; `pdf`: that sheet as a PDF
 - `record`: game records (CONTRACT §5); `backup`: `qwirkle-backup/1` files
 - `chart`: the running-total chart (SVG); `bgstats`: BG Stats push-play links
+- `standings`: a club night's standings (CSV, PDF); `rating_chart`: a
+  player's rating history (SVG)
 
 FORMATS maps each per-game file's name to its builder and media type; one
-route serves them all (web/files.py).
+route serves them all (web/files.py). EVENT_FORMATS does the same for a club
+night's files (web/events.py).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from .chart import chart_svg
 from .pdf import pdf_file
 from .record import record_text
 from .scoresheet import csv_file
+from .standings import EVENT_FORMATS, EventFormat, StandingsFile
 
 FORMATS: dict[str, Format] = {
     fmt.name: fmt
@@ -35,4 +39,7 @@ def build(name: str, source: GameFile) -> str | bytes:
     return FORMATS[name].build(source)
 
 
-__all__ = ["FORMATS", "Format", "GameFile", "build"]
+__all__ = [
+    "EVENT_FORMATS", "FORMATS", "EventFormat", "Format", "GameFile", "StandingsFile",
+    "build",
+]

@@ -5,6 +5,10 @@ where each game is its `qwirkle-game/1` record (CONTRACT §5) plus the
 timestamps the history needs: ``created_at``, ``updated_at``, ``finished_at``
 and ``move_times`` (one ISO timestamp per move). Edit tokens are not part of
 it: a backup file may travel, and restored games get fresh tokens.
+
+An optional top-level ``"events"`` key (issue 23) lists the club nights:
+``[{"name", "date", "created_at", "games": [i, ...]}]``, each game an index
+into ``"games"``. A backup without it restores as before.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import IO, Any, Protocol
@@ -358,14 +362,17 @@ def _not_json(why: str) -> BackupError:
     )
 
 
-def read_backup(stream: IO[bytes], *, limit: int) -> Iterator[RestoredGame]:
+def read_backup(
+    stream: IO[bytes], *, limit: int
+) -> Iterator[RestoredGame | BackupEvents]:
     """Yield each game of a backup file, checked, as it is read (memory stays flat).
 
     The file is read in pieces; each game is parsed and replayed on its own and
     dropped once the caller has stored it, so a 200 MB backup never sits in
     memory. The first bad game (or a bad frame: format, games list) raises
     BackupError; a caller storing games as they come rolls back then. A format
-    tag that comes after the games is checked at the end.
+    tag that comes after the games is checked at the end. The club nights (an
+    "events" key, before or after the games) come as one BackupEvents item.
     """
     source = _Source(stream, limit)
     first = source.peek()
@@ -403,6 +410,8 @@ def read_backup(stream: IO[bytes], *, limit: int) -> Iterator[RestoredGame]:
                     _check_tag(tag)
                 elif key == "games":
                     raise BackupError(_("A backup needs one list of games."))
+                elif key == "events":
+                    yield check_events(value)
             if source.take("}"):
                 break
             if not source.take(","):
@@ -412,6 +421,67 @@ def read_backup(stream: IO[bytes], *, limit: int) -> Iterator[RestoredGame]:
     _check_tag(tag)
     if not games_seen:
         raise BackupError(_("A backup needs a list of games."))
+
+
+MAX_EVENT_NAME = 80
+"""Longest club-night name a backup may carry (as the page takes)."""
+
+
+@dataclass(frozen=True)
+class BackupEvent:
+    """One club night of a backup: its games as indexes into the backup's games."""
+
+    name: str
+    date: str
+    created_at: str
+    games: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BackupEvents:
+    """A backup's club nights (its optional top-level "events" key)."""
+
+    events: tuple[BackupEvent, ...]
+
+
+def check_events(value: object) -> BackupEvents:
+    """Return a backup's "events" part checked; BackupError naming the fault.
+
+    The one reader of that part: whichever parser walks the file hands it the
+    parsed "events" value.
+    """
+
+    def bad(number: int) -> BackupError:
+        return BackupError(
+            _("Club night %(n)d of the backup is malformed.", n=number),
+            code="bad_events",
+        )
+
+    if not isinstance(value, list):
+        raise BackupError(_("A backup's club nights must be a list."),
+                          code="bad_events")
+    events = []
+    for number, item in enumerate(value, start=1):
+        if not isinstance(item, dict):
+            raise bad(number)
+        name, day, created = item.get("name"), item.get("date"), item.get("created_at")
+        games = item.get("games")
+        if not (isinstance(name, str) and 0 < len(name) <= MAX_EVENT_NAME
+                and name.isprintable()):
+            raise bad(number)
+        if not (isinstance(day, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", day)):
+            raise bad(number)
+        try:
+            datetime.strptime(day, "%Y-%m-%d")
+            moment = _moment(created) if isinstance(created, str) else None
+        except ValueError:
+            moment = None
+        if moment is None or not isinstance(games, list) or not all(
+            type(index) is int and index >= 0 for index in games
+        ):
+            raise bad(number)
+        events.append(BackupEvent(name, day, str(created), tuple(games)))
+    return BackupEvents(tuple(events))
 
 
 def _check_tag(tag: object) -> None:
@@ -474,6 +544,8 @@ class StoredGame(Protocol):
     """A stored game as a backup reads it (store.backup.StoredGame)."""
 
     @property
+    def id(self) -> int: ...
+    @property
     def created_at(self) -> str: ...
     @property
     def updated_at(self) -> str: ...
@@ -528,14 +600,21 @@ def stored_record(stored: StoredGame) -> dict[str, Any]:
     )
 
 
-def stream(games: Iterable[StoredGame], exported_at: str) -> Iterator[str]:
+def stream(
+    games: Iterable[StoredGame], exported_at: str,
+    events: Callable[[Sequence[int]], list[dict[str, Any]]] | None = None,
+) -> Iterator[str]:
     """Yield a whole backup as text, game by game (memory stays flat).
 
-    10,000 games are about 90 MB of JSON, never held at once.
+    10,000 games are about 90 MB of JSON, never held at once. events, given
+    the ids of the games written in order, returns the club nights (their
+    games as indexes into that list): written as "events" when there are any.
     """
     head = dumps(make_backup([], exported_at)).rstrip()
     yield head[: -len("[]}")] + "["
+    written: list[int] = []
     for index, stored in enumerate(games):
+        written.append(stored.id)
         entry = backup_entry(
             stored_record(stored),
             created_at=stored.created_at,
@@ -544,4 +623,10 @@ def stream(games: Iterable[StoredGame], exported_at: str) -> Iterator[str]:
             move_times=[m.created_at for m in stored.moves],
         )
         yield ("," if index else "") + dumps(entry).rstrip()
-    yield "]}\n"
+    clubs = events(written) if events is not None else []
+    if clubs:
+        text_ = json.dumps(clubs, ensure_ascii=False, separators=(",", ":"))
+        yield f'],"events":{text_}'
+    else:
+        yield "]"
+    yield "}\n"

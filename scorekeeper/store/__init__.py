@@ -5,6 +5,8 @@
 - `cache`: replayed games, lent out as `with loaded(game_id) as row:`
 - `games`: create, store, move, undo, correct, rename, delete
 - `stats`: lists, history pages, player statistics (no replay)
+- `events`: club nights, their tables and standings
+- `ratings`: openskill ratings, stored and re-rated from the first changed game
 - `backup`: every game for a backup, and restoring checked games
 - `fingerprints`: a game's content fingerprint (restore skips stored games)
 - `limits`: wrong PIN tries, counted in the database

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import sqlite_utils
 
 from .. import engine
 from .connection import get_db, immediate
+from .events import restore_events
 from .games import game_fingerprint, insert_game, move_to_row_values
 
 CHUNK = 500
@@ -109,6 +110,30 @@ class Restorable(Protocol):
     def move_times(self) -> Sequence[str] | None: ...
 
 
+class RestorableEvent(Protocol):
+    """A checked club night of a backup (formats.backup.BackupEvent)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def date(self) -> str: ...
+
+    @property
+    def created_at(self) -> str: ...
+
+    @property
+    def games(self) -> Sequence[int]: ...
+
+
+@runtime_checkable
+class RestorableEvents(Protocol):
+    """A backup's club nights (formats.backup.BackupEvents)."""
+
+    @property
+    def events(self) -> Sequence[RestorableEvent]: ...
+
+
 @dataclass
 class Restored:
     """What a restore did: the new games' ids and how many were already stored."""
@@ -117,13 +142,13 @@ class Restored:
     skipped: int
 
 
-def restore_games(items: Iterable[Restorable]) -> list[int]:
+def restore_games(items: Iterable[Restorable | RestorableEvents]) -> list[int]:
     """Store checked games (see restore_backup); return the new games' ids."""
     return restore_backup(items).ids
 
 
 def restore_backup(
-    items: Iterable[Restorable],
+    items: Iterable[Restorable | RestorableEvents],
     progress: Callable[[int, int], None] | None = None,
 ) -> Restored:
     """Store checked games in one transaction, all or none; skip games already here.
@@ -133,21 +158,31 @@ def restore_backup(
     (players, variant, moves, created_at) is already stored is skipped. Each new
     game keeps its timestamps (move_times None: every move at updated_at) and
     gets a fresh edit token. progress(restored, skipped) is called every
-    PROGRESS_EVERY games.
+    PROGRESS_EVERY games. An item with `events` (formats.backup.BackupEvents)
+    carries the backup's club nights, linked to its games once all are stored.
     """
     db = get_db()
     ids: list[int] = []
     skipped = 0
+    # The id of each game of the backup, in order: its club nights name them
+    # by position (a game already stored counts as the stored one).
+    positions: list[int | None] = []
+    clubs: list[RestorableEvent] = []
     with immediate(db):
         for item in items:
+            if isinstance(item, RestorableEvents):
+                clubs.extend(item.events)
+                continue
             values = [move_to_row_values(move) for move in item.game.moves]
             fingerprint = None
             if item.created_at is not None:
                 fingerprint = game_fingerprint(
                     item.created_at, item.names, item.game, values
                 )
-            if fingerprint is not None and _stored(db, fingerprint):
+            found = _stored(db, fingerprint) if fingerprint is not None else None
+            if found is not None:
                 skipped += 1
+                positions.append(found)
             else:
                 ids.append(insert_game(
                     db, item.names, item.game, created_at=item.created_at,
@@ -155,13 +190,17 @@ def restore_backup(
                     move_times=item.move_times, values=values,
                     fingerprint=fingerprint,
                 )[0])
+                positions.append(ids[-1])
             if progress is not None and (len(ids) + skipped) % PROGRESS_EVERY == 0:
                 progress(len(ids), skipped)
+        if clubs:
+            restore_events(db, clubs, positions)
     return Restored(ids, skipped)
 
 
-def _stored(db: sqlite_utils.Database, fingerprint: str) -> bool:
-    """Return whether a game with this content fingerprint is stored."""
-    return db.conn.execute(
-        "SELECT 1 FROM games WHERE fingerprint = ? LIMIT 1", [fingerprint]
-    ).fetchone() is not None
+def _stored(db: sqlite_utils.Database, fingerprint: str) -> int | None:
+    """Return the id of a stored game with this content fingerprint, if any."""
+    row = db.conn.execute(
+        "SELECT id FROM games WHERE fingerprint = ? LIMIT 1", [fingerprint]
+    ).fetchone()
+    return None if row is None else int(row[0])

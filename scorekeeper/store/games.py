@@ -519,6 +519,11 @@ def replace_moves(
                 game.push(move)
             except engine.IllegalMove as exc:
                 raise exc.at_move(number) from None
+        closing = row.game.final
+        if row.game.closed and closing is not None and game.final is None:
+            # The table's closing is no move: a corrected game it ended or
+            # abandoned stays so (its result rescored), not running again.
+            game.close(closing.reason)
         stamp = _next_stamp(row.updated_at)
         stamps = []
         unchanged = 0  # the moves before the first changed one

@@ -433,6 +433,109 @@ def m500_pin_tries(db: sqlite_utils.Database) -> None:
     )
 
 
+_CLUB_NIGHTS = """
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        date TEXT NOT NULL,
+        edit_token TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    ALTER TABLE games ADD COLUMN event_id INTEGER
+        REFERENCES events(id) ON DELETE SET NULL;
+    CREATE INDEX games_event ON games(event_id, id);
+    CREATE INDEX games_finished ON games(finished_at, id)
+        WHERE finished_at IS NOT NULL;
+    CREATE TABLE rating_steps (
+        game_id INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        finished_at TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX rating_steps_order ON rating_steps(finished_at, game_id);
+    CREATE INDEX rating_steps_player
+        ON rating_steps(name_key, finished_at, game_id, mu, sigma);
+    CREATE TABLE player_ratings (
+        name_key TEXT PRIMARY KEY,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        ordinal REAL NOT NULL,
+        games INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX player_ratings_ordinal ON player_ratings(ordinal DESC, name_key);
+    CREATE TABLE rating_dirty (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        finished_at TEXT NOT NULL,
+        game_id INTEGER NOT NULL
+    );
+    CREATE TRIGGER ratings_game_changed
+    AFTER UPDATE OF finished_at, end_reason, scores, revision ON games
+    WHEN (OLD.finished_at IS NOT NULL OR NEW.finished_at IS NOT NULL)
+     AND (OLD.finished_at IS NOT NEW.finished_at
+          OR OLD.end_reason IS NOT NEW.end_reason
+          OR OLD.scores IS NOT NEW.scores OR OLD.revision IS NOT NEW.revision)
+    BEGIN
+        {mark_old}
+        {mark_new}
+    END;
+    CREATE TRIGGER ratings_game_deleted AFTER DELETE ON games
+    WHEN OLD.finished_at IS NOT NULL
+    BEGIN {mark_old} END;
+    CREATE TRIGGER ratings_player_renamed AFTER UPDATE OF name_key ON game_players
+    WHEN OLD.name_key != NEW.name_key
+    BEGIN
+        INSERT INTO rating_dirty (id, finished_at, game_id)
+        SELECT 1, finished_at, id FROM games
+        WHERE id = NEW.game_id AND finished_at IS NOT NULL
+        ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at,
+            game_id = excluded.game_id
+        WHERE (excluded.finished_at, excluded.game_id)
+              < (rating_dirty.finished_at, rating_dirty.game_id);
+    END;
+"""
+"""The tables of club nights (CONTRACT §14): events, each game's event, and the
+ratings kept for every player (see store/ratings.py)."""
+
+
+def _mark(row: str) -> str:
+    """Return the statement that marks ratings stale from game `row` (OLD/NEW) on."""
+    return (
+        "INSERT INTO rating_dirty (id, finished_at, game_id)"
+        f" SELECT 1, {row}.finished_at, {row}.id WHERE {row}.finished_at IS NOT NULL"
+        " ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at,"
+        " game_id = excluded.game_id"
+        " WHERE (excluded.finished_at, excluded.game_id)"
+        " < (rating_dirty.finished_at, rating_dirty.game_id);"
+    )
+
+
+@migrations()
+def m600_club_nights(db: sqlite_utils.Database) -> None:
+    """Add club nights (events, each game's event) and stored ratings (issue 23).
+
+    Ratings are a chain: each finished game rates its players from their ratings
+    after the games that finished before it. rating_steps keeps each seat's
+    rating after each rated game, player_ratings the latest per player, so the
+    players list and a player's chart read rows instead of re-rating. Triggers
+    mark, in the same transaction as any write that changes a finished game's
+    result, order or names (a move, a close, an undo, a correction, a rename, a
+    delete, an import, a restore), the earliest game whose rating is stale;
+    store.ratings re-rates from there before anything reads the ratings. The
+    whole history is marked stale here, so the first read rates every game.
+    """
+    _create_statements(
+        db, _CLUB_NIGHTS.format(mark_old=_mark("OLD"), mark_new=_mark("NEW"))
+    )
+    db.execute(
+        "INSERT INTO rating_dirty (id, finished_at, game_id)"
+        " SELECT 1, finished_at, id FROM games WHERE finished_at IS NOT NULL"
+        " ORDER BY finished_at, id LIMIT 1"
+    )
+
+
 def _create_statements(db: sqlite_utils.Database, script: str) -> None:
     """Run each statement of script, triggers whole (they hold semicolons)."""
     statement = ""

@@ -2,11 +2,13 @@
 
 - `api`: the JSON API (CONTRACT §4); `table`: home, new game, the game page
 - `history`: history list, replay, corrections, renames, deletes, the sheet
-- `players`: player statistics, head-to-head; `tv`: the table view and its
-  event stream; `files`: every file, import,
+- `players`: player statistics, ratings, head-to-head; `tv`: the table view
+  and its event stream; `events`: club nights (tables, standings, their TV
+  view, seating) and the ratings API; `files`: every file, import,
   backup, restore
 - shared: `forms` (every FlaskForm), `auth` (edit tokens), `errors` (error
-  answers), `language` (the request's language and zone), `pages` (helpers
+  answers), `language` (the request's language and zone), `live` (screens
+  that follow a state: event streams and polls), `pages` (helpers
   the blueprints share)
 
 No blueprint imports another; shared view code lives in `pages`.
@@ -32,6 +34,7 @@ from . import (
     auth,
     compress,
     errors,
+    events,
     files,
     history,
     language,
@@ -97,11 +100,14 @@ def init_app(app: Flask) -> None:
     # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
     # which auth.request_may_edit checks itself.
     csrf.exempt(api.bp)
+    csrf.exempt(events.api_bp)
     # The API's restore takes a JSON body only (a page elsewhere cannot send one
     # without asking first), and the admin PIN off this machine.
     csrf.exempt(files.api_restore)
     app.register_blueprint(api.bp, url_prefix="/api")
-    for blueprint in (table.bp, history.bp, players.bp, files.bp, tv.bp, admin.bp):
+    app.register_blueprint(events.api_bp, url_prefix="/api")
+    for blueprint in (table.bp, history.bp, players.bp, files.bp, tv.bp, admin.bp,
+                      events.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(
         _=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, text=text,

@@ -17,6 +17,7 @@ from ..store import (
     stats,
     version,
 )
+from ..store import events as club
 from ..store import games as stored
 from . import auth, photo
 from .errors import error_response
@@ -200,6 +201,28 @@ def _with_token(state: str, token: str) -> Response:
     return _json_answer(f'{state[:-1]},"edit_token":{_dumps(token)}}}')
 
 
+def _event_for_new_game(value: object) -> int | None:
+    """Return the event a new game joins (CONTRACT §14), checked before anything
+    is stored: 400 for a malformed id, 404 unknown, 403 without its token."""
+    if value is None:
+        return None
+    if not _is_int(value) or value < 0:
+        _bad(_('"event" must be an event\'s id (a whole number).'))
+    token = club.event_token(value)
+    if token is None:
+        raise ApiError(404, "not_found", _("There is no event %(id)s.", id=value))
+    allowed, reason = auth.request_may_add_to_event(value, token)
+    if not allowed:
+        messages = {
+            "bad_event_token": _("This event token does not belong to the event."),
+            "missing_event_token": _(
+                "Adding a game to this event needs its event token."),
+            "csrf_failed": _("The page's security token is missing or stale: reload."),
+        }
+        raise ApiError(403, reason, messages[reason])
+    return value
+
+
 # --- routes ---
 
 
@@ -214,7 +237,10 @@ def create_game() -> tuple[Response, int]:
         _bad(_('"first_player" must be a seat number from 0 to %(last)d.',
                last=len(names) - 1))
     options = parse_options(body.get("options"))
+    event = _event_for_new_game(body.get("event"))
     game_id, token = stored.create_game(names, variant, first, options)
+    if event is not None:
+        club.add_game(event, game_id)
     auth.remember_token(game_id, token)
     return _with_token(_state(game_id), token), 201
 
@@ -321,6 +347,7 @@ def close_game(game_id: int) -> Response:
 def import_game() -> tuple[Response, int]:
     """Store a game record as a new game: 201 with state and edit token, else 422."""
     record = json_body()
+    event = _event_for_new_game(query_int("event"))
     try:
         game, names = engine.from_record(record)
     except engine.RecordError as exc:
@@ -333,6 +360,8 @@ def import_game() -> tuple[Response, int]:
         # The engine checks structure; this only keeps a gap there from becoming a 500.
         return error_response(422, "bad_record", str(exc)), 422
     game_id, token = stored.store_game(names, game)
+    if event is not None:
+        club.add_game(event, game_id)
     auth.remember_token(game_id, token)
     return _with_token(_state(game_id), token), 201
 

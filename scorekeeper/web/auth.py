@@ -141,6 +141,53 @@ def request_may_edit(game_id: int, edit_token: str) -> tuple[bool, str]:
     return True, "ok"
 
 
+def remember_event_token(event_id: int, token: str) -> None:
+    """Give this browser session the right to add tables to an event (the host's
+    device when it creates the event, or a device that followed its join link)."""
+    tokens = dict(session.get("event_tokens", {}))
+    tokens.pop(str(event_id), None)
+    tokens[str(event_id)] = token
+    while len(tokens) > MAX_SESSION_TOKENS:
+        tokens.pop(next(iter(tokens)))
+    session["event_tokens"] = tokens
+
+
+def session_event_token(event_id: int) -> str | None:
+    """Return the event token this browser session holds for event_id, if any."""
+    tokens = session.get("event_tokens")
+    if isinstance(tokens, dict):
+        token = tokens.get(str(event_id))
+        return token if isinstance(token, str) else None
+    return None
+
+
+def session_event_ids() -> list[int]:
+    """Return the events this browser session may add tables to."""
+    tokens = session.get("event_tokens")
+    if not isinstance(tokens, dict):
+        return []
+    return [int(key) for key in tokens if key.isdigit()]
+
+
+def request_may_add_to_event(event_id: int, event_token: str) -> tuple[bool, str]:
+    """Decide whether this API request may add a game to the event; return
+    (allowed, reason code): X-Event-Token, or the session's token plus CSRF."""
+    header = request.headers.get("X-Event-Token")
+    if header is not None:
+        if same_text(header, event_token):
+            return True, "ok"
+        return False, "bad_event_token"
+    held = session_event_token(event_id)
+    if held is None or not same_text(held, event_token):
+        return False, "missing_event_token"
+    if current_app.config.get("WTF_CSRF_ENABLED", True):
+        try:
+            validate_csrf(request.headers.get("X-CSRFToken"))
+        except ValidationError:
+            return False, "csrf_failed"
+    return True, "ok"
+
+
 ADMIN_SCOPE = "admin"
 """The try counter of the admin PIN (store.limits)."""
 

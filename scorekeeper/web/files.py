@@ -25,6 +25,7 @@ from ..i18n import ngettext
 from ..store import games as stored
 from ..store import loaded
 from ..store.backup import Restored, iter_stored_games, restore_backup
+from ..store.events import events_for_backup
 from .auth import (
     MAX_SESSION_TOKENS,
     PinRefusal,
@@ -138,7 +139,9 @@ def import_game() -> ResponseReturnValue:
 def _backup_response() -> Response:
     """Return every game as one qwirkle-backup/1 file, streamed game by game."""
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
-    body = stream_with_context(backup.stream(iter_stored_games(), stamp))
+    body = stream_with_context(
+        backup.stream(iter_stored_games(), stamp, events_for_backup)
+    )
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="qwirkle-backup-{stamp[:10]}.json"'

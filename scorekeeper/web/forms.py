@@ -3,6 +3,7 @@ history's corrections, renames and uploads."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import wtforms
@@ -126,6 +127,9 @@ class NewGameForm(NamedForm):
     )
     # "" lets the app decide from the opening rows; a seat number is the table's pick.
     starter = SelectField(_l("Who starts"), choices=[choice("", "")], default="")
+    # A club night this device holds the token of (issue 23); "" for none. The
+    # view offers the choices.
+    event = SelectField(_l("Club night"), choices=[choice("", "")], default="")
     colors = IntegerField(
         _l("Colours (and shapes)"), validators=[Optional(), NumberRange(min=3, max=8)]
     )
@@ -466,3 +470,55 @@ class AdminLoginForm(PageForm):
     """The admin PIN, typed on the admin page by a device other than the server."""
 
     admin_pin = StringField(_l("Admin PIN"))
+
+
+MAX_EVENT_NAME = 80
+"""Longest name of a club night."""
+
+MAX_PRESENT = 64
+"""Most players the seating form takes at once (16 tables of four)."""
+
+
+class EventForm(PageForm):
+    """A new club night: its name and date (today when empty)."""
+
+    name = StringField(_l("Name of the evening"), filters=[_strip])
+    date = StringField(_l("Date"), filters=[_strip])
+
+
+class SeatingForm(PageForm):
+    """The players present, one per line, and how to seat them."""
+
+    present = wtforms.TextAreaField(_l("Players present (one per line)"))
+    mode = RadioField(
+        _l("Tables"),
+        choices=[
+            choice("balanced", _l("Balanced by rating")),
+            choice("random", _l("At random")),
+        ],
+        default="balanced",
+    )
+
+    def names(self) -> list[str]:
+        """Return the names given, one per line, blank lines dropped."""
+        lines = (self.present.data or "").splitlines()
+        return [line.strip() for line in lines if line.strip()]
+
+
+class TablesForm(PageForm):
+    """The suggested tables to start: a JSON list of each table's names (the
+    page writes it; a person never types it)."""
+
+    tables = HiddenField()
+
+    def table_names(self) -> list[list[str]] | None:
+        """Return each table's names, or None when the field is malformed."""
+        try:
+            value = json.loads(self.tables.data or "")
+        except ValueError:
+            return None
+        if not isinstance(value, list) or not all(
+            isinstance(t, list) and all(isinstance(n, str) for n in t) for t in value
+        ):
+            return None
+        return value

@@ -6,8 +6,9 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
 
-from .. import engine
-from ..store import stats
+from .. import engine, text
+from ..formats.rating_chart import rating_chart_svg
+from ..store import ratings, stats
 
 bp = Blueprint("players", __name__)
 
@@ -31,6 +32,9 @@ def _rates(row: dict[str, Any]) -> dict[str, Any]:
 def index() -> str:
     """List every player with games, wins, win rate, average and best score."""
     rows = [_rates(row) for row in stats.player_summaries()]
+    rated = ratings.ratings_by_key()
+    for row in rows:
+        row["rating"] = rated.get(row["name_key"])
     return render_template("players/index.html", rows=rows)
 
 
@@ -50,9 +54,19 @@ def player(name: str) -> str:
             "history.replay", game_id=best["game_id"], move=best["seq"] + 1
         )
     games = stats.player_games(name, limit=20)
+    history = ratings.history(name)
+    chart = None
+    if history:
+        labels = text.rating_chart_labels()
+        chart = rating_chart_svg(
+            [(h["ordinal"], h["mu"], h["sigma"]) for h in history],
+            title=labels["title"], x_label=labels["x"], y_label=labels["y"],
+            band_label=labels["band"],
+        )
     return render_template(
         "players/player.html", stats=summary, best_url=best_url, games=games,
-        max_name=engine.MAX_NAME_LENGTH,
+        max_name=engine.MAX_NAME_LENGTH, rating=ratings.rating_of(name),
+        rating_chart=chart,
     )
 
 
@@ -65,6 +79,9 @@ def compare() -> str:
     same = bool(a and b and engine.name_key(a) == engine.name_key(b))
     if a and b and not same:
         result = stats.head_to_head(a, b)
+        found = ratings.ratings_by_key([engine.name_key(a), engine.name_key(b)])
+        result["rating_a"] = found.get(engine.name_key(a))
+        result["rating_b"] = found.get(engine.name_key(b))
     names = [r["name"] for r in stats.player_summaries()]
     return render_template(
         "players/compare.html", a=a, b=b, result=result, same=same, names=names,

@@ -24,8 +24,16 @@ from .. import engine, net, text
 from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..store import GameRow, NothingToUndo, TurnConflict, analysis, loaded, stats
+from ..store import events as club
 from ..store import games as stored
-from .auth import PinRefusal, game_pin_refusal, remember_token, same_text
+from .auth import (
+    PinRefusal,
+    game_pin_refusal,
+    remember_token,
+    same_text,
+    session_event_ids,
+    session_event_token,
+)
 from .forms import (
     CLASSIC_SEATS,
     MAX_SEATS,
@@ -203,6 +211,12 @@ def home() -> str:
 def new() -> str | Response:
     """Show the new-game form; on a valid POST store the game and open it."""
     form = NewGameForm()
+    offered = _events_offered()
+    form.event.choices = [choice("", _("None"))] + [
+        choice(str(e["id"]), f"{e['name']} · {text.day(e['date'])}") for e in offered
+    ]
+    if request.method == "GET" and request.args.get("event", "").isdigit():
+        form.event.data = request.args["event"]
     tie: list[str] = []
     if form.validate_on_submit():
         first = form.first_player()
@@ -220,6 +234,8 @@ def new() -> str | Response:
             except engine.EngineError as exc:
                 flash(text.error(exc), "error")
             else:
+                if form.event.data:
+                    club.add_game(int(form.event.data), game_id)
                 remember_token(game_id, token)
                 flash(starter_text(form, first), "info")
                 return redirect(url_for("table.game", game_id=game_id))
@@ -234,7 +250,19 @@ def new() -> str | Response:
         classic_seats=CLASSIC_SEATS,
         max_seats=MAX_SEATS,
         max_name=engine.MAX_NAME_LENGTH,
+        events=offered,
     )
+
+
+def _events_offered() -> list[dict[str, Any]]:
+    """Return the club nights this device may add a table to (it holds their
+    token: it created them or followed their join link), newest first."""
+    offered = []
+    for event_id in session_event_ids():
+        token, held = club.event_token(event_id), session_event_token(event_id)
+        if token is not None and held is not None and same_text(held, token):
+            offered.append(club.get_event(event_id))
+    return sorted(offered, key=lambda e: (e["date"], e["id"]), reverse=True)
 
 
 def starter_text(form: NewGameForm, first: int) -> str:

@@ -2,62 +2,30 @@
 the turn's timer, readable across the table; it doubles as a TV or second-screen
 spectator view.
 
-Updates are server-sent events from a bounded stream: it sends the view's state,
-then checks the game's change key (turn, updated_at and games.revision: one
-indexed read) every CHECK_SECONDS and sends the state again when it changed,
-and ends after STREAM_SECONDS; the browser's EventSource reconnects after the
-`retry` it was told, with Last-Event-ID so that an unchanged state is not sent
-again. The server runs a few worker processes with a few threads each (granian,
-or waitress in one process), so a stream must never hold a thread for good:
-each is bounded, and at most STREAMS_PER_PROCESS run at once in a process; one
-more gets the state at once and a longer retry, which makes it a poll. Without
-EventSource, the page polls tv.json (ETag, 304 while nothing changed).
+Updates come as server-sent events from bounded streams, or by polling
+tv.json (web/live.py, shared with the club night's TV view).
 """
 
 from __future__ import annotations
 
 import json
-import threading
-import time
-from collections.abc import Iterator
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Response,
-    current_app,
-    render_template,
-    request,
-    stream_with_context,
-)
+from flask import Blueprint, Response, render_template
 
 from .. import text
 from ..i18n import gettext as _
 from ..store import GameNotFound, GameRow, change_key, loaded
+from .live import (  # noqa: F401 (re-exported: tests hold the stream slots)
+    BUSY_RETRY_MS,
+    STREAMS_PER_PROCESS,
+    _slots,
+    event_stream,
+    polled_state,
+)
 from .pages import turn_elapsed
 
 bp = Blueprint("tv", __name__)
-
-STREAM_SECONDS = 25.0
-"""How long one event stream stays open before the browser reconnects."""
-
-CHECK_SECONDS = 0.25
-"""How often an open stream looks for a change (one indexed read)."""
-
-HEARTBEAT_SECONDS = 10.0
-"""A comment line this often: a closed connection is noticed at the next write."""
-
-STREAMS_PER_PROCESS = 3
-"""Event streams held open at once per process (of serve.DEFAULT_THREADS = 8)."""
-
-RETRY_MS = 500
-"""Reconnect delay after a stream ends."""
-
-BUSY_RETRY_MS = 3000
-"""Reconnect delay for a stream refused a slot: it polls at this rate instead."""
-
-_slots = threading.BoundedSemaphore(STREAMS_PER_PROCESS)
-
 
 def view_key(row: GameRow) -> str:
     """Return the change key of a loaded game (as store.change_key reads it)."""
@@ -100,10 +68,6 @@ def view_state(row: GameRow) -> dict[str, Any]:
     }
 
 
-def _event(state: dict[str, Any]) -> str:
-    return f"id: {state['key']}\nevent: state\ndata: {json.dumps(state)}\n\n"
-
-
 @bp.get("/games/<int:game_id>/tv")
 def page(game_id: int) -> str:
     """Show the table view of a game."""
@@ -120,56 +84,23 @@ def page(game_id: int) -> str:
 def state_json(game_id: int) -> Response:
     """Return the table view's state (the poll without EventSource); 304 while
     the game is unchanged."""
-    key = change_key(game_id)
-    if request.if_none_match.contains(key):
-        response = Response(status=304)
-    else:
+
+    def load() -> dict[str, Any]:
         with loaded(game_id) as row:
-            state = view_state(row)
-        key = state["key"]
-        response = Response(json.dumps(state), mimetype="application/json")
-    response.set_etag(key)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+            return view_state(row)
+
+    return polled_state(change_key(game_id), load)
 
 
 @bp.get("/games/<int:game_id>/tv/events")
 def events(game_id: int) -> Response:
-    """Stream the table view's state as server-sent events, for STREAM_SECONDS."""
-    with loaded(game_id) as row:  # GameNotFound (404) before any byte is sent
-        first = view_state(row)
-    seen = request.headers.get("Last-Event-ID", "")
-    # Tests shorten the stream (TV_STREAM_SECONDS); the server never sets it.
-    length = float(current_app.config.get("TV_STREAM_SECONDS", STREAM_SECONDS))
+    """Stream the table view's state as server-sent events (web/live.py)."""
 
-    def stream() -> Iterator[str]:
-        held = _slots.acquire(blocking=False)
-        try:
-            yield f"retry: {RETRY_MS if held else BUSY_RETRY_MS}\n\n"
-            key = first["key"]
-            if key != seen:
-                yield _event(first)
-            if not held:
-                return
-            now = time.monotonic()
-            deadline, beat = now + length, now + HEARTBEAT_SECONDS
-            while time.monotonic() < deadline:
-                time.sleep(CHECK_SECONDS)
-                if change_key(game_id) != key:
-                    with loaded(game_id) as row:
-                        state = view_state(row)
-                    key = state["key"]
-                    yield _event(state)
-                elif time.monotonic() >= beat:
-                    beat = time.monotonic() + HEARTBEAT_SECONDS
-                    yield ": still here\n\n"
-        except GameNotFound:
-            return  # deleted meanwhile: the reconnect gets the 404
-        finally:
-            if held:
-                _slots.release()
+    def load() -> dict[str, Any]:
+        with loaded(game_id) as row:
+            return view_state(row)
 
-    return Response(
-        stream_with_context(stream()), mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    first = load()  # GameNotFound (404) before any byte is sent
+    return event_stream(
+        first, lambda key: change_key(game_id) != key, load, GameNotFound
     )

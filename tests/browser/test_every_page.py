@@ -61,6 +61,21 @@ def strict(app: Flask) -> dict[str, Any]:
     return created
 
 
+def club_night(app: Flask) -> dict[str, Any]:
+    """A club night with a finished table (a corpus game) and a running one."""
+    client = app.test_client()
+    event = client.post("/api/events", json={"name": "Club night"}).get_json()
+    token = {"X-Event-Token": event["edit_token"]}
+    record = json.loads((CORPUS / "classic-10005.json").read_text())
+    answer = client.post(f"/api/games/import?event={event['id']}", json=record,
+                         headers=token)
+    assert answer.status_code == 201
+    answer = client.post("/api/games", headers=token, json={
+        "players": ["Anna", "Chris", "Dana"], "event": event["id"]})
+    assert answer.status_code == 201
+    return event
+
+
 def opened(page: Any) -> None:
     """Open every fold on the page (menus, advanced options) so that what they
     hold is checked too, and wait until the page has settled."""
@@ -107,6 +122,16 @@ def every_page(page: Any, app: Flask, base: str) -> Iterator[str]:
     expect(page.locator("[data-excluded-players]")).to_be_visible()
     opened(page)
     yield "game with table discipline"
+    # A club night (issue 23) this browser joined by its link: its page with
+    # the seating form and the join code, then with tables suggested.
+    event = club_night(app)
+    page.goto(f"{base}/events/{event['id']}/join/{event['edit_token']}")
+    opened(page)
+    yield "club night"
+    page.tap("[data-suggest]")
+    page.wait_for_selector("[data-suggestion]")
+    opened(page)
+    yield "club night, tables suggested"
     playing_id, over_id = playing["id"], over["id"]
     pages = {
         "home": "/",
@@ -130,6 +155,9 @@ def every_page(page: Any, app: Flask, base: str) -> Iterator[str]:
         "player": "/players/Anna",
         "head-to-head": "/head-to-head?a=Anna&b=Chris",
         "head-to-head, empty": "/head-to-head",
+        "club nights": "/events",
+        "club night TV view": f"/events/{event['id']}/tv",
+        "club night standings": f"/events/{event['id']}/standings",
         "import": "/import",
         "restore": "/restore",
         "admin": "/admin",

@@ -1,0 +1,110 @@
+"""A player's rating history as an SVG line chart, in the score chart's style.
+
+Drawn narrow (a phone's width in user units) so that its 13-unit text stays
+at least 11 px on a 360 px screen; text and axes take the page's text colour
+(currentColor), so the chart reads in dark mode as in light.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from html import escape
+
+from .chart import PALETTE, _nice_step
+
+
+def rating_chart_svg(
+    points: Sequence[tuple[float, float, float]],
+    *,
+    title: str,
+    x_label: str,
+    y_label: str,
+    band_label: str,
+    width: int = 360,
+    height: int = 220,
+) -> str:
+    """Return an accessible SVG chart of a player's rating after each rated game.
+
+    points: (ordinal, mu, sigma) per game, oldest first. The line is the rating
+    (the ordinal), the shaded band mu ± sigma.
+    """
+    left, right, top, bottom = 40, 10, 12, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    count = max(len(points), 1)
+    values = [p[0] for p in points] + [p[1] + p[2] for p in points] + [
+        p[1] - p[2] for p in points
+    ] + [0.0]
+    high, low = max(values), min(values)
+    step = _nice_step(max(int(high - low) + 1, 1))
+    y_top = max(math.ceil(high / step), 1) * step
+    y_bottom = min(math.floor(low / step), 0) * step
+    span = max(y_top - y_bottom, 1)
+
+    def x(i: int) -> float:
+        return left + (plot_w * i / (count - 1) if count > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return top + plot_h * (1 - (v - y_bottom) / span)
+
+    colour = PALETTE[0]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" '
+        f'viewBox="0 0 {width} {height}" width="100%" role="img" '
+        f'aria-labelledby="rating-chart-title">',
+        f'<title id="rating-chart-title">{escape(title)}</title>',
+        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" '
+        f'fill="none" stroke="currentColor" stroke-opacity="0.4"/>',
+    ]
+    for v in range(y_bottom, y_top + 1, step):
+        yy = f"{y(v):.1f}"
+        out.append(
+            f'<line x1="{left}" y1="{yy}" x2="{left + plot_w}" y2="{yy}" '
+            f'stroke="currentColor" stroke-opacity="0.15"/>'
+            f'<text x="{left - 4}" y="{yy}" text-anchor="end" '
+            f'dominant-baseline="middle" font-size="13" fill="currentColor">'
+            f"{v}</text>"
+        )
+    games = len(points)
+    x_step = _nice_step(max(games - 1, 1))
+    for i in range(0, games, x_step):
+        out.append(
+            f'<text x="{x(i):.1f}" y="{top + plot_h + 16}" text-anchor="middle" '
+            f'font-size="13" fill="currentColor">{i + 1}</text>'
+        )
+    out.append(
+        f'<text x="{left + plot_w / 2:.1f}" y="{height - 4}" text-anchor="middle" '
+        f'font-size="13" fill="currentColor">{escape(x_label)}</text>'
+        f'<text x="11" y="{top + plot_h / 2:.1f}" text-anchor="middle" '
+        f'font-size="13" fill="currentColor" '
+        f'transform="rotate(-90 11 {top + plot_h / 2:.1f})">{escape(y_label)}</text>'
+    )
+    if points:
+        upper = [f"{x(i):.1f},{y(mu + sigma):.1f}" for i, (_, mu, sigma)
+                 in enumerate(points)]
+        lower = [f"{x(i):.1f},{y(mu - sigma):.1f}" for i, (_, mu, sigma)
+                 in enumerate(points)]
+        out.append(
+            f'<polygon class="band" fill="{colour}" fill-opacity="0.18" '
+            f'stroke="none" points="{" ".join(upper + lower[::-1])}">'
+            f"<title>{escape(band_label)}</title></polygon>"
+        )
+        line = " ".join(f"{x(i):.1f},{y(p[0]):.1f}" for i, p in enumerate(points))
+        out.append(
+            f'<polyline class="series" fill="none" stroke="{colour}" '
+            f'stroke-width="2.5" points="{line}"/>'
+        )
+        if len(points) == 1:
+            # One game: the band is a bar, the line a dot.
+            _, mu, sigma = points[0]
+            out.append(
+                f'<line x1="{x(0):.1f}" y1="{y(mu - sigma):.1f}" x2="{x(0):.1f}" '
+                f'y2="{y(mu + sigma):.1f}" stroke="{colour}" stroke-opacity="0.3" '
+                f'stroke-width="14"/>'
+            )
+            out.append(
+                f'<circle cx="{x(0):.1f}" cy="{y(points[0][0]):.1f}" r="4" '
+                f'fill="{colour}"/>'
+            )
+    out.append("</svg>")
+    return "".join(out)

@@ -1,0 +1,243 @@
+"""Club nights (CONTRACT §14): events, the games at their tables, standings."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+import sqlite_utils
+
+from .cache import MAX_GAME_ID
+from .connection import get_db, immediate
+from .games import now
+
+
+class EventNotFound(LookupError):
+    """No event has this id."""
+
+    def __init__(self, event_id: int) -> None:
+        super().__init__(f"there is no event {event_id}")
+        self.event_id = event_id
+
+
+def create_event(name: str, date: str) -> tuple[int, str]:
+    """Store a new event; return (id, edit token)."""
+    token = secrets.token_urlsafe(16)
+    db = get_db()
+    with immediate(db):
+        cursor = db.conn.execute(
+            "INSERT INTO events (name, date, edit_token, created_at)"
+            " VALUES (?, ?, ?, ?)",
+            [name, date, token, now()],
+        )
+    return int(cursor.lastrowid or 0), token
+
+
+def get_event(event_id: int) -> dict[str, Any]:
+    """Return the event's id, name, date and created_at; raise EventNotFound."""
+    row = None
+    if 0 <= event_id <= MAX_GAME_ID:
+        row = get_db().conn.execute(
+            "SELECT id, name, date, created_at FROM events WHERE id = ?", [event_id]
+        ).fetchone()
+    if row is None:
+        raise EventNotFound(event_id)
+    return {"id": row[0], "name": row[1], "date": row[2], "created_at": row[3]}
+
+
+def event_token(event_id: int) -> str | None:
+    """Return the event's edit token, or None when there is no such event."""
+    if not 0 <= event_id <= MAX_GAME_ID:
+        return None
+    row = get_db().conn.execute(
+        "SELECT edit_token FROM events WHERE id = ?", [event_id]
+    ).fetchone()
+    return str(row[0]) if row else None
+
+
+def list_events(limit: int = 50) -> list[dict[str, Any]]:
+    """Return the latest events, newest first: id, name, date, tables (games),
+    running (games still being played)."""
+    return [
+        {"id": row[0], "name": row[1], "date": row[2], "tables": row[3],
+         "running": row[4] or 0}
+        for row in get_db().conn.execute(
+            "SELECT e.id, e.name, e.date, count(g.id),"
+            " sum(g.status = 'active') FROM events e"
+            " LEFT JOIN games g INDEXED BY games_event ON g.event_id = e.id"
+            " GROUP BY e.id ORDER BY e.date DESC, e.id DESC LIMIT ?",
+            [limit],
+        )
+    ]
+
+
+def add_game(event_id: int, game_id: int) -> None:
+    """Make a stored game one of the event's tables."""
+    db = get_db()
+    with immediate(db):
+        db.conn.execute(
+            "UPDATE games SET event_id = ? WHERE id = ?", [event_id, game_id]
+        )
+
+
+def game_event(game_id: int) -> int | None:
+    """Return the id of the event a game belongs to, if any."""
+    row = get_db().conn.execute(
+        "SELECT event_id FROM games WHERE id = ?", [game_id]
+    ).fetchone()
+    return None if row is None or row[0] is None else int(row[0])
+
+
+def event_game_ids(event_id: int) -> list[int]:
+    """Return the ids of the event's games, in the order they were made."""
+    return [
+        int(row[0]) for row in get_db().conn.execute(
+            "SELECT id FROM games INDEXED BY games_event WHERE event_id = ?"
+            " ORDER BY id", [event_id]
+        )
+    ]
+
+
+def event_tables(event_id: int) -> list[dict[str, Any]]:
+    """Return the event's games in the order they were made: id, status,
+    end_reason, move_count, updated_at, revision and players (seat, name, score,
+    excluded, is_winner)."""
+    db = get_db()
+    games = [
+        {"id": row[0], "status": row[1], "end_reason": row[2], "move_count": row[3],
+         "updated_at": row[4], "revision": row[5], "players": []}
+        for row in db.conn.execute(
+            "SELECT id, status, end_reason, move_count, updated_at, revision"
+            " FROM games INDEXED BY games_event WHERE event_id = ? ORDER BY id",
+            [event_id],
+        )
+    ]
+    by_id = {game["id"]: game for game in games}
+    for game_id, seat, name, score, excluded, winner in db.conn.execute(
+        "SELECT p.game_id, p.seat, p.name, p.score, p.excluded, p.is_winner"
+        " FROM games g INDEXED BY games_event JOIN game_players p"
+        " ON p.game_id = g.id WHERE g.event_id = ? ORDER BY g.id, p.seat",
+        [event_id],
+    ):
+        by_id[game_id]["players"].append({
+            "seat": seat, "name": name, "score": score, "excluded": bool(excluded),
+            "winner": bool(winner),
+        })
+    return games
+
+
+def change_key(event_id: int) -> str:
+    """Return a key that changes whenever any of the event's games changes (a
+    move, an undo, a correction, a rename, a new table): one indexed read."""
+    row = get_db().conn.execute(
+        # By the event's index (the planner, without statistics for it, may
+        # otherwise scan every game: 20 ms at 50,000 games).
+        "SELECT count(*), max(updated_at), total(revision), total(move_count)"
+        " FROM games INDEXED BY games_event WHERE event_id = ?",
+        [event_id],
+    ).fetchone()
+    return f"{row[0]}-{row[1] or ''}-{int(row[2])}-{int(row[3])}"
+
+
+def standings(event_id: int) -> list[dict[str, Any]]:
+    """Return the event's standings (CONTRACT §14): one row per player (by name
+    key) over its finished games (an abandoned one has no result): name, games,
+    wins, points, rank; by wins, then points, then name; ties share a rank.
+
+    A player's name is as written in their latest game of the event.
+    """
+    rows: dict[str, dict[str, Any]] = {}
+    for name, key, score, winner in get_db().conn.execute(
+        "SELECT p.name, p.name_key, p.score, p.is_winner"
+        " FROM games g INDEXED BY games_event JOIN game_players p"
+        " ON p.game_id = g.id WHERE g.event_id = ? AND p.is_winner IS NOT NULL"
+        " ORDER BY g.id, p.seat",
+        [event_id],
+    ):
+        row = rows.setdefault(
+            key, {"name": name, "games": 0, "wins": 0, "points": 0}
+        )
+        row["name"] = name
+        row["games"] += 1
+        row["wins"] += winner
+        row["points"] += score
+    ordered = sorted(
+        rows.items(),
+        key=lambda item: (-item[1]["wins"], -item[1]["points"], item[0]),
+    )
+    out: list[dict[str, Any]] = []
+    for place, (_key, row) in enumerate(ordered):
+        previous = out[-1] if out else None
+        same = previous is not None and (previous["wins"], previous["points"]) == (
+            row["wins"], row["points"]
+        )
+        out.append({**row, "rank": previous["rank"] if same and previous
+                    else place + 1})
+    return out
+
+
+def event_players(event_id: int) -> list[str]:
+    """Return the names of everyone who played at the event, once each (by name
+    key), as written in their latest game there, in order of first appearance."""
+    names: dict[str, str] = {}
+    for name, key in get_db().conn.execute(
+        "SELECT p.name, p.name_key FROM games g INDEXED BY games_event"
+        " JOIN game_players p ON p.game_id = g.id WHERE g.event_id = ?"
+        " ORDER BY g.id, p.seat",
+        [event_id],
+    ):
+        names[key] = name
+    return list(names.values())
+
+
+def events_for_backup(game_ids: Sequence[int]) -> list[dict[str, Any]]:
+    """Return every club night for a backup whose games were written in the
+    order of game_ids: name, date, created_at and games (indexes into that
+    order; a game not written is left out)."""
+    db = get_db()
+    position = {game_id: index for index, game_id in enumerate(game_ids)}
+    events = {
+        row[0]: {"name": row[1], "date": row[2], "created_at": row[3], "games": []}
+        for row in db.conn.execute(
+            "SELECT id, name, date, created_at FROM events ORDER BY id"
+        )
+    }
+    for event_id, game_id in db.conn.execute(
+        "SELECT event_id, id FROM games WHERE event_id IS NOT NULL ORDER BY id"
+    ):
+        if game_id in position and event_id in events:
+            events[event_id]["games"].append(position[game_id])
+    return list(events.values())
+
+
+def restore_events(
+    db: sqlite_utils.Database, events: Sequence[Any],
+    positions: Sequence[int | None],
+) -> None:
+    """Store a backup's club nights (in the caller's transaction), each game
+    named by its position in the backup (positions: the stored id of each).
+
+    An event already here (same name, date and creation time) is the same
+    event: it gains the games. A game keeps the event it already has; an index
+    beyond the backup's games names nothing.
+    """
+    for event in events:
+        row = db.conn.execute(
+            "SELECT id FROM events WHERE name = ? AND date = ? AND created_at = ?",
+            [event.name, event.date, event.created_at],
+        ).fetchone()
+        if row is None:
+            cursor = db.conn.execute(
+                "INSERT INTO events (name, date, edit_token, created_at)"
+                " VALUES (?, ?, ?, ?)",
+                [event.name, event.date, secrets.token_urlsafe(16), event.created_at],
+            )
+            event_id = int(cursor.lastrowid or 0)
+        else:
+            event_id = int(row[0])
+        ids = [positions[i] for i in event.games if i < len(positions)]
+        db.conn.executemany(
+            "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL",
+            [(event_id, game_id) for game_id in ids if game_id is not None],
+        )

@@ -1,0 +1,477 @@
+"""Club nights (issue 23, CONTRACT §14): events with several tables, their
+standings, the event's TV view, seating for the next round, and the ratings.
+
+The event's edit token is what adds a table: the host's device holds it from
+creating the event, and shows it as a join link and QR code; a device that
+follows the link holds it too (in its session) and may start tables there.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from datetime import date as Date
+from typing import Any, NoReturn
+
+import segno
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.exceptions import NotFound
+from werkzeug.wrappers import Response
+
+from .. import engine, formats, net, text
+from ..i18n import gettext as _
+from ..store import GameNotFound, loaded, ratings
+from ..store import events as club
+from ..store import games as stored
+from . import auth
+from .errors import error_page, error_response, is_api_path
+from .forms import MAX_EVENT_NAME, MAX_PRESENT, EventForm, SeatingForm, TablesForm
+from .live import event_stream, polled_state
+
+bp = Blueprint("events", __name__)
+
+api_bp = Blueprint("events_api", __name__)
+"""The JSON half (CONTRACT §14): CSRF-exempt like the games API, since a page
+elsewhere cannot send a JSON body without asking first."""
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+@api_bp.errorhandler(_Refused)
+def _refused(exc: _Refused) -> Response:
+    return error_response(exc.status, exc.code, exc.message)
+
+
+@bp.errorhandler(club.EventNotFound)
+@api_bp.errorhandler(club.EventNotFound)
+def _no_event(exc: club.EventNotFound) -> Response | Any:
+    if is_api_path():
+        return error_response(
+            404, "not_found", _("There is no event %(id)s.", id=exc.event_id)
+        )
+    return error_page(NotFound())
+
+
+def _bad(message: str, code: str = "invalid_event") -> NoReturn:
+    raise _Refused(400, code, message)
+
+
+def check_event_name(value: object) -> str:
+    """Return an event's name, trimmed; raise ValueError with the page's sentence."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(_("Give the evening a name."))
+    name = " ".join(value.split())
+    if len(name) > MAX_EVENT_NAME:
+        raise ValueError(_("A name is at most %(num)d characters.", num=MAX_EVENT_NAME))
+    if any(not ch.isprintable() for ch in name):
+        raise ValueError(_("The name holds characters that cannot be shown."))
+    return name
+
+
+def check_event_date(value: object) -> str:
+    """Return an ISO date (today when empty); raise ValueError with a sentence."""
+    if value is None or value == "":
+        return Date.today().isoformat()
+    if isinstance(value, str) and _DATE.fullmatch(value):
+        try:
+            return Date.fromisoformat(value).isoformat()
+        except ValueError:
+            pass
+    raise ValueError(_("The date is written as year-month-day, e.g. 2026-12-04."))
+
+
+def _with_standings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return standings rows (CONTRACT §14 keys only)."""
+    keys = ("name", "games", "wins", "points", "rank")
+    return [{key: row[key] for key in keys} for row in rows]
+
+
+def event_json(event_id: int) -> dict[str, Any]:
+    """Return an event as CONTRACT §14 answers it."""
+    event = club.get_event(event_id)
+    return {
+        "id": event["id"], "name": event["name"], "date": event["date"],
+        "games": club.event_game_ids(event_id),
+        "standings": _with_standings(club.standings(event_id)),
+    }
+
+
+# --- the JSON API ---
+
+
+@api_bp.post("/events")
+def api_create() -> tuple[Response, int]:
+    """Create a club night: 201 with its id, name, date and edit_token."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        _bad(_("The request body must be a JSON object."), "bad_request")
+    try:
+        name = check_event_name(body.get("name"))
+        day = check_event_date(body.get("date"))
+    except ValueError as exc:
+        _bad(str(exc))
+    event_id, token = club.create_event(name, day)
+    auth.remember_event_token(event_id, token)
+    return jsonify({**event_json(event_id), "edit_token": token}), 201
+
+
+@api_bp.get("/events/<int:event_id>")
+def api_event(event_id: int) -> Response:
+    """Return an event: its games and standings."""
+    return jsonify(event_json(event_id))
+
+
+@api_bp.get("/ratings")
+def api_ratings() -> Response:
+    """Return every rated player's rating, highest ordinal first."""
+    return jsonify([
+        {key: row[key] for key in ("name", "mu", "sigma", "ordinal", "games")}
+        for row in ratings.all_ratings()
+    ])
+
+
+# --- pages ---
+
+
+def may_add(event_id: int) -> bool:
+    """Return whether this browser's session holds the event's token."""
+    token = club.event_token(event_id)
+    held = auth.session_event_token(event_id)
+    return token is not None and held is not None and auth.same_text(held, token)
+
+
+def _join_link(event_id: int, token: str) -> str | None:
+    """Return the event's join link at the address the server listens on (never
+    the request's Host, which a guest may set); None when only this machine
+    reaches the server."""
+    port = current_app.config.get("LISTEN_PORT") or request.environ.get("SERVER_PORT")
+    base = net.reachable_url(
+        current_app.config.get("LISTEN_HOST"), int(port) if port else None
+    )
+    if base is None:
+        return None
+    return base.rstrip("/") + url_for("events.join", event_id=event_id, token=token)
+
+
+@bp.route("/events", methods=["GET", "POST"])
+def index() -> str | Response:
+    """List the club nights; on a valid POST start a new one on this device."""
+    form = EventForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            name = check_event_name(form.name.data)
+            day = check_event_date(form.date.data)
+        except ValueError as exc:
+            error = str(exc)
+        else:
+            event_id, token = club.create_event(name, day)
+            auth.remember_event_token(event_id, token)
+            flash(_("Club night started. Add a table for each game."), "info")
+            return redirect(url_for("events.event", event_id=event_id))
+    elif request.method == "GET":
+        form.date.data = Date.today().isoformat()
+    return render_template(
+        "events/index.html", form=form, error=error, events=club.list_events(),
+        max_name=MAX_EVENT_NAME,
+    )
+
+
+def _tables(event_id: int) -> list[dict[str, Any]]:
+    """Return the event's tables with whose turn it is at each running one."""
+    tables = club.event_tables(event_id)
+    for table in tables:
+        table["current"] = None
+        table["turn_line"] = ""
+        if table["status"] != "active":
+            continue
+        try:
+            with loaded(table["id"]) as row:
+                game = row.game
+                if game.status == "active":
+                    table["current"] = game.current_player
+                    table["turn_line"] = _(
+                        "%(name)s to play", name=row.names[game.current_player]
+                    )
+        except GameNotFound:
+            continue  # deleted meanwhile
+    return tables
+
+
+def _standings_with_ratings(event_id: int) -> list[dict[str, Any]]:
+    rows = club.standings(event_id)
+    found = ratings.ratings_by_key([engine.name_key(row["name"]) for row in rows])
+    for row in rows:
+        rated = found.get(engine.name_key(row["name"]))
+        row["rating"] = rated["ordinal"] if rated else None
+        row["rated"] = rated
+    return rows
+
+
+def event_context(event_id: int) -> dict[str, Any]:
+    """Return what the event page shows."""
+    event = club.get_event(event_id)
+    tables = _tables(event_id)
+    standings = _standings_with_ratings(event_id)
+    allowed = may_add(event_id)
+    token = club.event_token(event_id) if allowed else None
+    finished = sum(1 for t in tables if t["status"] == "finished"
+                   and t["end_reason"] != "abandoned")
+    running = sum(1 for t in tables if t["status"] == "active")
+    return {
+        "live_key": club.change_key(event_id),
+        "event": event, "tables": tables, "standings": standings,
+        "may_add": allowed,
+        "join_link": _join_link(event_id, token) if token else None,
+        "finished": finished, "running": running,
+        "note": text.standings_note(finished, running),
+        "players": club.event_players(event_id),
+    }
+
+
+@bp.get("/events/<int:event_id>")
+def event(event_id: int) -> str:
+    """Show a club night: its tables, live totals, standings and seating."""
+    context = event_context(event_id)
+    seating = SeatingForm()
+    seating.present.data = "\n".join(context["players"])
+    return render_template(
+        "events/event.html", **context, seating=seating, suggestion=None,
+        tables_form=TablesForm(), max_present=MAX_PRESENT,
+    )
+
+
+@bp.get("/events/<int:event_id>/join/<token>")
+def join(event_id: int, token: str) -> Response:
+    """Take an event's token into this browser's session (the QR code's link)."""
+    held = club.event_token(event_id)
+    if held is None or not auth.same_text(token, held):
+        abort(404)
+    auth.remember_event_token(event_id, token)
+    flash(_("This device can now start tables at this club night."), "info")
+    return redirect(url_for("events.event", event_id=event_id))
+
+
+@bp.get("/events/<int:event_id>/join.svg")
+def join_code(event_id: int) -> Response:
+    """Draw the event's join link as a QR code, for a device holding the token."""
+    club.get_event(event_id)
+    if not may_add(event_id):
+        abort(403)
+    token = club.event_token(event_id) or ""
+    url = _join_link(event_id, token)
+    if url is None:
+        abort(404)
+    # A file an <img> shows: with its namespace and size (svg_inline has neither).
+    out = io.BytesIO()
+    segno.make(url, error="m").save(
+        out, kind="svg", scale=4, dark="#000", light="#fff", xmldecl=False
+    )
+    response = Response(out.getvalue(), mimetype="image/svg+xml")
+    # The code holds the event's token: never kept by a shared cache.
+    response.cache_control.private = True
+    response.cache_control.no_store = True
+    return response
+
+
+def _present_ratings(names: list[str]) -> dict[str, float]:
+    found = ratings.ratings_by_key([engine.name_key(n) for n in names])
+    return {
+        name: found[engine.name_key(name)]["ordinal"]
+        for name in names if engine.name_key(name) in found
+    }
+
+
+def _present_names(names: list[str]) -> list[str]:
+    """Return the names by the one name rule, once each (engine.InvalidName)."""
+    checked: list[str] = []
+    seen: set[str] = set()
+    for raw in names:
+        name = engine.normalise_name(raw)
+        key = engine.name_key(name)
+        if key in seen:
+            raise engine.InvalidName("names_duplicate", {"name": name})
+        seen.add(key)
+        checked.append(name)
+    return checked
+
+
+@bp.post("/events/<int:event_id>/seating")
+def seating(event_id: int) -> str:
+    """Suggest tables of 2-4 for the players present (balanced by rating, or at
+    random); the page then starts them in one tap."""
+    context = event_context(event_id)
+    form = SeatingForm()
+    suggestion = None
+    error = None
+    if form.validate_on_submit():
+        names = form.names()
+        try:
+            if len(names) > MAX_PRESENT:
+                raise ValueError(_("At most %(num)d players at once.",
+                                   num=MAX_PRESENT))
+            checked = _present_names(names)
+        except engine.InvalidName as exc:
+            error = text.invalid_name(exc)
+        except (ValueError, engine.EngineError) as exc:
+            error = str(exc)
+        else:
+            try:
+                if form.mode.data == "random":
+                    suggestion = engine.seat_tables(checked, rng=random.Random())
+                else:
+                    suggestion = engine.seat_tables(checked, _present_ratings(checked))
+            except engine.SeatingError:
+                error = _("Seating needs at least two players.")
+    tables_form = TablesForm()
+    if suggestion:
+        tables_form.tables.data = json.dumps(suggestion, ensure_ascii=False)
+    rated = _present_ratings([n for t in suggestion or [] for n in t])
+    return render_template(
+        "events/event.html", **context, seating=form, suggestion=suggestion,
+        suggestion_ratings=rated, seating_error=error, tables_form=tables_form,
+        max_present=MAX_PRESENT,
+    )
+
+
+@bp.post("/events/<int:event_id>/tables")
+def start_tables(event_id: int) -> Response:
+    """Start the suggested tables as games of the event, all or none."""
+    club.get_event(event_id)
+    if not may_add(event_id):
+        abort(403)
+    form = TablesForm()
+    if not form.validate_on_submit():
+        abort(400)
+    tables = form.table_names()
+    if not tables or len(tables) > MAX_PRESENT // 2:
+        abort(400)
+    checked = []
+    try:
+        for names in tables:
+            checked.append(engine.check_players(names, engine.CLASSIC))
+        # One person, one table.
+        _present_names([name for names in checked for name in names])
+    except engine.EngineError as exc:
+        flash(text.error(exc), "error")
+        return redirect(url_for("events.event", event_id=event_id))
+    for names in checked:
+        game_id, token = stored.create_game(names)
+        club.add_game(event_id, game_id)
+        auth.remember_token(game_id, token)
+    flash(_("%(num)d tables started.", num=len(checked)), "info")
+    return redirect(url_for("events.event", event_id=event_id))
+
+
+def _standings_file(event_id: int) -> formats.StandingsFile:
+    context = event_context(event_id)
+    event = context["event"]
+    return formats.StandingsFile(
+        id=event_id, name=event["name"], date=event["date"],
+        rows=context["standings"], finished=context["finished"],
+        running=context["running"],
+    )
+
+
+@bp.get("/events/<int:event_id>/standings")
+def standings_sheet(event_id: int) -> str:
+    """Show the standings as a printable sheet, in the page's language."""
+    context = event_context(event_id)
+    return render_template("events/standings.html", **context,
+                           labels=text.standings_labels())
+
+
+@bp.get("/events/<int:event_id>/<any('standings.csv', 'standings.pdf'):name>")
+def standings_file(event_id: int, name: str) -> Response:
+    """Download the standings as CSV or PDF (formats.EVENT_FORMATS)."""
+    fmt = formats.EVENT_FORMATS[name]
+    body = fmt.build(_standings_file(event_id))
+    response = Response(body, mimetype=fmt.media_type)
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{fmt.download_name(event_id)}"'
+    )
+    return response
+
+
+# --- the event's TV view ---
+
+
+def tv_state(event_id: int) -> dict[str, Any]:
+    """Return what the event's TV view shows: each table's totals and whose turn
+    it is, and the standings; "key" changes whenever any of it may have."""
+    key = club.change_key(event_id)
+    event = club.get_event(event_id)
+    tables = _tables(event_id)
+    return {
+        "key": key,
+        "name": event["name"],
+        "tables": [
+            {
+                "id": table["id"],
+                "number": number,
+                "status": table["status"],
+                "abandoned": table["end_reason"] == "abandoned",
+                "turn_line": table["turn_line"],
+                "players": [
+                    {"name": p["name"], "score": p["score"],
+                     "current": p["seat"] == table["current"],
+                     "excluded": p["excluded"], "winner": p["winner"]}
+                    for p in table["players"]
+                ],
+            }
+            for number, table in enumerate(tables, start=1)
+        ],
+        "standings": _with_standings(club.standings(event_id)),
+    }
+
+
+@bp.get("/events/<int:event_id>/tv")
+def tv(event_id: int) -> str:
+    """Show the event's TV view: every table and the standings, live."""
+    state = tv_state(event_id)
+    strings = {
+        "table": _("Table %(num)s", num="{n}"),
+        "finished": _("Finished"),
+        "abandoned": _("Abandoned"),
+        "none": _("No finished games yet."),
+    }
+    return render_template(
+        "events/tv.html", state=state, event_id=event_id,
+        strings=json.dumps(strings, ensure_ascii=False),
+        labels=text.standings_labels(),
+    )
+
+
+@bp.get("/events/<int:event_id>/tv.json")
+def tv_json(event_id: int) -> Response:
+    """Return the TV view's state; 304 while nothing at the event changed."""
+    club.get_event(event_id)
+    return polled_state(club.change_key(event_id), lambda: tv_state(event_id))
+
+
+@bp.get("/events/<int:event_id>/tv/events")
+def tv_events(event_id: int) -> Response:
+    """Stream the TV view's state as server-sent events (web/live.py)."""
+    first = tv_state(event_id)
+    return event_stream(
+        first, lambda key: club.change_key(event_id) != key,
+        lambda: tv_state(event_id), club.EventNotFound,
+    )

@@ -1,0 +1,112 @@
+"""Screens that follow a changing state by themselves (the game's table view,
+a club night's TV view): bounded server-sent-event streams plus an ETag poll.
+
+A stream sends the state, then checks a cheap change key every CHECK_SECONDS
+and sends the state again when it changed, and ends after STREAM_SECONDS; the
+browser's EventSource reconnects after the `retry` it was told, with
+Last-Event-ID so that an unchanged state is not sent again. The server runs a
+few worker processes with a few threads each (granian, or waitress in one
+process), so a stream must never hold a thread for good: each is bounded, and
+at most STREAMS_PER_PROCESS run at once in a process (every kind of screen
+together); one more gets the state at once and a longer retry, which makes it
+a poll. Without EventSource, the page polls the JSON state (ETag, 304 while
+nothing changed). static/live.js is the browser's half.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from flask import Response, current_app, request, stream_with_context
+
+STREAM_SECONDS = 25.0
+"""How long one event stream stays open before the browser reconnects."""
+
+CHECK_SECONDS = 0.25
+"""How often an open stream looks for a change (one indexed read)."""
+
+HEARTBEAT_SECONDS = 10.0
+"""A comment line this often: a closed connection is noticed at the next write."""
+
+STREAMS_PER_PROCESS = 3
+"""Event streams held open at once per process (of serve.DEFAULT_THREADS = 8)."""
+
+RETRY_MS = 500
+"""Reconnect delay after a stream ends."""
+
+BUSY_RETRY_MS = 3000
+"""Reconnect delay for a stream refused a slot: it polls at this rate instead."""
+
+_slots = threading.BoundedSemaphore(STREAMS_PER_PROCESS)
+
+State = dict[str, Any]
+"""A screen's state: JSON-able, its change key under "key"."""
+
+
+def _event(state: State) -> str:
+    return f"id: {state['key']}\nevent: state\ndata: {json.dumps(state)}\n\n"
+
+
+def event_stream(
+    first: State, changed: Callable[[str], bool], load: Callable[[], State],
+    gone: type[BaseException] = LookupError,
+) -> Response:
+    """Answer a server-sent-event stream of a screen's state for STREAM_SECONDS.
+
+    first: the state now (an unknown thing answered 404 before this is called);
+    changed(key): whether the state moved past key (one cheap read);
+    load(): the state now; gone: the error load raises once the thing was
+    deleted meanwhile (the reconnect then gets the 404).
+    """
+    seen = request.headers.get("Last-Event-ID", "")
+    # Tests shorten the stream (TV_STREAM_SECONDS); the server never sets it.
+    length = float(current_app.config.get("TV_STREAM_SECONDS", STREAM_SECONDS))
+
+    def stream() -> Iterator[str]:
+        held = _slots.acquire(blocking=False)
+        try:
+            yield f"retry: {RETRY_MS if held else BUSY_RETRY_MS}\n\n"
+            key = first["key"]
+            if key != seen:
+                yield _event(first)
+            if not held:
+                return
+            now = time.monotonic()
+            deadline, beat = now + length, now + HEARTBEAT_SECONDS
+            while time.monotonic() < deadline:
+                time.sleep(CHECK_SECONDS)
+                if changed(key):
+                    state = load()
+                    key = state["key"]
+                    yield _event(state)
+                elif time.monotonic() >= beat:
+                    beat = time.monotonic() + HEARTBEAT_SECONDS
+                    yield ": still here\n\n"
+        except gone:
+            return
+        finally:
+            if held:
+                _slots.release()
+
+    return Response(
+        stream_with_context(stream()), mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+def polled_state(key: str, load: Callable[[], State]) -> Response:
+    """Answer the state as JSON with its key as ETag; 304 while the client's
+    copy is current (key: the current change key, read cheaply)."""
+    if request.if_none_match.contains(key):
+        response = Response(status=304)
+    else:
+        state = load()
+        key = state["key"]
+        response = Response(json.dumps(state), mimetype="application/json")
+    response.set_etag(key)
+    response.headers["Cache-Control"] = "no-cache"
+    return response

@@ -1,0 +1,71 @@
+/* A club night's TV view (issue 23): every table's totals and whose turn it
+   is, and the standings; follows the event by itself through live.js (the
+   game's table view does the same) and redraws from each new state. Names
+   are set as text, never as markup. */
+(function () {
+  "use strict";
+  var root = document.querySelector("[data-etv]");
+  var holder = document.querySelector("[data-etv-state]");
+  if (!root || !holder || !window.scorekeeper || !window.scorekeeper.follow) { return; }
+  var state = JSON.parse(holder.textContent);
+  var strings = JSON.parse(root.getAttribute("data-text") || "{}");
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function tableCard(t) {
+    var card = el("article", "etv-table" + (t.status !== "active" ? " done" : ""));
+    card.setAttribute("data-etv-table", String(t.id));
+    var head = el("h2", "", strings.table.replace("{n}", t.number));
+    if (t.status !== "active") {
+      head.appendChild(document.createTextNode(" "));
+      head.appendChild(el("small", "", "· " + (t.abandoned ? strings.abandoned : strings.finished)));
+    }
+    card.appendChild(head);
+    var list = el("ol", "etv-players");
+    t.players.forEach(function (p) {
+      var classes = [];
+      if (p.current) { classes.push("current"); }
+      if (p.winner) { classes.push("winner"); }
+      if (p.excluded) { classes.push("excluded"); }
+      var item = el("li", classes.join(" "));
+      if (p.current) { item.setAttribute("aria-current", "true"); }
+      item.appendChild(el("span", "etv-name", p.name));
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(el("b", "etv-total", String(p.score)));
+      list.appendChild(item);
+    });
+    card.appendChild(list);
+    if (t.turn_line) { card.appendChild(el("p", "etv-turn", t.turn_line)); }
+    return card;
+  }
+
+  function show(next) {
+    if (!next || next.key === state.key) { return; }
+    state = next;
+    var tables = root.querySelector("[data-etv-tables]");
+    tables.textContent = "";
+    next.tables.forEach(function (t) { tables.appendChild(tableCard(t)); });
+    var body = root.querySelector("[data-etv-standings] tbody");
+    body.textContent = "";
+    next.standings.forEach(function (r) {
+      var row = el("tr");
+      row.appendChild(el("td", "", String(r.rank)));
+      var name = el("th", "", r.name);
+      name.setAttribute("scope", "row");
+      row.appendChild(name);
+      row.appendChild(el("td", "", String(r.wins)));
+      row.appendChild(el("td", "", String(r.points)));
+      body.appendChild(row);
+    });
+    root.querySelector("[data-etv-none]").hidden = next.standings.length > 0;
+    root.setAttribute("data-etv-key", next.key);
+  }
+
+  root.setAttribute("data-etv-key", state.key);
+  window.scorekeeper.follow(root, show);
+})();
