@@ -21,6 +21,9 @@ from .grid import Grid, dark_threshold, value_ratio
 CELL = 64
 """Pixels per cell edge in the rectified grid."""
 
+WHITE = 235
+"""A pixel with every channel at least this is blown out (glare)."""
+
 
 
 @dataclass
@@ -41,6 +44,13 @@ class Cell:
     edge: float = 0.0
     """How wide the symbol's edge is, as a share of a cell: sharp photos give
     a few hundredths, blurred ones more."""
+    raw: np.ndarray | None = None
+    """The symbol's median colour as seen, linear RGB (before `color` takes
+    off the light that glare adds to the tile around it)."""
+    black: np.ndarray | None = None
+    """The median colour of the tile body around the symbol, linear RGB."""
+    glare: float = 0.0
+    """Share of the cell's pixels blown out (a channel at the sensor's top)."""
 
     @property
     def is_tile(self) -> bool:
@@ -88,6 +98,9 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
         & (yy >= inset) & (yy < CELL - inset)
     dark = ratio < _body_level(ratio, seen, rim, grid, (c0, r0, c1, r1))
     value = rect.max(axis=2).astype(np.float32)
+    # Blown out: white, every channel near the top (a bright yellow symbol
+    # tops one or two channels, never blue).
+    white = rect.min(axis=2) >= WHITE
     out = {}
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
@@ -111,7 +124,26 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 if cell.color is not None:
                     cell.body = max(body, 0.5)
                     cell.edge = _edge_width(value[y:y + CELL, x:x + CELL])
+            cell.glare = float(white[y:y + CELL, x:x + CELL].mean())
+    _less_flare(out)
     return out
+
+
+def _less_flare(cells: dict[tuple[int, int], Cell]) -> None:
+    """Set each symbol's colour: as seen, less the light glare or flare adds
+    to its tile. That light shows as a tile body lighter than the photo's
+    usual black; a body of the usual black adds nothing to take off (taking
+    it all off would leave dark paint without its weaker channels: a dark
+    orange would lose its green and read red)."""
+    blacks = [c.black for c in cells.values() if c.black is not None]
+    if not blacks:
+        return
+    usual = np.median(np.array(blacks), axis=0)
+    for cell in cells.values():
+        if cell.raw is None or cell.black is None:
+            continue
+        excess = np.maximum(cell.black - usual, 0)
+        cell.color = np.maximum(cell.raw - 0.9 * excess, 1e-4).astype(np.float64)
 
 
 def _edge_width(value: np.ndarray) -> float:
@@ -191,8 +223,9 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     # Less the black of the tile around it: glare and flare add light to both.
     body = rect[y:y + CELL, x:x + CELL][dark[y:y + CELL, x:x + CELL]]
     black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
-    lin = (bgr[::-1] ** 2.2) - 0.9 * (black[::-1] ** 2.2)
-    cell.color = np.maximum(lin, 1e-4).astype(np.float64)
+    cell.raw = (bgr[::-1] ** 2.2).astype(np.float64)
+    cell.black = (black[::-1] ** 2.2).astype(np.float64)
+    cell.color = cell.raw
     cell.mask = norm
 
 
