@@ -10,7 +10,8 @@ it what real tiles look like instead of the renderers' bright paint:
   tiles has one paint for the whole game (`Paint`); `shifted` paint is the
   real game's: orange at ~16° beside red at ~358°, purple at ~245° beside
   blue at ~218°, dark (value 0.3–0.65);
-- symbols filling ~80 % of the tile's face, the crisscross a four-pointed
+- symbols filling ~80 % of the tile's face (the stars' tips; the others
+  in proportion), the crisscross a four-pointed
   star on the diagonals and the starburst an eight-pointed one;
 - bevelled tiles: a lighter rim on the side facing the light, a soft shadow;
 - glare: a lamp's reflection on the glossy tiles, up to blown-out white;
@@ -100,18 +101,17 @@ def _star(points: int, outer: float, inner: float, phase: float) -> np.ndarray:
 
 def real_polygons(shape: str, fill: float = 0.8, inner: float = 0.32,
                   spikes: float = 0.55) -> list[np.ndarray]:
-    """A real tile's symbol (tile units, centred): about `fill` of the face
-    (the face is 0.86 of the tile) across; `inner` is the crisscross's waist
+    """A real tile's symbol (tile units, centred): the stars about `fill` of
+    the face (the face is 0.86 of the tile) across; `inner` is the crisscross's waist
     and `spikes` the starburst's, as shares of their tips."""
     half = 0.86 * fill / 2
     if shape == "crisscross":
         return [_star(4, half, half * inner, math.pi / 4)]
     if shape == "starburst":
         return [_star(8, half, half * spikes, math.pi / 8)]
-    scale = half / {"circle": 0.27, "square": 0.26, "diamond": 0.34, "clover": 0.275
-                    }[shape]
-    if shape == "square":
-        return [synth._rounded_square(0.23 * scale, 0.03 * scale)]
+    # The other symbols keep their proportions to the stars (`synth`'s,
+    # whose starburst reaches 0.35 of a tile).
+    scale = half / 0.35
     return [p * scale for p in synth.symbol_polygons(shape)]
 
 
