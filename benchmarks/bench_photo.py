@@ -300,6 +300,7 @@ def main() -> None:
         print(f"[{name}: {count} photos ready in {time.perf_counter() - start:.0f} s]",
               file=sys.stderr)
     results = {}
+    rows_of: dict[str, list[dict]] = {}
     for name in names:
         medians, peaks, first = [], [], None
         for _ in range(runs if name in SETS else 1):
@@ -309,6 +310,7 @@ def main() -> None:
             peaks.append(peak)
         results[name] = (score(name, count, first), medians, max(peaks),
                          max(r["seconds"] for r in first))
+        rows_of[name] = first
     print(f"\n## Photo reading: {count} photos per set, {runs} run(s)\n")
     print("| set | whole moves right | confident wrong | wrong, flagged | refused "
           "| tiles right | median s/photo (runs) | max s | peak RSS |")
@@ -341,8 +343,7 @@ def main() -> None:
         print(f"refused ({name}): {refused or 'none'}")
     if args.misses:
         for name in results:
-            rows, _ = run_set(name, count)
-            for i, (case, row) in enumerate(zip(_cases(name, count), rows,
+            for i, (case, row) in enumerate(zip(_cases(name, count), rows_of[name],
                                                 strict=True)):
                 if row["got"] not in _expected(case):
                     tag = "CONFIDENT WRONG" if confident_wrong(case, row) else "flagged"

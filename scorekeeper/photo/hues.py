@@ -46,6 +46,14 @@ USUAL: dict[str, tuple[float, float]] = {
 OUTSIDE = 6.0
 """Degrees outside a colour's usual range that cost one unit."""
 
+TAUGHT = 3.0
+"""Degrees outside a range the table taught that cost one unit."""
+
+SAME_PAINT = 4.0
+"""Symbols closer than this in hue are taken as one paint: together they
+weigh as one symbol where they lie (more tiles of one paint do not make its
+name surer; their order among the others and the stored ones do)."""
+
 ANCHOR = 12.0
 """What naming a recognised stored tile otherwise than stored costs."""
 
@@ -91,35 +99,44 @@ def known(colors: Sequence[str]) -> bool:
     return all(c in USUAL for c in colors)
 
 
+Range = tuple[float, float, float, float]
+"""A colour's place: (lo, hi) open degrees, and the degrees outside each end
+that cost one unit."""
+
+
 def _ranges(colors: Sequence[str], learnt: Mapping[str, tuple[float, float]]
-            ) -> list[tuple[float, float]]:
-    """Each colour's range (open degrees): the usual one, or around what the
-    table taught; a taught colour keeps its neighbours out of its place."""
-    out = []
+            ) -> list[Range]:
+    """Each colour's range: the usual one, or around what the table taught; a
+    taught colour keeps its neighbours out of its place, sharply (the table
+    showed where it lies)."""
+    out: list[Range] = []
     for color in colors:
         if color in learnt:
             mean, spread = learnt[color]
             half = max(4.0, 2.0 * spread)
-            out.append((_open(mean) - half, _open(mean) + half))
+            sharp = max(TAUGHT, spread)
+            out.append((_open(mean) - half, _open(mean) + half, sharp, sharp))
         else:
             lo, hi = USUAL[color]
-            out.append((_open(lo), _open(hi)))
-    order = sorted(range(len(colors)), key=lambda k: sum(out[k]))
+            out.append((_open(lo), _open(hi), OUTSIDE, OUTSIDE))
+    order = sorted(range(len(colors)), key=lambda k: out[k][0] + out[k][1])
     for k in order:
         if colors[k] not in learnt:
             continue
-        mid = sum(out[k]) / 2
+        mid = (out[k][0] + out[k][1]) / 2
         for j in order:
             if j == k or colors[j] in learnt:
                 continue
-            lo, hi = out[j]
-            if sum(out[j]) / 2 < mid:
-                hi = min(hi, out[k][0] - 2.0)
+            lo, hi, below, above = out[j]
+            if (lo + hi) / 2 < mid:
+                if hi > out[k][0] - 2.0:
+                    hi, above = out[k][0] - 2.0, TAUGHT
                 lo = min(lo, hi)
             else:
-                lo = max(lo, out[k][1] + 2.0)
+                if lo < out[k][1] + 2.0:
+                    lo, below = out[k][1] + 2.0, TAUGHT
                 hi = max(lo, hi)
-            out[j] = (lo, hi)
+            out[j] = (lo, hi, below, above)
     return out
 
 
@@ -139,16 +156,17 @@ def name_colors(hues: Sequence[float], saturations: Sequence[float],
         return []
     ranges = _ranges(colors, learnt)
     # The colours in hue order: the chain's names never go back.
-    order = sorted(range(k), key=lambda j: sum(ranges[j]))
+    order = sorted(range(k), key=lambda j: ranges[j][0] + ranges[j][1])
     opened = np.array([_open(h) for h in hues])
     seq = np.argsort(opened, kind="stable")
     emit = np.zeros((n, k))
     for pos, i in enumerate(seq):
         h = opened[i]
+        alike = int(np.sum(np.abs(opened - h) <= SAME_PAINT))
         for state, j in enumerate(order):
-            lo, hi = ranges[j]
-            out = max(lo - h, h - hi, 0.0)
-            emit[pos, state] = min(25.0, (out / OUTSIDE) ** 2)
+            lo, hi, below, above = ranges[j]
+            out = max((lo - h) / below, (h - hi) / above, 0.0)
+            emit[pos, state] = min(25.0, out ** 2) / alike
             if i in anchors and anchors[i] != colors[j]:
                 emit[pos, state] += ANCHOR
     gaps = np.diff(opened[seq])
