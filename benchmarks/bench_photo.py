@@ -124,7 +124,7 @@ def worker(name: str, count: int) -> None:
             reading = read_move(data, list(case.stored))
             got = [list(t[:4]) for t in reading.tiles]
             low = [t.confidence < LOW_CONFIDENCE for t in reading.tiles]
-            glare = bool(reading.glare)
+            glare = bool(reading.glare or reading.unread)
             reason = None
         except PhotoUnreadable as exc:
             got, reason, low, glare = [], exc.reason, [], False

@@ -948,6 +948,22 @@ def photo_glare(cells: Sequence[tuple[int, int]]) -> str:
     )
 
 
+def photo_unread(cells: Sequence[tuple[int, int]]) -> str:
+    """Return a warning for tiles the photo shows whose symbols could not be
+    read ("" when there are none): they may be missing from the move."""
+    if not cells:
+        return ""
+    return ngettext(
+        "At %(cells)s the photo shows a tile whose symbol could not be read: it"
+        " may be missing from the move. Check the move, or take the photo again"
+        " in better light.",
+        "At %(cells)s the photo shows tiles whose symbols could not be read: they"
+        " may be missing from the move. Check the move, or take the photo again"
+        " in better light.",
+        len(cells), cells=WORDS.cells(list(cells)),
+    )
+
+
 def photo_strings() -> dict[str, str]:
     """Return the sentences the page's photo script shows (it builds none)."""
     return {

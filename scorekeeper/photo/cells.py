@@ -188,6 +188,10 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     wx1, wy1 = min(w, x + CELL + m), min(h, y + CELL + m)
     light = (~dark[wy0:wy1, wx0:wx1]).astype(np.uint8)
     mid = np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])
+    if _central_parts(light, mid) is None:
+        # Dark paint: a symbol nearly as dark as its tile against a light
+        # table. Look for it against the tile body alone.
+        light = _lighter_than_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
     kernel = np.ones((3, 3), np.uint8)
     mask = None
     # A thin bridge of light (blur over a narrow rim) can join the symbol to the
@@ -227,6 +231,25 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     cell.black = (black[::-1] ** 2.2).astype(np.float64)
     cell.color = cell.raw
     cell.mask = norm
+
+
+def _lighter_than_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
+                       window: tuple[int, int, int, int], light: np.ndarray
+                       ) -> np.ndarray:
+    """The pixels of a window clearly lighter than the tile body of the cell
+    at (x, y), when its middle holds something clearly lighter than it."""
+    wx0, wy0, wx1, wy1 = window
+    value = rect[wy0:wy1, wx0:wx1].max(axis=2).astype(np.float32)
+    cell_value = rect[y:y + CELL, x:x + CELL].max(axis=2).astype(np.float32)
+    body = cell_value[dark[y:y + CELL, x:x + CELL]]
+    if body.size < 0.2 * CELL * CELL:
+        return light
+    base = float(np.median(body))
+    q = CELL // 4
+    top = float(np.percentile(cell_value[q:CELL - q, q:CELL - q], 90))
+    if top - base < 24:
+        return light
+    return (value > base + 0.45 * (top - base)).astype(np.uint8)
 
 
 def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:

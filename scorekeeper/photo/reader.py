@@ -86,7 +86,11 @@ class PhotoReading:
     the move's own) where glare blew the photo out: a tile there may be
     missing or misread."""
     looks: tuple[Look, ...] = ()
-    """What each new tile looked like (for `memory.learn`)."""
+    """What each new tile looked like (for `store.photo_lessons`)."""
+    unread: tuple[Cell, ...] = ()
+    """Cells on or next to the board (coordinates as `glare`) where a tile
+    body lies whose symbol could not be read (dark paint, poor light): a
+    tile of the move may be missing there."""
 
     def tile_dicts(self) -> list[dict[str, Any]]:
         """The new tiles as JSON-ready data (`likely` only on uncertain ones)."""
@@ -287,6 +291,21 @@ def _glare_cells(reads: dict[Cell, _Read], cells: dict[Cell, GridCell]
                   if (cell := cells.get(key)) is not None and cell.glare >= GLARE)
 
 
+UNREAD_BODY = 0.75
+"""A cell's rim this dark is a tile body even without a readable symbol."""
+
+
+def _unread_cells(reads: dict[Cell, _Read], cells: dict[Cell, GridCell]
+                  ) -> list[Cell]:
+    """Cells next to the read tiles (photo grid) that show a tile body but no
+    readable symbol."""
+    near = {(r + dr, c + dc) for r, c in reads
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    return sorted(key for key in near - set(reads)
+                  if (cell := cells.get(key)) is not None
+                  and not cell.is_tile and cell.body >= UNREAD_BODY)
+
+
 def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
            taught: Taught) -> None:
     """Name each read tile's colour (all together, from this photo's own
@@ -369,7 +388,9 @@ def _first_move(reads: dict[Cell, _Read], grid_cells: dict[Cell, GridCell],
                   for (r, c), rd in sorted(turned.items()) if rd.cell.mask is not None)
     glare = tuple((r - r0, c - c0) for r, c in
                   (turn(cell, quarter) for cell in _glare_cells(reads, grid_cells)))
-    return PhotoReading(tiles, 0, (), 0, glare, looks)
+    unread = tuple((r - r0, c - c0) for r, c in
+                   (turn(cell, quarter) for cell in _unread_cells(reads, grid_cells)))
+    return PhotoReading(tiles, 0, (), 0, glare, looks, unread)
 
 
 def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
@@ -418,4 +439,8 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
     # Only confident contradictions: a blurred symbol is not a drifted board.
     sure = tuple(sorted(c for c in conflicts if c.confidence >= 0.15))
     glare = tuple(sorted(placement.to_board(key) for key in _glare_cells(reads, cells)))
-    return PhotoReading(tuple(new), matched, sure, in_view, glare, tuple(sorted(looks)))
+    unread = tuple(sorted(
+        at for at in (placement.to_board(key) for key in _unread_cells(reads, cells))
+        if at not in board))
+    return PhotoReading(tuple(new), matched, sure, in_view, glare,
+                        tuple(sorted(looks)), unread)

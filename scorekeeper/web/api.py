@@ -513,7 +513,9 @@ def read_photo(game_id: int) -> Response:
         "conflicts": reading.conflicts,
         "text": text.photo_summary(len(tiles), sum(t["low"] for t in tiles)),
         "glare": reading.glare,
+        "unread": reading.unread,
         "warning": " ".join(filter(None, (
+            text.photo_unread([(r, c) for r, c in reading.unread]),
             text.photo_glare([(r, c) for r, c in reading.glare]),
             text.photo_conflicts(conflicts)))) or None,
     })

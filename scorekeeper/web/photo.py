@@ -78,6 +78,8 @@ class Reading:
     """Cells [row, col] where glare blew the photo out near the board."""
     looks: list[dict[str, Any]] = field(default_factory=list)
     """What each new tile looked like, kept for the table to learn from."""
+    unread: list[list[int]] = field(default_factory=list)
+    """Cells [row, col] showing a tile whose symbol could not be read."""
 
 
 def body_limit() -> int:
@@ -156,7 +158,7 @@ class Slots:
         if "unreadable" in answer:
             raise Unreadable(answer["unreadable"], answer["params"])
         return Reading(answer["tiles"], answer["matched"], answer["conflicts"],
-                       answer["glare"], answer["looks"])
+                       answer["glare"], answer["looks"], answer["unread"])
 
 
 def read_upload(stored: Sequence[tuple[int, int, str, str]],
@@ -196,6 +198,7 @@ def read_photo(data: bytes, stored: list[tuple[int, int, str, str]],
     answer = {"tiles": tiles, "matched": reading.matched,
               "conflicts": reading.to_dict()["conflicts"],
               "glare": [list(cell) for cell in reading.glare],
+              "unread": [list(cell) for cell in reading.unread],
               "looks": [look._asdict() for look in reading.looks]}
     plain: dict[str, Any] = _plain(answer)
     return plain
