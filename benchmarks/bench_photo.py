@@ -106,7 +106,7 @@ def _real_photos(name: str, count: int) -> list[Path]:
     return paths
 
 
-REAL_VERSION = 2
+REAL_VERSION = 3
 """Bump when the realistic renderer changes."""
 
 

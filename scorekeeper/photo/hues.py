@@ -66,6 +66,10 @@ SPLIT_GAP = 3.5
 SPREAD = 7.0
 """The widest hue gap inside one colour's group that costs nothing."""
 
+MIXED = 2.5
+"""Degrees of hue around a symbol where stored tiles of two colours make its
+colour a guess."""
+
 GREY = 0.22
 """Below this saturation a symbol's hue says little (glare, a washed-out
 print): its colour is reported uncertain."""
@@ -202,6 +206,12 @@ def name_colors(hues: Sequence[float], saturations: Sequence[float],
         best = np.argsort(costs)
         margin = costs[best[1]] - costs[best[0]] if k > 1 else inf
         conf = float(min(1.0, margin / 3.0))
+        near = {anchors[j] for j in anchors
+                if abs(opened[j] - opened[i]) <= MIXED and j != i}
+        if len(near) > 1:
+            # Stored tiles of different colours share this hue: it cannot
+            # tell them apart, whatever the chain made of it.
+            conf = min(conf, 0.1)
         sat = saturations[i]
         if sat < GREY:
             conf *= max(0.0, sat / GREY)

@@ -338,11 +338,16 @@ def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
         rd.shape_scores = shape.scores
 
 
+BREAKS_RULE = 0.5
+"""A reading that breaks the move's shared attribute and is less sure than
+this takes the shared value (and is marked uncertain either way)."""
+
+
 def _one_attribute(new: list[tuple[Cell, _Read]]) -> None:
     """Tiles placed in one move share their colour or their shape (RULES §3):
     when their colours all differ, their shapes must agree, and the other way
     round. A doubtful reading that breaks this is read as the shared value; a
-    clear one is left for the engine to refuse."""
+    clear one is left for the engine to refuse. Both are marked uncertain."""
     if len(new) < 2:
         return
     reads = [rd for _, rd in new]
@@ -357,9 +362,12 @@ def _one_attribute(new: list[tuple[Cell, _Read]]) -> None:
         shared = int(np.argmax(np.sum(scores, axis=0)))
         for rd in reads:
             conf = getattr(rd, f"{attr}_conf")
-            if getattr(rd, attr) != shared and conf < LOW_CONFIDENCE:
+            if getattr(rd, attr) == shared:
+                continue
+            if conf < BREAKS_RULE:
                 setattr(rd, attr, shared)
-                setattr(rd, f"{attr}_conf", min(conf, LOW_CONFIDENCE / 2))
+            # Either misread or an illegal move: either way worth a look.
+            setattr(rd, f"{attr}_conf", min(conf, LOW_CONFIDENCE / 2))
 
 
 def _first_move(reads: dict[Cell, _Read], grid_cells: dict[Cell, GridCell],

@@ -54,6 +54,9 @@ SHIFTED: dict[str, tuple[float, float]] = {
 }
 """The real game's paint: orange close to red, purple close to blue."""
 
+APART = 10.0
+"""Least hue between one set's neighbouring colours, degrees."""
+
 CONDITIONS = ("paint shifted", "first move crisscross", "glare", "warm light",
               "cool light")
 """The benchmark's conditions, each a seeded set of its own."""
@@ -81,8 +84,18 @@ def paint(rng: random.Random, shifted: bool = False) -> Paint:
     """Draw a set's paint: from the real ranges, or the real game's shifted one
     (darker, orange redder, purple bluer)."""
     out = []
+    last = None
     for name, (lo, hi) in (SHIFTED if shifted else HUES).items():
-        hue = rng.uniform(lo, hi) % 360
+        hue = rng.uniform(lo, hi)
+        if hue >= 340:
+            hue -= 360  # red, counted from 0° to compare with orange
+            lo, hi = lo - 360, hi - 360
+        # One set's neighbouring colours are told apart by eye: at least
+        # APART degrees between them (red and orange share 8°).
+        if last is not None and hue < last + APART:
+            hue = min(hi, last + APART)
+        last = hue
+        hue %= 360
         # Yellow paint is light: its symbols are never as dark as the others.
         if shifted:
             low, high = (0.55, 0.8) if name == "yellow" else (0.3, 0.65)
