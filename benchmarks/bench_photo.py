@@ -267,6 +267,44 @@ def examples(folder: Path) -> None:
         print(f"{path}: {json.dumps(read)}")
 
 
+def phone(runs: int) -> None:
+    """Time one phone-sized photo of real tiles (4032 px wide, about 1 MB of
+    JPEG): the median of `runs` readings in this process, after one to warm."""
+    from dataclasses import replace
+
+    from photo import synth_real
+
+    from scorekeeper.photo import read_move
+
+    rc = synth_real.real_cases("paint shifted", REAL_SEED, 8)[7]
+    case = replace(rc.case, shot=replace(rc.case.shot, tile_px=150.0, jpeg=92,
+                                         margin=0.2))
+    path = CACHE / f"phone-v{REAL_VERSION}-q92.jpg"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(synth_real.photo(replace(rc, case=case)))
+    data = path.read_bytes()
+    import cv2
+    import numpy as np
+
+    h, w = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_REDUCED_GRAYSCALE_8
+                        ).shape
+    read_move(data, list(case.stored))
+    times, cpu = [], []
+    for _ in range(runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        reading = read_move(data, list(case.stored))
+        times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    right = sorted(t[:4] for t in reading.tiles) == sorted(case.move)
+    print(f"phone photo: {len(data) / 1e6:.2f} MB, about {w * 8}×{h * 8} px, "
+          f"{len(case.stored)} stored tiles, read right: {right}; median "
+          f"{statistics.median(times):.2f} s over {runs} runs "
+          f"({', '.join(f'{t:.2f}' for t in times)}); CPU median "
+          f"{statistics.median(cpu):.2f} s; load average "
+          f"{' '.join(f'{x:.1f}' for x in __import__('os').getloadavg())}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=Path,
@@ -277,6 +315,8 @@ def main() -> None:
     parser.add_argument("--sets", choices=("all", "renders", "real"), default="all",
                         help="the two renderers, the realistic conditions, or both")
     parser.add_argument("--only", help="one set or condition by name")
+    parser.add_argument("--phone", action="store_true",
+                        help="time one 1 MB phone photo of real tiles, then stop")
     parser.add_argument("--misses", action="store_true",
                         help="list every reading that was not right")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -286,6 +326,9 @@ def main() -> None:
         return
     if args.examples:
         examples(args.examples)
+        return
+    if args.phone:
+        phone(args.runs)
         return
     count, runs = (20, 1) if args.quick else (args.count, args.runs)
     from photo import synth_real
