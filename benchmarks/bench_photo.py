@@ -48,13 +48,24 @@ VERSION = 3
 SETS = {"own": ("synth", 2026), "held-out": ("synth_alt", 4049)}
 """Set name: (renderer module in tests/photo, seed of its cases)."""
 
+REAL_SEED = 2020
+"""Seed of the realistic sets (`tests/photo/synth_real.py`), one per condition."""
+
 SIZE_BANDS = [(30, 50), (50, 70), (70, 90), (90, 110.5)]
 SLANT_BANDS = [(0, 5), (5, 10), (10, 15.5)]
 
 
-def _cases(name: str, count: int) -> list:
-    from photo import synth
+def _real(name: str) -> bool:
+    from photo import synth_real
 
+    return name in synth_real.CONDITIONS
+
+
+def _cases(name: str, count: int) -> list:
+    from photo import synth, synth_real
+
+    if _real(name):
+        return [rc.case for rc in synth_real.real_cases(name, REAL_SEED, count)]
     _, seed = SETS[name]
     return synth.cases(seed, count)
 
@@ -65,6 +76,8 @@ def ensure_photos(name: str, count: int) -> list[Path]:
 
     from photo import synth
 
+    if _real(name):
+        return _real_photos(name, count)
     module, _ = SETS[name]
     renderer = importlib.import_module(f"photo.{module}").render
     folder = CACHE / f"{name}-v{VERSION}"
@@ -78,10 +91,29 @@ def ensure_photos(name: str, count: int) -> list[Path]:
     return paths
 
 
+def _real_photos(name: str, count: int) -> list[Path]:
+    """Render (or find cached) a realistic condition's photos."""
+    from photo import synth_real
+
+    folder = CACHE / f"real-{name.replace(' ', '-')}-v{REAL_VERSION}"
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i, rc in enumerate(synth_real.real_cases(name, REAL_SEED, count)):
+        path = folder / f"{i:04d}.jpg"
+        if not path.exists():
+            path.write_bytes(synth_real.photo(rc))
+        paths.append(path)
+    return paths
+
+
+REAL_VERSION = 3
+"""Bump when the realistic renderer changes."""
+
+
 def worker(name: str, count: int) -> None:
     """Read the set's photos in this process; print one JSON line per photo,
     then the peak resident memory."""
-    from scorekeeper.photo import PhotoUnreadable, read_move
+    from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
 
     cases = _cases(name, count)
     paths = ensure_photos(name, count)
@@ -91,11 +123,14 @@ def worker(name: str, count: int) -> None:
         try:
             reading = read_move(data, list(case.stored))
             got = [list(t[:4]) for t in reading.tiles]
+            low = [t.confidence < LOW_CONFIDENCE for t in reading.tiles]
+            glare = bool(reading.glare or reading.unread)
             reason = None
         except PhotoUnreadable as exc:
-            got, reason = [], exc.reason
+            got, reason, low, glare = [], exc.reason, [], False
         seconds = time.perf_counter() - start
-        print(json.dumps({"seconds": seconds, "got": got, "reason": reason}))
+        print(json.dumps({"seconds": seconds, "got": got, "reason": reason,
+                          "low": low, "glare": glare}))
     print(json.dumps({"peak_mb": peak_rss_mb()}))
 
 
@@ -129,13 +164,35 @@ def _band(value: float, bands: list[tuple[float, float]]) -> str:
     return "?"
 
 
+def confident_wrong(case, row: dict) -> bool:
+    """True when a reading is wrong and says nothing of it: no refusal, no
+    glare warning, and a new tile read wrong (or where none is) not marked
+    uncertain, or a tile of the move missing."""
+    if row["reason"] or row["got"] in _expected(case) or row.get("glare"):
+        return False
+    best = None
+    for want in _expected(case):
+        wanted = {tuple(t) for t in want}
+        got = [tuple(t) for t in row["got"]]
+        missing = len(wanted - set(got))
+        sure_wrong = sum(1 for t, low in zip(got, row.get("low", []), strict=False)
+                         if t not in wanted and not low)
+        flaw = missing + sure_wrong
+        best = flaw if best is None else min(best, flaw)
+    return bool(best)
+
+
 def score(name: str, count: int, rows: list[dict]) -> dict:
     """Accuracy of one run's readings, overall and by band."""
     cases = _cases(name, count)
-    out = {"moves": [0, 0], "tiles": [0, 0], "size": {}, "slant": {}, "refused": {}}
+    out = {"moves": [0, 0], "tiles": [0, 0], "size": {}, "slant": {}, "refused": {},
+           "confident_wrong": 0, "flagged": 0}
     for case, row in zip(cases, rows, strict=True):
         want = _expected(case)
         right = row["got"] in want
+        out["confident_wrong"] += confident_wrong(case, row)
+        out["flagged"] += (not right and not row["reason"]
+                           and not confident_wrong(case, row))
         got = {tuple(t) for t in row["got"]}
         tiles_right = max(len(got & {tuple(t) for t in w}) for w in want)
         for key in ("moves",):
@@ -210,6 +267,44 @@ def examples(folder: Path) -> None:
         print(f"{path}: {json.dumps(read)}")
 
 
+def phone(runs: int) -> None:
+    """Time one phone-sized photo of real tiles (4032 px wide, about 1 MB of
+    JPEG): the median of `runs` readings in this process, after one to warm."""
+    from dataclasses import replace
+
+    from photo import synth_real
+
+    from scorekeeper.photo import read_move
+
+    rc = synth_real.real_cases("paint shifted", REAL_SEED, 8)[7]
+    case = replace(rc.case, shot=replace(rc.case.shot, tile_px=150.0, jpeg=92,
+                                         margin=0.2))
+    path = CACHE / f"phone-v{REAL_VERSION}-q92.jpg"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(synth_real.photo(replace(rc, case=case)))
+    data = path.read_bytes()
+    import cv2
+    import numpy as np
+
+    h, w = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_REDUCED_GRAYSCALE_8
+                        ).shape
+    read_move(data, list(case.stored))
+    times, cpu = [], []
+    for _ in range(runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        reading = read_move(data, list(case.stored))
+        times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    right = sorted(t[:4] for t in reading.tiles) == sorted(case.move)
+    print(f"phone photo: {len(data) / 1e6:.2f} MB, about {w * 8}×{h * 8} px, "
+          f"{len(case.stored)} stored tiles, read right: {right}; median "
+          f"{statistics.median(times):.2f} s over {runs} runs "
+          f"({', '.join(f'{t:.2f}' for t in times)}); CPU median "
+          f"{statistics.median(cpu):.2f} s; load average "
+          f"{' '.join(f'{x:.1f}' for x in __import__('os').getloadavg())}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=Path,
@@ -217,6 +312,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="20 photos a set, 1 run")
     parser.add_argument("--count", type=int, default=100, help="photos per set")
     parser.add_argument("--runs", type=int, default=3, help="timing runs per set")
+    parser.add_argument("--sets", choices=("all", "renders", "real"), default="all",
+                        help="the two renderers, the realistic conditions, or both")
+    parser.add_argument("--only", help="one set or condition by name")
+    parser.add_argument("--phone", action="store_true",
+                        help="time one 1 MB phone photo of real tiles, then stop")
+    parser.add_argument("--misses", action="store_true",
+                        help="list every reading that was not right")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -225,47 +327,72 @@ def main() -> None:
     if args.examples:
         examples(args.examples)
         return
+    if args.phone:
+        phone(args.runs)
+        return
     count, runs = (20, 1) if args.quick else (args.count, args.runs)
-    for name in SETS:
+    from photo import synth_real
+
+    names = {"all": [*SETS, *synth_real.CONDITIONS], "renders": list(SETS),
+             "real": list(synth_real.CONDITIONS)}[args.sets]
+    if args.only:
+        names = [args.only]
+    for name in names:
         start = time.perf_counter()
         ensure_photos(name, count)
         print(f"[{name}: {count} photos ready in {time.perf_counter() - start:.0f} s]",
               file=sys.stderr)
     results = {}
-    for name in SETS:
+    rows_of: dict[str, list[dict]] = {}
+    for name in names:
         medians, peaks, first = [], [], None
-        for _ in range(runs):
+        for _ in range(runs if name in SETS else 1):
             rows, peak = run_set(name, count)
             first = first or rows
             medians.append(statistics.median(r["seconds"] for r in rows))
             peaks.append(peak)
         results[name] = (score(name, count, first), medians, max(peaks),
                          max(r["seconds"] for r in first))
+        rows_of[name] = first
     print(f"\n## Photo reading: {count} photos per set, {runs} run(s)\n")
-    print("| set | whole moves right | tiles right | median s/photo (runs) "
-          "| max s | peak RSS |")
-    print("|---|---|---|---|---|---|")
+    print("| set | whole moves right | confident wrong | wrong, flagged | refused "
+          "| tiles right | median s/photo (runs) | max s | peak RSS |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name, (acc, medians, peak, worst) in results.items():
         runs_text = ", ".join(f"{m:.2f}" for m in medians)
-        print(f"| {name} | {pct(*acc['moves'])} | {pct(*acc['tiles'])} | "
+        n = acc["moves"][1]
+        print(f"| {name} | {pct(*acc['moves'])} | {acc['confident_wrong']} "
+              f"| {acc['flagged']} | {sum(acc['refused'].values())} "
+              f"| {pct(*acc['tiles'])} | "
               f"{statistics.median(medians):.2f} ({runs_text}) | {worst:.2f} "
-              f"| {peak:.0f} MB |")
+              f"| {peak:.0f} MB |" if n else f"| {name} | — |")
+    shown = [name for name in results if name in SETS]
     for table, title in (("size", "tile size, px"), ("slant", "slant, degrees")):
+        if not shown:
+            break
         print(f"\n| {title} | " + " | ".join(
-            f"{name}: moves | {name}: tiles" for name in results) + " |")
-        print("|---|" + "---|---|" * len(results))
+            f"{name}: moves | {name}: tiles" for name in shown) + " |")
+        print("|---|" + "---|---|" * len(shown))
         bands = SIZE_BANDS if table == "size" else SLANT_BANDS
         for band in [_band(lo, bands) for lo, _ in bands]:
             cells = []
-            for acc, *_ in results.values():
-                m = acc[table].get(band, [0, 0, 0, 0])
+            for name in shown:
+                m = results[name][0][table].get(band, [0, 0, 0, 0])
                 cells += [pct(m[0], m[1]), pct(m[2], m[3])]
             print(f"| {band} | " + " | ".join(cells) + " |")
     print()
     for name, (acc, *_) in results.items():
         refused = ", ".join(f"{k} {v}" for k, v in sorted(acc["refused"].items()))
         print(f"refused ({name}): {refused or 'none'}")
-
+    if args.misses:
+        for name in results:
+            for i, (case, row) in enumerate(zip(_cases(name, count), rows_of[name],
+                                                strict=True)):
+                if row["got"] not in _expected(case):
+                    tag = "CONFIDENT WRONG" if confident_wrong(case, row) else "flagged"
+                    print(f"{name} #{i} {tag}: want {sorted(case.move)} got "
+                          f"{row['got']} low {row['low']} glare {row['glare']} "
+                          f"refused {row['reason']}")
 
 if __name__ == "__main__":
     main()

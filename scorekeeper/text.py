@@ -919,6 +919,36 @@ def photo_conflicts(conflicts: Sequence[tuple[int, int, str, str, str, str]]) ->
     )
 
 
+def photo_glare(cells: Sequence[tuple[int, int]]) -> str:
+    """Return a warning for glare over the board at these cells ("" when
+    there is none): a tile there may be missing or misread."""
+    if not cells:
+        return ""
+    return ngettext(
+        "Glare on the photo at %(cells)s: a tile there may be missing or misread."
+        " Check the move, or take the photo again without the reflection.",
+        "Glare on the photo at %(cells)s: tiles there may be missing or misread."
+        " Check the move, or take the photo again without the reflection.",
+        len(cells), cells=WORDS.cells(list(cells)),
+    )
+
+
+def photo_unread(cells: Sequence[tuple[int, int]]) -> str:
+    """Return a warning for tiles the photo shows whose symbols could not be
+    read ("" when there are none): they may be missing from the move."""
+    if not cells:
+        return ""
+    return ngettext(
+        "At %(cells)s the photo shows a tile whose symbol could not be read: it"
+        " may be missing from the move. Check the move, or take the photo again"
+        " in better light.",
+        "At %(cells)s the photo shows tiles whose symbols could not be read: they"
+        " may be missing from the move. Check the move, or take the photo again"
+        " in better light.",
+        len(cells), cells=WORDS.cells(list(cells)),
+    )
+
+
 def photo_strings() -> dict[str, str]:
     """Return the sentences the page's photo script shows (it builds none)."""
     return {

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import struct
 import zlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +18,12 @@ from conftest import Table, TableGame, make_app, tiles_json
 from corpus import load
 from flask import Flask
 from flask.testing import FlaskClient
-from photo.helpers import BOARD, MOVE, cat_scene, photo_of, png
+from photo import synth, synth_real
+from photo.helpers import BOARD, MOVE, PLAIN, cat_scene, photo_of, png
 
 from scorekeeper import i18n, text
 from scorekeeper.photo import REASONS
+from scorekeeper.store import photo_lessons
 from scorekeeper.web import photo as web_photo
 
 Tile = tuple[int, int, str, str]
@@ -361,3 +364,102 @@ def test_every_reason_of_the_reader_has_a_sentence_in_every_language(
             # The cells stay in the error's params for the page; the sentence
             # names no coordinates (issue 18).
             assert "(0, 1)" not in text.photo_unreadable("not_one_line", params)
+
+
+# --- issue 20: what the table's confirmed moves teach ----------------------------
+
+REDDER_ORANGE = synth_real.Paint((
+    ("red", 356.0, 0.85, 0.55), ("orange", 7.0, 0.9, 0.55),
+    ("yellow", 47.0, 0.85, 0.75), ("green", 125.0, 0.8, 0.5),
+    ("blue", 216.0, 0.85, 0.55), ("purple", 246.0, 0.7, 0.5),
+))
+"""A set whose orange is a darker, redder one (7°) than the reader expects."""
+
+TABLE_MOVES: list[list[Tile]] = [
+    [(0, 0, "orange", "circle"), (0, 1, "orange", "square"),
+     (0, 2, "orange", "diamond")],
+    [(1, 0, "red", "circle"), (2, 0, "yellow", "circle")],
+    [(1, 1, "red", "square")],
+    [(2, 1, "yellow", "square")],
+    [(0, 3, "orange", "clover"), (0, 4, "orange", "starburst")],
+    [(1, 3, "green", "clover")],
+    [(2, 3, "blue", "clover")],
+    [(1, 4, "green", "starburst")],
+    [(2, 4, "blue", "starburst")],
+]
+"""Nine legal moves of one game, orange first."""
+
+FIRST_ORANGE = TABLE_MOVES[0]
+
+
+def real_photo(tiles: list[Tile], seed: int) -> bytes:
+    """A photo of real tiles of the redder-orange set, in the table's light."""
+    shot = replace(PLAIN, tile_px=50, warmth=0.2)
+    return synth.encode(synth_real.render(
+        tiles, shot, seed, synth_real.Real(REDDER_ORANGE)), 90)
+
+
+def read_tiles(game: TableGame, data: bytes) -> list[dict[str, Any]]:
+    response = send(game, data)
+    assert response.status_code == 200, response.get_json()
+    tiles: list[dict[str, Any]] = response.get_json()["tiles"]
+    return tiles
+
+
+def test_the_tables_tenth_photo_reads_the_orange_its_first_photo_misread(
+        table: Table) -> None:
+    game = table.new()
+    on_table: list[Tile] = []
+    first = None
+    for k, move in enumerate(TABLE_MOVES):
+        on_table += move
+        tiles = read_tiles(game, real_photo(on_table, seed=k + 1))
+        if k == 0:
+            first = tiles
+        # The players check the proposal and confirm the move on the table.
+        game.place(*move)
+    assert first is not None
+    # The first photo: three oranges alone on an empty table, their hue where
+    # red usually lies. Read red, and marked uncertain with orange among the
+    # likely kinds: wrong, but honestly so.
+    assert [t["color"] for t in first] == ["red"] * 3
+    assert all(t["low"] and ["orange", t["shape"]] in t["likely"] for t in first)
+    # The tenth photo at this table: the next game's first move, the same
+    # three oranges alone again. The confirmed moves taught where this
+    # set's orange lies.
+    other = table.new()
+    tenth = read_tiles(other, real_photo(FIRST_ORANGE, seed=10))
+    assert [(t["color"], t["shape"]) for t in tenth] in (
+        [(c, s) for _, _, c, s in FIRST_ORANGE],
+        [(c, s) for _, _, c, s in FIRST_ORANGE][::-1])
+    assert not any(t["low"] for t in tenth)
+
+
+def test_a_corrected_move_teaches_what_the_players_confirmed(table: Table) -> None:
+    game = table.new()
+    tiles = read_tiles(game, real_photo(FIRST_ORANGE, seed=1))
+    assert [t["color"] for t in tiles] == ["red"] * 3
+    # Not confirmed yet: the next photo learns nothing.
+    read_tiles(game, real_photo(FIRST_ORANGE, seed=2))
+    with table.client.application.app_context():
+        assert photo_lessons.lessons(game.id) == ([], [])
+    game.place(*FIRST_ORANGE)
+    read_tiles(game, real_photo(FIRST_ORANGE + TABLE_MOVES[1], seed=3))
+    with table.client.application.app_context():
+        mine, everywhere = photo_lessons.lessons(game.id)
+    kinds = {(what, name): n for what, name, n, _, _ in mine}
+    assert kinds == {("color", "orange"): 3, ("shape", "circle"): 1,
+                     ("shape", "square"): 1, ("shape", "diamond"): 1}
+    assert {(what, name): n for what, name, n, _, _ in everywhere} == kinds
+
+
+def test_an_uncertain_tile_carries_its_likely_kinds_best_first(table: Table) -> None:
+    game = table.new()
+    response = send(game, real_photo(FIRST_ORANGE, seed=4))
+    for tile in response.get_json()["tiles"]:
+        if tile["low"]:
+            assert tile["likely"][0] == [tile["color"], tile["shape"]]
+            assert 2 <= len(tile["likely"]) <= 4
+            assert len({tuple(k) for k in tile["likely"]}) == len(tile["likely"])
+        else:
+            assert "likely" not in tile

@@ -21,6 +21,9 @@ from .grid import Grid, dark_threshold, value_ratio
 CELL = 64
 """Pixels per cell edge in the rectified grid."""
 
+WHITE = 235
+"""A pixel with every channel at least this is blown out (glare)."""
+
 
 
 @dataclass
@@ -41,6 +44,13 @@ class Cell:
     edge: float = 0.0
     """How wide the symbol's edge is, as a share of a cell: sharp photos give
     a few hundredths, blurred ones more."""
+    raw: np.ndarray | None = None
+    """The symbol's median colour as seen, linear RGB (before `color` takes
+    off the light that glare adds to the tile around it)."""
+    black: np.ndarray | None = None
+    """The median colour of the tile body around the symbol, linear RGB."""
+    glare: float = 0.0
+    """Share of the cell's pixels blown out (a channel at the sensor's top)."""
 
     @property
     def is_tile(self) -> bool:
@@ -88,6 +98,9 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
         & (yy >= inset) & (yy < CELL - inset)
     dark = ratio < _body_level(ratio, seen, rim, grid, (c0, r0, c1, r1))
     value = rect.max(axis=2).astype(np.float32)
+    # Blown out: white, every channel near the top (a bright yellow symbol
+    # tops one or two channels, never blue).
+    white = rect.min(axis=2) >= WHITE
     out = {}
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
@@ -111,7 +124,26 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 if cell.color is not None:
                     cell.body = max(body, 0.5)
                     cell.edge = _edge_width(value[y:y + CELL, x:x + CELL])
+            cell.glare = float(white[y:y + CELL, x:x + CELL].mean())
+    _less_flare(out)
     return out
+
+
+def _less_flare(cells: dict[tuple[int, int], Cell]) -> None:
+    """Set each symbol's colour: as seen, less the light glare or flare adds
+    to its tile. That light shows as a tile body lighter than the photo's
+    usual black; a body of the usual black adds nothing to take off (taking
+    it all off would leave dark paint without its weaker channels: a dark
+    orange would lose its green and read red)."""
+    blacks = [c.black for c in cells.values() if c.black is not None]
+    if not blacks:
+        return
+    usual = np.median(np.array(blacks), axis=0)
+    for cell in cells.values():
+        if cell.raw is None or cell.black is None:
+            continue
+        excess = np.maximum(cell.black - usual, 0)
+        cell.color = np.maximum(cell.raw - 0.9 * excess, 1e-4).astype(np.float64)
 
 
 def _edge_width(value: np.ndarray) -> float:
@@ -156,6 +188,10 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     wx1, wy1 = min(w, x + CELL + m), min(h, y + CELL + m)
     light = (~dark[wy0:wy1, wx0:wx1]).astype(np.uint8)
     mid = np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])
+    if _central_parts(light, mid) is None:
+        # Dark paint: a symbol nearly as dark as its tile against a light
+        # table. Look for it against the tile body alone.
+        light = _lighter_than_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
     kernel = np.ones((3, 3), np.uint8)
     mask = None
     # A thin bridge of light (blur over a narrow rim) can join the symbol to the
@@ -191,9 +227,29 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     # Less the black of the tile around it: glare and flare add light to both.
     body = rect[y:y + CELL, x:x + CELL][dark[y:y + CELL, x:x + CELL]]
     black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
-    lin = (bgr[::-1] ** 2.2) - 0.9 * (black[::-1] ** 2.2)
-    cell.color = np.maximum(lin, 1e-4).astype(np.float64)
+    cell.raw = (bgr[::-1] ** 2.2).astype(np.float64)
+    cell.black = (black[::-1] ** 2.2).astype(np.float64)
+    cell.color = cell.raw
     cell.mask = norm
+
+
+def _lighter_than_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
+                       window: tuple[int, int, int, int], light: np.ndarray
+                       ) -> np.ndarray:
+    """The pixels of a window clearly lighter than the tile body of the cell
+    at (x, y), when its middle holds something clearly lighter than it."""
+    wx0, wy0, wx1, wy1 = window
+    value = rect[wy0:wy1, wx0:wx1].max(axis=2).astype(np.float32)
+    cell_value = rect[y:y + CELL, x:x + CELL].max(axis=2).astype(np.float32)
+    body = cell_value[dark[y:y + CELL, x:x + CELL]]
+    if body.size < 0.2 * CELL * CELL:
+        return light
+    base = float(np.median(body))
+    q = CELL // 4
+    top = float(np.percentile(cell_value[q:CELL - q, q:CELL - q], 90))
+    if top - base < 24:
+        return light
+    return (value > base + 0.45 * (top - base)).astype(np.uint8)
 
 
 def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:

@@ -88,10 +88,51 @@ class Blobs:
 
 
 def find_blobs(img: np.ndarray) -> Blobs:
-    """Return light blobs (symbol candidates) enclosed by dark pixels."""
+    """Return light blobs (symbol candidates) enclosed by dark pixels.
+
+    Real paint can be dark (a symbol value of 0.3): against a light table
+    such a symbol is as dark as the tile around it at the usual level, so
+    the blobs are looked for again at a lower one, and the two sets joined."""
     h, w = img.shape[:2]
     ratio = value_ratio(img, max(h, w) / 10)
     level = dark_threshold(ratio)
+    first = _blobs_at(img, ratio, level)
+    # Looked for again at half size where the photo is large: a symbol keeps
+    # pixels enough, and the pass costs a quarter.
+    half = 2 if min(h, w) >= 800 and len(first.centres) and \
+        np.median(first.extents) >= 24 else 1
+    if half == 2:
+        small = cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        sratio = cv2.resize(ratio, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        low = _blobs_at(small, sratio, level * DARK_PAINT)
+        low = Blobs(low.centres * 2 + 0.5, low.extents * 2, low.dark)
+    else:
+        low = _blobs_at(img, ratio, level * DARK_PAINT)
+    if len(low.centres) == 0:
+        return first
+    if len(first.centres):
+        d = np.linalg.norm(low.centres[:, None] - first.centres[None], axis=2)
+        new = d.min(axis=1) > 0.5 * np.maximum(low.extents, 4)
+    else:
+        new = np.ones(len(low.centres), bool)
+    if not new.any():
+        return first
+    centres = np.concatenate([first.centres, low.centres[new]])
+    extents = np.concatenate([first.extents, low.extents[new]])
+    if len(centres) >= 3:
+        typical = np.percentile(extents, 75)
+        keep = (extents >= 0.45 * typical) & (extents <= 2.2 * typical)
+        centres, extents = centres[keep], extents[keep]
+    return Blobs(centres, extents, first.dark)
+
+
+DARK_PAINT = 0.55
+"""The lower level blobs are looked for at again, as a share of the usual."""
+
+
+def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float) -> Blobs:
+    """The light blobs enclosed by dark at one brightness level."""
+    h, w = img.shape[:2]
     dark = (ratio < level).astype(np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(
         cast(MatLike, 1 - dark), connectivity=8

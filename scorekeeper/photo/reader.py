@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
 
 from ..engine import CLASSIC, Variant
+from . import hues
 from .cells import Cell as GridCell
 from .cells import read_cells
-from .classify import Classifier, Example
+from .classify import Classifier, Example, four_fold
 from .decode import decode
 from .errors import PhotoUnreadable
 from .grid import find_grid, refit
+from .memory import Taught
 from .register import Placement, register, turn
 
 Cell = tuple[int, int]
@@ -38,6 +40,21 @@ class PhotoTile(NamedTuple):
     shape: str
     confidence: float
     """0 (a guess) to 1 (sure): how clearly the colour and shape stood out."""
+    likely: tuple[tuple[str, str], ...] = ()
+    """The kinds (colour, shape) it may be, best first, the reading itself
+    first: 2–4 of them when the tile is uncertain, else none."""
+
+
+class Look(NamedTuple):
+    """What a new tile looked like, for the table to learn from once the move
+    is confirmed (`memory`): its cell and its measures."""
+
+    row: int
+    col: int
+    hue: float
+    """The symbol's hue, degrees."""
+    four_fold: float
+    """How four-fold its outline is (`classify.four_fold`)."""
 
 
 class Conflict(NamedTuple):
@@ -64,11 +81,25 @@ class PhotoReading:
     """Stored tiles the photo shows differently: the table and the page differ."""
     seen: int
     """Stored tiles on cells the photo shows (matched, conflicting or missing)."""
+    glare: tuple[Cell, ...] = ()
+    """Cells on or next to the board (board coordinates; for a first move,
+    the move's own) where glare blew the photo out: a tile there may be
+    missing or misread."""
+    looks: tuple[Look, ...] = ()
+    """What each new tile looked like (for `store.photo_lessons`)."""
+    unread: tuple[Cell, ...] = ()
+    """Cells on or next to the board (coordinates as `glare`) where a tile
+    body lies whose symbol could not be read (dark paint, poor light): a
+    tile of the move may be missing there."""
+
+    def tile_dicts(self) -> list[dict[str, Any]]:
+        """The new tiles as JSON-ready data (`likely` only on uncertain ones)."""
+        return [_tile_dict(t) for t in self.tiles]
 
     def to_dict(self) -> dict[str, object]:
         """Return the reading as JSON-ready data (CONTRACT §12, plus conflicts)."""
         return {
-            "tiles": [t._asdict() for t in self.tiles],
+            "tiles": self.tile_dicts(),
             "matched": self.matched,
             "conflicts": [
                 {"row": c.row, "col": c.col,
@@ -78,6 +109,15 @@ class PhotoReading:
                 for c in self.conflicts
             ],
         }
+
+
+def _tile_dict(tile: PhotoTile) -> dict[str, Any]:
+    """A tile as JSON-ready data: `likely` only where the tile is uncertain."""
+    data = tile._asdict()
+    data["likely"] = [list(kind) for kind in tile.likely]
+    if not tile.likely:
+        del data["likely"]
+    return data
 
 
 @dataclass
@@ -91,18 +131,53 @@ class _Read:
     shape_conf: float = 0.0
     color_scores: np.ndarray | None = None
     shape_scores: np.ndarray | None = None
+    hue: float = 0.0
+    glare: bool = False
+    """Glare on or beside the symbol: its reading may be wrong."""
 
     @property
     def confidence(self) -> float:
-        return round(min(self.color_conf, self.shape_conf), 3)
+        conf = min(self.color_conf, self.shape_conf)
+        if self.glare:
+            conf = min(conf, LOW_CONFIDENCE / 2)
+        return round(conf, 3)
+
+    def likely(self, clf: Classifier) -> tuple[tuple[str, str], ...]:
+        """The kinds it may be, best first (itself first), when uncertain."""
+        if self.confidence >= LOW_CONFIDENCE:
+            return ()
+        colors = _ranked(self.color_scores, self.color, self.color_conf)
+        shapes = _ranked(self.shape_scores, self.shape, self.shape_conf)
+        kinds = sorted(((pc * ps, c, s) for c, pc in colors for s, ps in shapes),
+                       key=lambda x: -x[0])
+        out = [(clf.colors[self.color], clf.shapes[self.shape])]
+        for _, c, s in kinds:
+            kind = (clf.colors[c], clf.shapes[s])
+            if kind not in out:
+                out.append(kind)
+        return tuple(out[:4])
+
+
+def _ranked(scores: np.ndarray | None, best: int, conf: float
+            ) -> list[tuple[int, float]]:
+    """A reading's two or three likeliest values with rough weights: the one
+    read, then the runners-up, weighted by how unsure the reading was."""
+    if scores is None:
+        return [(best, 1.0)]
+    order = [int(k) for k in np.argsort(-np.asarray(scores)) if int(k) != best][:2]
+    doubt = 1.0 - conf
+    return [(best, 1.0)] + [(k, doubt * (0.6 if i == 0 else 0.3))
+                            for i, k in enumerate(order)]
 
 
 def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
-              variant: Variant = CLASSIC) -> PhotoReading:
+              variant: Variant = CLASSIC, taught: Taught | None = None
+              ) -> PhotoReading:
     """Return the tiles a photo shows beyond the stored board (row, col, colour,
-    shape); raise PhotoUnreadable when it cannot be read as one move."""
+    shape); raise PhotoUnreadable when it cannot be read as one move. `taught`
+    is what the table's confirmed moves taught (`memory`)."""
     try:
-        return _read(image, stored, variant)
+        return _read(image, stored, variant, taught or Taught())
     except PhotoUnreadable:
         raise
     except (cv2.error, ArithmeticError, IndexError, ValueError,
@@ -113,7 +188,7 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
 
 
 def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
-          variant: Variant) -> PhotoReading:
+          variant: Variant, taught: Taught) -> PhotoReading:
     """Read a photo (see `read_move`)."""
     img = decode(image)
     grid = find_grid(img)
@@ -138,10 +213,11 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         raise PhotoUnreadable("blurred")
     empty = {key for key, cell in cells.items() if cell.body < 0.25}
     clf = Classifier(variant.color_names, variant.shape_names)
-    _label(reads, clf)
+    _mark_glare(reads, cells)
+    _label(reads, clf, {}, taught)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
     if not board:
-        return _first_move(reads, clf, variant)
+        return _first_move(reads, cells, clf, variant)
     index = {(r, c): (clf.colors.index(color) if color in clf.colors else -1,
                       clf.shapes.index(shape) if shape in clf.shapes else -1)
              for (r, c), (color, shape) in board.items()}
@@ -155,13 +231,15 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         # Learn this photo's light and print from the stored tiles it shows,
         # read every tile again, and see whether the board lines up otherwise.
         examples = []
+        anchors = {}
         for key, rd in reads.items():
             tile = board.get(placement.to_board(key))
             cell = rd.cell
             if tile is not None and cell.color is not None and cell.mask is not None:
                 examples.append(Example(cell.color, cell.mask, *tile, key))
+                anchors[key] = tile[0]
         clf.learn(examples)
-        _label(reads, clf)
+        _label(reads, clf, anchors, taught)
     if placement is None:
         raise PhotoUnreadable("no_match", matched=0, stored=len(board))
     return _result(reads, cells, placement, board, clf, variant)
@@ -190,23 +268,86 @@ def _main_group(reads: dict[Cell, _Read]) -> dict[Cell, _Read]:
     return {key: reads[key] for key in best}
 
 
-def _label(reads: dict[Cell, _Read], clf: Classifier) -> None:
-    """Name each read tile's colour and shape."""
-    for key, rd in reads.items():
-        if rd.cell.color is None or rd.cell.mask is None:
-            continue  # never: only cells with a symbol are read
-        color = clf.color(rd.cell.color)
-        shape = clf.shape(rd.cell.mask, key)
-        rd.color, rd.color_conf = color.index, color.confidence
+GLARE = 0.04
+"""Share of a cell blown out (a channel at the sensor's top) that makes glare
+there: a tile under it may be misread, or missing from the reading."""
+
+
+def _mark_glare(reads: dict[Cell, _Read], cells: dict[Cell, GridCell]) -> None:
+    """Mark the read tiles with glare on them or on a neighbouring cell."""
+    for (r, c), rd in reads.items():
+        rd.glare = any(
+            (n := cells.get((r + dr, c + dc))) is not None and n.glare >= GLARE
+            for dr in (-1, 0, 1) for dc in (-1, 0, 1) if not (dr and dc))
+
+
+def _glare_cells(reads: dict[Cell, _Read], cells: dict[Cell, GridCell]
+                 ) -> list[Cell]:
+    """Cells (photo grid) next to the read tiles, or on them, where glare blew
+    the photo out: a tile may hide there."""
+    near = {(r + dr, c + dc) for r, c in reads for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)}
+    return sorted(key for key in near
+                  if (cell := cells.get(key)) is not None and cell.glare >= GLARE)
+
+
+UNREAD_BODY = 0.75
+"""A cell's rim this dark is a tile body even without a readable symbol."""
+
+
+def _unread_cells(reads: dict[Cell, _Read], cells: dict[Cell, GridCell]
+                  ) -> list[Cell]:
+    """Cells next to the read tiles (photo grid) that show a tile body but no
+    readable symbol."""
+    near = {(r + dr, c + dc) for r, c in reads
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    return sorted(key for key in near - set(reads)
+                  if (cell := cells.get(key)) is not None
+                  and not cell.is_tile and cell.body >= UNREAD_BODY)
+
+
+def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
+           taught: Taught) -> None:
+    """Name each read tile's colour (all together, from this photo's own
+    hues: `hues`) and shape; `anchors` are the stored colours of read tiles
+    that lie on stored ones."""
+    keys = [key for key, rd in reads.items()
+            if rd.cell.color is not None and rd.cell.mask is not None]
+    named: list[hues.Named] | None = None
+    if hues.known(clf.colors):
+        measured = [hues.hsv(np.asarray(reads[key].cell.color)) for key in keys]
+        named = hues.name_colors(
+            [h for h, _, _ in measured], [s for _, s, _ in measured], clf.colors,
+            {i: anchors[key] for i, key in enumerate(keys) if key in anchors},
+            taught.hues(),
+        )
+        for key, (h, _, _) in zip(keys, measured, strict=True):
+            reads[key].hue = h
+    for i, key in enumerate(keys):
+        rd = reads[key]
+        assert rd.cell.color is not None and rd.cell.mask is not None
+        if named is not None:
+            rd.color, rd.color_conf = named[i].index, named[i].confidence
+            rd.color_scores = -named[i].costs
+        else:
+            color = clf.color(rd.cell.color)
+            rd.color, rd.color_conf = color.index, color.confidence
+            rd.color_scores = color.scores
+        shape = clf.shape(rd.cell.mask, key, taught.four_fold())
         rd.shape, rd.shape_conf = shape.index, shape.confidence
-        rd.color_scores, rd.shape_scores = color.scores, shape.scores
+        rd.shape_scores = shape.scores
+
+
+BREAKS_RULE = 0.5
+"""A reading that breaks the move's shared attribute and is less sure than
+this takes the shared value (and is marked uncertain either way)."""
 
 
 def _one_attribute(new: list[tuple[Cell, _Read]]) -> None:
     """Tiles placed in one move share their colour or their shape (RULES §3):
     when their colours all differ, their shapes must agree, and the other way
     round. A doubtful reading that breaks this is read as the shared value; a
-    clear one is left for the engine to refuse."""
+    clear one is left for the engine to refuse. Both are marked uncertain."""
     if len(new) < 2:
         return
     reads = [rd for _, rd in new]
@@ -221,13 +362,16 @@ def _one_attribute(new: list[tuple[Cell, _Read]]) -> None:
         shared = int(np.argmax(np.sum(scores, axis=0)))
         for rd in reads:
             conf = getattr(rd, f"{attr}_conf")
-            if getattr(rd, attr) != shared and conf < LOW_CONFIDENCE:
+            if getattr(rd, attr) == shared:
+                continue
+            if conf < BREAKS_RULE:
                 setattr(rd, attr, shared)
-                setattr(rd, f"{attr}_conf", min(conf, LOW_CONFIDENCE / 2))
+            # Either misread or an illegal move: either way worth a look.
+            setattr(rd, f"{attr}_conf", min(conf, LOW_CONFIDENCE / 2))
 
 
-def _first_move(reads: dict[Cell, _Read], clf: Classifier,
-                variant: Variant) -> PhotoReading:
+def _first_move(reads: dict[Cell, _Read], grid_cells: dict[Cell, GridCell],
+                clf: Classifier, variant: Variant) -> PhotoReading:
     """An empty board: the tiles in a frame of their own, in row 0 from (0, 0)."""
     cells = list(reads)
     if len(cells) > variant.hand_size:
@@ -244,10 +388,17 @@ def _first_move(reads: dict[Cell, _Read], clf: Classifier,
     c0 = min(c for _, c in turned)
     tiles = tuple(
         PhotoTile(r - r0, c - c0, clf.colors[rd.color], clf.shapes[rd.shape],
-                  rd.confidence)
+                  rd.confidence, rd.likely(clf))
         for (r, c), rd in sorted(turned.items())
     )
-    return PhotoReading(tiles, 0, (), 0)
+    looks = tuple(Look(r - r0, c - c0, round(rd.hue, 2),
+                       round(four_fold(rd.cell.mask), 4))
+                  for (r, c), rd in sorted(turned.items()) if rd.cell.mask is not None)
+    glare = tuple((r - r0, c - c0) for r, c in
+                  (turn(cell, quarter) for cell in _glare_cells(reads, grid_cells)))
+    unread = tuple((r - r0, c - c0) for r, c in
+                   (turn(cell, quarter) for cell in _unread_cells(reads, grid_cells)))
+    return PhotoReading(tiles, 0, (), 0, glare, looks, unread)
 
 
 def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
@@ -259,12 +410,17 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
     matched = 0
     conflicts = []
     new = []
+    looks = []
     for key, rd in reads.items():
         at = placement.to_board(key)
         tile = board.get(at)
         seen = (clf.colors[rd.color], clf.shapes[rd.shape])
         if tile is None:
-            new.append(PhotoTile(at[0], at[1], seen[0], seen[1], rd.confidence))
+            new.append(PhotoTile(at[0], at[1], seen[0], seen[1], rd.confidence,
+                                 rd.likely(clf)))
+            if rd.cell.mask is not None:
+                looks.append(Look(at[0], at[1], round(rd.hue, 2),
+                                  round(four_fold(rd.cell.mask), 4)))
         elif tile == seen:
             matched += 1
         else:
@@ -290,4 +446,9 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
             raise PhotoUnreadable("not_one_line", cells=[(t.row, t.col) for t in new])
     # Only confident contradictions: a blurred symbol is not a drifted board.
     sure = tuple(sorted(c for c in conflicts if c.confidence >= 0.15))
-    return PhotoReading(tuple(new), matched, sure, in_view)
+    glare = tuple(sorted(placement.to_board(key) for key in _glare_cells(reads, cells)))
+    unread = tuple(sorted(
+        at for at in (placement.to_board(key) for key in _unread_cells(reads, cells))
+        if at not in board))
+    return PhotoReading(tuple(new), matched, sure, in_view, glare,
+                        tuple(sorted(looks)), unread)

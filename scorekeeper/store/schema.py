@@ -536,6 +536,34 @@ def m600_club_nights(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m700_photo_lessons(db: sqlite_utils.Database) -> None:
+    """Keep what photos of confirmed moves teach the photo reader (issue 20).
+
+    photo_readings holds each game's last read photo's new tiles (their cell
+    and measures) until the move after it is stored; photo_lessons a few sums
+    per colour and shape, per game and (game_id NULL) for the installation.
+    """
+    _create_statements(db, """
+        CREATE TABLE photo_readings (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            looks TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE photo_lessons (
+            game_id INTEGER REFERENCES games(id) ON DELETE CASCADE,
+            what TEXT NOT NULL,
+            name TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            a REAL NOT NULL,
+            b REAL NOT NULL
+        );
+        CREATE UNIQUE INDEX photo_lessons_kind
+            ON photo_lessons(coalesce(game_id, 0), what, name);
+    """)
+
+
 def _create_statements(db: sqlite_utils.Database, script: str) -> None:
     """Run each statement of script, triggers whole (they hold semicolons)."""
     statement = ""

@@ -14,6 +14,7 @@ from ..store import (
     TurnConflict,
     analysis,
     loaded,
+    photo_lessons,
     stats,
     version,
 )
@@ -476,8 +477,12 @@ def read_photo(game_id: int) -> Response:
             raise engine.IllegalMove("game_over")
         stored_tiles = list(game.board.tiles())
         variant = game.variant
+        seq = len(game.moves)
+    # The move confirmed after the last photo teaches what its tiles looked like.
+    photo_lessons.settle(game_id)
     try:
-        reading = photo.read_upload(stored_tiles, variant)
+        reading = photo.read_upload(stored_tiles, variant,
+                                    photo_lessons.lessons(game_id))
     except photo.NoPhoto:
         _bad(_('Send the photo as the form field "image" (multipart/form-data).'))
     except photo.PhotoBusy:
@@ -489,6 +494,7 @@ def read_photo(game_id: int) -> Response:
             422, "photo_unreadable", text.photo_unreadable(exc.reason, exc.params),
             reason=exc.reason, params=exc.params,
         )
+    photo_lessons.keep_reading(game_id, seq, reading.looks)
     tiles = reading.tiles
     for tile in tiles:
         if tile["low"]:
@@ -504,5 +510,10 @@ def read_photo(game_id: int) -> Response:
         "matched": reading.matched,
         "conflicts": reading.conflicts,
         "text": text.photo_summary(len(tiles), sum(t["low"] for t in tiles)),
-        "warning": text.photo_conflicts(conflicts) or None,
+        "glare": reading.glare,
+        "unread": reading.unread,
+        "warning": " ".join(filter(None, (
+            text.photo_unread([(r, c) for r, c in reading.unread]),
+            text.photo_glare([(r, c) for r, c in reading.glare]),
+            text.photo_conflicts(conflicts)))) or None,
     })

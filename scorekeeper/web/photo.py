@@ -15,7 +15,7 @@ import math
 import numbers
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -70,9 +70,16 @@ class Reading:
     """What a photo showed: new tiles, stored tiles matched, contradictions."""
 
     tiles: list[dict[str, Any]]
-    """{"row", "col", "color", "shape", "confidence", "low"} per new tile."""
+    """{"row", "col", "color", "shape", "confidence", "low"} per new tile, and
+    "likely" (the kinds it may be, best first) on a low one."""
     matched: int
     conflicts: list[dict[str, Any]]
+    glare: list[list[int]] = field(default_factory=list)
+    """Cells [row, col] where glare blew the photo out near the board."""
+    looks: list[dict[str, Any]] = field(default_factory=list)
+    """What each new tile looked like, kept for the table to learn from."""
+    unread: list[list[int]] = field(default_factory=list)
+    """Cells [row, col] showing a tile whose symbol could not be read."""
 
 
 def body_limit() -> int:
@@ -137,7 +144,7 @@ class Slots:
 
     def run(self, load: Callable[[], bytes],
             stored: Sequence[tuple[int, int, str, str]],
-            variant: engine.Variant) -> Reading:
+            variant: engine.Variant, taught: Any = None) -> Reading:
         """Take a free slot, then load the photo's bytes and read them (in a
         render worker where the app runs renders so); return the reading, or
         raise Unreadable or PhotoBusy. A photo waiting for a slot stays in the
@@ -145,46 +152,54 @@ class Slots:
         if not self._slots.acquire(timeout=self.wait):
             raise PhotoBusy
         try:
-            answer = in_worker(read_photo, load(), list(stored), variant)
+            answer = in_worker(read_photo, load(), list(stored), variant, taught)
         finally:
             self._slots.release()
         if "unreadable" in answer:
             raise Unreadable(answer["unreadable"], answer["params"])
-        return Reading(answer["tiles"], answer["matched"], answer["conflicts"])
+        return Reading(answer["tiles"], answer["matched"], answer["conflicts"],
+                       answer["glare"], answer["looks"], answer["unread"])
 
 
 def read_upload(stored: Sequence[tuple[int, int, str, str]],
-                variant: engine.Variant) -> Reading:
+                variant: engine.Variant, taught: Any = None) -> Reading:
     """Read the request's photo against the stored board under the app's photo
-    slots; raise NoPhoto, Unreadable or PhotoBusy."""
+    slots; raise NoPhoto, Unreadable or PhotoBusy. `taught` is the game's and
+    the installation's lessons (`store.photo_lessons.lessons`)."""
     slots: Slots = current_app.extensions["scorekeeper_photo_slots"]
     # Checked before waiting: a request without a photo or over the limit is
     # answered at once.
     storage = uploaded_photo()
     try:
-        return slots.run(lambda: photo_bytes(storage), stored, variant)
+        return slots.run(lambda: photo_bytes(storage), stored, variant, taught)
     finally:
         storage.close()
 
 
 def read_photo(data: bytes, stored: list[tuple[int, int, str, str]],
-               variant: engine.Variant) -> dict[str, Any]:
+               variant: engine.Variant, taught: Any = None) -> dict[str, Any]:
     """Read a photo (in a worker process) and return plain data a process can
     send back: the reading, or {"unreadable": reason, "params": {...}}."""
     # Imported here: OpenCV and numpy load in the worker that reads, not in
     # every server process at start.
     from ..photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
+    from ..photo.memory import Taught
 
+    game, everywhere = taught or ([], [])
     try:
-        reading = read_move(data, stored, variant)
+        reading = read_move(data, stored, variant, Taught.combine(
+            Taught.from_rows(game).lessons, Taught.from_rows(everywhere).lessons))
     except PhotoUnreadable as exc:
         return {"unreadable": exc.reason, "params": _plain(exc.params)}
     tiles = [
-        {**tile._asdict(), "low": bool(tile.confidence < LOW_CONFIDENCE)}
-        for tile in reading.tiles
+        {**tile, "low": bool(tile["confidence"] < LOW_CONFIDENCE)}
+        for tile in reading.tile_dicts()
     ]
     answer = {"tiles": tiles, "matched": reading.matched,
-              "conflicts": reading.to_dict()["conflicts"]}
+              "conflicts": reading.to_dict()["conflicts"],
+              "glare": [list(cell) for cell in reading.glare],
+              "unread": [list(cell) for cell in reading.unread],
+              "looks": [look._asdict() for look in reading.looks]}
     plain: dict[str, Any] = _plain(answer)
     return plain
 

@@ -1,0 +1,228 @@
+"""Name the symbols' colours from the photo itself (issue 20).
+
+Real paint is not the renderers' paint: a real orange sits a few degrees of
+hue from red, a real purple close to blue, and the light moves every hue.
+What survives is the order of the hues around the circle (red, orange,
+yellow, green, blue, purple) and that one paint's symbols lie close
+together in one photo. So the symbols are sorted by hue and named together,
+in that order, as a chain (a Viterbi pass over the sorted hues): a name
+change costs little across a wide gap between neighbouring hues and much
+inside a tight group; each symbol pays for a name far from where that
+colour usually sits; a stored tile the photo recognises pays much for any
+name but its own, so one stored tile of a colour anchors all its group.
+What the confirmed moves of the table taught (`Taught`) moves each colour's
+usual place to where this table's paint and light put it.
+
+Each symbol's confidence is the margin between the best naming of all and
+the best one that names it otherwise (min-marginals), so a symbol that
+could belong to either of two groups is reported uncertain.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+CUT = 320.0
+"""The hue (degrees) where the circle is cut open: between purple and red,
+whatever the light."""
+
+USUAL: dict[str, tuple[float, float]] = {
+    "red": (347.0, 8.0),
+    "orange": (10.0, 32.0),
+    "yellow": (36.0, 60.0),
+    "green": (85.0, 160.0),
+    "blue": (195.0, 228.0),
+    "purple": (236.0, 305.0),
+}
+"""Where each colour's hue lies in photos (degrees): real tiles' paint (red
+350–8°, orange 8–25°, yellow 40–55°, green 90–150°, blue 195–225°, purple
+235–275°) widened for the printed and rendered paints and the light's colour."""
+
+OUTSIDE = 6.0
+"""Degrees outside a colour's usual range that cost one unit."""
+
+TAUGHT = 3.0
+"""Degrees outside a range the table taught that cost one unit."""
+
+SAME_PAINT = 4.0
+"""Symbols closer than this in hue are taken as one paint: together they
+weigh as one symbol where they lie (more tiles of one paint do not make its
+name surer; their order among the others and the stored ones do)."""
+
+ANCHOR = 12.0
+"""What naming a recognised stored tile otherwise than stored costs."""
+
+SPLIT = 5.0
+"""What a name change between two symbols of the same hue costs; it falls
+off with the gap between them (`SPLIT_GAP` degrees for a factor e)."""
+
+SPLIT_GAP = 3.5
+
+SPREAD = 7.0
+"""The widest hue gap inside one colour's group that costs nothing."""
+
+MIXED = 2.5
+"""Degrees of hue around a symbol where stored tiles of two colours make its
+colour a guess."""
+
+GREY = 0.22
+"""Below this saturation a symbol's hue says little (glare, a washed-out
+print): its colour is reported uncertain."""
+
+
+def hsv(lin: np.ndarray) -> tuple[float, float, float]:
+    """Return (hue degrees, saturation, value) of a linear RGB colour, as a
+    phone's sRGB photo shows it."""
+    srgb = np.clip(np.asarray(lin, np.float64), 0, 1) ** (1 / 2.2)
+    h, s, v = colorsys.rgb_to_hsv(*srgb)
+    return h * 360.0, s, v
+
+
+def _open(hue: float) -> float:
+    """Degrees past the cut, in [0, 360)."""
+    return (hue - CUT) % 360.0
+
+
+@dataclass(frozen=True)
+class Named:
+    """One symbol's colour: its index, how sure, and each name's cost."""
+
+    index: int
+    confidence: float
+    costs: np.ndarray
+    """The best naming's total cost with this symbol given each colour."""
+
+
+def known(colors: Sequence[str]) -> bool:
+    """True when every colour has a usual hue (the classic six or fewer)."""
+    return all(c in USUAL for c in colors)
+
+
+Range = tuple[float, float, float, float]
+"""A colour's place: (lo, hi) open degrees, and the degrees outside each end
+that cost one unit."""
+
+
+def _ranges(colors: Sequence[str], learnt: Mapping[str, tuple[float, float]]
+            ) -> list[Range]:
+    """Each colour's range: the usual one, or around what the table taught; a
+    taught colour keeps its neighbours out of its place, sharply (the table
+    showed where it lies)."""
+    out: list[Range] = []
+    for color in colors:
+        if color in learnt:
+            mean, spread = learnt[color]
+            half = max(4.0, 2.0 * spread)
+            sharp = max(TAUGHT, spread)
+            out.append((_open(mean) - half, _open(mean) + half, sharp, sharp))
+        else:
+            lo, hi = USUAL[color]
+            out.append((_open(lo), _open(hi), OUTSIDE, OUTSIDE))
+    order = sorted(range(len(colors)), key=lambda k: out[k][0] + out[k][1])
+    for k in order:
+        if colors[k] not in learnt:
+            continue
+        mid = (out[k][0] + out[k][1]) / 2
+        for j in order:
+            if j == k or colors[j] in learnt:
+                continue
+            lo, hi, below, above = out[j]
+            if (lo + hi) / 2 < mid:
+                if hi > out[k][0] - 2.0:
+                    hi, above = out[k][0] - 2.0, TAUGHT
+                lo = min(lo, hi)
+            else:
+                if lo < out[k][1] + 2.0:
+                    lo, below = out[k][1] + 2.0, TAUGHT
+                hi = max(lo, hi)
+            out[j] = (lo, hi, below, above)
+    return out
+
+
+def name_colors(hues: Sequence[float], saturations: Sequence[float],
+                colors: Sequence[str], anchors: Mapping[int, str] | None = None,
+                learnt: Mapping[str, tuple[float, float]] | None = None,
+                ) -> list[Named]:
+    """Name each symbol's colour from its hue (degrees) among the others.
+
+    `anchors` gives the stored colour of symbols that are recognised stored
+    tiles (by index); `learnt` each colour's (mean hue, spread) as the
+    table's confirmed moves taught it."""
+    anchors = anchors or {}
+    learnt = learnt or {}
+    n, k = len(hues), len(colors)
+    if n == 0:
+        return []
+    ranges = _ranges(colors, learnt)
+    # The colours in hue order: the chain's names never go back.
+    order = sorted(range(k), key=lambda j: ranges[j][0] + ranges[j][1])
+    opened = np.array([_open(h) for h in hues])
+    seq = np.argsort(opened, kind="stable")
+    emit = np.zeros((n, k))
+    for pos, i in enumerate(seq):
+        h = opened[i]
+        alike = int(np.sum(np.abs(opened - h) <= SAME_PAINT))
+        for state, j in enumerate(order):
+            lo, hi, below, above = ranges[j]
+            out = max((lo - h) / below, (h - hi) / above, 0.0)
+            emit[pos, state] = min(25.0, out ** 2) / alike
+            if i in anchors and anchors[i] != colors[j]:
+                emit[pos, state] += ANCHOR
+    gaps = np.diff(opened[seq])
+    same = np.maximum(0.0, gaps - SPREAD) / 2.0
+    change = SPLIT * np.exp(-gaps / SPLIT_GAP)
+    inf = 1e9
+
+    def step(prev: np.ndarray, g: int, forward: bool) -> np.ndarray:
+        # From one symbol to the next: stay (gap cost) or move on in hue
+        # order (change cost); backwards, the mirror.
+        out = np.full(k, inf)
+        for s in range(k):
+            if forward:
+                before = prev[:s]
+            else:
+                before = prev[s + 1:]
+            moved = before.min() + change[g] if len(before) else inf
+            out[s] = min(prev[s] + same[g], moved)
+        return out
+
+    fwd = np.zeros((n, k))
+    fwd[0] = emit[0]
+    for pos in range(1, n):
+        fwd[pos] = step(fwd[pos - 1], pos - 1, True) + emit[pos]
+    bwd = np.zeros((n, k))
+    for pos in range(n - 2, -1, -1):
+        bwd[pos] = step(bwd[pos + 1] + emit[pos + 1], pos, False)
+    total = fwd + bwd
+    named: list[Named | None] = [None] * n
+    for pos, i in enumerate(seq):
+        costs = np.empty(k)
+        costs[order] = total[pos]
+        best = np.argsort(costs)
+        margin = costs[best[1]] - costs[best[0]] if k > 1 else inf
+        conf = float(min(1.0, margin / 3.0))
+        near = {anchors[j] for j in anchors
+                if abs(opened[j] - opened[i]) <= MIXED and j != i}
+        if len(near) > 1:
+            # Stored tiles of different colours share this hue: it cannot
+            # tell them apart, whatever the chain made of it.
+            conf = min(conf, 0.1)
+        sat = saturations[i]
+        if sat < GREY:
+            conf *= max(0.0, sat / GREY)
+        named[i] = Named(int(best[0]), round(conf, 3), costs)
+    return [x for x in named if x is not None]
+
+
+def spread_of(hues: Sequence[float]) -> tuple[float, float]:
+    """The circular mean and spread (degrees) of some hues."""
+    rad = np.radians(np.asarray(hues, np.float64))
+    c, s = np.cos(rad).mean(), np.sin(rad).mean()
+    mean = math.degrees(math.atan2(s, c)) % 360.0
+    diffs = (np.asarray(hues) - mean + 180.0) % 360.0 - 180.0
+    return mean, float(np.sqrt((diffs ** 2).mean())) if len(diffs) > 1 else 3.0

@@ -1,0 +1,140 @@
+"""What photos of confirmed moves taught the photo reader (issue 20).
+
+A read photo leaves its new tiles' looks (cell, hue, four-fold measure) as
+the game's pending reading. The next photo of the game first settles it: if
+the move stored after the reading filled those cells, each look is labelled
+with the tile the players confirmed there (a correction included) and its
+sums are added to the lessons, for the game and for the installation
+(game_id NULL); then the pending reading goes. The sums per kind are a few
+numbers (`photo.memory.Lesson`): colour: count, Σcos(hue), Σsin(hue);
+shape: count, Σfour-fold, Σfour-fold².
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+
+import sqlite_utils
+
+from .connection import get_db, immediate
+
+LessonRow = tuple[str, str, int, float, float]
+"""(what, name, count, a, b): one kind's sums."""
+
+
+def keep_reading(game_id: int, seq: int, looks: Sequence[Mapping[str, object]],
+                 db: sqlite_utils.Database | None = None) -> None:
+    """Keep a reading's looks as the game's pending reading, for the move
+    numbered seq (from 0: the game's move count when the photo was read)."""
+    data = json.dumps([
+        {"row": int(str(x["row"])), "col": int(str(x["col"])),
+         "hue": float(str(x["hue"])), "four_fold": float(str(x["four_fold"]))}
+        for x in looks
+    ], separators=(",", ":"))
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    db = db or get_db()
+    with immediate(db):
+        db.conn.execute(
+            "INSERT INTO photo_readings (game_id, seq, looks, created_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " seq = excluded.seq, looks = excluded.looks,"
+            " created_at = excluded.created_at",
+            [game_id, seq, data, now],
+        )
+
+
+def settle(game_id: int, db: sqlite_utils.Database | None = None) -> int:
+    """Learn from the game's pending reading if its move has been stored since;
+    return the number of tiles learnt from. A reading whose move is not stored
+    yet stays; one overtaken by another move goes unlearnt."""
+    db = db or get_db()
+    with immediate(db):
+        pending = db.conn.execute(
+            "SELECT seq, looks FROM photo_readings WHERE game_id = ?", [game_id]
+        ).fetchone()
+        if pending is None:
+            return 0
+        seq, looks_json = pending
+        move = db.conn.execute(
+            "SELECT type, tiles FROM moves WHERE game_id = ? AND seq = ?",
+            [game_id, seq],
+        ).fetchone()
+        if move is None:
+            later = db.conn.execute(
+                "SELECT count(*) FROM moves WHERE game_id = ? AND seq > ?",
+                [game_id, seq]).fetchone()[0]
+            if not later:
+                return 0  # the move is not confirmed yet
+        db.conn.execute("DELETE FROM photo_readings WHERE game_id = ?", [game_id])
+        if move is None or move[0] != "place":
+            return 0
+        try:
+            looks = json.loads(looks_json)
+            confirmed = {(int(t["row"]), int(t["col"])): (str(t["color"]),
+                                                          str(t["shape"]))
+                         for t in json.loads(move[1])}
+        except (ValueError, TypeError, KeyError):
+            return 0
+        sums = _sums(looks, confirmed)
+        for scope in (game_id, None):
+            for (what, name), (count, a, b) in sums.items():
+                _add(db, scope, what, name, count, a, b)
+        return sum(count for (what, _), (count, _, _) in sums.items()
+                   if what == "color")
+
+
+def _sums(looks: Sequence[Mapping[str, object]],
+          confirmed: Mapping[tuple[int, int], tuple[str, str]]
+          ) -> dict[tuple[str, str], tuple[int, float, float]]:
+    """Each kind's count and sums from the looks on cells the move filled."""
+    out: dict[tuple[str, str], tuple[int, float, float]] = {}
+
+    def add(key: tuple[str, str], a: float, b: float) -> None:
+        n, sa, sb = out.get(key, (0, 0.0, 0.0))
+        out[key] = (n + 1, sa + a, sb + b)
+
+    for look in looks:
+        try:
+            cell = (int(str(look["row"])), int(str(look["col"])))
+            hue = float(str(look["hue"]))
+            four = float(str(look["four_fold"]))
+        except (KeyError, ValueError):
+            continue
+        kind = confirmed.get(cell)
+        if kind is None or not (math.isfinite(hue) and math.isfinite(four)):
+            continue
+        rad = math.radians(hue)
+        add(("color", kind[0]), math.cos(rad), math.sin(rad))
+        add(("shape", kind[1]), four, four * four)
+    return out
+
+
+def _add(db: sqlite_utils.Database, game_id: int | None, what: str, name: str,
+         count: int, a: float, b: float) -> None:
+    """Add sums to one kind's lesson (inside the caller's transaction)."""
+    where = "game_id IS ?" if game_id is None else "game_id = ?"
+    changed = db.conn.execute(
+        f"UPDATE photo_lessons SET count = count + ?, a = a + ?, b = b + ?"
+        f" WHERE {where} AND what = ? AND name = ?",
+        [count, a, b, game_id, what, name],
+    ).rowcount
+    if not changed:
+        db.conn.execute(
+            "INSERT INTO photo_lessons (game_id, what, name, count, a, b)"
+            " VALUES (?, ?, ?, ?, ?, ?)", [game_id, what, name, count, a, b])
+
+
+def lessons(game_id: int, db: sqlite_utils.Database | None = None
+            ) -> tuple[list[LessonRow], list[LessonRow]]:
+    """The game's lessons and the installation's."""
+    db = db or get_db()
+    rows = db.conn.execute(
+        "SELECT game_id, what, name, count, a, b FROM photo_lessons"
+        " WHERE game_id = ? OR game_id IS NULL ORDER BY what, name", [game_id]
+    ).fetchall()
+    game = [tuple(r[1:]) for r in rows if r[0] is not None]
+    everywhere = [tuple(r[1:]) for r in rows if r[0] is None]
+    return game, everywhere
