@@ -7,6 +7,7 @@ import io
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_history_helpers import corpus_record
@@ -89,3 +90,84 @@ def test_any_bytes_are_refused_cleanly(data: bytes) -> None:
 def test_the_unchanged_record_is_valid() -> None:
     checked = backup.check_record(json.loads(json.dumps(RECORD)))
     assert checked.names == RECORD["players"]
+
+
+def read(data: bytes, limit: int = 10**7) -> list[backup.RestoredGame]:
+    return list(backup.read_backup(io.BytesIO(data), limit=limit))
+
+
+class OneWay(io.RawIOBase):
+    """A request body: read once, front to back, no seeking."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = io.BytesIO(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        chunk = self.data.read(len(buffer))
+        buffer[: len(chunk)] = chunk
+        return len(chunk)
+
+
+@settings(max_examples=100)
+@given(st.binary(max_size=64))
+def test_any_bytes_given_to_the_streaming_reader_are_refused_cleanly(
+    data: bytes,
+) -> None:
+    try:
+        read(data)
+    except backup.BackupError as exc:
+        assert str(exc)
+
+
+def backup_bytes(*games: Any, **more: Any) -> bytes:
+    return json.dumps({"format": "qwirkle-backup/1", "games": list(games), **more}
+                      ).encode()
+
+
+@pytest.mark.parametrize(("label", "data", "needle"), [
+    # 100,000 nested lists would take ijson gigabytes of paths: refused first.
+    ("nested", b'{"format":"qwirkle-backup/1","games":[' + b"[" * 100_000
+     + b"]" * 100_000 + b"]}", "nested too deeply"),
+    ("huge integer", b'{"format":"qwirkle-backup/1","games":[{"n":' + b"9" * 5000
+     + b"}]}", "not JSON"),
+    ("trailing", backup_bytes() + b" {}", "not JSON"),
+    ("cut short", backup_bytes(RECORD)[:-300], "ends too early"),
+    ("two lists", b'{"format":"qwirkle-backup/1","games":[],"games":[]}', "one list"),
+    ("games an object", b'{"format":"qwirkle-backup/1","games":{"item":{}}}', "list"),
+    ("no games", b'{"format":"qwirkle-backup/1"}', "list of games"),
+    ("no format", b'{"games":[]}', "qwirkle-backup/1"),
+    ("format last, wrong", b'{"games":[],"format":"qwirkle-game/1"}',
+     "qwirkle-backup/1"),
+])
+def test_a_broken_backup_is_refused_before_any_game_is_checked(
+    label: str, data: bytes, needle: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checked: list[int] = []
+    monkeypatch.setattr(backup, "check_record", lambda g, n: checked.append(n))
+    with pytest.raises(backup.BackupError) as refused:
+        read(data)
+    assert needle in str(refused.value), label
+    assert checked == []
+
+
+def test_the_reader_takes_a_bom_any_key_order_extra_keys_and_a_one_way_stream(
+) -> None:
+    body = json.dumps({"note": {"any": [1, 2]}, "games": [RECORD, RECORD],
+                       "format": "qwirkle-backup/1", "exported_at": None})
+    data = b"\xef\xbb\xbf" + body.encode()
+    assert [g.names for g in read(data)] == [RECORD["players"]] * 2
+    stream = OneWay(data)
+    games = list(backup.read_backup(stream, limit=len(data)))  # type: ignore[arg-type]
+    assert len(games) == 2
+    with pytest.raises(backup.BackupError) as refused:
+        list(backup.read_backup(OneWay(data), limit=len(data) - 1))  # type: ignore[arg-type]
+    assert refused.value.code == "too_large"
+
+
+def test_the_c_backend_of_ijson_reads_backups() -> None:
+    import ijson  # type: ignore[import-untyped]
+
+    assert ijson.backend == "yajl2_c"

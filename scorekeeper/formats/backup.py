@@ -297,8 +297,12 @@ def _seekable(stream: IO[bytes], limit: int) -> IO[bytes]:
         pass
     copy = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
     counted = _Counted(stream, limit)
-    while chunk := counted.read(READ_SIZE):
-        copy.write(chunk)
+    try:
+        while chunk := counted.read(READ_SIZE):
+            copy.write(chunk)
+    except BaseException:
+        copy.close()
+        raise
     copy.seek(0)
     return copy
 
@@ -322,7 +326,8 @@ def _broken(exc: Exception, stream: _Counted) -> BackupError:
         return _not_json(_("it ends too early"))
     # yajl's reason is English and its position is in the piece read last:
     # say how far the reader had got, which is where to look.
-    return _not_json(_("it is broken before byte %(pos)s", pos=f"{stream.size:,}"))
+    where = format(stream.size, ",")
+    return _not_json(_("it is broken before byte %(pos)s", pos=where))
 
 
 def _frame(stream: _Counted) -> _Frame:
