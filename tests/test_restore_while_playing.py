@@ -203,7 +203,7 @@ def test_a_busy_database_answers_503_with_retry_after_on_a_page(
     assert b"busy storing something else" in answer.data
 
 
-def test_the_same_batches_without_the_lock_store_every_game(
+def test_batches_store_every_game_and_skip_one_given_twice(
     app: Flask, client: FlaskClient, tmp_path: Path, short_waits: None
 ) -> None:
     # An odd number of games: the last batch is a short one.

@@ -5,6 +5,10 @@ where each game is its `qwirkle-game/1` record (CONTRACT §5) plus the
 timestamps the history needs: ``created_at``, ``updated_at``, ``finished_at``
 and ``move_times`` (one ISO timestamp per move). Edit tokens are not part of
 it: a backup file may travel, and restored games get fresh tokens.
+
+Backups are read with ijson (its C backend, yajl2_c, where the wheel has it),
+in two passes: the whole file checked as parse events, then one game built at
+a time (`read_sections`). Another top-level list is one entry in `LISTS`.
 """
 
 from __future__ import annotations
