@@ -171,3 +171,38 @@ def test_the_c_backend_of_ijson_reads_backups() -> None:
     import ijson  # type: ignore[import-untyped]
 
     assert ijson.backend == "yajl2_c"
+
+
+def flattened(value: Any) -> Any:
+    """A top-level value as the outline keeps it: containers emptied."""
+    if isinstance(value, list):
+        return []
+    if isinstance(value, dict):
+        return {}
+    return value
+
+
+@settings(max_examples=200)
+@given(value=json_values, key=st.text(max_size=6), size=st.integers(1, 40),
+       ascii_only=st.booleans())
+def test_the_outline_scan_keeps_the_top_level_whatever_the_strings_hold(
+    value: Any, key: str, size: int, ascii_only: bool
+) -> None:
+    # Quotes, backslashes and brackets inside strings, cut anywhere between two
+    # pieces of the file, never count as structure.
+    document = {"format": "qwirkle-backup/1", key: value, "games": []}
+    data = json.dumps(document, ensure_ascii=ascii_only).encode()
+    outline = backup._Outline()
+    for start in range(0, len(data), size):
+        outline.feed(data[start: start + size])
+    assert (outline.depth, outline.in_string) == (0, False)
+    assert json.loads(b"".join(outline.kept)) == {
+        k: flattened(v) for k, v in document.items()}
+
+
+def test_a_name_full_of_brackets_and_quotes_restores() -> None:
+    record = copy.deepcopy(RECORD)
+    record["players"] = ['A]}"\\', '"[{\\\\'][: len(record["players"])] + [
+        f"P{i}" for i in range(len(record["players"]) - 2)]
+    games = read(backup_bytes(record))
+    assert games[0].names == record["players"]
