@@ -11,7 +11,9 @@ prints the median wall time and the peak RSS above the subprocess's baseline
 (its RSS just before; the peak reset there through /proc/self/clear_refs).
 The target (issue 9): at most 100 MB above the baseline for a 20 MB backup.
 `--source PATH` measures another checkout (for a before/after comparison; the
-API did not exist before, so use --via page there).
+API did not exist before issue 9, so use --via page there). `--via reader`
+times the backup reader alone (`formats.backup.read_backup` with the replay of
+each game left out): the JSON parsing, ijson since issue 22.
 """
 
 from __future__ import annotations
@@ -107,11 +109,18 @@ def worker(path: str, via: str) -> None:
     })
     client = app.test_client()
     client.get("/restore")
+    if via == "reader":
+        from scorekeeper.formats import backup
+
+        backup.check_record = lambda document, number=None: number  # type: ignore
     gc.collect()
     base = _reset_peak()
     began = time.perf_counter()
     with open(path, "rb") as handle:
-        if via == "api":
+        if via == "reader":
+            read = len(list(backup.read_backup(handle, limit=1 << 40)))
+            response = type("Read", (), {"status_code": 200 if read else 0})()
+        elif via == "api":
             response = client.post(
                 "/api/restore", input_stream=handle, content_type="application/json",
                 content_length=os.path.getsize(path),
@@ -145,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", help="a database from gen_db.py")
     parser.add_argument("--mb", type=float, default=20.0)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--via", choices=["page", "api", "both"], default="both")
+    parser.add_argument("--via", choices=["page", "api", "both", "reader"],
+                        default="both")
     parser.add_argument("--source", type=Path, default=ROOT,
                         help="the checkout whose code restores (default: this one)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)

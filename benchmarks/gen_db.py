@@ -2,7 +2,7 @@
 
 Each game is a corpus game (tests/data/games or --corpus) replayed once through
 the engine, stored with renamed players (from a pool of names) and shifted dates,
-through store.backup.restore_games, which writes the moves and the summary tables
+through store.backup.restore_backup, which writes the moves and the summary tables
 exactly as the app does. Usage:
 
     python benchmarks/gen_db.py --games 10000 --out /tmp/history-10k.sqlite3
@@ -37,7 +37,7 @@ NAMES = (
 
 @dataclass
 class Item:
-    """One game to store (the shape store.backup.restore_games reads)."""
+    """One game to store (the shape store.backup.restore_backup reads)."""
 
     names: list[str]
     game: engine.Game
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
     app = create_app({"DATABASE": str(out), "SECRET_KEY": "gen-db", "TESTING": True})
     with app.app_context():
         for first in range(0, len(items), args.chunk):
-            backup.restore_games(items[first : first + args.chunk])
+            backup.restore_backup(items[first : first + args.chunk])
         connection.get_db().execute("ANALYZE")
         counts = {
             table: connection.get_db()[table].count

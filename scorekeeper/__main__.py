@@ -5,7 +5,6 @@ game out and back in."""
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import sqlite3
 import sys
@@ -149,6 +148,7 @@ def start_text(app: Flask, host: str, port: int) -> str:
     code of the LAN address), the admin PIN and where snapshots go."""
     found = urls(host, port)
     lines = [f"Qwirkle scorekeeper: database {app.config['DATABASE']}"]
+    lines.append(backup_reader())
     lan = reachable_url(host, port)
     if lan is None:
         lines.append(f"Open {found[0]} on this computer.")
@@ -187,14 +187,45 @@ def start_text(app: Flask, host: str, port: int) -> str:
     return "\n".join(lines)
 
 
+def backup_reader() -> str:
+    """Say which ijson backend reads backups: its C one (yajl2_c, in the wheels)
+    or, where no wheel fits, a slower pure-Python one."""
+    import ijson  # type: ignore[import-untyped]
+
+    if ijson.backend in ("yajl2_c", "yajl2_cffi", "yajl2", "yajl"):
+        return f"Backups are read with ijson's {ijson.backend} backend (C)."
+    return (f"Backups are read with ijson's {ijson.backend} backend (pure Python:"
+            " restoring a large backup is several times slower).")
+
+
+QR_COLOURS = "\x1b[38;5;16;48;5;231m"
+"""Black on white (xterm's 256 colours 16 and 231), whatever the terminal's own
+scheme: a phone's camera reads dark modules on a light ground, and a code drawn in
+the terminal's colours comes out inverted on a dark (or a light) theme."""
+
+QR_RESET = "\x1b[0m"
+
+_HALVES = {(False, False): " ", (True, False): "\u2580", (False, True): "\u2584",
+           (True, True): "\u2588"}
+"""A character for two modules one above the other (True: dark), drawn in the
+foreground colour (black) on the background (white)."""
+
+
 def terminal_qr(url: str) -> str:
-    """Return a QR code of url drawn with block characters ("" where the terminal
-    cannot show them)."""
+    """Return a QR code of url drawn with half blocks, dark on light with its
+    quiet zone ("" where the terminal cannot show the characters)."""
     import segno
 
-    drawn = io.StringIO()
-    segno.make(url, error="l").terminal(out=drawn, compact=True, border=2)
-    text = drawn.getvalue()
+    rows = [[bool(m) for m in row]
+            for row in segno.make(url, error="l").matrix_iter(scale=1, border=4)]
+    if len(rows) % 2:
+        rows.append([False] * len(rows[0]))
+    lines = [
+        QR_COLOURS + "".join(_HALVES[pair] for pair in zip(top, bottom, strict=True))
+        + QR_RESET
+        for top, bottom in zip(rows[::2], rows[1::2], strict=True)
+    ]
+    text = "\n".join(lines) + "\n"
     encoding = getattr(sys.stdout, "encoding", None) or "ascii"
     try:
         text.encode(encoding)

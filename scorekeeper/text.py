@@ -514,6 +514,11 @@ def total_label() -> str:
     return gettext("Total")
 
 
+def qwirkles_label() -> str:
+    """Return the heading of a sheet's row of Qwirkles per player."""
+    return gettext("Qwirkles")
+
+
 def sheet_legend(
     variant: engine.Variant, *, trade: str, passed: str, bonus: str, winner: str
 ) -> str:

@@ -85,6 +85,7 @@ def test_c13_the_start_shows_the_lan_address_as_a_qr_code_and_the_admin_pin(
     assert status == 0
     assert "http://127.0.0.1:5123/" in out and "http://192.168.1.20:5123/" in out
     assert "Scan this code with a phone to open http://192.168.1.20:5123/" in out
+    assert "Backups are read with ijson's yajl2_c backend (C)." in out
     qr_lines = [line for line in out.splitlines() if "█" in line]
     assert len(qr_lines) >= 10
     assert f"Admin PIN: {app.config['ADMIN_PIN']}" in out

@@ -37,7 +37,7 @@ def corpus_record(name: str = "classic-10001.json") -> dict[str, Any]:
 
 
 class Stored:
-    """A game for store.backup.restore_games: a record with chosen names and times.
+    """A game for store.backup.restore_backup: a record with chosen names and times.
 
     Created at `start`, then one move a minute; finished with its last move.
     """

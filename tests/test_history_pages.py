@@ -25,7 +25,7 @@ def store_many(app: Flask, count: int, names: list[str] | None = None) -> None:
     record = corpus_record()
     start = datetime(2025, 1, 1, 20, 0, tzinfo=UTC)
     with app.test_request_context():
-        backup.restore_games(
+        backup.restore_backup(
             [
                 Stored(record, names or [f"P{i}a", f"P{i}b"], start + timedelta(days=i))
                 for i in range(count)

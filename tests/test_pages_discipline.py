@@ -55,12 +55,13 @@ def test_s7_the_new_game_form_has_a_closed_table_discipline_section(
     assert "Table discipline" in section.find("summary").text()
     assert section.find("input", name="move_seconds").attrs["min"] == "10"
     assert section.find("input", name="move_seconds").attrs["max"] == "3600"
-    assert [o.attrs["value"] for o in section.find("select", name="on_illegal")
-            .find_all("option")] == ["retry", "lose_turn", "deduct", "exclude"]
-    assert [o.attrs["value"] for o in section.find("select", name="on_timeout")
-            .find_all("option")] == ["none", "lose_turn", "deduct", "exclude"]
-    assert section.find("select", name="on_illegal").find(
-        "option", selected=True).attrs["value"] == "retry"
+    # Radio buttons: their sentences wrap on a phone, a select's face cuts them.
+    assert [o.attrs["value"] for o in section.find_all("input", name="on_illegal")
+            ] == ["retry", "lose_turn", "deduct", "exclude"]
+    assert [o.attrs["value"] for o in section.find_all("input", name="on_timeout")
+            ] == ["none", "lose_turn", "deduct", "exclude"]
+    assert section.find("input", name="on_illegal", checked=True
+                        ).attrs["value"] == "retry"
     assert section.find("input", name="penalty_points").attrs["placeholder"] == "5"
 
 

@@ -20,7 +20,7 @@ START = datetime(2025, 1, 1, 20, 5, tzinfo=UTC)
 def store(app: Flask) -> int:
     with app.test_request_context():
         stored = Stored(corpus_record(), ["Anna", "Chris"], START)
-        return backup.restore_games([stored])[0]
+        return backup.restore_backup([stored]).ids[0]
 
 
 def times(page: Node) -> list[Node]:

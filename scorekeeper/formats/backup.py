@@ -9,6 +9,10 @@ it: a backup file may travel, and restored games get fresh tokens.
 An optional top-level ``"events"`` key (issue 23) lists the club nights:
 ``[{"name", "date", "created_at", "games": [i, ...]}]``, each game an index
 into ``"games"``. A backup without it restores as before.
+
+Backups are read with ijson (its C backend, yajl2_c, where the wheel has it),
+one game at a time, after a scan of the file's outline with numpy
+(`read_sections`). Another top-level list is one entry in `LISTS`.
 """
 
 from __future__ import annotations
@@ -16,10 +20,14 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import IO, Any, Protocol
+
+import ijson  # type: ignore[import-untyped]
+import numpy as np
 
 from .. import engine, text
 from ..i18n import gettext as _
@@ -219,122 +227,6 @@ def check_record(document: object, game_number: int | None = None) -> RestoredGa
     )
 
 
-def parse_backup(document: object) -> list[RestoredGame]:
-    """Validate a whole backup; raise BackupError naming the first bad game."""
-    if not isinstance(document, dict):
-        raise BackupError(
-            _("A backup must be a JSON object.")
-        )
-    _check_tag(document.get("format"))
-    games = document.get("games")
-    if not isinstance(games, list):
-        raise BackupError(_("A backup needs a list of games."))
-    return [check_record(game, number) for number, game in enumerate(games, 1)]
-
-
-READ_SIZE = 64 * 1024
-"""Bytes read from an uploaded backup at a time."""
-
-MAX_VALUE_CHARS = 8 * 1024 * 1024
-"""The longest single value a backup may hold (a game of 1,000 moves is ~150 KB):
-a value still unfinished past this is broken JSON, found without reading on."""
-
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-_DECODER = numbers.DECODER
-_VALUE_STARTS = frozenset('[{"tfn-0123456789')
-"""The characters a JSON value can start with."""
-
-
-class _Source:
-    """A backup's text read piece by piece: only the part being parsed is held."""
-
-    def __init__(self, stream: IO[bytes], limit: int) -> None:
-        self.stream = stream
-        self.limit = limit
-        self.size = 0
-        self.decoder = codecs.getincrementaldecoder("utf-8-sig")()
-        self.text = ""
-        self.pos = 0
-        self.dropped = 0
-        """Characters of the file before `text` (read, parsed and let go)."""
-        self.eof = False
-
-    def more(self, size: int = READ_SIZE) -> bool:
-        """Read more of the file; return False at its end."""
-        if self.eof:
-            return False
-        data = self.stream.read(size)
-        self.size += len(data)
-        if self.size > self.limit:
-            raise _too_large(self.size, self.limit)
-        try:
-            chunk = self.decoder.decode(data, final=not data)
-        except UnicodeDecodeError as exc:
-            raise BackupError(
-                _("The file is not UTF-8 text."), code="not_json"
-            ) from exc
-        self.eof = not data
-        # Drop what is parsed already: memory holds the current value, no more.
-        self.dropped += self.pos
-        self.text = self.text[self.pos:] + chunk
-        self.pos = 0
-        return bool(data) or bool(chunk)
-
-    def peek(self) -> str:
-        """Skip white space; return the next character ("" at the end)."""
-        while True:
-            # "[ \t\n\r]*" matches everywhere, if only the empty string.
-            self.pos = _WHITESPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
-            if self.pos < len(self.text):
-                return self.text[self.pos]
-            if not self.more():
-                return ""
-
-    def take(self, char: str) -> bool:
-        """Consume char when it comes next (after white space); say whether it did."""
-        if self.peek() == char:
-            self.pos += 1
-            return True
-        return False
-
-    def value(self) -> object:
-        """Parse the JSON value that comes next, reading as much as it needs."""
-        self.peek()
-        size = READ_SIZE
-        while True:
-            try:
-                found, end = _DECODER.raw_decode(self.text, self.pos)
-            except json.JSONDecodeError as exc:
-                # Most likely the value goes on in the part not read yet.
-                if len(self.text) - self.pos > MAX_VALUE_CHARS or not self.more(size):
-                    # Where, not json's English reason (the reader's language
-                    # has no word for "Expecting ',' delimiter").
-                    raise _not_json(_(
-                        "no JSON value at character %(pos)d",
-                        pos=self.dropped + exc.pos + 1,
-                    )) from exc
-                size = min(size * 2, MAX_VALUE_CHARS)
-                continue
-            except RecursionError:
-                raise _not_json(_("it is nested too deeply")) from None
-            except numbers.NumberRefused as exc:
-                raise _number_refused(exc) from None
-            if end == len(self.text) and self.more(size):
-                continue  # a number at the end may go on ("12" of "123")
-            self.pos = end
-            return found
-
-    def fail(self) -> BackupError:
-        """Return the refusal for a character where the backup's frame needs another."""
-        char = self.text[self.pos: self.pos + 1]
-        if not char:
-            return _not_json(_("it ends too early"))
-        return _not_json(_(
-            "unexpected “%(char)s” at character %(pos)d",
-            char=char, pos=self.dropped + self.pos + 1,
-        ))
-
-
 def _too_large(size: int, limit: int) -> BackupError:
     return BackupError(
         _(
@@ -362,66 +254,25 @@ def _not_json(why: str) -> BackupError:
     )
 
 
-def read_backup(
-    stream: IO[bytes], *, limit: int
-) -> Iterator[RestoredGame | BackupEvents]:
-    """Yield each game of a backup file, checked, as it is read (memory stays flat).
+READ_SIZE = 64 * 1024
+"""Bytes read from a backup at a time."""
 
-    The file is read in pieces; each game is parsed and replayed on its own and
-    dropped once the caller has stored it, so a 200 MB backup never sits in
-    memory. The first bad game (or a bad frame: format, games list) raises
-    BackupError; a caller storing games as they come rolls back then. A format
-    tag that comes after the games is checked at the end. The club nights (an
-    "events" key, before or after the games) come as one BackupEvents item.
-    """
-    source = _Source(stream, limit)
-    first = source.peek()
-    if first != "{":
-        if first not in _VALUE_STARTS:
-            raise _not_json(_("it does not start with a JSON value"))
-        raise BackupError(_("A backup must be a JSON object."))
-    source.pos += 1
-    tag: object = None
-    games_seen = False
-    number = 0
-    if not source.take("}"):
-        while True:
-            if source.peek() != '"':
-                raise source.fail()
-            key = source.value()
-            if not source.take(":"):
-                raise source.fail()
-            if key == "games" and not games_seen:
-                games_seen = True
-                if not source.take("["):
-                    raise BackupError(_("A backup needs a list of games."))
-                if not source.take("]"):
-                    while True:
-                        number += 1
-                        yield check_record(source.value(), number)
-                        if source.take("]"):
-                            break
-                        if not source.take(","):
-                            raise source.fail()
-            else:
-                value = source.value()
-                if key == "format":
-                    tag = value
-                    _check_tag(tag)
-                elif key == "games":
-                    raise BackupError(_("A backup needs one list of games."))
-                elif key == "events":
-                    yield check_events(value)
-            if source.take("}"):
-                break
-            if not source.take(","):
-                raise source.fail()
-    if source.peek():
-        raise source.fail()
-    _check_tag(tag)
-    if not games_seen:
-        raise BackupError(_("A backup needs a list of games."))
+SPOOL_IN_MEMORY = 1024 * 1024
+"""A backup sent as a stream (the API's body) is kept in memory up to this size,
+beyond it in a temporary file: it is read twice."""
 
+MAX_DEPTH = 32
+"""The deepest nesting a backup may hold (a game record needs 5 levels). ijson
+names every value by its path, so 100,000 nested lists would take gigabytes:
+the first pass refuses a deeper file before anything builds values."""
+
+_BOM = codecs.BOM_UTF8
+_STARTS = frozenset(b'[{"tfn-0123456789')
+"""The bytes a JSON value can start with."""
+
+ItemCheck = Callable[[object, int], Any]
+"""Turns the n-th item of a top-level list (from 1) into what the caller stores,
+raising BackupError when it is not acceptable."""
 
 MAX_EVENT_NAME = 80
 """Longest club-night name a backup may carry (as the page takes)."""
@@ -444,44 +295,294 @@ class BackupEvents:
     events: tuple[BackupEvent, ...]
 
 
+def check_event(item: object, number: int) -> BackupEvent:
+    """Return the n-th club night of a backup checked; BackupError naming it."""
+    bad = BackupError(
+        _("Club night %(n)d of the backup is malformed.", n=number),
+        code="bad_events",
+    )
+    if not isinstance(item, dict):
+        raise bad
+    name, day, created = item.get("name"), item.get("date"), item.get("created_at")
+    games = item.get("games")
+    if not (isinstance(name, str) and 0 < len(name) <= MAX_EVENT_NAME
+            and name.isprintable()):
+        raise bad
+    if not (isinstance(day, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", day)):
+        raise bad
+    try:
+        datetime.strptime(day, "%Y-%m-%d")
+        moment = _moment(created) if isinstance(created, str) else None
+    except ValueError:
+        moment = None
+    if moment is None or not isinstance(games, list) or not all(
+        type(index) is int and index >= 0 for index in games
+    ):
+        raise bad
+    return BackupEvent(name, day, str(created), tuple(games))
+
+
 def check_events(value: object) -> BackupEvents:
-    """Return a backup's "events" part checked; BackupError naming the fault.
-
-    The one reader of that part: whichever parser walks the file hands it the
-    parsed "events" value.
-    """
-
-    def bad(number: int) -> BackupError:
-        return BackupError(
-            _("Club night %(n)d of the backup is malformed.", n=number),
-            code="bad_events",
-        )
-
+    """Return a backup's whole "events" part checked; BackupError naming the fault."""
     if not isinstance(value, list):
         raise BackupError(_("A backup's club nights must be a list."),
                           code="bad_events")
-    events = []
-    for number, item in enumerate(value, start=1):
-        if not isinstance(item, dict):
-            raise bad(number)
-        name, day, created = item.get("name"), item.get("date"), item.get("created_at")
-        games = item.get("games")
-        if not (isinstance(name, str) and 0 < len(name) <= MAX_EVENT_NAME
-                and name.isprintable()):
-            raise bad(number)
-        if not (isinstance(day, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", day)):
-            raise bad(number)
-        try:
-            datetime.strptime(day, "%Y-%m-%d")
-            moment = _moment(created) if isinstance(created, str) else None
-        except ValueError:
-            moment = None
-        if moment is None or not isinstance(games, list) or not all(
-            type(index) is int and index >= 0 for index in games
-        ):
-            raise bad(number)
-        events.append(BackupEvent(name, day, str(created), tuple(games)))
-    return BackupEvents(tuple(events))
+    return BackupEvents(tuple(
+        check_event(item, number) for number, item in enumerate(value, start=1)
+    ))
+
+
+LISTS: dict[str, ItemCheck] = {"games": check_record, "events": check_event}
+"""The top-level lists a backup carries, each with the check of its items; read
+in this order, item by item. A new kind of content (say "events") is a new
+entry here: older backups, without the key, restore as before. Any other
+top-level key is allowed and skipped ("exported_at")."""
+
+REQUIRED = frozenset({"games"})
+"""The top-level lists a backup must have."""
+
+
+@dataclass
+class _Frame:
+    """What the first pass learnt of a backup's top level."""
+
+    tag: object = None
+    lists: set[str] = field(default_factory=set)
+
+
+class _Counted:
+    """A binary stream that refuses to read past `limit` bytes."""
+
+    def __init__(self, stream: IO[bytes], limit: int, start: int = 0) -> None:
+        self.stream = stream
+        self.limit = limit
+        self.size = start
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(size)
+        self.size += len(data)
+        if self.size > self.limit:
+            raise _too_large(self.size, self.limit)
+        return data
+
+
+def _seekable(stream: IO[bytes], limit: int) -> IO[bytes]:
+    """Return stream itself when it can be read twice, else a spooled copy."""
+    try:
+        if stream.seekable():
+            return stream
+    except (AttributeError, ValueError):
+        pass
+    copy = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
+    counted = _Counted(stream, limit)
+    try:
+        while chunk := counted.read(READ_SIZE):
+            copy.write(chunk)
+    except BaseException:
+        copy.close()
+        raise
+    copy.seek(0)
+    return copy
+
+
+def _start(stream: IO[bytes]) -> int:
+    """Check how the file starts; return the offset of its first JSON byte."""
+    origin = stream.tell()
+    head = stream.read(READ_SIZE)
+    offset = len(_BOM) if head.startswith(_BOM) else 0
+    body = head[offset:].lstrip(b" \t\r\n")
+    if body[:1] != b"{":
+        if not body or body[0] not in _STARTS:
+            raise _not_json(_("it does not start with a JSON value"))
+        raise BackupError(_("A backup must be a JSON object."))
+    return origin + offset
+
+
+def _broken(exc: Exception, stream: _Counted) -> BackupError:
+    """Return the refusal of a file ijson could not parse, saying where."""
+    if "premature EOF" in str(exc):
+        return _not_json(_("it ends too early"))
+    if "overflow" in str(exc):
+        # yajl refuses an integer beyond 64 bits or a float beyond range: a
+        # number no game can hold, as numbers.NumberRefused says of the rest.
+        return BackupError(_("The file holds a number too large for any game."),
+                           code=numbers.NumberRefused.code)
+    # yajl's reason is English and its position is in the piece read last:
+    # say how far the reader had got, which is where to look.
+    where = format(stream.size, ",")
+    return _not_json(_("it is broken before byte %(pos)s", pos=where))
+
+
+SCAN_SIZE = 1024 * 1024
+"""Bytes the outline scan looks at in one go."""
+
+MAX_OUTLINE = 8 * 1024 * 1024
+"""The most a backup's top level may hold beside its lists' items (a format tag
+and a date are a few dozen bytes)."""
+
+
+class _Outline:
+    """The backup's top level, scanned from its bytes with numpy: every byte at
+    depth 1 (the object's keys and plain values) and the brackets of the values
+    one level down, so that `{"format": "…", "games": [ …thousands of games… ]}`
+    outlines as `{"format": "…", "games": []}`; and the deepest nesting.
+
+    ijson names every value by its path, so a file of 100,000 nested lists
+    (200 KB) would take it gigabytes: this scan refuses such a file before
+    ijson sees it, at about 20 MB/s, where letting ijson read it twice took
+    five times as long. Brackets inside strings do not count: a quote ends a
+    string unless an odd run of backslashes stands before it. Whether the rest
+    is JSON is ijson's to say, as it reads.
+    """
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.in_string = False
+        self.backslashes = 0
+        """Backslashes at the end of the bytes scanned so far."""
+        self.kept: list[bytes] = []
+        self.size = 0
+
+    def feed(self, data: bytes) -> None:
+        """Scan the next bytes of the file."""
+        a = np.frombuffer(data, np.uint8)
+        backslash = a == 92
+        quotes = a == 34
+        run = self.backslashes
+        if run or backslash.any():
+            index = np.arange(len(a))
+            last_other = np.maximum.accumulate(np.where(backslash, -1, index))
+            before = np.empty(len(a), np.int64)
+            before[0] = run
+            before[1:] = index[:-1] - last_other[:-1] + np.where(
+                last_other[:-1] < 0, run, 0)
+            quotes &= before % 2 == 0
+            run = int(len(a) - 1 - last_other[-1] + (run if last_other[-1] < 0 else 0))
+        self.backslashes = run
+        inside = np.logical_xor.accumulate(quotes)
+        if self.in_string:
+            inside = ~inside
+        outside = ~inside
+        opens = ((a == 91) | (a == 123)) & outside
+        closes = ((a == 93) | (a == 125)) & outside
+        depth = np.cumsum(opens.view(np.int8) - closes.view(np.int8), dtype=np.int64)
+        depth += self.depth
+        if int(depth.max()) > MAX_DEPTH:
+            raise _not_json(_("it is nested too deeply"))
+        keep = depth <= 1
+        keep |= opens & (depth == 2)
+        part = a[keep].tobytes()
+        self.size += len(part)
+        if self.size > MAX_OUTLINE:
+            raise _too_large(self.size, MAX_OUTLINE)
+        self.kept.append(part)
+        self.depth = int(depth[-1])
+        self.in_string = bool(inside[-1])
+
+
+class _Members(list[tuple[str, Any]]):
+    """An object of the outline, as its members in order (duplicates kept)."""
+
+
+def _frame(stream: _Counted) -> _Frame:
+    """Scan the whole file once (_Outline): nested at most MAX_DEPTH deep, its
+    top level JSON with the format tag and the top-level lists LISTS names."""
+    outline = _Outline()
+    while chunk := stream.read(SCAN_SIZE):
+        outline.feed(chunk)
+    if outline.depth > 0 or outline.in_string:
+        raise _not_json(_("it ends too early"))
+    try:
+        members = json.loads(b"".join(outline.kept), object_pairs_hook=_Members)
+    except (ValueError, RecursionError) as exc:
+        raise BackupError(_("The file is not JSON."), code="not_json") from exc
+    if not isinstance(members, _Members):
+        raise BackupError(_("A backup must be a JSON object."))
+    frame = _Frame()
+    for key, value in members:
+        if key in LISTS:
+            if key in frame.lists or type(value) is not list:
+                raise _list_needed(key, twice=key in frame.lists)
+            frame.lists.add(key)
+        elif key == "format":
+            frame.tag = "…" if isinstance(value, list) else value
+            _check_tag(frame.tag)
+    _check_tag(frame.tag)
+    for key in sorted(REQUIRED - frame.lists):
+        raise _list_needed(key)
+    return frame
+
+
+def _list_needed(key: str, *, twice: bool = False) -> BackupError:
+    """Return the refusal of a backup without (or with two of) a top-level list."""
+    if key == "games":
+        return BackupError(_("A backup needs one list of games.") if twice
+                           else _("A backup needs a list of games."))
+    if key == "events":
+        return BackupError(_("A backup's club nights must be a list."),
+                           code="bad_events")
+    return BackupError(
+        _("A backup needs one list of %(key)s.", key=key) if twice
+        else _("A backup needs a list of %(key)s.", key=key)
+    )
+
+
+def read_sections(
+    stream: IO[bytes], *, limit: int, lists: Mapping[str, ItemCheck] | None = None,
+) -> Iterator[tuple[str, Any]]:
+    """Yield (key, checked item) for every item of the backup's top-level lists.
+
+    Two passes over the file (a stream that cannot seek is spooled first): the
+    first scans its bytes (_Outline: nesting, the top level's JSON, format tag
+    and lists), so a truncated, too deep or wrongly framed file is refused
+    before any game is replayed or stored; the second builds one item at a
+    time with ijson (`ijson.items`, its C backend where installed:
+    `ijson.backend`), which finds any other fault in the JSON as it reads, and
+    checks it. Memory holds one item, never the file. The first bad item
+    raises BackupError; a caller storing items as they come removes them then.
+    """
+    lists = LISTS if lists is None else lists
+    source = _seekable(stream, limit)
+    try:
+        start = _start(source)
+        source.seek(start)
+        frame = _frame(_Counted(source, limit, start))
+        for key, check in lists.items():
+            if key not in frame.lists:
+                continue
+            source.seek(start)
+            counted = _Counted(source, limit, start)
+            try:
+                for number, item in enumerate(
+                    ijson.items(counted, f"{key}.item", use_float=True), 1
+                ):
+                    yield key, check(item, number)
+            except ijson.JSONError as exc:
+                raise _broken(exc, counted) from exc
+    finally:
+        if source is not stream:
+            source.close()
+
+
+def read_backup(
+    stream: IO[bytes], *, limit: int
+) -> Iterator[RestoredGame | BackupEvents]:
+    """Yield each game of a backup file, checked, as it is read (memory stays flat).
+
+    See read_sections: the file is checked whole first, then each game is
+    parsed and replayed on its own and dropped once the caller has stored it,
+    so a 200 MB backup never sits in memory. The club nights (an "events" key,
+    before or after the games) come last, as one BackupEvents item.
+    """
+    events: list[BackupEvent] = []
+    lists = {"games": check_record, "events": check_event}
+    for key, item in read_sections(stream, limit=limit, lists=lists):
+        if key == "games":
+            yield item
+        elif key == "events":
+            events.append(item)
+    if events:
+        yield BackupEvents(tuple(events))
 
 
 def _check_tag(tag: object) -> None:

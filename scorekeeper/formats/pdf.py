@@ -29,9 +29,13 @@ def scoresheet_pdf(
     round_label: str = "Round",
     total_label: str = "Total",
     language: str = "en",
+    reason: str = "",
+    qwirkles: Sequence[int] | None = None,
+    qwirkles_label: str = "Qwirkles",
 ) -> bytes:
     """Return an A4 PDF of `sheet` laid out like the paper score pad (legend None
-    prints none)."""
+    prints none): as the printable page, the winner line with how the game ended
+    (`reason`, e.g. "ended early") and, under the totals, each player's Qwirkles."""
     pdf = FPDF(orientation="P", unit="mm", format="A4")
     pdf.set_auto_page_break(auto=True, margin=15)
     pdf.set_title(title)
@@ -63,8 +67,10 @@ def scoresheet_pdf(
     pdf.cell(0, 9, title, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(family, size=10)
     pdf.cell(0, 6, date, new_x="LMARGIN", new_y="NEXT")
-    if winner_line:
-        pdf.cell(0, 6, winner_line, new_x="LMARGIN", new_y="NEXT")
+    # As the printable page joins them.
+    line = ". ".join(part for part in (winner_line, reason) if part)
+    if line:
+        pdf.multi_cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
     header()
     for round_ in sheet.rounds:
@@ -83,7 +89,14 @@ def scoresheet_pdf(
         if seat in sheet.excluded:
             mark = " " + EXCLUDED_MARK
         pdf.cell(col_w, row_h + 1, f"{total}{mark}", border=1, align="C", fill=True)
-    pdf.ln(row_h + 4)
+    pdf.ln(row_h + 1)
+    if qwirkles is not None:
+        pdf.set_font(family, size=10)
+        pdf.cell(first_w, row_h, qwirkles_label, border=1, align="C")
+        for count in qwirkles:
+            pdf.cell(col_w, row_h, str(count), border=1, align="C")
+        pdf.ln(row_h)
+    pdf.ln(3)
     if legend:
         pdf.set_font(family, size=8)
         pdf.multi_cell(0, 4, legend)
@@ -104,4 +117,7 @@ def pdf_file(source: GameFile) -> bytes:
         round_label=text.round_label(),
         total_label=text.total_label(),
         language=i18n.current().code,
+        reason=view.reason,
+        qwirkles=view.qwirkles,
+        qwirkles_label=text.qwirkles_label(),
     )

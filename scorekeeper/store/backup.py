@@ -10,6 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 import sqlite_utils
 
 from .. import engine
+from .cache import forget
 from .connection import get_db, immediate
 from .events import restore_events
 from .games import game_fingerprint, insert_game, move_to_row_values
@@ -142,37 +143,80 @@ class Restored:
     skipped: int
 
 
-def restore_games(items: Iterable[Restorable | RestorableEvents]) -> list[int]:
-    """Store checked games (see restore_backup); return the new games' ids."""
-    return restore_backup(items).ids
+BATCH = 20
+"""Games stored per transaction while restoring. Each batch holds the write lock
+for a few milliseconds (20 games of ~50 moves); the replay that checks the next
+games runs with no lock, so a move or a new game at the table waits at most one
+batch behind a restore, never the whole of it."""
+
+REMOVE_BATCH = 200
+"""Games removed per transaction when a restore fails part-way."""
 
 
 def restore_backup(
     items: Iterable[Restorable | RestorableEvents],
     progress: Callable[[int, int], None] | None = None,
 ) -> Restored:
-    """Store checked games in one transaction, all or none; skip games already here.
+    """Store checked games, a batch per transaction; all or none; skip games here.
 
     items may be a generator that checks each game as it is read: the first
-    error it raises rolls every game back. A game whose content fingerprint
-    (players, variant, moves, created_at) is already stored is skipped. Each new
-    game keeps its timestamps (move_times None: every move at updated_at) and
-    gets a fresh edit token. progress(restored, skipped) is called every
-    PROGRESS_EVERY games. An item with `events` (formats.backup.BackupEvents)
-    carries the backup's club nights, linked to its games once all are stored.
+    error it raises (or any failure storing a batch) removes every game this
+    restore stored, in short transactions too, then goes on up: nothing of a
+    failed restore stays. The games of a restore that is still running are
+    visible in the history meanwhile. A game whose content fingerprint (players,
+    variant, moves, created_at) is already stored is skipped, also when it
+    comes twice in one backup. Each new game keeps its timestamps (move_times
+    None: every move at updated_at) and gets a fresh edit token.
+    progress(restored, skipped) is called every PROGRESS_EVERY games. An item
+    with `events` (formats.backup.BackupEvents) carries the backup's club
+    nights, linked to its games in one last short transaction once all are
+    stored.
     """
     db = get_db()
     ids: list[int] = []
     skipped = 0
+    batch: list[Restorable] = []
     # The id of each game of the backup, in order: its club nights name them
     # by position (a game already stored counts as the stored one).
     positions: list[int | None] = []
     clubs: list[RestorableEvent] = []
-    with immediate(db):
+    seen = 0
+    try:
         for item in items:
             if isinstance(item, RestorableEvents):
                 clubs.extend(item.events)
                 continue
+            batch.append(item)
+            seen += 1
+            if len(batch) >= BATCH:
+                skipped += _store_batch(db, batch, ids, positions)
+                batch.clear()
+            if progress is not None and seen % PROGRESS_EVERY == 0:
+                progress(len(ids) + len(batch), skipped)
+        skipped += _store_batch(db, batch, ids, positions)
+        if clubs:
+            with immediate(db):
+                restore_events(db, clubs, positions)
+    except BaseException:
+        _remove(db, ids)
+        raise
+    return Restored(ids, skipped)
+
+
+def _store_batch(
+    db: sqlite_utils.Database, batch: Sequence[Restorable], ids: list[int],
+    positions: list[int | None],
+) -> int:
+    """Store a batch of checked games in one short transaction; add their ids to
+    ids, and each game's id (new or already stored) to positions, once it is
+    committed; return how many were already stored."""
+    new: list[int] = []
+    where: list[int | None] = []
+    skipped = 0
+    if not batch:
+        return 0
+    with immediate(db):
+        for item in batch:
             values = [move_to_row_values(move) for move in item.game.moves]
             fingerprint = None
             if item.created_at is not None:
@@ -182,20 +226,32 @@ def restore_backup(
             found = _stored(db, fingerprint) if fingerprint is not None else None
             if found is not None:
                 skipped += 1
-                positions.append(found)
-            else:
-                ids.append(insert_game(
-                    db, item.names, item.game, created_at=item.created_at,
-                    updated_at=item.updated_at, finished_at=item.finished_at,
-                    move_times=item.move_times, values=values,
-                    fingerprint=fingerprint,
-                )[0])
-                positions.append(ids[-1])
-            if progress is not None and (len(ids) + skipped) % PROGRESS_EVERY == 0:
-                progress(len(ids), skipped)
-        if clubs:
-            restore_events(db, clubs, positions)
-    return Restored(ids, skipped)
+                where.append(found)
+                continue
+            new.append(insert_game(
+                db, item.names, item.game, created_at=item.created_at,
+                updated_at=item.updated_at, finished_at=item.finished_at,
+                move_times=item.move_times, values=values, fingerprint=fingerprint,
+            )[0])
+            where.append(new[-1])
+    ids.extend(new)
+    positions.extend(where)
+    return skipped
+
+
+def _remove(db: sqlite_utils.Database, ids: Sequence[int]) -> None:
+    """Delete the games a failed restore stored (their moves and summaries go with
+    them: ON DELETE CASCADE), a few hundred per transaction."""
+    if db.conn.in_transaction:
+        db.conn.rollback()
+    for start in range(0, len(ids), REMOVE_BATCH):
+        part = ids[start : start + REMOVE_BATCH]
+        with immediate(db):
+            db.execute(
+                f"DELETE FROM games WHERE id IN ({','.join('?' * len(part))})", part
+            )
+        for game_id in part:
+            forget(game_id)  # a page may have opened it meanwhile
 
 
 def _stored(db: sqlite_utils.Database, fingerprint: str) -> int | None:

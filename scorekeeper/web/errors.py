@@ -43,6 +43,29 @@ class Busy(HTTPException):
                 ("Retry-After", str(self.retry_after))]
 
 
+class DatabaseBusy(Busy):
+    """A write that waited the whole busy timeout for another writer (a long
+    restore, another process): nothing was stored; try again in a moment."""
+
+    RETRY_AFTER = 2
+    """Seconds a client is told to wait: a restore holds the lock for one short
+    batch at a time, so the next try gets in."""
+
+    def __init__(self) -> None:
+        super().__init__(self.RETRY_AFTER)
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Return whether a database error says another connection holds the lock."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    # The primary code is the low byte (SQLITE_BUSY_SNAPSHOT is a BUSY too).
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "database is locked" in str(exc)
+
+
 def is_disk_full(exc: BaseException) -> bool:
     """Return whether an error says the disk (or the database's page limit) is full."""
     if isinstance(exc, sqlite3.Error):
@@ -79,6 +102,14 @@ def _texts(exc: HTTPException) -> dict[str, str]:
             "message": _(
                 "This page was open too long or came from another session. Go back,"
                 " reload the page and try again: nothing was changed."
+            ),
+        }
+    if isinstance(exc, DatabaseBusy):
+        return {
+            "title": _("Busy"),
+            "message": _(
+                "The scorekeeper is busy storing something else (a restore, say)."
+                " Try again in a moment: nothing was changed."
             ),
         }
     if code >= 500 and code not in (503, 507):
@@ -224,7 +255,12 @@ def _game_not_found(exc: GameNotFound) -> Response | HTTPException:
 
 
 def _storage_error(exc: Exception) -> Response | HTTPException:
-    """Answer a full disk with 507 (nothing stored); anything else stays an error."""
+    """Answer a full disk with 507 and a database another writer kept locked
+    past the busy timeout with 503 and Retry-After (nothing stored either way);
+    anything else stays an error."""
+    if is_busy(exc):
+        current_app.logger.warning("database busy: %s", exc)
+        return _http_error(DatabaseBusy())
     if not is_disk_full(exc):
         raise exc
     current_app.logger.error("disk full: %s", exc)

@@ -169,10 +169,15 @@ class NewGameForm(NamedForm):
     )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        """Build the form and offer every seat as a possible starter."""
+        """Build the form and offer every seat as a possible starter, by the name
+        typed there (a form sent back) or as "Player N" (static/newgame.js puts
+        each name in as it is typed)."""
         super().__init__(*args, **kwargs)
+        typed = [(entry.data or "").strip() for entry in self.names]
         self.starter.choices = [choice("", _("The app decides"))] + [
-            choice(str(i), _("Seat %(n)s", n=i + 1)) for i in range(MAX_SEATS)
+            choice(str(i), typed[i] if i < len(typed) and typed[i]
+                   else _("Player %(n)s", n=i + 1))
+            for i in range(MAX_SEATS)
         ]
 
     def set_name(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
@@ -299,10 +300,14 @@ def join_code(game_id: int) -> Response:
         abort(403)
     if url is None:
         abort(404)
-    svg = segno.make(url, error="m").svg_inline(
-        scale=3, dark="#000", light="#fff", omitsize=True
+    svg = io.BytesIO()
+    # A file of its own needs the SVG namespace (svg_inline leaves it out, and an
+    # <img> then shows a broken image); a viewBox, no size: the page sizes it.
+    segno.make(url, error="m").save(
+        svg, kind="svg", scale=3, dark="#000", light="#fff", omitsize=True,
+        xmldecl=False, svgns=True, nl=False,
     )
-    response = Response(svg, mimetype="image/svg+xml")
+    response = Response(svg.getvalue(), mimetype="image/svg+xml")
     # The code holds the edit token: never kept by a shared cache.
     response.cache_control.private = True
     response.cache_control.no_store = True

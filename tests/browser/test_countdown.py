@@ -60,7 +60,7 @@ def test_s7_the_countdown_reaches_zero_and_one_tap_records_the_timeout(
     page.fill("#names-1", "Bob")
     page.tap("[data-discipline-options] summary")
     page.fill("#move_seconds", "10")
-    page.select_option("#on_timeout", "deduct")
+    page.check("input[name=on_timeout][value=deduct]")
     page.fill("#penalty_points", "3")
     page.tap("form.new-game button[type=submit]")
     page.wait_for_url(re.compile(r"/games/\d+$"))

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 def live_history(live_app: Flask, live_server: str) -> str:
     """The app on a free port, holding one game created at START (UTC)."""
     with live_app.test_request_context():
-        backup.restore_games([Stored(corpus_record(), ["Anna", "Chris"], START)])
+        backup.restore_backup([Stored(corpus_record(), ["Anna", "Chris"], START)])
     return f"{live_server}/history"
 
 
