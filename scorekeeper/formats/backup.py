@@ -575,7 +575,7 @@ def read_backup(
     before or after the games) come last, as one BackupEvents item.
     """
     events: list[BackupEvent] = []
-    lists = {"games": check_record, "events": check_event}
+    lists: dict[str, ItemCheck] = {"games": check_record, "events": check_event}
     for key, item in read_sections(stream, limit=limit, lists=lists):
         if key == "games":
             yield item
