@@ -856,7 +856,8 @@ def photo_unreadable(reason: str, params: dict[str, object]) -> str:
             key = "too_large_pixels"
             values = {"width": _whole(params.get("width")),
                       "height": _whole(params.get("height")),
-                      "limit": PHOTO_LIMIT_MEGAPIXELS}
+                      "limit": _whole(params.get("megapixels"))
+                      if "megapixels" in params else PHOTO_LIMIT_MEGAPIXELS}
         else:
             size = params.get("megabytes")
             key = "too_large_bytes"

@@ -15,6 +15,12 @@ MAX_BYTES = 15 * 1024 * 1024
 MAX_PIXELS = 40_000_000
 """The largest photo decoded, in pixels (a 40 MP phone photo)."""
 
+MAX_PNG_PIXELS = 16_000_000
+"""The largest PNG decoded, in pixels. A JPEG is decoded at 1/2, 1/4 or 1/8 of
+its size (libjpeg scales while decoding), a PNG only whole: 40 MP of PNG is
+120 MB of pixels and seconds of work, from a file of 116 KB that declares them
+(issue 19). Cameras send JPEG; a PNG is a screenshot, well below this."""
+
 MIN_SIDE = 64
 """The shortest side a photo of a board can have and still show tiles."""
 
@@ -73,9 +79,11 @@ def decode(data: bytes) -> np.ndarray:
         raise PhotoUnreadable("too_large", detail=f"{len(data) / 1e6:.1f} MB",
                               limit="15 MB", megabytes=round(len(data) / 1e6, 1))
     kind, width, height = image_size(data)
-    if width * height > MAX_PIXELS:
+    if width * height > (MAX_PNG_PIXELS if kind == "png" else MAX_PIXELS):
+        limit = (MAX_PNG_PIXELS if kind == "png" else MAX_PIXELS) // 1_000_000
         raise PhotoUnreadable("too_large", detail=f"{width}×{height} pixels",
-                              limit="40 megapixels", width=width, height=height)
+                              limit=f"{limit} megapixels", width=width,
+                              height=height, megapixels=limit)
     if min(width, height) < MIN_SIDE:
         raise PhotoUnreadable("too_small", detail=f"{width}×{height} pixels",
                               width=width, height=height)

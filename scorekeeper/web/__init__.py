@@ -33,7 +33,7 @@ from . import (
     history,
     language,
     pages,
-    photo,
+    photo_upload,
     players,
     table,
     tv,
@@ -82,7 +82,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["name"] = NameConverter
     app.before_request(_check_host)
     pages.init_app(app)
-    photo.init_app(app)
+    photo_upload.init_app(app)
     csrf.init_app(app)
     # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
     # which auth.request_may_edit checks itself.
