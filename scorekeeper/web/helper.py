@@ -6,29 +6,40 @@ A render or a photo reading holds the interpreter's lock for most of its length
 meanwhile would wait for it; in another process it waits for nothing but a CPU.
 A household's server must stay small, though: OpenCV alone is ~100 MB. So there
 is at most one helper per server process, started on the first photo or PDF and
-stopped after HELPER_IDLE seconds without work; it runs niced, and dies with the
-server, `kill -9` included (Linux: PR_SET_PDEATHSIG), so that no 100 MB process
-outlives the server that started it.
+stopped after HELPER_IDLE seconds without work; it runs niced, one job at a
+time, and dies with the server, `kill -9` included (processes.die_with_parent),
+so that no 100 MB process outlives the server that started it.
+
+The helper is a plain subprocess spoken to over its stdin and stdout (a pickled
+job, a pickled answer), not a multiprocessing pool: a pool also starts
+multiprocessing's resource tracker, a second process. One keeper thread, alive
+as long as the server, starts it and hands it the jobs: Linux sends the
+parent-death signal when the *thread* that started a child ends, and a
+server's request threads come and go.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.util
+import atexit
 import os
-import signal
+import pickle
+import queue
+import struct
+import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future
 from datetime import tzinfo
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 from flask import current_app
 
 from .. import i18n
+from ..processes import die_with_parent
+from .errors import Busy
+
+_T = TypeVar("_T")
 
 HELPER_IDLE = 120.0
 """Seconds without work after which the helper process stops (a table sends a
@@ -38,42 +49,58 @@ NICENESS = 10
 """How much lower the helper runs than the server (os.nice): on a busy machine
 the server's own requests (a move) get a CPU first."""
 
-PR_SET_PDEATHSIG = 1
-"""prctl(2) option: the signal this process gets when its parent dies."""
+RETRY_AFTER = 2
+"""Seconds a 503 tells the client to wait when the helper died under its job."""
 
-_T = TypeVar("_T")
-
-
-def die_with_parent() -> None:
-    """Have this process get SIGTERM when its parent dies (Linux; elsewhere
-    nothing), and stop now if the parent is already gone.
-
-    Called first thing in a child the server starts: a helper (see _start) and,
-    under granian, each worker process (serve.worker_app).
-    """
-    if not sys.platform.startswith("linux"):
-        return
-    parent = os.getppid()
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):
-        return
-    # The parent may have died before prctl ran: then no signal will come, and
-    # this process has been handed to init (or a subreaper).
-    if os.getppid() != parent or parent == 1:
-        os.kill(os.getpid(), signal.SIGTERM)
+_LENGTH = struct.Struct(">Q")
 
 
-def _helper_start() -> None:
-    """The helper process's first steps: die with the server, yield to it."""
+class HelperGone(Exception):
+    """The helper process ended in the middle of a job (killed, out of memory)."""
+
+
+def _send(stream: IO[bytes], value: Any) -> None:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_LENGTH.pack(len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream: IO[bytes]) -> Any:
+    head = stream.read(_LENGTH.size)
+    if len(head) < _LENGTH.size:
+        raise EOFError
+    (size,) = _LENGTH.unpack(head)
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError
+    return pickle.loads(data)
+
+
+def helper_main() -> None:
+    """The helper process: run each job read from stdin, answer on stdout,
+    until stdin closes."""
     die_with_parent()
     try:
         os.nice(NICENESS)
     except (AttributeError, OSError):
         pass  # not on this platform: the helper runs at the server's priority
+    # The answers go to the real stdout; anything a library prints, to stderr.
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    jobs = sys.stdin.buffer
+    while True:
+        try:
+            build, args = _receive(jobs)
+        except EOFError:
+            return
+        try:
+            answer: tuple[bool, Any] = (True, build(*args))
+        except Exception as exc:  # noqa: BLE001 - handed to the server to raise
+            answer = (False, exc)
+        try:
+            _send(answers, answer)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            _send(answers, (False, RuntimeError(repr(answer[1]))))
 
 
 class Helper:
@@ -81,86 +108,95 @@ class Helper:
 
     def __init__(self, idle: float = HELPER_IDLE) -> None:
         self.idle = idle
+        self._jobs: queue.Queue[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]]
+        self._jobs = queue.Queue()
         self._lock = threading.Lock()
-        self._pool: ProcessPoolExecutor | None = None
-        self._busy = 0
-        self._last = time.monotonic()
-        self._watch: threading.Thread | None = None
-        self._registered = False
+        self._keeper: threading.Thread | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
 
     def run(self, build: Callable[..., _T], *args: Any) -> _T:
         """Run build(*args) in the helper process (starting it if needed) and
-        return its result. A helper that broke (killed) is replaced on the next
-        call; this call builds in its own thread."""
+        return its result; raise HelperGone when the helper died meanwhile (the
+        next call starts another)."""
         with self._lock:
-            pool = self._pool or self._start()
-            self._busy += 1
-        try:
-            return pool.submit(build, *args).result()
-        except BrokenProcessPool:
-            with self._lock:
-                if self._pool is pool:
-                    self._pool = None
-            return build(*args)
-        finally:
-            with self._lock:
-                self._busy -= 1
-                self._last = time.monotonic()
+            if self._keeper is None:
+                self._keeper = threading.Thread(target=self._keep, name="helper",
+                                                daemon=True)
+                self._keeper.start()
+                atexit.register(self.stop)
+        done: Future[Any] = Future()
+        self._jobs.put((done, build, args))
+        result: _T = done.result()
+        return result
 
     def pid(self) -> int | None:
-        """Return the helper process's id while it runs (for tests), else None."""
-        with self._lock:
-            pool = self._pool
-        processes = getattr(pool, "_processes", None) or {}
-        return next(iter(processes), None)
+        """Return the helper process's id while it runs, else None."""
+        proc = self._proc
+        return proc.pid if proc is not None and proc.poll() is None else None
 
     def stop(self) -> None:
-        """Stop the helper process, if one runs (at exit, or when idle)."""
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        """Stop the helper process, if one runs (at exit)."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            _end(proc)
 
-    def _start(self) -> ProcessPoolExecutor:
-        # spawn, not fork: forking a server whose other threads hold locks
-        # could leave the child stuck on one.
-        self._pool = ProcessPoolExecutor(
-            1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_helper_start,
-        )
-        self._last = time.monotonic()
-        if not self._registered:
-            self._registered = True
-            # A server process that is itself a multiprocessing child (a
-            # granian worker) ends in multiprocessing's exit handler, which
-            # joins every child: the helper, still waiting for work, must be
-            # told to stop first, before the pool's queues close (exit priority
-            # 10), or both wait forever.
-            multiprocessing.util.Finalize(None, self.stop, exitpriority=100)
-        if self._watch is None or not self._watch.is_alive():
-            self._watch = threading.Thread(target=self._stop_when_idle,
-                                           name="helper-idle", daemon=True)
-            self._watch.start()
-        return self._pool
-
-    def _stop_when_idle(self) -> None:
+    def _keep(self) -> None:
+        """The keeper thread: start the helper on a job, hand it each job, stop
+        it after `idle` seconds without one."""
         while True:
-            time.sleep(min(self.idle, 5.0) / 2)
-            with self._lock:
-                if self._pool is None:
-                    self._watch = None
-                    return
-                if self._busy or time.monotonic() - self._last < self.idle:
-                    continue
-                pool, self._pool = self._pool, None
-                self._watch = None
-            pool.shutdown(wait=True)
-            return
+            try:
+                done, build, args = self._jobs.get(
+                    timeout=self.idle if self._proc is not None else None)
+            except queue.Empty:
+                self.stop()
+                continue
+            if not done.set_running_or_notify_cancel():
+                continue
+            try:
+                if self._proc is None or self._proc.poll() is not None:
+                    self._proc = _start()
+                assert self._proc.stdin is not None and self._proc.stdout is not None
+                _send(self._proc.stdin, (build, args))
+                ok, value = _receive(self._proc.stdout)
+            except (EOFError, OSError):
+                self.stop()
+                done.set_exception(HelperGone())
+                continue
+            except BaseException as exc:  # noqa: BLE001 - the caller raises it
+                done.set_exception(exc)
+                continue
+            if ok:
+                done.set_result(value)
+            else:
+                done.set_exception(value)
+
+
+def _start() -> subprocess.Popen[bytes]:
+    """Start a helper process on this interpreter, with this process's path."""
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    return subprocess.Popen(
+        [sys.executable, "-c", "from scorekeeper.web.helper import helper_main;"
+         " helper_main()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, close_fds=True,
+    )
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a helper: end of its input, then SIGKILL if it does not go."""
+    try:
+        if proc.stdin is not None:
+            proc.stdin.close()
+        proc.wait(10)
+    except (OSError, subprocess.TimeoutExpired):
+        proc.kill()
+        proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
 
 
 _HELPER = Helper()
-"""This server process's helper (one per process: the pool is not picklable
-and a granian worker has its own)."""
+"""This server process's helper (under granian each worker has its own)."""
 
 
 def helper() -> Helper:
@@ -186,4 +222,9 @@ def in_helper(build: Callable[..., _T], *args: Any) -> _T:
         return build(*args)
     language = i18n.current()
     zone = language.zone if language.zone_known else None
-    return helper().run(_in_language, language.code, zone, build, *args)
+    try:
+        return helper().run(_in_language, language.code, zone, build, *args)
+    except HelperGone:
+        # Never built in the server's thread instead: what killed the helper
+        # (memory, most likely) would take the server with it.
+        raise Busy(RETRY_AFTER) from None
