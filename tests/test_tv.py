@@ -105,16 +105,28 @@ def test_with_every_stream_slot_taken_a_stream_answers_at_once_as_a_poll(
     app.config["TV_STREAM_SECONDS"] = 5.0
     game = table.new(["Ann", "Bob"])
     for _ in range(tv.STREAMS_PER_PROCESS):
-        assert tv._slots.acquire(blocking=False)
+        assert tv._streams.take()
     try:
         started = time.monotonic()
         body = client.get(f"/games/{game.id}/tv/events").get_data(as_text=True)
         assert time.monotonic() - started < 1.0
+        # Polling again with the state it has: the retry alone.
+        again = client.get(f"/games/{game.id}/tv/events",
+                           headers={"Last-Event-ID": events(body)[0]["key"]})
+        # ... and a move later, the new state.
+        game.move({"type": "place", "tiles": [
+            {"row": 0, "col": 0, "color": "red", "shape": "circle"}]})
+        moved = client.get(f"/games/{game.id}/tv/events",
+                           headers={"Last-Event-ID": events(body)[0]["key"]})
     finally:
         for _ in range(tv.STREAMS_PER_PROCESS):
-            tv._slots.release()
+            tv._streams.give_back()
     assert body.startswith(f"retry: {tv.BUSY_RETRY_MS}\n\n")
     assert len(events(body)) == 1
+    assert again.get_data(as_text=True) == f"retry: {tv.BUSY_RETRY_MS}\n\n"
+    assert [e["key"] for e in events(moved.get_data(as_text=True))] != [
+        events(body)[0]["key"]]
+    assert len(events(moved.get_data(as_text=True))) == 1
 
 
 def test_a_stream_for_no_game_is_a_404(client: FlaskClient) -> None:

@@ -7,11 +7,14 @@ then checks the game's change key (turn, updated_at and games.revision: one
 indexed read) every CHECK_SECONDS and sends the state again when it changed,
 and ends after STREAM_SECONDS; the browser's EventSource reconnects after the
 `retry` it was told, with Last-Event-ID so that an unchanged state is not sent
-again. The server runs a few worker processes with a few threads each (granian,
-or waitress in one process), so a stream must never hold a thread for good:
-each is bounded, and at most STREAMS_PER_PROCESS run at once in a process; one
-more gets the state at once and a longer retry, which makes it a poll. Without
-EventSource, the page polls tv.json (ETag, 304 while nothing changed).
+again. The server runs one process with a few threads (waitress; granian's
+worker processes for a club night), so a stream must never hold a thread for
+good: each is bounded, and at most STREAMS_PER_PROCESS run at once in a process.
+One more gets the state if it changed and a retry of BUSY_RETRY_MS, which makes
+it a poll: at a club night (200 screens) most screens poll, so a poll that
+finds nothing new costs one indexed read and a few bytes, and polls often
+enough that a move shows within 1.5 s (issue 19). Without EventSource, the page
+polls tv.json (ETag, 304 while nothing changed).
 """
 
 from __future__ import annotations
@@ -53,10 +56,39 @@ STREAMS_PER_PROCESS = 3
 RETRY_MS = 500
 """Reconnect delay after a stream ends."""
 
-BUSY_RETRY_MS = 3000
-"""Reconnect delay for a stream refused a slot: it polls at this rate instead."""
+BUSY_RETRY_MS = 1000
+"""Reconnect delay for a stream refused a slot: it polls at this rate instead
+(a move reaches a polling screen within this plus the request's time)."""
 
-_slots = threading.BoundedSemaphore(STREAMS_PER_PROCESS)
+
+class Streams:
+    """The event streams held open at once in this process, at most `limit`."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._open = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        """Take a place for one more stream; False when all are taken."""
+        with self._lock:
+            if self._open >= self.limit:
+                return False
+            self._open += 1
+            return True
+
+    def give_back(self) -> None:
+        """Give back a place taken."""
+        with self._lock:
+            self._open -= 1
+
+    def full(self) -> bool:
+        """Return whether every place is taken (a hint: it may change at once)."""
+        with self._lock:
+            return self._open >= self.limit
+
+
+_streams = Streams(STREAMS_PER_PROCESS)
 
 
 def view_key(row: GameRow) -> str:
@@ -133,14 +165,21 @@ def state_json(game_id: int) -> Response:
 @bp.get("/games/<int:game_id>/tv/events")
 def events(game_id: int) -> Response:
     """Stream the table view's state as server-sent events, for STREAM_SECONDS."""
+    seen = request.headers.get("Last-Event-ID", "")
+    if seen and _streams.full() and change_key(game_id) == seen:
+        # A polling screen that has the state: one indexed read (GameNotFound,
+        # 404, for a game deleted), no game loaded, a few bytes.
+        return Response(
+            f"retry: {BUSY_RETRY_MS}\n\n", mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache"},
+        )
     with loaded(game_id) as row:  # GameNotFound (404) before any byte is sent
         first = view_state(row)
-    seen = request.headers.get("Last-Event-ID", "")
     # Tests shorten the stream (TV_STREAM_SECONDS); the server never sets it.
     length = float(current_app.config.get("TV_STREAM_SECONDS", STREAM_SECONDS))
 
     def stream() -> Iterator[str]:
-        held = _slots.acquire(blocking=False)
+        held = _streams.take()
         try:
             yield f"retry: {RETRY_MS if held else BUSY_RETRY_MS}\n\n"
             key = first["key"]
@@ -164,7 +203,7 @@ def events(game_id: int) -> Response:
             return  # deleted meanwhile: the reconnect gets the 404
         finally:
             if held:
-                _slots.release()
+                _streams.give_back()
 
     return Response(
         stream_with_context(stream()), mimetype="text/event-stream",
