@@ -96,9 +96,9 @@ def test_a_game_has_a_photo_rate_whatever_the_device(
 
 def test_a_strangers_photos_never_keep_the_tables_photo_out(
         app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Each reading takes a second; the stranger sends eight photos at once, one
-    # per game it created, then the table sends its own.
-    fake_reader(monkeypatch, seconds=1.0)
+    # Each reading takes two seconds; the stranger sends eight photos at once,
+    # one per game it created, then the table sends its own.
+    fake_reader(monkeypatch, seconds=2.0)
     stranger = device(app, STRANGER)
     theirs = [stranger.new() for _ in range(8)]
     ours = device(app, TABLE).new()
@@ -117,7 +117,7 @@ def test_a_strangers_photos_never_keep_the_tables_photo_out(
     for thread in threads:
         thread.join(60)
     # Before issue 19 the stranger's eight readings filled the one slot for
-    # eight seconds and the table's photo got 503 after three.
+    # sixteen seconds and the table's photo got 503 after three.
     assert answers["table"] == [200]
     assert answers["stranger"].count(200) == 1
     assert answers["stranger"].count(429) == 7
