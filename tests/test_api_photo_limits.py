@@ -4,6 +4,7 @@ from one device never keep the table's own photo out."""
 
 from __future__ import annotations
 
+import struct
 import threading
 import time
 from pathlib import Path
@@ -60,6 +61,23 @@ def test_a_png_declaring_40_megapixels_is_refused_before_it_is_decoded(
     assert error["reason"] == "too_large"
     assert "16" in error["message"] and "7300" in error["message"]
     assert game.state()["turn"] == 0
+
+
+def progressive_jpeg_header(width: int, height: int) -> bytes:
+    """The start of a progressive JPEG (SOF2) of this size, its scan cut short."""
+    sof = struct.pack(">BHHB", 8, height, width, 1) + b"\x01\x11\x00"
+    return (b"\xff\xd8" + b"\xff\xc2" + struct.pack(">H", len(sof) + 2) + sof
+            + b"\xff\xda\x00\x02" + b"\x00" * 10 + b"\xff\xd9")
+
+
+def test_a_progressive_jpeg_of_40_megapixels_is_refused_before_it_is_decoded(
+        app: Flask) -> None:
+    # libjpeg keeps every coefficient of a progressive image, whatever the
+    # scale it decodes at: 40 MP is +145 MB, so it is held to the PNG's limit.
+    game = device(app, TABLE).new()
+    response = send(game, progressive_jpeg_header(7300, 5475))
+    assert response.status_code == 422
+    assert response.get_json()["error"]["reason"] == "too_large"
 
 
 def test_a_device_sending_photos_too_fast_gets_429_and_others_do_not(

@@ -15,11 +15,13 @@ MAX_BYTES = 15 * 1024 * 1024
 MAX_PIXELS = 40_000_000
 """The largest photo decoded, in pixels (a 40 MP phone photo)."""
 
-MAX_PNG_PIXELS = 16_000_000
-"""The largest PNG decoded, in pixels. A JPEG is decoded at 1/2, 1/4 or 1/8 of
-its size (libjpeg scales while decoding), a PNG only whole: 40 MP of PNG is
-120 MB of pixels and seconds of work, from a file of 116 KB that declares them
-(issue 19). Cameras send JPEG; a PNG is a screenshot, well below this."""
+MAX_WHOLE_PIXELS = 16_000_000
+"""The largest PNG or progressive JPEG decoded, in pixels. A baseline JPEG is
+decoded at 1/2, 1/4 or 1/8 of its size (libjpeg scales while decoding); a PNG
+only whole (40 MP of PNG is 120 MB of pixels and seconds of work, from a file
+of 116 KB that declares them, issue 19), and a progressive JPEG keeps every
+coefficient of the whole image (40 MP: +145 MB). Cameras send baseline JPEGs;
+a PNG is a screenshot, well below this."""
 
 MIN_SIDE = 64
 """The shortest side a photo of a board can have and still show tiles."""
@@ -29,21 +31,24 @@ WORK_SIDE = 2400
 
 
 def image_size(data: bytes) -> tuple[str, int, int]:
-    """Return (format, width, height) from a JPEG's or PNG's header."""
+    """Return (format, width, height) from a JPEG's or PNG's header; the format
+    is "png", "jpeg" or "progressive" (a progressive JPEG)."""
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         if len(data) < 24 or data[12:16] != b"IHDR":
             raise PhotoUnreadable("not_an_image")
         width, height = struct.unpack(">II", data[16:24])
         return "png", width, height
     if data[:2] == b"\xff\xd8":
-        return ("jpeg", *_jpeg_size(data))
+        width, height, progressive = _jpeg_size(data)
+        return ("progressive" if progressive else "jpeg"), width, height
     raise PhotoUnreadable("not_an_image")
 
 
-def _jpeg_size(data: bytes) -> tuple[int, int]:
-    """Walk a JPEG's segments to its frame header; refuse one cut short."""
+def _jpeg_size(data: bytes) -> tuple[int, int, bool]:
+    """Walk a JPEG's segments to its frame header; refuse one cut short.
+    Return its width, height and whether it is progressive."""
     pos = 2
-    size: tuple[int, int] | None = None
+    size: tuple[int, int, bool] | None = None
     while pos + 4 <= len(data):
         if data[pos] != 0xFF:
             raise PhotoUnreadable("not_an_image")
@@ -58,7 +63,8 @@ def _jpeg_size(data: bytes) -> tuple[int, int]:
         if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB,
                       0xCD, 0xCE, 0xCF) and pos + 9 <= len(data):
             height, width = struct.unpack(">HH", data[pos + 5:pos + 9])
-            size = (width, height)
+            # SOF2, 6, 10 and 14: progressive frames.
+            size = (width, height, marker in (0xC2, 0xC6, 0xCA, 0xCE))
         if marker == 0xDA:  # start of scan: entropy-coded data follows
             # Inside the scan data a 0xFF byte is always stuffed (FF 00), so an
             # end-of-image marker can only be the real one: without it the file
@@ -79,8 +85,9 @@ def decode(data: bytes) -> np.ndarray:
         raise PhotoUnreadable("too_large", detail=f"{len(data) / 1e6:.1f} MB",
                               limit="15 MB", megabytes=round(len(data) / 1e6, 1))
     kind, width, height = image_size(data)
-    if width * height > (MAX_PNG_PIXELS if kind == "png" else MAX_PIXELS):
-        limit = (MAX_PNG_PIXELS if kind == "png" else MAX_PIXELS) // 1_000_000
+    most = MAX_PIXELS if kind == "jpeg" else MAX_WHOLE_PIXELS
+    if width * height > most:
+        limit = most // 1_000_000
         raise PhotoUnreadable("too_large", detail=f"{width}×{height} pixels",
                               limit=f"{limit} megapixels", width=width,
                               height=height, megapixels=limit)
@@ -88,7 +95,7 @@ def decode(data: bytes) -> np.ndarray:
         raise PhotoUnreadable("too_small", detail=f"{width}×{height} pixels",
                               width=width, height=height)
     flag = cv2.IMREAD_COLOR
-    if kind == "jpeg":
+    if kind in ("jpeg", "progressive"):
         # libjpeg decodes at 1/2, 1/4 or 1/8 size directly: less time and memory.
         for factor, reduced in ((8, cv2.IMREAD_REDUCED_COLOR_8),
                                 (4, cv2.IMREAD_REDUCED_COLOR_4),
