@@ -11,6 +11,7 @@ photos: so each device (the socket's address) has one photo in the queue at a
 time and a rate, each game a rate, and the queue is first come, first served
 among devices. A stranger sending photos from one device thus keeps the
 table's own photo waiting for one reading at most, never for good (issue 19).
+This machine (loopback, the host's own) has neither rate nor queue limit.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import engine
 from ..photo import PhotoUnreadable
+from .auth import is_local_request
 from .helper import in_helper
 
 MAX_PHOTO_BYTES = 15 * 1024 * 1024
@@ -251,20 +253,26 @@ def read_upload(game_id: int, stored: Sequence[tuple[int, int, str, str]],
     # Checked before waiting: a request without a photo or over the limit is
     # answered at once, and costs no token.
     storage = uploaded_photo()
-    # The socket's address, never a header a client writes: one device.
-    client = request.remote_addr or ""
     try:
-        wait = photos.clients.take(client)
-        if wait:
-            raise PhotoTooOften(math.ceil(wait))
-        wait = photos.games.take(game_id)
-        if wait:
-            photos.clients.give_back(client)
-            raise PhotoTooOften(math.ceil(wait))
-        # A photo waiting in the queue stays in the upload's temporary file,
-        # not in memory.
+        # The socket's address, never a header a client writes: one device.
+        client = request.remote_addr or ""
+        # This machine (the host's own) has no rate and may queue several photos
+        # (as it needs no PIN, auth.is_local_request): the benchmarks send theirs
+        # from here.
+        local = is_local_request()
+        if not local:
+            wait = photos.clients.take(client)
+            if wait:
+                raise PhotoTooOften(math.ceil(wait))
+            wait = photos.games.take(game_id)
+            if wait:
+                photos.clients.give_back(client)
+                raise PhotoTooOften(math.ceil(wait))
+        # A photo waiting in the queue stays in the upload's temporary file, not
+        # in memory.
         return photos.queue.run(
-            client, lambda: _run_reader(lambda: photo_bytes(storage), stored, variant))
+            object() if local else client,
+            lambda: _run_reader(lambda: photo_bytes(storage), stored, variant))
     finally:
         storage.close()
 
