@@ -139,7 +139,7 @@ def worker_app() -> WSGIApp:
 def worker_settings(app: Flask, workers: int) -> str:
     """Return, as JSON, the settings of app each of `workers` workers must share."""
     settings = {key: app.config.get(key) for key in WORKER_SETTINGS}
-    # Each worker has its own render processes: together, about RENDER_SLOTS.
+    # Each worker has its own helper process: together, about RENDER_SLOTS renders.
     settings["RENDER_SLOTS"] = max(1, RENDER_SLOTS // max(1, workers))
     return json.dumps(settings)
 
