@@ -343,6 +343,9 @@ def test_a_photo_is_read_in_a_render_worker_process_as_in_the_server(
     assert sorted((t["row"], t["col"]) for t in ok.get_json()["tiles"]) \
         == sorted((r, c) for r, c, *_ in MOVE)
     # A refusal crosses the process boundary as its reason and parameters.
+    refused = send(game, png(np.full((480, 640, 3), 200, np.uint8)))
+    assert refused.get_json()["error"]["reason"] == "no_tiles"
+    # (A photo too small is refused by the server from its header.)
     refused = send(game, png(np.zeros((1, 1, 3), np.uint8)))
     assert refused.get_json()["error"]["params"]["width"] == 1
 

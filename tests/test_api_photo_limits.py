@@ -143,3 +143,16 @@ def test_a_strangers_photos_never_keep_the_tables_photo_out(
     assert answers["table"] == [200]
     assert answers["stranger"].count(200) == 1
     assert answers["stranger"].count(429) == 7
+
+
+def test_a_pixel_bomb_is_refused_without_starting_the_helper(database: Path) -> None:
+    from scorekeeper.web import helper
+
+    app = make_app(database, RENDER_IN_PROCESS=True)
+    game = device(app, TABLE).new()
+    helper._HELPER.stop()
+    response = send(game, png_bomb(7300, 5475), mimetype="image/png")
+    assert response.get_json()["error"]["reason"] == "too_large"
+    # Refused from its header in the server: no helper process (and its 100 MB
+    # of OpenCV) was started for it.
+    assert helper._HELPER.pid() is None

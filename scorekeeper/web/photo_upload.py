@@ -32,6 +32,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import engine
 from ..photo import PhotoUnreadable
+from ..photo.header import checked_size
 from .auth import is_local_request
 from .helper import in_helper
 
@@ -254,6 +255,11 @@ def read_upload(game_id: int, stored: Sequence[tuple[int, int, str, str]],
     # answered at once, and costs no token.
     storage = uploaded_photo()
     try:
+        # Its size from its header, here: a photo too large to decode (a 116 KB
+        # PNG declaring 40 MP) or not a photo at all is refused at once,
+        # without a rate token, a place in the queue or the helper.
+        checked_size(storage.stream.read())
+        storage.stream.seek(0)
         # The socket's address, never a header a client writes: one device.
         client = request.remote_addr or ""
         # This machine (the host's own) has no rate and may queue several photos
