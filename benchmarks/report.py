@@ -52,7 +52,7 @@ class Bench:
     pick: str | None = None
     setup: tuple[str, list[str]] | None = None
     """(file, command making it): run when the file is missing."""
-    timeout: float = 1800.0
+    timeout: float = 900.0
     env: dict[str, str] = field(default_factory=dict)
 
 
