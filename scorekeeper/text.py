@@ -935,6 +935,18 @@ def photo_conflicts(conflicts: Sequence[tuple[int, int, str, str, str, str]]) ->
     )
 
 
+def photo_too_often(seconds: int) -> str:
+    """Return why a photo was turned away for this device's or game's photo rate
+    (429), and when the next may be sent."""
+    return ngettext(
+        "Photos are coming too fast from this device or for this game. Send the"
+        " next one in %(num)d second.",
+        "Photos are coming too fast from this device or for this game. Send the"
+        " next one in %(num)d seconds.",
+        seconds,
+    )
+
+
 def photo_strings() -> dict[str, str]:
     """Return the sentences the page's photo script shows (it builds none)."""
     return {

@@ -92,6 +92,8 @@ def test_a_device_sending_photos_too_fast_gets_429_and_others_do_not(
     assert refused.status_code == 429
     assert refused.get_json()["error"]["code"] == "busy"
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    # The sentence says when the next photo may go (the page shows it).
+    assert refused.headers["Retry-After"] in refused.get_json()["error"]["message"]
     # Creating games does not give a device more photos: the rate is its own.
     assert send(stranger.new(), png_bomb(200, 200)).status_code == 429
     # Another device is not held back by the first one's rate.

@@ -488,7 +488,7 @@ def read_photo(game_id: int) -> Response:
         response.headers["Retry-After"] = str(photo_upload.RETRY_AFTER)
         return response
     except photo_upload.PhotoTooOften as exc:
-        response = error_response(429, "busy", text.photo_strings()["busy"])
+        response = error_response(429, "busy", text.photo_too_often(exc.retry_after))
         response.headers["Retry-After"] = str(exc.retry_after)
         return response
     except PhotoUnreadable as exc:
