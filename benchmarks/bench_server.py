@@ -15,7 +15,8 @@ example photo shows, then measures, in this order:
    after, and its peak while reading (sampled every 50 ms);
 3. **pixel bombs**: a 116 KB PNG declaring 40 megapixels (7300 x 5475), and
    the same size as a baseline JPEG (a 40 MP phone photo): the answer, its
-   time, and the tree's peak PSS above idle while it is read;
+   time, and the tree's peak PSS while it is read, over the tree just before
+   it and above idle (the helper, started by step 2, included);
 4. **slow clients**: 64 connections each sending a POST's headers, then its
    body one byte every 2 s; meanwhile 20 ordinary requests (`GET` a game's
    state), one after another, each with a 10 s timeout: their median and
@@ -243,12 +244,15 @@ def main() -> int:
                   f" {answers[0][2]:.2f} s (the helper starts), second"
                   f" {answers[1][2]:.2f} s")
             for name, body in bombs.items():
+                before = pss_mb(proc.pid)
                 (status, answer, took), peak = while_sampling(
                     proc.pid, lambda body=body: request(
                         port, "POST", state + "/photo", body, headers))
                 reason = json.loads(answer).get("error", {}).get("reason", "")
                 print(f"{name} ({len(body) // 1024} KB): {status} {reason} in"
-                      f" {took:.2f} s, peak {peak - idle:.0f} MB above idle")
+                      f" {took:.2f} s, peak {peak - before:+.0f} MB over the tree"
+                      f" before it ({peak - idle:.0f} MB above idle, the helper"
+                      " included)")
             print(slow_clients(port, state))
             print(busy_clients(port, proc.pid, state, 64, args.seconds))
         finally:
