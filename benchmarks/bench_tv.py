@@ -11,7 +11,8 @@ as EventSource does after the `retry` the server sends), then enters --moves
 moves one every 1.5 s and measures, per move, the time from the POST's answer
 to each screen's event. Meanwhile a prober GETs /api/games/<id> every 50 ms;
 its latency is compared with a run with no screen open. Prints medians and
-p90s. A stream holds one server thread for at most web.tv.STREAM_SECONDS; at
+p90s, and the server's CPU time (its whole process tree) per second of each
+run. A stream holds one server thread for at most web.tv.STREAM_SECONDS; at
 most STREAMS_PER_PROCESS at once per process, the others answer at once and
 reconnect every BUSY_RETRY_MS (a poll).
 """
@@ -31,7 +32,13 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_club import HOST, free_port, start_server, stop_server  # noqa: E402
+from bench_club import (  # noqa: E402
+    HOST,
+    cpu_seconds,
+    free_port,
+    start_server,
+    stop_server,
+)
 
 TILES = [(0, c, "red", shape) for c, shape in enumerate(
     ["circle", "square", "diamond", "clover", "starburst", "crisscross"])]
@@ -84,7 +91,8 @@ class Screen(threading.Thread):
                                 fields[name.split("\r\n")[-1]] = value
                         if "retry" in fields:
                             retry = int(fields["retry"]) / 1000
-                            self.polled += retry > 1
+                            # RETRY_MS (0.5 s) after a stream; longer: a poll.
+                            self.polled += retry > 0.5
                         if "data" in fields:
                             last_id = fields.get("id", last_id)
                             turn = int(last_id.split("-", 1)[0])
@@ -111,7 +119,7 @@ def p(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(port: int, screens: int, moves: int) -> dict[str, Any]:
+def run(port: int, pid: int, screens: int, moves: int) -> dict[str, Any]:
     _, game = request(port, "POST", "/api/games", {"players": ["Ann", "Bob"]})
     token, gid = game["edit_token"], game["id"]
     stop = threading.Event()
@@ -123,6 +131,7 @@ def run(port: int, screens: int, moves: int) -> dict[str, Any]:
                                                   probes), daemon=True)
     probe.start()
     time.sleep(2)
+    cpu, began = cpu_seconds(pid), time.monotonic()
     posted: dict[int, float] = {}
     # Trades after the first move: any number of moves, always legal.
     for turn in range(moves):
@@ -136,6 +145,7 @@ def run(port: int, screens: int, moves: int) -> dict[str, Any]:
         posted[turn + 1] = time.monotonic()
         time.sleep(1.5)
     time.sleep(5)
+    cpu = (cpu_seconds(pid) - cpu) / (time.monotonic() - began)
     stop.set()
     # A screen shows turn t once it got t or a later state (a polling one may
     # skip a state: it shows the game as it is, not every step).
@@ -147,7 +157,7 @@ def run(port: int, screens: int, moves: int) -> dict[str, Any]:
                 delays.append(min(later) - at)
             else:
                 missed += 1
-    return {"delays": delays, "missed": missed, "probes": probes,
+    return {"delays": delays, "missed": missed, "probes": probes, "cpu": cpu,
             "connects": sum(view.connects for view in views),
             "polled": sum(view.polled for view in views)}
 
@@ -162,8 +172,8 @@ def main() -> None:
         port = free_port()
         server = start_server(Path(folder), port, ["--quiet", *args.server_arg])
         try:
-            base = run(port, 0, 6)
-            loaded = run(port, args.screens, args.moves)
+            base = run(port, server.pid, 0, 6)
+            loaded = run(port, server.pid, args.screens, args.moves)
         finally:
             stop_server(server)
     ms = 1000
@@ -173,6 +183,8 @@ def main() -> None:
           f" p90 {p(delays, .9) * ms:.0f} ms, max {max(delays) * ms:.0f} ms;"
           f" never shown {loaded['missed']}; connections {loaded['connects']}"
           f" ({loaded['polled']} of them answered as a poll)")
+    print(f"server CPU (every process): {base['cpu'] * 100:.0f}% of one core with"
+          f" no screen, {loaded['cpu'] * 100:.0f}% with {args.screens}")
     for name, probes in (("no screen", base["probes"]),
                          (f"{args.screens} screens", loaded["probes"])):
         print(f"GET state with {name}: median {statistics.median(probes) * ms:.1f} ms,"

@@ -2,12 +2,18 @@
 
 `python -m scorekeeper` parses its options, creates the app once (which creates
 or migrates the database before any worker starts: ECOSYSTEM pitfall 5) and
-calls `serve`. The server is granian (a Rust HTTP server with Windows, macOS and
-Linux wheels): `--workers` processes, each with `--threads` threads, share the
-one SQLite file (WAL, BEGIN IMMEDIATE, a busy timeout); each keeps its own game
-cache, whose keys change with every write, so no process serves another's
-stale game. With `--workers 0` the same app runs in this process on waitress
-(pure Python), for a machine where granian cannot run.
+calls `serve`. By default a household's server is one process on waitress
+(pure Python): `--threads` threads, and one helper process for photos and PDFs
+while there are some (web/helper.py): about 70 MB at idle. Waitress reads a
+request's whole body in its I/O thread before a thread is given to the app, so
+a client trickling a body a byte at a time holds no thread (issue 19).
+
+For a club night, `--workers N` serves with granian (a Rust HTTP server with
+Windows, macOS and Linux wheels): N processes, each with `--threads` threads
+and its own helper, share the one SQLite file (WAL, BEGIN IMMEDIATE, a busy
+timeout); each keeps its own game cache, whose keys change with every write,
+so no process serves another's stale game. Granian hands the app the body as it
+arrives: each trickling client holds a thread (README, "Serving").
 
 The launching process (the command) keeps what must happen once: migrations,
 the start text and the snapshot scheduler. Each worker creates its own app and
@@ -35,10 +41,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from flask import Flask
 
-DEFAULT_WORKERS = 4
-"""Worker processes. Each runs Python under its own GIL: while one computes a
-board's options (a few ms), the others keep answering. On 2 cores, 4 workers
-held a club night's p99 at 38 ms where 2 held it at 49 (bench_club.py)."""
+DEFAULT_WORKERS = 0
+"""Worker processes; 0: this process alone, on waitress (the household's
+server). A club night may want more (`--workers 4`): each runs Python under its
+own GIL, so while one computes a board's options the others keep answering, at
+the memory of one more process each (README, "Benchmarks")."""
 
 DEFAULT_THREADS = 8
 """Threads per worker: requests waiting on SQLite's write lock don't hold the rest."""
@@ -66,8 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the serving options (workers, threads, --quiet) to the command line."""
     parser.add_argument(
         "--workers", type=int, default=DEFAULT_WORKERS,
-        help=f"server processes (default {DEFAULT_WORKERS}; 0: one process on"
-        " waitress)",
+        help="server processes on granian, for a club night (default 0: this"
+        " process alone, on waitress)",
     )
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS,
                         help=f"threads per process (default {DEFAULT_THREADS})")
@@ -119,7 +126,11 @@ def worker_app() -> WSGIApp:
     """Create one worker's app (granian calls this in each worker process), with
     the settings the command gave the launcher's app."""
     from . import create_app
+    from .processes import die_with_parent
 
+    # Granian's workers would outlive a launcher killed with -9 (and keep
+    # serving its port): they die with it, as the helper processes do.
+    die_with_parent()
     app = create_app()
     shared = os.environ.get(WORKER_CONFIG_ENV)
     if shared:
@@ -130,7 +141,7 @@ def worker_app() -> WSGIApp:
 def worker_settings(app: Flask, workers: int) -> str:
     """Return, as JSON, the settings of app each of `workers` workers must share."""
     settings = {key: app.config.get(key) for key in WORKER_SETTINGS}
-    # Each worker has its own render processes: together, about RENDER_SLOTS.
+    # Each worker has its own helper process: together, about RENDER_SLOTS renders.
     settings["RENDER_SLOTS"] = max(1, RENDER_SLOTS // max(1, workers))
     return json.dumps(settings)
 
@@ -139,6 +150,12 @@ def port_in_use(host: str, port: int) -> bool:
     """Return whether another program already listens on host:port."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
+        if os.name == "posix":
+            # As the servers bind (both set SO_REUSEADDR): the connections of a
+            # server stopped a moment ago (TIME_WAIT, a minute) do not make its
+            # port "in use"; a program listening on it still does. (On Windows
+            # the option would let two programs share the port: not set.)
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as exc:
@@ -172,11 +189,16 @@ def serve(app: Flask, host: str, port: int, args: argparse.Namespace) -> int:
 def _serve_waitress(app: Flask, host: str, port: int, args: argparse.Namespace) -> None:
     import waitress
 
+    from .formats.backup import MAX_BACKUP_BYTES
+
     waitress.serve(
         wrap(app, args.quiet), host=host, port=port, threads=args.threads,
         # Every phone and screen keeps a connection open: waitress's default of
         # 100 made the 101st wait for a free one (seconds on a club night).
         connection_limit=2000, _quiet=True,
+        # Waitress buffers a body (on disk beyond 512 KB) before the app sees
+        # it: no body longer than the largest the app takes (a backup) is read.
+        max_request_body_size=MAX_BACKUP_BYTES + 1024 * 1024,
     )
 
 

@@ -858,7 +858,8 @@ def photo_unreadable(reason: str, params: dict[str, object]) -> str:
             key = "too_large_pixels"
             values = {"width": _whole(params.get("width")),
                       "height": _whole(params.get("height")),
-                      "limit": PHOTO_LIMIT_MEGAPIXELS}
+                      "limit": _whole(params.get("megapixels"))
+                      if "megapixels" in params else PHOTO_LIMIT_MEGAPIXELS}
         else:
             size = params.get("megabytes")
             key = "too_large_bytes"
@@ -951,6 +952,18 @@ def photo_unread(cells: Sequence[tuple[int, int]]) -> str:
         " may be missing from the move. Check the move, or take the photo again"
         " in better light.",
         len(cells), cells=WORDS.cells(list(cells)),
+    )
+
+
+def photo_too_often(seconds: int) -> str:
+    """Return why a photo was turned away for this device's or game's photo rate
+    (429), and when the next may be sent."""
+    return ngettext(
+        "Photos are coming too fast from this device or for this game. Send the"
+        " next one in %(num)d second.",
+        "Photos are coming too fast from this device or for this game. Send the"
+        " next one in %(num)d seconds.",
+        seconds,
     )
 
 

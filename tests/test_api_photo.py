@@ -24,7 +24,7 @@ from photo.helpers import BOARD, MOVE, PLAIN, cat_scene, photo_of, png
 from scorekeeper import i18n, text
 from scorekeeper.photo import REASONS
 from scorekeeper.store import photo_lessons
-from scorekeeper.web import photo as web_photo
+from scorekeeper.web import photo_upload
 
 Tile = tuple[int, int, str, str]
 
@@ -228,7 +228,7 @@ def test_an_unreadable_upload_is_422_photo_unreadable_with_a_sentence(
 def test_a_png_bomb_under_the_pixel_limit_is_decoded_and_refused_not_a_500(
         table: Table) -> None:
     game = table.new()
-    response = send(game, png_bomb(6000, 6000), mimetype="image/png")
+    response = send(game, png_bomb(3000, 3000), mimetype="image/png")
     assert response.status_code == 422
     assert response.get_json()["error"]["reason"] == "no_tiles"
 
@@ -322,17 +322,17 @@ def test_the_refusal_is_in_the_requests_language(table: Table) -> None:
 def test_photos_beyond_the_free_slots_wait_then_get_503(
         app: Flask, table: Table, board_photo: bytes) -> None:
     game = table.import_record(record(BOARD_MOVES))
-    slots: web_photo.Slots = app.extensions["scorekeeper_photo_slots"]
-    slots.wait = 0.05
-    taken = [slots._slots.acquire(timeout=1) for _ in range(web_photo.PHOTO_SLOTS)]
-    assert all(taken)
+    queue = app.extensions["scorekeeper_photos"].queue
+    queue.wait = 0.05
+    with queue._cond:
+        queue._reading = queue.slots  # every slot taken by other devices' photos
     try:
         response = send(game, board_photo)
     finally:
-        for _ in taken:
-            slots._slots.release()
+        with queue._cond:
+            queue._reading = 0
     assert response.status_code == 503
-    assert response.headers["Retry-After"] == str(web_photo.RETRY_AFTER)
+    assert response.headers["Retry-After"] == str(photo_upload.RETRY_AFTER)
     assert response.get_json()["error"]["code"] == "busy"
     assert send(game, board_photo).status_code == 200
 
@@ -346,6 +346,9 @@ def test_a_photo_is_read_in_a_render_worker_process_as_in_the_server(
     assert sorted((t["row"], t["col"]) for t in ok.get_json()["tiles"]) \
         == sorted((r, c) for r, c, *_ in MOVE)
     # A refusal crosses the process boundary as its reason and parameters.
+    refused = send(game, png(np.full((480, 640, 3), 200, np.uint8)))
+    assert refused.get_json()["error"]["reason"] == "no_tiles"
+    # (A photo too small is refused by the server from its header.)
     refused = send(game, png(np.zeros((1, 1, 3), np.uint8)))
     assert refused.get_json()["error"]["params"]["width"] == 1
 

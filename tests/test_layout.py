@@ -36,15 +36,19 @@ ALLOWED = {
     "catalogs": {"i18n"},
     "config": set(),
     "net": set(),
+    "processes": set(),
     "text": {"engine", "i18n"},
     "store": {"store", "engine"},
     "formats": {"formats", "text", "engine", "i18n"},
     # Reading a photo knows the tile set, nothing of the app.
     "photo": {"photo", "engine"},
     # The photo route hands a photo to the reader (in a worker process).
-    "web": {"web", "formats", "text", "store", "engine", "i18n", "net", "photo"},
+    "web": {"web", "formats", "text", "store", "engine", "i18n", "net", "photo",
+            "processes"},
     "app": {"config", "store", "web"},
-    "serve": {"app"},
+    # Serving knows the largest body the app takes (a backup's) and its
+    # children's lifetime.
+    "serve": {"app", "formats", "processes"},
     # The command reads and writes backups and snapshots besides serving.
     "main": {"config", "net", "app", "serve", "store", "formats"},
 }

@@ -25,7 +25,7 @@ from test_history_helpers import corpus_names, corpus_record, parse
 
 from scorekeeper import create_app, engine
 from scorekeeper.store import limits, stats
-from scorekeeper.web import pages
+from scorekeeper.web import helper, pages
 
 GUEST = {"REMOTE_ADDR": "192.168.1.50"}
 """Another device on the table's network."""
@@ -557,9 +557,9 @@ def test_renders_are_cached_per_game_and_turn(
 
     def counted(build: Any, name: str, source: Any) -> Any:
         built.append(source.game.turn)
-        return pages.in_worker(build, name, source)
+        return helper.in_helper(build, name, source)
 
-    monkeypatch.setattr(files, "in_worker", counted)
+    monkeypatch.setattr(files, "in_helper", counted)
     started = client.post("/api/games", json={"players": ["Ann", "Bob"]}).get_json()
     url = f"/games/{started['id']}/scoresheet.pdf"
 

@@ -105,19 +105,31 @@ def test_with_every_stream_slot_taken_a_stream_answers_at_once_as_a_poll(
     app.config["TV_STREAM_SECONDS"] = 5.0
     game = table.new(["Ann", "Bob"])
     for _ in range(tv.STREAMS_PER_PROCESS):
-        assert tv._slots.acquire(blocking=False)
+        assert tv._streams.take()
     try:
         body = client.get(f"/games/{game.id}/tv/events").get_data(as_text=True)
         # A poll takes no slot: the ones taken here are all still taken.
-        assert not tv._slots.acquire(blocking=False)
+        assert tv._streams.full()
+        # Polling again with the state it has: the retry alone.
+        again = client.get(f"/games/{game.id}/tv/events",
+                           headers={"Last-Event-ID": events(body)[0]["key"]})
+        # ... and a move later, the new state.
+        game.move({"type": "place", "tiles": [
+            {"row": 0, "col": 0, "color": "red", "shape": "circle"}]})
+        moved = client.get(f"/games/{game.id}/tv/events",
+                           headers={"Last-Event-ID": events(body)[0]["key"]})
     finally:
         for _ in range(tv.STREAMS_PER_PROCESS):
-            tv._slots.release()
+            tv._streams.give_back()
     # A poll's answer: the state once, and the longer retry of a busy server
     # (a stream's is 500 ms), not a stream that waits for changes.
     assert tv.BUSY_RETRY_MS != 500
     assert body.startswith(f"retry: {tv.BUSY_RETRY_MS}\n\n")
     assert len(events(body)) == 1
+    assert again.get_data(as_text=True) == f"retry: {tv.BUSY_RETRY_MS}\n\n"
+    assert [e["key"] for e in events(moved.get_data(as_text=True))] != [
+        events(body)[0]["key"]]
+    assert len(events(moved.get_data(as_text=True))) == 1
 
 
 def test_a_stream_for_no_game_is_a_404(client: FlaskClient) -> None:

@@ -44,8 +44,9 @@ class Format:
     filename: str | None = None
     """The name a download gets ("qwirkle-{id}.csv"); None: shown, not saved."""
     heavy: bool = False
-    """Built in a render worker process: drawing it takes long enough (a PDF of
-    1,000 moves, a few hundred ms) to hold up every other request's thread."""
+    """Built in the helper process (web/helper.py): drawing it takes long
+    enough (a PDF of 1,000 moves, a few hundred ms) to hold up every other
+    request's thread."""
 
     def download_name(self, game_id: int) -> str | None:
         """Return the file name for game_id's download, or None."""

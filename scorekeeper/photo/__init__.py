@@ -9,10 +9,27 @@ be read raises `PhotoUnreadable` (code `photo_unreadable`) with a `.reason`
 from `REASONS` and an English sentence on how to retake it.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from .errors import REASONS, PhotoUnreadable
-from .reader import LOW_CONFIDENCE, Conflict, PhotoReading, PhotoTile, read_move
+
+if TYPE_CHECKING:
+    from .reader import LOW_CONFIDENCE, Conflict, PhotoReading, PhotoTile, read_move
 
 __all__ = [
     "read_move", "PhotoReading", "PhotoTile", "Conflict", "PhotoUnreadable",
     "REASONS", "LOW_CONFIDENCE",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The reader (numpy, OpenCV: ~100 MB) loads on first use, so that the web
+    # layer may name PhotoUnreadable without loading it into the server: only
+    # the helper process that reads photos ever does (web/helper.py).
+    if name in __all__:
+        from . import reader
+
+        return getattr(reader, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,66 +2,17 @@
 
 from __future__ import annotations
 
-import struct
-
 import cv2
 import numpy as np
 
 from .errors import PhotoUnreadable
+from .header import MAX_BYTES, MAX_PIXELS, MAX_WHOLE_PIXELS, MIN_SIDE, checked_size
 
-MAX_BYTES = 15 * 1024 * 1024
-"""The largest upload read (CONTRACT §12: at most 15 MB)."""
-
-MAX_PIXELS = 40_000_000
-"""The largest photo decoded, in pixels (a 40 MP phone photo)."""
-
-MIN_SIDE = 64
-"""The shortest side a photo of a board can have and still show tiles."""
+__all__ = ["decode", "checked_size", "MAX_BYTES", "MAX_PIXELS", "MAX_WHOLE_PIXELS",
+           "MIN_SIDE", "WORK_SIDE"]
 
 WORK_SIDE = 2400
 """Long side of the working image: larger photos are reduced to about this."""
-
-
-def image_size(data: bytes) -> tuple[str, int, int]:
-    """Return (format, width, height) from a JPEG's or PNG's header."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
-        if len(data) < 24 or data[12:16] != b"IHDR":
-            raise PhotoUnreadable("not_an_image")
-        width, height = struct.unpack(">II", data[16:24])
-        return "png", width, height
-    if data[:2] == b"\xff\xd8":
-        return ("jpeg", *_jpeg_size(data))
-    raise PhotoUnreadable("not_an_image")
-
-
-def _jpeg_size(data: bytes) -> tuple[int, int]:
-    """Walk a JPEG's segments to its frame header; refuse one cut short."""
-    pos = 2
-    size: tuple[int, int] | None = None
-    while pos + 4 <= len(data):
-        if data[pos] != 0xFF:
-            raise PhotoUnreadable("not_an_image")
-        marker = data[pos + 1]
-        if marker == 0xFF:  # fill byte
-            pos += 1
-            continue
-        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
-            pos += 2
-            continue
-        (length,) = struct.unpack(">H", data[pos + 2:pos + 4])
-        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB,
-                      0xCD, 0xCE, 0xCF) and pos + 9 <= len(data):
-            height, width = struct.unpack(">HH", data[pos + 5:pos + 9])
-            size = (width, height)
-        if marker == 0xDA:  # start of scan: entropy-coded data follows
-            # Inside the scan data a 0xFF byte is always stuffed (FF 00), so an
-            # end-of-image marker can only be the real one: without it the file
-            # was cut short.
-            if size is None or data.find(b"\xff\xd9", pos + 2 + length) < 0:
-                raise PhotoUnreadable("not_an_image")
-            return size
-        pos += 2 + length
-    raise PhotoUnreadable("not_an_image")
 
 
 def decode(data: bytes) -> np.ndarray:
@@ -69,18 +20,9 @@ def decode(data: bytes) -> np.ndarray:
     if not isinstance(data, bytes | bytearray | memoryview):
         raise PhotoUnreadable("not_an_image")
     data = bytes(data)
-    if len(data) > MAX_BYTES:
-        raise PhotoUnreadable("too_large", detail=f"{len(data) / 1e6:.1f} MB",
-                              limit="15 MB", megabytes=round(len(data) / 1e6, 1))
-    kind, width, height = image_size(data)
-    if width * height > MAX_PIXELS:
-        raise PhotoUnreadable("too_large", detail=f"{width}×{height} pixels",
-                              limit="40 megapixels", width=width, height=height)
-    if min(width, height) < MIN_SIDE:
-        raise PhotoUnreadable("too_small", detail=f"{width}×{height} pixels",
-                              width=width, height=height)
+    kind, width, height = checked_size(data)
     flag = cv2.IMREAD_COLOR
-    if kind == "jpeg":
+    if kind in ("jpeg", "progressive"):
         # libjpeg decodes at 1/2, 1/4 or 1/8 size directly: less time and memory.
         for factor, reduced in ((8, cv2.IMREAD_REDUCED_COLOR_8),
                                 (4, cv2.IMREAD_REDUCED_COLOR_4),

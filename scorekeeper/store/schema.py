@@ -564,6 +564,18 @@ def m700_photo_lessons(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m800_games_by_status(db: sqlite_utils.Database) -> None:
+    """Index the games by status, newest change first.
+
+    The home page lists the running games and the last finished ones; without
+    it, "status = 'active' ORDER BY updated_at" walks the whole updated_at
+    index to find the few running games (22 ms at 50,000 games, issue 19).
+    """
+    db.execute("CREATE INDEX IF NOT EXISTS games_by_status"
+               " ON games(status, updated_at, id)")
+
+
 def _create_statements(db: sqlite_utils.Database, script: str) -> None:
     """Run each statement of script, triggers whole (they hold semicolons)."""
     statement = ""

@@ -39,7 +39,7 @@ from . import (
     history,
     language,
     pages,
-    photo,
+    photo_upload,
     players,
     table,
     tv,
@@ -95,7 +95,7 @@ def init_app(app: Flask) -> None:
     # A device given a right this request keeps it in its device cookie.
     app.after_request(auth.save_device_cookie)
     pages.init_app(app)
-    photo.init_app(app)
+    photo_upload.init_app(app)
     csrf.init_app(app)
     # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
     # which auth.request_may_edit checks itself.

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from .. import engine, text
 from ..i18n import gettext as _
+from ..photo import PhotoUnreadable
 from ..store import (
     GameNotFound,
     NothingToUndo,
@@ -20,7 +21,7 @@ from ..store import (
 )
 from ..store import events as club
 from ..store import games as stored
-from . import auth, photo
+from . import auth, photo_upload
 from .errors import error_response
 from .state import dumps as _dumps
 from .state import preview_json, refusal_json, state_json, state_text
@@ -481,15 +482,19 @@ def read_photo(game_id: int) -> Response:
     # The move confirmed after the last photo teaches what its tiles looked like.
     photo_lessons.settle(game_id)
     try:
-        reading = photo.read_upload(stored_tiles, variant,
-                                    photo_lessons.lessons(game_id))
-    except photo.NoPhoto:
+        reading = photo_upload.read_upload(game_id, stored_tiles, variant,
+                                           photo_lessons.lessons(game_id))
+    except photo_upload.NoPhoto:
         _bad(_('Send the photo as the form field "image" (multipart/form-data).'))
-    except photo.PhotoBusy:
+    except photo_upload.PhotoBusy:
         response = error_response(503, "busy", text.photo_strings()["busy"])
-        response.headers["Retry-After"] = str(photo.RETRY_AFTER)
+        response.headers["Retry-After"] = str(photo_upload.RETRY_AFTER)
         return response
-    except photo.Unreadable as exc:
+    except photo_upload.PhotoTooOften as exc:
+        response = error_response(429, "busy", text.photo_too_often(exc.retry_after))
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
+    except PhotoUnreadable as exc:
         return error_response(
             422, "photo_unreadable", text.photo_unreadable(exc.reason, exc.params),
             reason=exc.reason, params=exc.params,

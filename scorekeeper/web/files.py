@@ -35,7 +35,8 @@ from .auth import (
 )
 from .errors import error_response
 from .forms import RestoreForm, UploadForm
-from .pages import game_file, in_worker, rendered
+from .helper import in_helper
+from .pages import game_file, rendered
 
 bp = Blueprint("files", __name__)
 
@@ -50,7 +51,7 @@ def _file(game_id: int, fmt: Format, *, download: bool) -> Response:
     with loaded(game_id) as row:
         if fmt.heavy:
             body = rendered(
-                row, fmt.name, lambda: in_worker(build, fmt.name, game_file(row))
+                row, fmt.name, lambda: in_helper(build, fmt.name, game_file(row))
             )
         else:
             body = rendered(row, fmt.name, lambda: fmt.build(game_file(row)))

@@ -8,8 +8,11 @@ Last-Event-ID so that an unchanged state is not sent again. The server runs a
 few worker processes with a few threads each (granian, or waitress in one
 process), so a stream must never hold a thread for good: each is bounded, and
 at most STREAMS_PER_PROCESS run at once in a process (every kind of screen
-together); one more gets the state at once and a longer retry, which makes it
-a poll. Without EventSource, the page polls the JSON state (ETag, 304 while
+together); one more gets the state if it changed and a retry of BUSY_RETRY_MS,
+which makes it a poll: at a club night (200 screens) most screens poll, so a
+poll that finds nothing new costs one cheap read and a few bytes (quiet_poll),
+and polls often enough that a move shows within 1.5 s (issue 19). Without
+EventSource, the page polls the JSON state (ETag, 304 while
 nothing changed). static/live.js is the browser's half.
 """
 
@@ -38,10 +41,39 @@ STREAMS_PER_PROCESS = 3
 RETRY_MS = 500
 """Reconnect delay after a stream ends."""
 
-BUSY_RETRY_MS = 3000
-"""Reconnect delay for a stream refused a slot: it polls at this rate instead."""
+BUSY_RETRY_MS = 1000
+"""Reconnect delay for a stream refused a slot: it polls at this rate instead
+(a move reaches a polling screen within this plus the request's time)."""
 
-_slots = threading.BoundedSemaphore(STREAMS_PER_PROCESS)
+
+class Streams:
+    """The event streams held open at once in this process, at most `limit`."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._open = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        """Take a place for one more stream; False when all are taken."""
+        with self._lock:
+            if self._open >= self.limit:
+                return False
+            self._open += 1
+            return True
+
+    def give_back(self) -> None:
+        """Give back a place taken."""
+        with self._lock:
+            self._open -= 1
+
+    def full(self) -> bool:
+        """Return whether every place is taken (a hint: it may change at once)."""
+        with self._lock:
+            return self._open >= self.limit
+
+
+_streams = Streams(STREAMS_PER_PROCESS)
 
 State = dict[str, Any]
 """A screen's state: JSON-able, its change key under "key"."""
@@ -49,6 +81,20 @@ State = dict[str, Any]
 
 def _event(state: State) -> str:
     return f"id: {state['key']}\nevent: state\ndata: {json.dumps(state)}\n\n"
+
+
+def quiet_poll(key_now: Callable[[], str]) -> Response | None:
+    """Answer a polling screen that already has the state with a bare retry, or
+    return None to stream it. Only while every stream place is taken: such a
+    screen polls every BUSY_RETRY_MS, and key_now() (one cheap read; it raises
+    for a thing deleted, a 404) spares loading the state when nothing moved."""
+    seen = request.headers.get("Last-Event-ID", "")
+    if seen and _streams.full() and key_now() == seen:
+        return Response(
+            f"retry: {BUSY_RETRY_MS}\n\n", mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache"},
+        )
+    return None
 
 
 def event_stream(
@@ -67,7 +113,7 @@ def event_stream(
     length = float(current_app.config.get("TV_STREAM_SECONDS", STREAM_SECONDS))
 
     def stream() -> Iterator[str]:
-        held = _slots.acquire(blocking=False)
+        held = _streams.take()
         try:
             yield f"retry: {RETRY_MS if held else BUSY_RETRY_MS}\n\n"
             key = first["key"]
@@ -90,7 +136,7 @@ def event_stream(
             return
         finally:
             if held:
-                _slots.release()
+                _streams.give_back()
 
     return Response(
         stream_with_context(stream()), mimetype="text/event-stream",

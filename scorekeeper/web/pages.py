@@ -1,17 +1,13 @@
 """What the page blueprints share: who may edit, files from games, expensive
-renders, time tags, JSON for a page's scripts."""
+renders (cached and counted here, built in web/helper.py's process), time tags,
+JSON for a page's scripts."""
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.util
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app
@@ -33,9 +29,6 @@ thread that waits is one that cannot take a move meanwhile."""
 
 RETRY_AFTER = 2
 """Seconds a 503 tells the client to wait."""
-
-RENDER_NICENESS = 10
-"""How much lower a render worker process runs than the server (os.nice)."""
 
 RENDER_CACHE = 32
 """Renders kept per process (a sheet of 1,000 moves is a few dozen KB)."""
@@ -82,85 +75,6 @@ class Renders:
             while len(self._done) > self.size:
                 self._done.popitem(last=False)
         return result
-
-
-_POOL: ProcessPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def _pool() -> ProcessPoolExecutor:
-    """Return this process's render workers (started on first use, one per render
-    slot: under granian, each worker process has its share, see serve.py)."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            # spawn, not fork: forking a server whose other threads hold locks
-            # could leave the child stuck on one.
-            _POOL = ProcessPoolExecutor(
-                current_app.config.get("RENDER_SLOTS", RENDER_SLOTS),
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_yield_to_the_server,
-            )
-            # A server process that is itself a multiprocessing child (a granian
-            # worker) ends in multiprocessing's exit handler, which joins every
-            # child before the interpreter's own exit would stop the pool: the
-            # render workers, still waiting for work, must be told first, or
-            # both wait forever (and the server never stops). Before the
-            # pool's queues close theirs (exit priority 10), or the word to
-            # stop is never sent.
-            multiprocessing.util.Finalize(None, _stop_pool, exitpriority=100)
-        return _POOL
-
-
-def _stop_pool() -> None:
-    """Stop this process's render workers, if any (at exit, see _pool)."""
-    global _POOL
-    with _POOL_LOCK:
-        pool, _POOL = _POOL, None
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _yield_to_the_server() -> None:
-    """Run a render worker at a lower priority: on a busy machine the server's
-    own requests (a move) get a CPU first, and a PDF waits a little longer."""
-    try:
-        os.nice(RENDER_NICENESS)
-    except (AttributeError, OSError):
-        pass  # not on this platform: renders run at the server's priority
-
-
-def _in_language(
-    code: str, zone: tzinfo | None, build: Callable[..., _T], *args: Any
-) -> _T:
-    """Run build(*args) writing in this language and zone (in a worker process,
-    which has no request to ask)."""
-    with i18n.language(code, zone):
-        return build(*args)
-
-
-def in_worker(build: Callable[..., _T], *args: Any) -> _T:
-    """Run build(*args) in a render worker process and return its result, in the
-    request's language and time zone.
-
-    A render in a thread of its own would hold the interpreter's lock for its
-    whole length, and every move answered meanwhile would wait for it; in a
-    worker process it waits for nothing but a CPU. A pool that broke (a worker
-    killed) is replaced on the next call; this call builds in its thread.
-    """
-    global _POOL
-    if not current_app.config.get("RENDER_IN_PROCESS", True):
-        return build(*args)
-    pool = _pool()
-    language = i18n.current()
-    zone = language.zone if language.zone_known else None
-    try:
-        return pool.submit(_in_language, language.code, zone, build, *args).result()
-    except BrokenProcessPool:
-        with _POOL_LOCK:
-            if _POOL is pool:
-                _POOL = None
-        return build(*args)
 
 
 def init_app(app: Flask) -> None:

@@ -19,9 +19,10 @@ from ..store import GameNotFound, GameRow, change_key, loaded
 from .live import (  # noqa: F401 (re-exported: tests hold the stream slots)
     BUSY_RETRY_MS,
     STREAMS_PER_PROCESS,
-    _slots,
+    _streams,
     event_stream,
     polled_state,
+    quiet_poll,
 )
 from .pages import turn_elapsed
 
@@ -95,6 +96,9 @@ def state_json(game_id: int) -> Response:
 @bp.get("/games/<int:game_id>/tv/events")
 def events(game_id: int) -> Response:
     """Stream the table view's state as server-sent events (web/live.py)."""
+    quiet = quiet_poll(lambda: change_key(game_id))
+    if quiet is not None:
+        return quiet
 
     def load() -> dict[str, Any]:
         with loaded(game_id) as row:

@@ -1,0 +1,91 @@
+"""A photo's format and size from its first bytes, before any pixel is decoded
+(no numpy, no OpenCV: the server checks an upload with it before handing it to
+the helper process, issue 19)."""
+
+from __future__ import annotations
+
+import struct
+
+from .errors import PhotoUnreadable
+
+MAX_BYTES = 15 * 1024 * 1024
+"""The largest upload read (CONTRACT §12: at most 15 MB)."""
+
+MAX_PIXELS = 40_000_000
+"""The largest photo decoded, in pixels (a 40 MP phone photo)."""
+
+MAX_WHOLE_PIXELS = 16_000_000
+"""The largest PNG or progressive JPEG decoded, in pixels. A baseline JPEG is
+decoded at 1/2, 1/4 or 1/8 of its size (libjpeg scales while decoding); a PNG
+only whole (40 MP of PNG is 120 MB of pixels and seconds of work, from a file
+of 116 KB that declares them, issue 19), and a progressive JPEG keeps every
+coefficient of the whole image (40 MP: +145 MB). Cameras send baseline JPEGs;
+a PNG is a screenshot, well below this."""
+
+MIN_SIDE = 64
+"""The shortest side a photo of a board can have and still show tiles."""
+
+def image_size(data: bytes) -> tuple[str, int, int]:
+    """Return (format, width, height) from a JPEG's or PNG's header; the format
+    is "png", "jpeg" or "progressive" (a progressive JPEG)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        if len(data) < 24 or data[12:16] != b"IHDR":
+            raise PhotoUnreadable("not_an_image")
+        width, height = struct.unpack(">II", data[16:24])
+        return "png", width, height
+    if data[:2] == b"\xff\xd8":
+        width, height, progressive = _jpeg_size(data)
+        return ("progressive" if progressive else "jpeg"), width, height
+    raise PhotoUnreadable("not_an_image")
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int, bool]:
+    """Walk a JPEG's segments to its frame header; refuse one cut short.
+    Return its width, height and whether it is progressive."""
+    pos = 2
+    size: tuple[int, int, bool] | None = None
+    while pos + 4 <= len(data):
+        if data[pos] != 0xFF:
+            raise PhotoUnreadable("not_an_image")
+        marker = data[pos + 1]
+        if marker == 0xFF:  # fill byte
+            pos += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
+            pos += 2
+            continue
+        (length,) = struct.unpack(">H", data[pos + 2:pos + 4])
+        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB,
+                      0xCD, 0xCE, 0xCF) and pos + 9 <= len(data):
+            height, width = struct.unpack(">HH", data[pos + 5:pos + 9])
+            # SOF2, 6, 10 and 14: progressive frames.
+            size = (width, height, marker in (0xC2, 0xC6, 0xCA, 0xCE))
+        if marker == 0xDA:  # start of scan: entropy-coded data follows
+            # Inside the scan data a 0xFF byte is always stuffed (FF 00), so an
+            # end-of-image marker can only be the real one: without it the file
+            # was cut short.
+            if size is None or data.find(b"\xff\xd9", pos + 2 + length) < 0:
+                raise PhotoUnreadable("not_an_image")
+            return size
+        pos += 2 + length
+    raise PhotoUnreadable("not_an_image")
+
+
+def checked_size(data: bytes) -> tuple[str, int, int]:
+    """Return (format, width, height) of a photo that may be decoded; raise
+    PhotoUnreadable when it is too large (in bytes or pixels), too small or
+    not a JPEG or PNG."""
+    if len(data) > MAX_BYTES:
+        raise PhotoUnreadable("too_large", detail=f"{len(data) / 1e6:.1f} MB",
+                              limit="15 MB", megabytes=round(len(data) / 1e6, 1))
+    kind, width, height = image_size(data)
+    most = MAX_PIXELS if kind == "jpeg" else MAX_WHOLE_PIXELS
+    if width * height > most:
+        limit = most // 1_000_000
+        raise PhotoUnreadable("too_large", detail=f"{width}×{height} pixels",
+                              limit=f"{limit} megapixels", width=width,
+                              height=height, megapixels=limit)
+    if min(width, height) < MIN_SIDE:
+        raise PhotoUnreadable("too_small", detail=f"{width}×{height} pixels",
+                              width=width, height=height)
+    return kind, width, height
