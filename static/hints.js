@@ -16,12 +16,8 @@
   var words = {};
   var latest = null;    // the newest turn a state said
 
-  function fill(template, vars) {
-    var out = template || "";
-    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
-    return out;
-  }
-  function hook() { return window.scorekeeper && window.scorekeeper.board; }
+  var sk = window.scorekeeper, fill = sk.fill;
+  function hook() { return sk.board; }
   function overlay(cells, kind) { var b = hook(); if (b) { b.overlay(cells, kind); } }
   function clear() { KINDS.forEach(function (kind) { overlay([], kind); }); }
   function storeKey() { return "sk-hints-" + section.getAttribute("data-game"); }
@@ -78,10 +74,7 @@
     if (!section || asked === turn) { return; }
     asked = turn;
     var mine = section;
-    fetch(section.getAttribute("data-url"), {
-      credentials: "same-origin",
-      headers: {"Accept": "application/json", "Accept-Language": document.documentElement.lang || "en"}
-    }).then(function (resp) {
+    sk.net.fetch(section.getAttribute("data-url")).then(function (resp) {
       if (!resp.ok) { throw new Error(String(resp.status)); }
       return resp.json();
     }).then(function (data) {
@@ -112,7 +105,7 @@
     latest = null;
     section = main && main.querySelector("[data-hints]");
     if (!section) { return; }
-    words = JSON.parse(section.getAttribute("data-text") || "{}");
+    words = sk.json(section.getAttribute("data-text"));
     var box = one("[data-hints-toggle]");
     box.checked = remembered();
     box.addEventListener("change", function () {
@@ -128,10 +121,7 @@
     latest = ev.detail.state.turn;
     if (section && on()) { load(latest); }
   });
-  document.addEventListener("sk:main", function (ev) { start(ev.detail.main); });
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { start(document.querySelector("main")); });
-  } else { start(document.querySelector("main")); }
+  sk.onMain(start);
 })();
 
 /* Qwirkle Cubes: the best move of a roll, on request (the table decides).
@@ -140,18 +130,14 @@
    "best") and "Put it on the board" hands it to the board as a pending move. */
 (function () {
   "use strict";
-  function fill(template, vars) {
-    var out = template || "";
-    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
-    return out;
-  }
-  function hook() { return window.scorekeeper && window.scorekeeper.board; }
+  var sk = window.scorekeeper, fill = sk.fill;
+  function hook() { return sk.board; }
   var onState = null;  // the listener of the page now on screen
   function start(main) {
     var box = main && main.querySelector("[data-best-move]");
     var hints = main && main.querySelector("[data-hints]");
     if (!box || !hints) { return; }
-    var words = JSON.parse(hints.getAttribute("data-text") || "{}");
+    var words = sk.json(hints.getAttribute("data-text"));
     var names = words.tile_names || {};
     var max = Number(box.getAttribute("data-max"));
     var roll = [];
@@ -185,16 +171,9 @@
     find.addEventListener("click", function () {
       var hand = roll.map(function (k) { var p = k.split(" "); return {color: p[0], shape: p[1]}; });
       find.disabled = true;
-      fetch(box.getAttribute("data-url"), {
-        method: "POST", credentials: "same-origin",
-        headers: {"Content-Type": "application/json", "Accept": "application/json",
-                  "Accept-Language": document.documentElement.lang || "en"},
-        body: JSON.stringify({hand: hand})
-      }).then(function (resp) {
-        return resp.json().then(function (data) { return {ok: resp.ok, data: data}; });
-      }).then(function (answer) {
+      sk.net.send("POST", box.getAttribute("data-url"), {hand: hand}).then(function (answer) {
         find.disabled = !roll.length;
-        if (!answer.ok) {
+        if (answer.status !== 200) {
           result.textContent = (answer.data.error && answer.data.error.message) || words.failed;
           return;
         }
@@ -223,8 +202,5 @@
     document.addEventListener("sk:state", onState);
     box.addEventListener("toggle", function () { if (!box.open) { forget(); } });
   }
-  document.addEventListener("sk:main", function (ev) { start(ev.detail.main); });
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { start(document.querySelector("main")); });
-  } else { start(document.querySelector("main")); }
+  sk.onMain(start);
 })();

@@ -24,11 +24,17 @@ from flask import Blueprint, Flask, Response, abort, current_app, request, url_f
 from .compress import STATIC_LEVEL, accepts_gzip
 
 BUNDLES: dict[str, tuple[str, ...]] = {
-    # In the order the page ran them as separate deferred scripts.
+    # core.js and net.js first (what the others share), then in the order the
+    # page ran them as separate deferred scripts; board.js after its parts.
     "game.js": (
-        "localtime.js", "table.js", "offline.js", "board.js", "photo.js",
-        "wakelock.js", "hints.js",
+        "localtime.js", "core.js", "net.js", "table.js", "offline.js",
+        "board-hooks.js", "board-draw.js", "board-view.js", "board-picker.js",
+        "board-pending.js", "board.js", "photo.js", "wakelock.js", "hints.js",
     ),
+    # The replay and the correction pages (each script finds its own page).
+    "history.js": ("core.js", "net.js", "replay.js", "correct.js"),
+    # The table view: its board is drawn with core.js's tile.
+    "table-view.js": ("core.js", "net.js", "tv.js", "wakelock.js"),
     # The game page has no sheet of its own between these two.
     "game.css": ("app.css", "shell.css"),
 }

@@ -83,7 +83,7 @@ def test_a_whole_move_is_a_few_requests_and_no_reload(
     assert "/options?cells=0%2C2%3B0%2C-1&tiles=" in seen[1]
     page.tap("[data-confirm]")
     expect(totals(page)).to_have_text(["2", "0"])
-    expect(page.locator("[data-board] g.t")).to_have_count(2)
+    expect(page.locator("[data-board] svg.t")).to_have_count(2)
     expect(page.locator(".player.current .name")).to_have_text("Bob")
     expect(page.locator("[data-last-move]")).to_have_text(
         "Last move: Ann red line 2 = 2"
@@ -139,7 +139,7 @@ def test_trade_pass_and_undo_change_the_page_in_place(
     page.tap("text=Undo last move")
     page.tap("[data-confirm-undo]")
     expect(totals(page)).to_have_text(["0", "0"])
-    expect(page.locator("[data-board] g.t")).to_have_count(0)
+    expect(page.locator("[data-board] svg.t")).to_have_count(0)
     expect(page.locator("[data-undo]")).to_be_hidden()
     expect(page.locator("[data-trade]")).to_be_hidden()
     assert stayed(page)
@@ -182,7 +182,7 @@ def test_another_devices_move_appears_without_a_reload(
     first.tap("[data-confirm]")
     expect(totals(first)).to_have_text(["1", "0"])
     expect(totals(viewer)).to_have_text(["1", "0"], timeout=12_000)
-    expect(viewer.locator("[data-board] g.t.c-yellow")).to_have_count(1)
+    expect(viewer.locator("[data-board] svg.t.c-yellow")).to_have_count(1)
     expect(viewer.locator(".player.current .name")).to_have_text("Bob")
     assert stayed(viewer) and stayed(first)
 
