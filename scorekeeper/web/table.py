@@ -133,9 +133,9 @@ def page_context(row: GameRow) -> dict[str, Any]:
         "names": row.names,
         "editable": editable,
         "active": game.status == "active",
-        # The API's state (web/state.py): the page's scripts start from it and
-        # apply each answer's state the same way.
-        "state_script": script_json(state_text(row)),
+        # The API's state (web/state.py), without its list of moves: the page's
+        # scripts start from it and apply each answer's state the same way.
+        "state_script": script_json(state_text(row, moves=False)),
         "text_json": json.dumps(text.board_strings(variant), ensure_ascii=False),
         "letters_json": json.dumps(text.color_letters(variant), ensure_ascii=False),
         "hints_json": json.dumps(text.hint_strings(variant), ensure_ascii=False),
