@@ -234,6 +234,9 @@
     };
 
     if (!picker) { return; }
+    buttons().forEach(function (btn) {
+      btn.setAttribute("aria-label", (b.text.names || {})[btn.getAttribute("data-kind")] || "");
+    });
     sk.onTap(picker, "[data-kind]", function (btn) {
       if (btn.disabled) { return; }
       if (btn.classList.contains("off")) { explain(btn.getAttribute("data-kind")); return; }

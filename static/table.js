@@ -92,6 +92,35 @@
     if (confirmUndo && state.turn === 0) { confirmUndo.hidden = true; }
   }
 
+  /* The last few moves, newest first, each a link to its correction: a move
+     the list had keeps its line; a new last move takes the state's sentence,
+     one the state has no sentence for its player's name. */
+  function showRecent(main, state, t) {
+    var box = main.querySelector("[data-recent]");
+    if (!box || !state.moves) { return; }
+    var list = box.querySelector("ol");
+    var had = {};
+    list.querySelectorAll("li[data-n]").forEach(function (li) { had[li.getAttribute("data-n")] = li; });
+    list.textContent = "";
+    for (var n = state.turn; n > 0 && n > state.turn - 5; n--) {
+      var li = had[n];
+      if (!li) {
+        var move = state.moves[n - 1];
+        var name = state.players[move.player].name;
+        li = document.createElement("li");
+        li.setAttribute("data-n", String(n));
+        var a = document.createElement("a");
+        a.href = box.getAttribute("data-url").replace("987654321", n);
+        a.textContent = box.getAttribute("data-label").replace("987654321", n);
+        var line = document.createElement("span");
+        line.textContent = n === state.turn && state.last_move
+          ? fill(t.move_line, {name: name, what: state.last_move.text}) : name;
+        li.append(a, " ", line);
+      }
+      list.appendChild(li);
+    }
+    box.hidden = !state.turn;
+  }
   function excludedOf(state) {
     return state.players.map(function (p, seat) { return p.excluded ? seat : ""; }).join(",");
   }
@@ -174,6 +203,7 @@
         showTracker(main, state, t);
         showActions(main, state);
         showDiscipline(main, state);
+        showRecent(main, state, t);
         if (mine) { bringTotals(main); }
       }, 0);
     });

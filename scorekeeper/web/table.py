@@ -41,6 +41,9 @@ from .forms import (
 from .pages import can_edit, require_edit, script_json, turn_elapsed
 from .state import option_json, refusal_json, state_text
 
+RECENT = 5
+"""How many of the last moves the game page lists for correction."""
+
 bp = Blueprint("table", __name__)
 
 KNOWN_NAMES = 40
@@ -141,6 +144,11 @@ def page_context(row: GameRow) -> dict[str, Any]:
         "hints_json": json.dumps(text.hint_strings(variant), ensure_ascii=False),
         "last_points": text.last_points(game),
         "last_move": last,
+        # The last few moves, newest first, each with a link to its correction.
+        "recent": [
+            (n, text.move_line(move, row.names))
+            for n, move in list(enumerate(game.moves, 1))[-RECENT:][::-1]
+        ],
         "show_hands": game.bag == 0,
         "tracker": [
             [(color, shape, unseen[(color, shape)]) for shape in variant.shape_names]
