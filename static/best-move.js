@@ -18,11 +18,9 @@
     var max = Number(box.getAttribute("data-max"));
     var roll = [];
     var best = null;
-    var list = box.querySelector("[data-roll-list]");
-    var find = box.querySelector("[data-best-find]");
-    var clearBtn = box.querySelector("[data-roll-clear]");
-    var propose = box.querySelector("[data-best-propose]");
-    var result = box.querySelector("[data-best-result]");
+    function one(name) { return box.querySelector("[data-" + name + "]"); }
+    var list = one("roll-list"), clearBtn = one("roll-clear");
+    var find = one("best-find"), propose = one("best-propose"), result = one("best-result");
     function forget() {
       best = null;
       result.textContent = "";

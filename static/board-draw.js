@@ -6,10 +6,7 @@
    DOM costs a slow phone a style pass over the board. Each tile is sk.tile's. */
 (function () {
   "use strict";
-  var sk = window.scorekeeper;
-  var CELL = 100;
-  function key(r, c) { return r + "," + c; }
-  sk.boardParts = sk.boardParts || {};
+  var sk = window.scorekeeper, CELL = sk.boardParts.CELL, key = sk.boardParts.key;
 
   sk.boardParts.draw = function (b) {
     var layers = b.layers = {};

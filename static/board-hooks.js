@@ -61,7 +61,9 @@
       if (listeners[event] && typeof fn === "function") { listeners[event].push(fn); }
     }
   };
-  sk.boardParts = sk.boardParts || {};
+  /* The board's parts (board-*.js) each add theirs; all speak of cells as
+     "row,col" keys and draw them CELL units wide. */
+  sk.boardParts = {CELL: 100, key: function (r, c) { return r + "," + c; }};
   /* The board being started takes the hooks; stop() hands them back. */
   sk.boardParts.hooks = function (b) {
     board = b;

@@ -8,11 +8,9 @@
    "sk:state"). An engine refusal marks the cells it names on the board. */
 (function () {
   "use strict";
-  var sk = window.scorekeeper;
-  function key(r, c) { return r + "," + c; }
   /* A move's answer later than this (ms) shows the wait mark ("…"). */
   var SLOW_MS = 300;
-  sk.boardParts = sk.boardParts || {};
+  var sk = window.scorekeeper, key = sk.boardParts.key;
 
   sk.boardParts.pending = function (b) {
     var pending = b.pending;

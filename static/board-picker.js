@@ -8,9 +8,7 @@
    likely, best first) shows those tiles in a row of their own above the set. */
 (function () {
   "use strict";
-  var sk = window.scorekeeper;
-  function key(r, c) { return r + "," + c; }
-  sk.boardParts = sk.boardParts || {};
+  var sk = window.scorekeeper, key = sk.boardParts.key;
 
   sk.boardParts.picker = function (b) {
     var picker = b.picker;

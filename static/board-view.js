@@ -7,12 +7,10 @@
    so the totals are where they were (issue 18). */
 (function () {
   "use strict";
-  var sk = window.scorekeeper;
-  var CELL = 100;
+  var sk = window.scorekeeper, CELL = sk.boardParts.CELL;
   /* Where a finger taps, a cell is never smaller than this (CSS px): a tap on a
      smaller one zooms in to COMFORT_PX around it instead of choosing it. */
   var MIN_PX = 44, COMFORT_PX = 56;
-  sk.boardParts = sk.boardParts || {};
 
   sk.boardParts.view = function (b) {
     var svg = b.svg;

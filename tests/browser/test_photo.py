@@ -106,20 +106,23 @@ def test_an_unsure_tile_opens_the_picker_with_its_likely_kinds_first(
     tile: any of them is one more tap; every unsure tile stays marked until it
     is changed. The photo's answer is stubbed (route interception)."""
     context = browser.new_context(**PHONE)
-    made = context.request.post(f"{live_server}/api/games", data={"players": ["Ann", "Bob"]})
+    made = context.request.post(f"{live_server}/api/games",
+                                data={"players": ["Ann", "Bob"]})
     game_id = made.json()["id"]
     page = context.new_page()
     page.goto(f"{live_server}/games/{game_id}")
     page.wait_for_selector("[data-board][data-drawn]")
-    page.evaluate("() => { window.heard = []; "
-                  "window.scorekeeper.board.on('pending', p => window.heard.push(p)); }")
+    page.evaluate("() => { window.heard = []; window.scorekeeper.board"
+                  ".on('pending', p => window.heard.push(p)); }")
     tiles = [
-        {"row": 0, "col": 0, "color": "red", "shape": "circle", "confidence": 0.99, "low": False},
-        {"row": 0, "col": 1, "color": "red", "shape": "square", "confidence": 0.4, "low": True,
-         "label": "Uncertain: red square", "likely": [["red", "square"], ["red", "diamond"],
-                                                      ["orange", "square"]]},
-        {"row": 0, "col": 2, "color": "red", "shape": "starburst", "confidence": 0.5, "low": True,
-         "label": "Uncertain: red starburst", "likely": [["red", "starburst"]]},
+        {"row": 0, "col": 0, "color": "red", "shape": "circle", "confidence": 0.99,
+         "low": False},
+        {"row": 0, "col": 1, "color": "red", "shape": "square", "confidence": 0.4,
+         "low": True, "label": "Uncertain: red square",
+         "likely": [["red", "square"], ["red", "diamond"], ["orange", "square"]]},
+        {"row": 0, "col": 2, "color": "red", "shape": "starburst", "confidence": 0.5,
+         "low": True, "label": "Uncertain: red starburst",
+         "likely": [["red", "starburst"]]},
     ]
     answer = {"tiles": tiles, "matched": [], "conflicts": [], "text": "3 tiles read",
               "warning": None}

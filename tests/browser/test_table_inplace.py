@@ -62,7 +62,8 @@ def test_a_whole_move_is_a_few_requests_and_no_reload(
     # Only the move's own requests are counted: the 3-second poll for other
     # devices' moves is paused as in a hidden tab (table.js polls only while
     # the page is visible), so it never lands inside the move.
-    page.evaluate("Object.defineProperty(document, 'visibilityState', {get: () => 'hidden'})")
+    page.evaluate(
+        "Object.defineProperty(document, 'visibilityState', {get: () => 'hidden'})")
     # The first tile's options for every cell come once per turn, with the board.
     page.wait_for_load_state("networkidle")
     seen = requests_of(page)

@@ -24,7 +24,9 @@ def phone(width: int, height: int) -> dict[str, Any]:
             "has_touch": True}
 
 
-def import_game(context: Any, base: str, game: str, place: int) -> tuple[Any, dict, dict]:
+def import_game(
+    context: Any, base: str, game: str, place: int
+) -> tuple[Any, dict, dict]:
     """Import a corpus game up to its placing move `place`; open its page as the
     device that may enter moves. Return the page, the state and the move."""
     record, move = record_before(game, place)
@@ -115,7 +117,8 @@ def test_at_360_px_the_picker_has_one_row_per_colour(
     tiles = page.evaluate("""() => [...document.querySelectorAll(
         '[data-picker] .picker-grid [data-kind]')].map(b => {
             const r = b.getBoundingClientRect();
-            return [b.dataset.kind.split(' ')[0], Math.round(r.top), r.width, r.height, r.right];
+            return [b.dataset.kind.split(' ')[0], Math.round(r.top), r.width,
+                    r.height, r.right];
         })""")
     rows: dict[int, list[str]] = {}
     for color, top, width, height, right in tiles:
@@ -163,7 +166,10 @@ def test_a_recent_move_is_two_taps_from_its_correction(
 CHART_TEXT = """() => {
     const rgb = s => s.match(/[\\d.]+/g).slice(0, 4).map(Number);
     const lum = ([r, g, b]) => {
-        const c = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+        const c = v => {
+            v /= 255;
+            return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+        };
         return 0.2126 * c(r) + 0.7152 * c(g) + 0.0722 * c(b);
     };
     const background = el => {
@@ -221,7 +227,8 @@ def test_every_card_puts_plus_n_on_the_line_under_its_total(
 ) -> None:
     context = browser.new_context(**phone(360, 640))
     page, _, _ = import_game(context, live_server, "classic-10003", 30)
-    cards = page.evaluate("""() => [...document.querySelectorAll('section.scores .player')]
+    cards = page.evaluate("""() => [
+        ...document.querySelectorAll('section.scores .player')]
         .map(c => [c.querySelector('[data-total]').textContent,
                    c.querySelector('[data-total]').getBoundingClientRect().bottom,
                    c.querySelector('.last').getBoundingClientRect().top])""")
@@ -236,11 +243,13 @@ def test_a_greyed_tile_tapped_marks_the_cells_the_refusal_names(
     """The engine's refusal sentence no longer names coordinates: the board
     shows the cells it names."""
     context = browser.new_context(**PHONE)
-    made = context.request.post(f"{live_server}/api/games", data={"players": ["Ann", "Bob"]})
+    made = context.request.post(f"{live_server}/api/games",
+                                data={"players": ["Ann", "Bob"]})
     game = made.json()
     context.request.post(f"{live_server}/api/games/{game['id']}/moves", data={
-        "type": "place", "tiles": [{"row": 0, "col": 0, "color": "red", "shape": "circle"},
-                                   {"row": 0, "col": 1, "color": "red", "shape": "square"}]},
+        "type": "place", "tiles": [
+            {"row": 0, "col": 0, "color": "red", "shape": "circle"},
+            {"row": 0, "col": 1, "color": "red", "shape": "square"}]},
         headers={"X-Edit-Token": game["edit_token"]})
     page = context.new_page()
     page.goto(f"{live_server}/games/{game['id']}")

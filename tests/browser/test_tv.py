@@ -96,7 +96,8 @@ def test_on_a_phone_every_player_and_the_timer_fit_the_screen(
     # The clock says what it counts; the board follows below, the phone's width.
     expect(page.locator("[data-tv-clock]")).to_contain_text("Thinking time left")
     board = page.locator("[data-tv-board]").bounding_box()
-    assert board is not None and board["width"] >= 300 and board["x"] + board["width"] <= 390
+    assert board is not None and board["width"] >= 300
+    assert board["x"] + board["width"] <= 390
 
 
 WORDS_ON_ONE_LINE = """(el) => {
