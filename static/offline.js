@@ -87,6 +87,9 @@
         answer(data.game);
       } else {
         tell("refused", "error", (data.error && data.error.message) || "");
+        // The cells the engine's refusal names, marked until the move changes.
+        var board = window.scorekeeper.board;
+        if (board && data.error && data.error.cells) { board.overlay(data.error.cells, "refused"); }
       }
     }).catch(function () {
       sending = false;
@@ -107,6 +110,11 @@
     pending: function () { var url = pageUrl(); return !!(url && load(url)); }
   };
 
+  var hooks = window.scorekeeper.board;
+  if (hooks) {
+    hooks.on("pending", function () { hooks.overlay([], "refused"); });
+    hooks.on("state", function () { hooks.overlay([], "refused"); });
+  }
   window.addEventListener("online", flush);
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { flush(); }
