@@ -44,7 +44,8 @@
   sk.board = {
     overlay: function (list, kind) {
       kind = String(kind || "").replace(/[^a-z0-9-]/gi, "");
-      if (!kind) { return; }
+      // Nothing to clear is no redraw (listeners clear their kinds often).
+      if (!kind || (!overlays[kind] && !cells(list).length)) { return; }
       overlays[kind] = cells(list).map(function (rc) { return [Number(rc[0]), Number(rc[1])]; });
       if (!overlays[kind].length) { delete overlays[kind]; }
       if (board) { board.drawOverlays(); }

@@ -281,7 +281,8 @@
         b.svg.setAttribute("data-drawn", String(b.tiles.length));
         b.askFirstOptions();
       });
-      b.emit("state", next);
+      // Told once the move's tiles are out, so no listener keeps them waiting.
+      sk.afterPaint(function () { b.emit("state", next); });
     };
   };
 })();

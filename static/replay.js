@@ -22,10 +22,6 @@
 
   /* --- the board: the tiles placed up to the step, marked as the server marks them --- */
   var shown = {};  // tile index -> its element
-  function tileSize() {
-    var any = board.querySelector("svg.rtile");
-    return any ? Number(any.getAttribute("width")) : null;
-  }
   var size = null;
   function makeTile(t, cls, ring) {
     return sk.tile(t[4], t[5], {cls: cls, x: t[0], y: t[1], size: size, ring: ring, cell: [t[2], t[3]],
@@ -34,7 +30,7 @@
   }
   function drawBoard(n, facts) {
     if (!board) { return; }
-    size = size || tileSize() || 40;
+    size = size || Number(board.getAttribute("data-cell-size")) || 40;
     var qwirkle = {};
     facts.qwirkle_cells.forEach(function (rc) { qwirkle[rc[0] + "," + rc[1]] = true; });
     var frag = document.createDocumentFragment();
@@ -44,11 +40,16 @@
         if (el) { el.remove(); delete shown[i]; }
         return;
       }
+      if (!el) { el = shown[i] = makeTile(t, "rtile"); frag.appendChild(el); }
       var placed = t[6] === n - 1;
-      var cls = "rtile" + (placed ? " placed" : "") + (qwirkle[t[2] + "," + t[3]] ? " qwirkle" : "");
+      var cls = "rtile" + (placed ? " placed" : "") + (qwirkle[t[2] + "," + t[3]] ? " qwirkle" : "") +
+        " c-" + t[4];
       // Only the tiles whose marks change: each write restyles a tile.
-      if (el && el.getAttribute("class") !== cls + " c-" + t[4]) { el.remove(); el = null; }
-      if (!el) { el = shown[i] = makeTile(t, cls, placed ? "mark" : ""); frag.appendChild(el); }
+      if (el.getAttribute("class") !== cls) {
+        el.setAttribute("class", cls);
+        var ring = el.querySelector("rect.mark");
+        if (placed && !ring) { sk.ring(el, "mark"); } else if (!placed && ring) { ring.remove(); }
+      }
     });
     board.appendChild(frag);
     board.setAttribute("data-tiles", String(facts.on_board));
@@ -57,7 +58,7 @@
   }
   /* The server's tiles become the script's (same order: the order placed). */
   if (board) {
-    var drawn = board.querySelectorAll("svg.rtile");
+    var drawn = board.querySelectorAll(".rtile");
     var index = 0;
     data.tiles.forEach(function (t, i) {
       if (t[6] < step && drawn[index]) { shown[i] = drawn[index]; index++; }

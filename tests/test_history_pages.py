@@ -126,7 +126,7 @@ def replay(client: FlaskClient, game_id: int, step: int | None = None) -> Node:
 
 
 def board_tiles(page: Node) -> list[Node]:
-    return page.find("svg", class_="replay-board").find_all("svg", class_="rtile")
+    return page.find("svg", class_="replay-board").find_all("g", class_="rtile")
 
 
 def totals(page: Node) -> list[int]:

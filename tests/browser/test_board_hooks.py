@@ -43,7 +43,7 @@ def test_overlay_propose_and_events_drive_the_board(
         "() => scorekeeper.board.propose("
         "[[0, 0, 'red', 'circle'], [0, 1, 'red', 'square']])"
     )
-    expect(page.locator("[data-board] svg.pending")).to_have_count(2)
+    expect(page.locator("[data-board] g.pending")).to_have_count(2)
     expect(page.locator("[data-preview]")).to_have_text("red line 2 = 2")
     assert page.evaluate("() => window.heard.pending.at(-1)") == [
         [0, 0, "red", "circle"], [0, 1, "red", "square"]
@@ -62,5 +62,5 @@ def test_overlay_propose_and_events_drive_the_board(
     assert page.evaluate(
         "() => scorekeeper.board.propose([[0, 0, 'blue', 'circle']])"
     ) is False
-    expect(page.locator("[data-board] svg.pending")).to_have_count(0)
+    expect(page.locator("[data-board] g.pending")).to_have_count(0)
     assert errors == []

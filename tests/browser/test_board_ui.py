@@ -86,7 +86,7 @@ def test_the_sample_game_is_entered_by_tapping_its_tiles_in_any_order(
     # A screen reader finds every tile by name and cell.
     name = '[aria-label="red clover, row 0, column 0"]'
     expect(page.locator(f"[data-board] [role=img]{name}")).to_have_count(1)
-    expect(page.locator("[data-board] svg.t[role=img][aria-label]")).to_have_count(25)
+    expect(page.locator("[data-board] g.t[role=img][aria-label]")).to_have_count(25)
     assert errors == []
 
 

@@ -44,7 +44,7 @@ def test_a_photo_proposes_the_move_and_confirm_stores_it_with_its_score(
     camera.set_input_files(str(PHOTOS / example["photo"]))
 
     # The photo is read in a worker process started on first use: allow for it.
-    pending = page.locator("[data-board] .layer-pend svg.pending")
+    pending = page.locator("[data-board] .layer-pend g.pending")
     expect(pending).to_have_count(len(move["tiles"]), timeout=30_000)
     expect(page.locator("[data-preview]")).to_contain_text(f"= {move['score']}")
     status = page.locator("[data-photo-status]")
@@ -71,7 +71,7 @@ def test_a_photo_proposes_the_move_and_confirm_stores_it_with_its_score(
 
     expect(page.locator("[data-confirm]")).to_be_enabled()
     page.tap("[data-confirm]")
-    expect(page.locator("[data-board] .layer-pend svg.pending")).to_have_count(0)
+    expect(page.locator("[data-board] .layer-pend g.pending")).to_have_count(0)
     expect(page.locator("[data-board] .overlay-photo-low")).to_have_count(0)
     state = context.request.get(f"{live_server}/api/games/{game_id}").json()
     assert state["turn"] == turn + 1
@@ -96,7 +96,7 @@ def test_an_unreadable_photo_says_why_and_proposes_nothing(
     page.locator("[data-photo-input]").set_input_files(str(junk))
     status = page.locator("[data-photo-status].error")
     expect(status).to_contain_text("not a JPEG or PNG photo", timeout=30_000)
-    expect(page.locator("[data-board] .layer-pend svg.pending")).to_have_count(0)
+    expect(page.locator("[data-board] .layer-pend g.pending")).to_have_count(0)
     context.close()
 
 
@@ -130,7 +130,7 @@ def test_an_unsure_tile_opens_the_picker_with_its_likely_kinds_first(
                lambda route: route.fulfill(json=answer))
     page.locator("[data-photo-input]").set_input_files(
         files=[{"name": "p.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8stub"}])
-    pending = page.locator("[data-board] .layer-pend svg.pending")
+    pending = page.locator("[data-board] .layer-pend g.pending")
     expect(pending).to_have_count(3)
     marks = page.locator("[data-board] .overlay-photo-low")
     expect(marks).to_have_count(2)

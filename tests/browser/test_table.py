@@ -90,10 +90,10 @@ def test_sample_game_by_tapping(
     expect(preview(page)).to_have_class("preview error")
     expect(preview(page)).to_contain_text("(1, 1) between the placed tiles is empty")
     expect(page.locator("[data-confirm]")).to_be_disabled()
-    expect(page.locator("[data-board] svg.pending")).to_have_count(2)
+    expect(page.locator("[data-board] g.pending")).to_have_count(2)
     expect(page.locator("[data-board] rect.bad")).not_to_have_count(0)
     tap_cell(page, 1, 0)  # tapping a pending tile takes it back
-    expect(page.locator("[data-board] svg.pending")).to_have_count(1)
+    expect(page.locator("[data-board] g.pending")).to_have_count(1)
     expect(preview(page)).to_contain_text("circle line 2")
     expect(preview(page)).to_contain_text("blue line 2")
     confirm(page)
@@ -123,7 +123,7 @@ def test_sample_game_by_tapping(
     expect(totals(page)).to_have_text(["3", "7", "4", "0"])
     expect(page.locator(".player.current .name")).to_have_text("Dave")
     expect(preview(page)).to_have_text("The last move was taken back.")
-    expect(page.locator("[data-board] svg.t")).to_have_count(7)
+    expect(page.locator("[data-board] g.t")).to_have_count(7)
 
     # A reload shows the same stored game.
     page.reload()
@@ -198,7 +198,7 @@ def test_a_second_device_conflict_reloads_and_viewers_follow(
     expect(totals(second)).to_have_text(["1", "0"])
     confirm(first)
     # 409: nothing stored twice; the page reloads to the stored game.
-    expect(first.locator("[data-board] svg.t.c-blue")).to_have_count(1, timeout=10_000)
+    expect(first.locator("[data-board] g.t.c-blue")).to_have_count(1, timeout=10_000)
     expect(totals(first)).to_have_text(["1", "0"])
     # The viewer's page follows by itself (it polls while nothing is being entered).
     expect(totals(viewer)).to_have_text(["1", "0"], timeout=12_000)

@@ -88,7 +88,7 @@ def test_a_whole_move_is_a_few_requests_and_no_reload(
     assert "/options?cells=0%2C2%3B0%2C-1&tiles=" in seen[1]
     page.tap("[data-confirm]")
     expect(totals(page)).to_have_text(["2", "0"])
-    expect(page.locator("[data-board] svg.t")).to_have_count(2)
+    expect(page.locator("[data-board] g.t")).to_have_count(2)
     expect(page.locator(".player.current .name")).to_have_text("Bob")
     expect(page.locator("[data-last-move]")).to_have_text(
         "Last move: Ann red line 2 = 2"
@@ -144,7 +144,7 @@ def test_trade_pass_and_undo_change_the_page_in_place(
     page.tap("text=Undo last move")
     page.tap("[data-confirm-undo]")
     expect(totals(page)).to_have_text(["0", "0"])
-    expect(page.locator("[data-board] svg.t")).to_have_count(0)
+    expect(page.locator("[data-board] g.t")).to_have_count(0)
     expect(page.locator("[data-undo]")).to_be_hidden()
     expect(page.locator("[data-trade]")).to_be_hidden()
     assert stayed(page)
@@ -187,7 +187,7 @@ def test_another_devices_move_appears_without_a_reload(
     first.tap("[data-confirm]")
     expect(totals(first)).to_have_text(["1", "0"])
     expect(totals(viewer)).to_have_text(["1", "0"], timeout=12_000)
-    expect(viewer.locator("[data-board] svg.t.c-yellow")).to_have_count(1)
+    expect(viewer.locator("[data-board] g.t.c-yellow")).to_have_count(1)
     expect(viewer.locator(".player.current .name")).to_have_text("Bob")
     assert stayed(viewer) and stayed(first)
 
@@ -241,9 +241,9 @@ def test_replay_steps_in_place_and_each_step_keeps_its_address(
     expect(page.locator("[data-replay-step]")).to_have_text("4")
     assert page.url.endswith("?move=4")
     placed4 = len(record["moves"][3].get("tiles", []))
-    expect(page.locator(".replay-board svg.placed")).to_have_count(placed4)
+    expect(page.locator(".replay-board g.placed")).to_have_count(placed4)
     on_board = sum(len(m.get("tiles", [])) for m in record["moves"][:4])
-    expect(page.locator(".replay-board svg.rtile")).to_have_count(on_board)
+    expect(page.locator(".replay-board g.rtile")).to_have_count(on_board)
     page.keyboard.press("End")
     expect(page.locator("[data-final]")).to_be_visible()
     assert page.url.endswith(f"?move={len(record['moves'])}")
@@ -255,7 +255,7 @@ def test_replay_steps_in_place_and_each_step_keeps_its_address(
     assert stayed(page)
     # The address of a step opens that step, drawn by the server.
     page.goto(f"{base}?move=4")
-    expect(page.locator(".replay-board svg.rtile")).to_have_count(on_board)
+    expect(page.locator(".replay-board g.rtile")).to_have_count(on_board)
     assert not stayed(page)
 
 

@@ -85,7 +85,7 @@ def test_after_confirm_every_total_and_the_whole_last_move_are_in_sight(
     before = page.evaluate("scrollY")
     tap_in(page, state, move)
     page.tap("[data-confirm]")
-    expect(page.locator("[data-board] .layer-pend svg.pending")).to_have_count(0)
+    expect(page.locator("[data-board] .layer-pend g.pending")).to_have_count(0)
     expect(page.locator("[data-last-move]")).to_contain_text(f"= {move['score']}")
     settle(page)
     seen = page.evaluate(IN_SIGHT)

@@ -60,7 +60,7 @@ def test_the_table_view_follows_moves_from_another_device(
     expect(totals).to_have_text(["1", "0", "0"], timeout=8000)
     # The live board shows the move, its tile ringed as the last move.
     expect(board).to_have_attribute("data-tiles", "1")
-    expect(board.locator("svg.c-red")).to_have_count(1)
+    expect(board.locator("g.c-red")).to_have_count(1)
     expect(board.locator("rect.last")).to_have_count(1)
     expect(page.locator("[data-tv-turn]")).to_have_text("Bob to play")
     expect(page.locator('[data-tv-player="1"]')).to_have_class(
