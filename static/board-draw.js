@@ -29,6 +29,7 @@
                              height: CELL - 2 * inset, rx: 14, "class": cls}, parent);
     }
 
+    var legend = b.main.querySelector("[data-dead-legend]");
     var drawnTiles = {};   // "r,c" -> [tile, element]
     var drawnSlots = {};   // "r,c" -> element
     b.drawBoard = function () {
@@ -85,7 +86,8 @@
           if (b.dead[k]) { sk.svg("title", {}, rect).textContent = b.t("dead"); }
         }
       });
-      b.svg.toggleAttribute("data-dead", Object.keys(b.dead).length > 0);
+      var none = !Object.keys(b.dead).length;
+      if (legend && legend.hidden !== none) { legend.hidden = none; }
     };
     var drawnPending = null, drawnMarks = null;  // what the layers show now
     b.drawEntry = function () {
@@ -116,7 +118,9 @@
       b.badCells.forEach(function (rc) { cellRect(layers.sel, rc[0], rc[1], "bad", -2); });
       if (b.selected) { cellRect(layers.sel, b.selected[0], b.selected[1], "selected", 2); }
       if (b.cursor) { cellRect(layers.sel, b.cursor[0], b.cursor[1], "cursor", -4); }
-      b.svg.setAttribute("data-bad", b.badCells.map(function (rc) { return key(rc[0], rc[1]); }).join(";"));
+      if (b.badCells.length || b.svg.hasAttribute("data-bad")) {
+        b.svg.setAttribute("data-bad", b.badCells.map(function (rc) { return key(rc[0], rc[1]); }).join(";"));
+      }
     };
     b.drawOverlays = function () {
       layers.over.textContent = "";

@@ -244,6 +244,7 @@
       if (all) { pending.length = 0; } else { pending.pop(); }
       b.selected = null;
       b.closePicker();
+      if (!pending.length) { b.unscroll(); }
       b.changed();
     };
 
@@ -276,6 +277,9 @@
       var seq = ++settling;
       sk.afterPaint(function () {
         if (seq !== settling || !b.live()) { return; }
+        // The move is in: the page goes back to where it was before the picker
+        // scrolled it (after the tiles' frame: a scroll first costs it ~30 ms).
+        if (moved) { b.unscroll(); }
         b.drawSlots();
         b.keepVisible();
         b.svg.setAttribute("data-drawn", String(b.tiles.length));

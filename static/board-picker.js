@@ -228,7 +228,6 @@
       asking = null;
       if (picker) { picker.hidden = true; picker.removeAttribute("data-ready"); }
       if (likelyRow && !likelyRow.hidden) { showLikely(null); }
-      b.unscroll();
     };
 
     if (!picker) { return; }

@@ -3,8 +3,8 @@
    of its frame on screen, keeping the cells being played in sight at a
    tappable size, and the gestures: one finger pans, two pinch, a wheel zooms,
    a short touch is a tap (b.tap). Opening the picker may scroll the page to
-   bring the board up on a short phone; closing it scrolls back (b.unscroll),
-   so the totals are where they were (issue 18). */
+   bring the board up on a short phone; once the move is stored or cleared the
+   page scrolls back (b.unscroll), so the totals are where they were (issue 18). */
 (function () {
   "use strict";
   var sk = window.scorekeeper, CELL = sk.boardParts.CELL;
@@ -192,7 +192,7 @@
 
     /* The picker sits over the lower part of a phone screen: slide the board so the
        chosen cell shows above it. On a short phone the page scrolls the board up
-       to the header first; b.unscroll takes that back when the picker closes. */
+       to the header first; b.unscroll takes that back once the move is in or cleared. */
     var scrolled = 0;
     b.revealSelected = function () {
       var picker = b.picker;

@@ -148,6 +148,8 @@ def test_an_unsure_tile_opens_the_picker_with_its_likely_kinds_first(
     taps += 1
     assert taps == 2
     expect(pending).to_have_count(3)
+    # The board tells its listeners once the picked tile is painted.
+    page.wait_for_function("() => window.heard.at(-1).length === 3")
     assert sorted(page.evaluate("() => window.heard.at(-1)")) == [
         [0, 0, "red", "circle"], [0, 1, "red", "diamond"], [0, 2, "red", "starburst"]]
     expect(page.locator("[data-picker] [data-likely]")).to_be_hidden()
