@@ -92,9 +92,9 @@
     if (confirmUndo && state.turn === 0) { confirmUndo.hidden = true; }
   }
 
-  /* The last few moves, newest first, each a link to its correction: a move
-     the list had keeps its line; a new last move takes the state's sentence,
-     one the state has no sentence for its player's name. */
+  /* The last five moves (web/table.py's RECENT), newest first, each a link to
+     its correction: a move the list had keeps its line; a new last move takes
+     the state's sentence, one the state has no sentence for its player's name. */
   function showRecent(main, state, t) {
     var box = main.querySelector("[data-recent]");
     if (!box || !state.moves) { return; }
