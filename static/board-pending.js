@@ -55,7 +55,10 @@
         b.selected = null;
         b.closePicker();
         b.changed();
-        if (!first) { return; }
+        if (!first) {
+          if (!pending.length) { b.unscroll(); }  // nothing left to enter
+          return;
+        }
       }
       if (b.occupied[key(r, c)]) { return; }
       // Any free cell: a move's tiles come in any order along their line, and
