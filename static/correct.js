@@ -9,7 +9,7 @@
    checks the correction. */
 (function () {
   "use strict";
-  var NS = "http://www.w3.org/2000/svg";
+  var sk = window.scorekeeper;
   var CELL = 100;      // SVG units per cell
   var CELL_PX = 52;    // CSS px per cell: its free slot (inset 6%) is still 44 px or more
   var section = document.querySelector("[data-correct-board]");
@@ -21,7 +21,8 @@
   var typeField = form.querySelector('[name="type"]');
   var coordinates = form.querySelector("[data-coordinates]");
   var chosen = null;   // [row, col] waiting for its tile
-  var words = section.getAttribute("data-words") ? JSON.parse(section.getAttribute("data-words")) : {};
+  var bad = [];        // [[row, col], ...] named by the engine's last refusal
+  var words = sk.json(section.getAttribute("data-words"));
   var optionsUrl = section.getAttribute("data-options");
   var answers = {};    // options answers by cell and pending tiles
   var asking = null;   // the request the picker waits for
@@ -56,23 +57,8 @@
   function key(r, c) { return r + "," + c; }
 
   function tileNode(t, cls, label) {
-    var g = document.createElementNS(NS, "svg");
-    g.setAttribute("x", t[1] * CELL);
-    g.setAttribute("y", t[0] * CELL);
-    g.setAttribute("width", CELL);
-    g.setAttribute("height", CELL);
-    g.setAttribute("viewBox", "0 0 100 100");
-    g.setAttribute("class", "rtile c-" + t[2] + (cls ? " " + cls : ""));
-    var title = document.createElementNS(NS, "title");
-    title.textContent = label;
-    g.appendChild(title);
-    [["#tile", ""], ["#" + t[3], "sym"]].forEach(function (u) {
-      var use = document.createElementNS(NS, "use");
-      use.setAttribute("href", u[0]);
-      if (u[1]) { use.setAttribute("class", u[1]); }
-      g.appendChild(use);
-    });
-    return g;
+    return sk.tile(t[2], t[3], {cls: "rtile" + (cls ? " " + cls : ""), x: t[1] * CELL, y: t[0] * CELL,
+                                size: CELL, title: label, ring: cls ? "mark" : ""});
   }
   function kindLabel(color, shape) {
     var btn = picker.querySelector('[data-kind="' + color + " " + shape + '"]');
@@ -81,6 +67,7 @@
 
   function draw() {
     var mine = pending();
+    if (!chosen) { bad = []; }
     var taken = {};
     board.forEach(function (t) { taken[key(t[0], t[1])] = "board"; });
     mine.forEach(function (t) { taken[key(t[0], t[1])] = "move"; });
@@ -104,13 +91,7 @@
     svg.style.width = (w * CELL_PX) + "px";
     svg.style.height = (h * CELL_PX) + "px";
     while (svg.firstChild) { svg.removeChild(svg.firstChild); }
-    var bg = document.createElementNS(NS, "rect");
-    bg.setAttribute("class", "board-bg");
-    bg.setAttribute("x", c0 * CELL);
-    bg.setAttribute("y", r0 * CELL);
-    bg.setAttribute("width", w * CELL);
-    bg.setAttribute("height", h * CELL);
-    svg.appendChild(bg);
+    sk.svg("rect", {"class": "board-bg", x: c0 * CELL, y: r0 * CELL, width: w * CELL, height: h * CELL}, svg);
     board.forEach(function (t) { svg.appendChild(tileNode(t, "", kindLabel(t[2], t[3]))); });
     mine.forEach(function (t) {
       var node = tileNode(t, "mine", kindLabel(t[2], t[3]));
@@ -118,29 +99,18 @@
       node.setAttribute("role", "button");
       node.setAttribute("tabindex", "0");
       node.setAttribute("aria-label", (words.take_off || "") + " " + kindLabel(t[2], t[3]));
-      var ring = document.createElementNS(NS, "rect");
-      ring.setAttribute("class", "mark");
-      ["x", "y"].forEach(function (a) { ring.setAttribute(a, "2"); });
-      ring.setAttribute("width", "96");
-      ring.setAttribute("height", "96");
-      ring.setAttribute("rx", "13");
-      node.appendChild(ring);
       svg.appendChild(node);
     });
     Object.keys(free).forEach(function (k) {
       var rc = free[k];
-      var slot = document.createElementNS(NS, "rect");
-      slot.setAttribute("class", "slot" + (chosen && chosen[0] === rc[0] && chosen[1] === rc[1] ? " chosen" : ""));
-      slot.setAttribute("x", rc[1] * CELL + 6);
-      slot.setAttribute("y", rc[0] * CELL + 6);
-      slot.setAttribute("width", CELL - 12);
-      slot.setAttribute("height", CELL - 12);
-      slot.setAttribute("rx", "10");
-      slot.setAttribute("data-free", k);
-      slot.setAttribute("role", "button");
-      slot.setAttribute("tabindex", "0");
-      slot.setAttribute("aria-label", words.free || "");
-      svg.appendChild(slot);
+      sk.svg("rect", {"class": "slot" + (chosen && chosen[0] === rc[0] && chosen[1] === rc[1] ? " chosen" : ""),
+                      x: rc[1] * CELL + 6, y: rc[0] * CELL + 6, width: CELL - 12, height: CELL - 12, rx: 10,
+                      "data-free": k, role: "button", tabindex: 0, "aria-label": words.free || ""}, svg);
+    });
+    // The cells an engine refusal named (a greyed tile asked why).
+    bad.forEach(function (rc) {
+      sk.svg("rect", {"class": "bad", x: rc[1] * CELL - 2, y: rc[0] * CELL - 2, width: CELL + 4,
+                      height: CELL + 4, rx: 14}, svg);
     });
     section.setAttribute("data-drawn", String(mine.length));
   }
@@ -151,10 +121,9 @@
     if (line) { line.textContent = message || ""; }
   }
   function get(query) {
-    return fetch(optionsUrl + "?" + query, {credentials: "same-origin",
-      headers: {"Accept": "application/json",
-                "Accept-Language": document.documentElement.lang || "en"}})
-      .then(function (resp) { return resp.ok ? resp.json() : null; });
+    return sk.net.send("GET", optionsUrl + "?" + query).then(function (res) {
+      return res.status === 200 ? res.data : null;
+    });
   }
   function cellQuery(rc) {
     return "cell=" + encodeURIComponent(key(rc[0], rc[1])) +
@@ -191,12 +160,17 @@
   function explain(kind) {
     if (!chosen) { return; }
     get(cellQuery(chosen) + "&why=" + encodeURIComponent(kind)).then(function (data) {
-      if (data && data.error && data.error.message) { say(data.error.message); }
+      if (data && data.error && data.error.message) {
+        say(data.error.message);
+        bad = data.error.cells || [];
+        draw();
+      }
     }).catch(function () { /* no answer: the tile stays greyed, unexplained */ });
   }
 
   function choose(rc) {
     chosen = rc;
+    bad = [];
     picker.hidden = false;
     say("");
     draw();

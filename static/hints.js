@@ -16,12 +16,8 @@
   var words = {};
   var latest = null;    // the newest turn a state said
 
-  function fill(template, vars) {
-    var out = template || "";
-    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
-    return out;
-  }
-  function hook() { return window.scorekeeper && window.scorekeeper.board; }
+  var sk = window.scorekeeper, fill = sk.fill;
+  function hook() { return sk.board; }
   function overlay(cells, kind) { var b = hook(); if (b) { b.overlay(cells, kind); } }
   function clear() { KINDS.forEach(function (kind) { overlay([], kind); }); }
   function storeKey() { return "sk-hints-" + section.getAttribute("data-game"); }
@@ -78,10 +74,7 @@
     if (!section || asked === turn) { return; }
     asked = turn;
     var mine = section;
-    fetch(section.getAttribute("data-url"), {
-      credentials: "same-origin",
-      headers: {"Accept": "application/json", "Accept-Language": document.documentElement.lang || "en"}
-    }).then(function (resp) {
+    sk.net.fetch(section.getAttribute("data-url")).then(function (resp) {
       if (!resp.ok) { throw new Error(String(resp.status)); }
       return resp.json();
     }).then(function (data) {
@@ -112,7 +105,7 @@
     latest = null;
     section = main && main.querySelector("[data-hints]");
     if (!section) { return; }
-    words = JSON.parse(section.getAttribute("data-text") || "{}");
+    words = sk.json(section.getAttribute("data-text"));
     var box = one("[data-hints-toggle]");
     box.checked = remembered();
     box.addEventListener("change", function () {
@@ -128,103 +121,5 @@
     latest = ev.detail.state.turn;
     if (section && on()) { load(latest); }
   });
-  document.addEventListener("sk:main", function (ev) { start(ev.detail.main); });
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { start(document.querySelector("main")); });
-  } else { start(document.querySelector("main")); }
-})();
-
-/* Qwirkle Cubes: the best move of a roll, on request (the table decides).
-   The cubes tapped here are the faces rolled; the server finds the move
-   (POST /api/games/<id>/best-move), the board marks its cells (overlay
-   "best") and "Put it on the board" hands it to the board as a pending move. */
-(function () {
-  "use strict";
-  function fill(template, vars) {
-    var out = template || "";
-    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
-    return out;
-  }
-  function hook() { return window.scorekeeper && window.scorekeeper.board; }
-  var onState = null;  // the listener of the page now on screen
-  function start(main) {
-    var box = main && main.querySelector("[data-best-move]");
-    var hints = main && main.querySelector("[data-hints]");
-    if (!box || !hints) { return; }
-    var words = JSON.parse(hints.getAttribute("data-text") || "{}");
-    var names = words.tile_names || {};
-    var max = Number(box.getAttribute("data-max"));
-    var roll = [];
-    var best = null;
-    var list = box.querySelector("[data-roll-list]");
-    var find = box.querySelector("[data-best-find]");
-    var clearBtn = box.querySelector("[data-roll-clear]");
-    var propose = box.querySelector("[data-best-propose]");
-    var result = box.querySelector("[data-best-result]");
-    function forget() {
-      best = null;
-      result.textContent = "";
-      if (propose) { propose.hidden = true; }
-      var b = hook();
-      if (b) { b.overlay([], "best"); }
-    }
-    function showRoll() {
-      list.textContent = roll.map(function (k) { return names[k] || k; }).join(", ");
-      find.disabled = !roll.length;
-      clearBtn.disabled = !roll.length;
-    }
-    box.querySelectorAll("[data-roll]").forEach(function (btn) {
-      btn.addEventListener("click", function () {
-        if (roll.length >= max) { return; }
-        roll.push(btn.getAttribute("data-roll"));
-        forget();
-        showRoll();
-      });
-    });
-    clearBtn.addEventListener("click", function () { roll = []; forget(); showRoll(); });
-    find.addEventListener("click", function () {
-      var hand = roll.map(function (k) { var p = k.split(" "); return {color: p[0], shape: p[1]}; });
-      find.disabled = true;
-      fetch(box.getAttribute("data-url"), {
-        method: "POST", credentials: "same-origin",
-        headers: {"Content-Type": "application/json", "Accept": "application/json",
-                  "Accept-Language": document.documentElement.lang || "en"},
-        body: JSON.stringify({hand: hand})
-      }).then(function (resp) {
-        return resp.json().then(function (data) { return {ok: resp.ok, data: data}; });
-      }).then(function (answer) {
-        find.disabled = !roll.length;
-        if (!answer.ok) {
-          result.textContent = (answer.data.error && answer.data.error.message) || words.failed;
-          return;
-        }
-        var data = answer.data;
-        if (!data.tiles.length) { result.textContent = words.no_best; return; }
-        best = data.tiles;
-        result.textContent = fill(words.best, {points: data.points, tiles: best.map(function (t) {
-          return names[t.color + " " + t.shape] || t.color + " " + t.shape;
-        }).join(", ")});
-        var b = hook();
-        if (b) { b.overlay(best.map(function (t) { return [t.row, t.col]; }), "best"); }
-        if (propose) { propose.hidden = false; }
-      }).catch(function () { find.disabled = !roll.length; result.textContent = words.failed; });
-    });
-    if (propose) {
-      propose.addEventListener("click", function () {
-        var b = hook();
-        if (b && best) {
-          b.propose(best.map(function (t) { return [t.row, t.col, t.color, t.shape]; }));
-        }
-      });
-    }
-    // A new state (a move, an undo) makes the answer stale.
-    if (onState) { document.removeEventListener("sk:state", onState); }
-    onState = function () { if (best) { forget(); } };
-    document.addEventListener("sk:state", onState);
-    box.addEventListener("toggle", function () { if (!box.open) { forget(); } });
-  }
-  document.addEventListener("sk:main", function (ev) { start(ev.detail.main); });
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { start(document.querySelector("main")); });
-  } else { start(document.querySelector("main")); }
+  sk.onMain(start);
 })();

@@ -61,10 +61,6 @@
     return move.type !== "place" || tileKeys(stored.tiles) === tileKeys(move.tiles);
   }
 
-  function csrf() {
-    var meta = document.querySelector('meta[name="csrf-token"]');
-    return meta ? meta.getAttribute("content") : "";
-  }
   function answer(state) {
     document.dispatchEvent(new CustomEvent("sk:answer", {detail: {state: state}}));
   }
@@ -78,28 +74,23 @@
     var item = url && load(url);
     if (!item || sending) { return; }
     sending = true;
-    fetch(item.url, {
-      method: "POST", credentials: "same-origin", cache: "no-store",
-      headers: {"Accept": "application/json", "Content-Type": "application/json",
-                "X-CSRFToken": csrf(),
-                "Accept-Language": document.documentElement.lang || "en"},
-      body: JSON.stringify(item.move)
-    }).then(function (resp) {
-      return resp.json().catch(function () { return {}; }).then(function (data) {
-        sending = false;
-        var status = resp.status;
-        if (status >= 500 || status === 408 || status === 429) { schedule(); return; }
-        forget(item.url);
-        if (status === 201 || status === 200) {
-          tell("sent", "ok");
-          answer(data.game);
-        } else if (status === 409 && data.game) {
-          tell(holds(data.game, item.move) ? "sent" : "lost", holds(data.game, item.move) ? "ok" : "error");
-          answer(data.game);
-        } else {
-          tell("refused", "error", (data.error && data.error.message) || "");
-        }
-      });
+    window.scorekeeper.net.send("POST", item.url, item.move).then(function (res) {
+      var data = res.data, status = res.status;
+      sending = false;
+      if (status >= 500 || status === 408 || status === 429) { schedule(); return; }
+      forget(item.url);
+      if (status === 201 || status === 200) {
+        tell("sent", "ok");
+        answer(data.game);
+      } else if (status === 409 && data.game) {
+        tell(holds(data.game, item.move) ? "sent" : "lost", holds(data.game, item.move) ? "ok" : "error");
+        answer(data.game);
+      } else {
+        tell("refused", "error", (data.error && data.error.message) || "");
+        // The cells the engine's refusal names, marked until the move changes.
+        var board = window.scorekeeper.board;
+        if (board && data.error && data.error.cells) { board.overlay(data.error.cells, "refused"); }
+      }
     }).catch(function () {
       sending = false;
       schedule();
@@ -119,6 +110,11 @@
     pending: function () { var url = pageUrl(); return !!(url && load(url)); }
   };
 
+  var hooks = window.scorekeeper.board;
+  if (hooks) {
+    hooks.on("pending", function () { hooks.overlay([], "refused"); });
+    hooks.on("state", function () { hooks.overlay([], "refused"); });
+  }
   window.addEventListener("online", flush);
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { flush(); }

@@ -11,19 +11,8 @@
   var KIND = "photo-low";
   var unsure = [];  // [[row, col, colour, shape], ...] proposed and still as read
 
-  function hook() { return window.scorekeeper && window.scorekeeper.board; }
-  function csrf() {
-    var meta = document.querySelector('meta[name="csrf-token"]');
-    return meta ? meta.getAttribute("content") : "";
-  }
-  function strings(box) {
-    try { return JSON.parse(box.getAttribute("data-text") || "{}"); } catch (e) { return {}; }
-  }
-  function fill(template, vars) {
-    var out = template || "";
-    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
-    return out;
-  }
+  var sk = window.scorekeeper;
+  function hook() { return sk.board; }
   /* The status line: `lines` shown, `quiet` read by screen readers only (the
      board shows the same by its marks), so the sticky entry stays low and
      leaves the board's cells free to tap. */
@@ -52,28 +41,20 @@
   function upload(box, input) {
     var file = input.files && input.files[0];
     if (!file) { return; }
-    var text = strings(box);
+    var text = sk.json(box.getAttribute("data-text"));
     var body = new FormData();
     body.append("image", file);
     input.disabled = true;
     box.setAttribute("aria-busy", "true");
     show(box, [text.reading], "busy");
-    fetch(box.getAttribute("data-url"), {
-      method: "POST", credentials: "same-origin", body: body,
-      headers: {"Accept": "application/json", "X-CSRFToken": csrf(),
-                "Accept-Language": document.documentElement.lang || "en"}
-    }).then(function (resp) {
-      return resp.json().catch(function () { return {}; }).then(function (data) {
-        return {status: resp.status, data: data};
-      });
-    }).then(function (res) {
+    sk.net.send("POST", box.getAttribute("data-url"), body).then(function (res) {
       if (res.status === 200 && res.data.tiles) {
         propose(box, res.data);
       } else if (res.status === 503) {
         show(box, [text.busy], "error");
       } else {
         var error = (res.data && res.data.error) || {};
-        show(box, [error.message || fill(text.failed, {status: res.status})], "error");
+        show(box, [error.message || sk.fill(text.failed, {status: res.status})], "error");
       }
     }, function () {
       show(box, [text.offline], "error");
@@ -95,6 +76,12 @@
       board.propose(tiles);
       unsure = data.tiles.filter(function (t) { return t.low; })
         .map(function (t) { return [t.row, t.col, t.color, t.shape]; });
+      // A tap on an unsure tile opens the picker with the reader's likely
+      // kinds first (best first): fixed in two taps. Without "likely", the
+      // tile's own reading.
+      board.choices(data.tiles.filter(function (t) { return t.low; }).map(function (t) {
+        return [t.row, t.col, t.likely && t.likely.length ? t.likely : [[t.color, t.shape]]];
+      }));
     }
     mark();
     var labels = data.tiles.filter(function (t) { return t.low && t.label; })
@@ -131,6 +118,7 @@
     });
     board.on("confirmed", function () {
       unsure = [];
+      board.choices([]);
       mark();
       var box = document.querySelector("[data-photo]");
       if (box) { show(box, [], ""); }

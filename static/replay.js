@@ -8,10 +8,10 @@
   var root = document.querySelector("[data-replay]");
   var holder = root && root.querySelector("[data-replay-steps]");
   if (!root || !holder) { return; }
-  var NS = "http://www.w3.org/2000/svg";
+  var sk = window.scorekeeper;
   var data = JSON.parse(holder.textContent);
   var steps = data.steps;
-  var words = JSON.parse(root.getAttribute("data-text") || "{}");
+  var words = sk.json(root.getAttribute("data-text"));
   var last = steps.length - 1;
   var step = Number(root.getAttribute("data-step"));
   var board = root.querySelector(".replay-board");
@@ -22,52 +22,15 @@
 
   /* --- the board: the tiles placed up to the step, marked as the server marks them --- */
   var shown = {};  // tile index -> its element
-  function tileSize() {
-    var any = board.querySelector("svg.rtile");
-    return any ? Number(any.getAttribute("width")) : null;
-  }
   var size = null;
-  function makeTile(t) {
-    var el = document.createElementNS(NS, "svg");
-    el.setAttribute("x", t[0]);
-    el.setAttribute("y", t[1]);
-    el.setAttribute("width", size);
-    el.setAttribute("height", size);
-    el.setAttribute("viewBox", "0 0 100 100");
-    el.setAttribute("data-cell", t[2] + "," + t[3]);
-    var title = document.createElementNS(NS, "title");
-    title.textContent = (words.tile_names || {})[t[4] + " " + t[5]] || "";
-    el.appendChild(title);
-    var base = document.createElementNS(NS, "use");
-    base.setAttribute("href", "#tile");
-    el.appendChild(base);
-    var sym = document.createElementNS(NS, "use");
-    sym.setAttribute("href", "#" + t[5]);
-    sym.setAttribute("class", "sym");
-    el.appendChild(sym);
-    var letter = document.createElementNS(NS, "text");
-    letter.setAttribute("class", "cb");
-    letter.setAttribute("x", "84");
-    letter.setAttribute("y", "93");
-    letter.textContent = (words.letters || {})[t[4]] || "";
-    el.appendChild(letter);
-    return el;
-  }
-  function mark(el, on) {
-    var rect = el.querySelector("rect.mark");
-    if (on && !rect) {
-      rect = document.createElementNS(NS, "rect");
-      rect.setAttribute("class", "mark");
-      ["x", "y"].forEach(function (a) { rect.setAttribute(a, "2"); });
-      rect.setAttribute("width", "96");
-      rect.setAttribute("height", "96");
-      rect.setAttribute("rx", "13");
-      el.appendChild(rect);
-    } else if (!on && rect) { rect.remove(); }
+  function makeTile(t, cls, ring) {
+    return sk.tile(t[4], t[5], {cls: cls, x: t[0], y: t[1], size: size, ring: ring, cell: [t[2], t[3]],
+                                title: (words.tile_names || {})[t[4] + " " + t[5]] || "",
+                                letter: ring === "best" ? undefined : (words.letters || {})[t[4]] || ""});
   }
   function drawBoard(n, facts) {
     if (!board) { return; }
-    size = size || tileSize() || 40;
+    size = size || Number(board.getAttribute("data-cell-size")) || 40;
     var qwirkle = {};
     facts.qwirkle_cells.forEach(function (rc) { qwirkle[rc[0] + "," + rc[1]] = true; });
     var frag = document.createDocumentFragment();
@@ -77,14 +40,15 @@
         if (el) { el.remove(); delete shown[i]; }
         return;
       }
-      if (!el) { el = shown[i] = makeTile(t); frag.appendChild(el); }
+      if (!el) { el = shown[i] = makeTile(t, "rtile"); frag.appendChild(el); }
       var placed = t[6] === n - 1;
-      var cls = "rtile c-" + t[4] + (placed ? " placed" : "") +
-        (qwirkle[t[2] + "," + t[3]] ? " qwirkle" : "");
+      var cls = "rtile" + (placed ? " placed" : "") + (qwirkle[t[2] + "," + t[3]] ? " qwirkle" : "") +
+        " c-" + t[4];
       // Only the tiles whose marks change: each write restyles a tile.
       if (el.getAttribute("class") !== cls) {
         el.setAttribute("class", cls);
-        mark(el, placed);
+        var ring = el.querySelector("rect.mark");
+        if (placed && !ring) { sk.ring(el, "mark"); } else if (!placed && ring) { ring.remove(); }
       }
     });
     board.appendChild(frag);
@@ -94,7 +58,7 @@
   }
   /* The server's tiles become the script's (same order: the order placed). */
   if (board) {
-    var drawn = board.querySelectorAll("svg.rtile");
+    var drawn = board.querySelectorAll(".rtile");
     var index = 0;
     data.tiles.forEach(function (t, i) {
       if (t[6] < step && drawn[index]) { shown[i] = drawn[index]; index++; }
@@ -210,17 +174,7 @@
     if (layer) {
       layer.textContent = "";
       (facts.best || []).forEach(function (t) {
-        var el = makeTile([t[0], t[1], t[2], t[3], t[4], t[5]]);
-        el.setAttribute("class", "best-tile c-" + t[4]);
-        var cb = el.querySelector("text.cb");
-        if (cb) { cb.remove(); }
-        var rect = document.createElementNS(NS, "rect");
-        ["x", "y"].forEach(function (a) { rect.setAttribute(a, "3"); });
-        rect.setAttribute("width", "94");
-        rect.setAttribute("height", "94");
-        rect.setAttribute("rx", "13");
-        el.appendChild(rect);
-        layer.appendChild(el);
+        layer.appendChild(makeTile(t, "best-tile", "best"));
       });
       board.appendChild(layer);  // over the tiles drawn since
     }

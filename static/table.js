@@ -14,32 +14,8 @@
   var POLL_MS = 3000;
   var game = null;    // {main, state, etag, text, clock, skew}: the page now on screen
 
-  function csrf() {
-    var meta = document.querySelector('meta[name="csrf-token"]');
-    return meta ? meta.getAttribute("content") : "";
-  }
-  function fill(template, vars) {
-    var out = template || "";
-    Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
-    return out;
-  }
-  /* Fetch JSON; resolves {status, data, etag} (data {} when the body is not JSON). */
-  /* The page's language: every answer (sentences in JSON, a page) speaks it. */
-  function language() { return document.documentElement.lang || "en"; }
-  function send(method, url, body) {
-    var opts = {method: method, credentials: "same-origin",
-                headers: {"Accept": "application/json", "X-CSRFToken": csrf(),
-                          "Accept-Language": language()}};
-    if (body !== undefined) {
-      opts.headers["Content-Type"] = "application/json";
-      opts.body = JSON.stringify(body);
-    }
-    return fetch(url, opts).then(function (resp) {
-      return resp.json().catch(function () { return {}; }).then(function (data) {
-        return {status: resp.status, data: data, etag: resp.headers.get("ETag")};
-      });
-    });
-  }
+  var sk = window.scorekeeper;
+  var fill = sk.fill, send = sk.net.send;
   /* Newer = more moves, or as many written later (an undo and a move, a rename). */
   function newer(a, b) {
     return !b || a.turn !== b.turn || a.updated_at > b.updated_at;
@@ -116,6 +92,35 @@
     if (confirmUndo && state.turn === 0) { confirmUndo.hidden = true; }
   }
 
+  /* The last five moves (web/table.py's RECENT), newest first, each a link to
+     its correction: a move the list had keeps its line; a new last move takes
+     the state's sentence, one the state has no sentence for its player's name. */
+  function showRecent(main, state, t) {
+    var box = main.querySelector("[data-recent]");
+    if (!box || !state.moves) { return; }
+    var list = box.querySelector("ol");
+    var had = {};
+    list.querySelectorAll("li[data-n]").forEach(function (li) { had[li.getAttribute("data-n")] = li; });
+    list.textContent = "";
+    for (var n = state.turn; n > 0 && n > state.turn - 5; n--) {
+      var li = had[n];
+      if (!li) {
+        var move = state.moves[n - 1];
+        var name = state.players[move.player].name;
+        li = document.createElement("li");
+        li.setAttribute("data-n", String(n));
+        var a = document.createElement("a");
+        a.href = box.getAttribute("data-url").replace("987654321", n);
+        a.textContent = box.getAttribute("data-label").replace("987654321", n);
+        var line = document.createElement("span");
+        line.textContent = n === state.turn && state.last_move
+          ? fill(t.move_line, {name: name, what: state.last_move.text}) : name;
+        li.append(a, " ", line);
+      }
+      list.appendChild(li);
+    }
+    box.hidden = !state.turn;
+  }
   function excludedOf(state) {
     return state.players.map(function (p, seat) { return p.excluded ? seat : ""; }).join(",");
   }
@@ -147,9 +152,7 @@
   /* The final screen (or its end, after an undo) is another page: fetch it and
      swap it in place of <main>, no reload; the scripts start again on it. */
   function swapMain() {
-    return fetch(location.href, {credentials: "same-origin", cache: "no-store",
-                                 headers: {"Accept": "text/html",
-                                           "Accept-Language": language()}})
+    return sk.net.fetch(location.href, {cache: "no-store", accept: "text/html"})
       .then(function (resp) { return resp.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
@@ -165,7 +168,17 @@
       .catch(function () { location.reload(); });
   }
 
-  function show(state, etag) {
+  /* After a move made here the totals and the whole last-move line are on
+     screen, below the sticky header (issue 18): scroll up to them if needed. */
+  function bringTotals(main) {
+    var scores = main.querySelector("[data-scores]");
+    var header = document.querySelector("header");
+    if (!scores || !header) { return; }
+    var below = header.getBoundingClientRect().bottom + 4;
+    var top = scores.getBoundingClientRect().top;
+    if (top < below) { window.scrollBy(0, top - below); }
+  }
+  function show(state, etag, mine) {
     if (!game) { return; }
     if (etag) { game.etag = etag; }
     if (!newer(state, game.state)) { return; }
@@ -190,6 +203,8 @@
         showTracker(main, state, t);
         showActions(main, state);
         showDiscipline(main, state);
+        showRecent(main, state, t);
+        if (mine) { bringTotals(main); }
       }, 0);
     });
   }
@@ -226,7 +241,7 @@
     var t = game.text;
     var error = (res.data && res.data.error) || {};
     if (res.status === 200 || res.status === 201) {
-      show(res.data.game || res.data);
+      show(res.data.game || res.data, null, true);
       if (done) { say(done, "ok"); }
       if (flashed) { flash(flashed(res), "ok"); }
     } else if (res.data && res.data.game) {
@@ -249,7 +264,7 @@
       .then(function (res) { answered(res, done, flashed); })
       .catch(function () {
         // Offline (issue 10): a trade or pass is kept and sent later, as a placing move is.
-        var offline = window.scorekeeper && window.scorekeeper.offline;
+        var offline = sk.offline;
         if (body.type !== "penalty" && offline && offline.keep(api() + "/moves", body)) {
           say(offline.message(), "wait");
           return;
@@ -327,9 +342,8 @@
   function poll() {
     if (!game || document.visibilityState !== "visible" || busyBoard()) { return; }
     var seen = game;
-    var headers = {"Accept": "application/json", "Accept-Language": language()};
-    if (seen.etag) { headers["If-None-Match"] = seen.etag; }
-    fetch(api(), {credentials: "same-origin", cache: "no-store", headers: headers})
+    var headers = seen.etag ? {"If-None-Match": seen.etag} : {};
+    sk.net.fetch(api(), {cache: "no-store", headers: headers})
       .then(function (resp) {
         if (resp.status !== 200 || game !== seen || busyBoard()) { return null; }
         var etag = resp.headers.get("ETag");
@@ -344,7 +358,7 @@
     var svg = main.querySelector("[data-board]");
     if (!holder || !svg) { game = null; return; }
     game = {main: main, state: JSON.parse(holder.textContent), etag: null,
-            text: JSON.parse(svg.getAttribute("data-text") || "{}"), clock: null, skew: 0};
+            text: sk.json(svg.getAttribute("data-text")), clock: null, skew: 0};
     var clock = main.querySelector("[data-countdown]");
     if (clock) {
       // As the server drew it (countdown.js marks it as it counts).
@@ -357,7 +371,7 @@
   }
 
   /* The board tells about its move's answer; the page follows (and so does poll). */
-  document.addEventListener("sk:answer", function (ev) { show(ev.detail.state); });
+  document.addEventListener("sk:answer", function (ev) { show(ev.detail.state, null, true); });
 
   /* The history's "End or abandon" link reaches #close: open the part it names. */
   function openTarget() {

@@ -1,15 +1,19 @@
 /* The table view (issue 10): follows the game by itself (live.js: server-
-   sent events, or polling tv.json); shows
-   the totals, the player to move, the last move and the turn's timer. A name
+   sent events, or polling tv.json); shows the totals, the live board (its
+   tiles drawn by core.js's sk.tile, the last move marked), the player to
+   move, the last move and the turn's clock (labelled: the thinking time
+   left, or the time this turn has taken). A name
    breaks only between words: one whose longest word is wider than its card
    gets a smaller font (tv.css comes close; fitName makes it exact). */
 (function () {
   "use strict";
+  var CELL = 100;
+  var sk = window.scorekeeper;
   var root = document.querySelector("[data-tv]");
   var holder = document.querySelector("[data-tv-state]");
   if (!root || !holder) { return; }
   var state = JSON.parse(holder.textContent);
-  var strings = JSON.parse(root.getAttribute("data-text") || "{}");
+  var strings = sk.json(root.getAttribute("data-text"));
   var turnStarted = 0;
 
   function setTimer() {
@@ -24,9 +28,10 @@
   }
   function tick() {
     var el = document.querySelector("[data-tv-timer]");
-    if (!el) { return; }
-    if (!state.timer) { el.hidden = true; return; }
-    el.hidden = false;
+    var box = document.querySelector("[data-tv-clock]");
+    if (!el || !box) { return; }
+    box.hidden = !state.timer;
+    if (!state.timer) { return; }
     var elapsed = Math.max(0, Math.floor((Date.now() - turnStarted) / 1000));
     var limit = state.timer.seconds;
     if (limit) {
@@ -48,6 +53,31 @@
     }
   }
   function fitNames() { root.querySelectorAll(".tv-name").forEach(fitName); }
+
+  /* The board as it stands, fitted to its frame with half a cell around it. */
+  function drawBoard() {
+    var svg = document.querySelector("[data-tv-board]");
+    if (!svg) { return; }
+    var tiles = state.board || [];
+    svg.textContent = "";
+    var r0 = 0, r1 = 0, c0 = 0, c1 = 0;
+    tiles.forEach(function (t, i) {
+      r0 = i ? Math.min(r0, t[0]) : t[0]; r1 = i ? Math.max(r1, t[0]) : t[0];
+      c0 = i ? Math.min(c0, t[1]) : t[1]; c1 = i ? Math.max(c1, t[1]) : t[1];
+      svg.appendChild(sk.tile(t[2], t[3], {cls: "t", x: t[1] * CELL, y: t[0] * CELL, size: CELL}));
+    });
+    (state.last_cells || []).forEach(function (rc) {
+      sk.svg("rect", {"class": "last", x: rc[1] * CELL - 3, y: rc[0] * CELL - 3, width: CELL + 6,
+                      height: CELL + 6, rx: 14}, svg);
+    });
+    var w = Math.max(c1 - c0 + 2, 5), h = Math.max(r1 - r0 + 2, 5);
+    svg.setAttribute("viewBox", [((c0 + c1 + 1) / 2 - w / 2) * CELL, ((r0 + r1 + 1) / 2 - h / 2) * CELL,
+                                 w * CELL, h * CELL].join(" "));
+    svg.setAttribute("data-tiles", String(tiles.length));
+    // Its name says how many tiles (the server's sentence, its number replaced).
+    var label = svg.getAttribute("aria-label") || "";
+    svg.setAttribute("aria-label", label.replace(/\d+(?!.*\d)/, String(tiles.length)));
+  }
 
   function show(next) {
     if (!next || next.key === state.key) { return; }
@@ -76,10 +106,12 @@
     document.querySelector("[data-tv-last]").textContent = next.last_line;
     document.querySelector("[data-tv-bag]").textContent = next.bag;
     root.setAttribute("data-tv-key", next.key);
+    drawBoard();
     setTimer();
   }
 
   root.setAttribute("data-tv-key", state.key);
+  drawBoard();
   fitNames();
   window.addEventListener("resize", fitNames);
   if (document.fonts && document.fonts.ready) { document.fonts.ready.then(fitNames); }

@@ -126,7 +126,7 @@ def replay(client: FlaskClient, game_id: int, step: int | None = None) -> Node:
 
 
 def board_tiles(page: Node) -> list[Node]:
-    return page.find("svg", class_="replay-board").find_all("svg", class_="rtile")
+    return page.find("svg", class_="replay-board").find_all("g", class_="rtile")
 
 
 def totals(page: Node) -> list[int]:
@@ -155,7 +155,7 @@ def test_each_replay_step_shows_the_board_and_totals_as_they_were(
     assert page.find(data_bag=True).text() == str(max(0, 108 - on_board - 12))
     if step:
         move = record["moves"][step - 1]
-        placed = page.find_all("svg", class_="placed")
+        placed = page.find_all("g", class_="placed")
         assert len(placed) == len(move["tiles"])
         assert page.find(data_move_points=True).text() == str(move["score"])
         assert (
@@ -192,7 +192,7 @@ def test_replay_marks_qwirkles_and_lists_the_line_breakdown(
     items = page.find("ul", class_="breakdown").find_all("li")
     assert len(items) == len(lines)
     assert page.find("strong", class_="qwirkle-mark").text() == "Qwirkle!"
-    assert page.find_all("svg", class_="qwirkle")
+    assert page.find_all("g", class_="qwirkle")
     assert (
         int(page.find(data_move_points=True).text())
         == record["moves"][step - 1]["score"]
@@ -206,7 +206,7 @@ def test_trades_are_replay_steps(client: FlaskClient) -> None:
     assert "Traded" in page.find("p", class_="replay-move").text()
     before = len(board_tiles(replay(client, game_id, 5)))
     assert len(board_tiles(page)) == before
-    assert page.find_all("svg", class_="placed") == []
+    assert page.find_all("g", class_="placed") == []
 
 
 def test_replay_navigation_links_and_bounds(client: FlaskClient) -> None:

@@ -36,7 +36,7 @@ def test_the_replay_draws_the_better_spot_and_says_the_moves_efficiency(
     page = parse(client.get(f"/games/{game.id}/replay?move=2").data)
     steps = steps_of(client, game.id, 2)["steps"]
 
-    best = page.find("g", data_best=True).find_all("svg")
+    best = page.find("g", data_best=True).find_all("g", class_="best-tile")
     assert [b.attrs["data-cell"] for b in best] in (["0,5"], ["0,-1"])
     assert page.find("p", data_best_line=True).text() == (
         "Same tiles, best spot: 12 (scored 2, 17%)."
@@ -56,8 +56,12 @@ def test_the_replay_frames_the_board_to_hold_the_better_spot(
     page = parse(client.get(f"/games/{game.id}/replay?move=2").data)
     board = page.find("svg", class_="replay-board")
     width = int(board.attrs["viewbox"].split()[2])
-    for tile in page.find("g", data_best=True).find_all("svg"):
-        assert 0 <= int(tile.attrs["x"]) < width
+    tiles = page.find("g", data_best=True).find_all("g", class_="best-tile")
+    assert tiles
+    for tile in tiles:
+        # A board's tile is placed by its transform: translate(x y) scale(s).
+        x = float(tile.attrs["transform"].split("(")[1].split()[0])
+        assert 0 <= x < width
 
 
 def test_the_analysis_page_shows_efficiency_missed_points_and_qwirkles(

@@ -17,7 +17,7 @@ PALETTE = (
     "#CC79A7",
     "#E69F00",
     "#56B4E9",
-    "#000000",
+    "currentColor",  # the ink: black on paper, light in the dark scheme
     "#999999",
 )
 """Line colour of each seat, in seat order."""
@@ -65,20 +65,32 @@ def _nice_step(top: int) -> int:
     return max(1, top // 8)
 
 
+FONT = 13
+"""Text size in the chart's units. The chart is drawn 360 units wide, a phone's
+width, so that a phone shows its text at about this many CSS px (>= 11, issue
+18) and a page widens it at most to history.css's max-width (480 px: 17 px)."""
+
+
 def score_chart_svg(
     names: Sequence[str],
     series: Sequence[Sequence[int]],
     *,
-    width: int = 640,
-    height: int = 320,
+    width: int = 360,
+    height: int = 230,
     title: str = "Running totals per round",
     round_label: str = "Round",
     points_label: str = "Points",
 ) -> str:
-    """Return an accessible SVG line chart of `series` (one list per player)."""
-    left, right, top, bottom = 48, 130, 16, 40
+    """Return an accessible SVG line chart of `series` (one list per player).
+
+    The text is drawn in currentColor (the page's ink, so it reads in the light
+    and the dark scheme; black in a file of its own), the grid faint in it; the
+    legend, two players a row, stands under the plot."""
+    left, right, top = 40, 10, 10
+    legend_rows = -(-len(series) // 2)
     plot_w = width - left - right
-    plot_h = height - top - bottom
+    plot_h = height - top - 44
+    total_h = height + legend_rows * 22
     rounds = max((len(s) for s in series), default=1) - 1
     rounds = max(rounds, 1)
     high = max((max(s) for s in series if s), default=0)
@@ -97,32 +109,31 @@ def score_chart_svg(
 
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" '
-        f'viewBox="0 0 {width} {height}" width="100%" role="img" '
-        f'aria-labelledby="score-chart-title">',
+        f'viewBox="0 0 {width} {total_h}" width="100%" role="img" '
+        f'aria-labelledby="score-chart-title" fill="currentColor" font-size="{FONT}">',
         f'<title id="score-chart-title">{escape(title)}</title>',
         f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" '
-        f'fill="none" stroke="#bbb"/>',
+        f'fill="none" stroke="currentColor" stroke-opacity=".45"/>',
     ]
     for v in range(y_bottom, y_top + 1, step):
         yy = f"{y(v):.1f}"
         out.append(
             f'<line x1="{left}" y1="{yy}" x2="{left + plot_w}" y2="{yy}" '
-            f'stroke="#e5e5e5"/>'
-            f'<text x="{left - 6}" y="{yy}" text-anchor="end" '
-            f'dominant-baseline="middle" font-size="11">{v}</text>'
+            f'stroke="currentColor" stroke-opacity=".15"/>'
+            f'<text x="{left - 5}" y="{yy}" text-anchor="end" '
+            f'dominant-baseline="middle">{v}</text>'
         )
     x_step = _nice_step(rounds)
     for r in range(0, rounds + 1, x_step):
         xx = f"{x(r):.1f}"
         out.append(
-            f'<text x="{xx}" y="{top + plot_h + 16}" text-anchor="middle" '
-            f'font-size="11">{r}</text>'
+            f'<text x="{xx}" y="{top + plot_h + 16}" text-anchor="middle">{r}</text>'
         )
     out.append(
-        f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" text-anchor="middle" '
-        f'font-size="12">{escape(round_label)}</text>'
+        f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 34}" '
+        f'text-anchor="middle">{escape(round_label)}</text>'
         f'<text x="12" y="{top + plot_h / 2:.1f}" text-anchor="middle" '
-        f'font-size="12" transform="rotate(-90 12 {top + plot_h / 2:.1f})">'
+        f'transform="rotate(-90 12 {top + plot_h / 2:.1f})">'
         f"{escape(points_label)}</text>"
     )
     for seat, values in enumerate(series):
@@ -137,12 +148,13 @@ def score_chart_svg(
             f'stroke="{colour}" stroke-width="2.5"{dash_attr} points="{points}">'
             f"<title>{escape(name)}: {final}</title></polyline>"
         )
-        ly = top + 14 + seat * 20
+        lx = 8 + (seat % 2) * (width // 2)
+        ly = height + 8 + (seat // 2) * 22
         out.append(
-            f'<line x1="{left + plot_w + 10}" y1="{ly}" x2="{left + plot_w + 32}" '
-            f'y2="{ly}" stroke="{colour}" stroke-width="2.5"{dash_attr}/>'
-            f'<text x="{left + plot_w + 36}" y="{ly}" dominant-baseline="middle" '
-            f'font-size="12">{escape(name[:14])} {final}</text>'
+            f'<line x1="{lx}" y1="{ly}" x2="{lx + 24}" y2="{ly}" '
+            f'stroke="{colour}" stroke-width="3"{dash_attr}/>'
+            f'<text x="{lx + 30}" y="{ly}" dominant-baseline="middle">'
+            f"{escape(name[:16])} {final}</text>"
         )
     out.append("</svg>")
     return "".join(out)

@@ -129,8 +129,12 @@ def _unseen_prefixes(
     )
 
 
-def state_text(row: GameRow) -> str:
+def state_text(row: GameRow, moves: bool = True) -> str:
     """Return state_json(row) encoded as JSON, reusing each move's encoding.
+
+    moves=False leaves out "moves": the game page embeds its state so, since
+    its scripts read the board, the last move and the figures, never the list
+    of moves (0.9 KB of a late game's page on the wire).
 
     Moves are append-only and the board is the placed tiles in order, so the
     encoded moves and board tiles are memoised with the cached game (per_move
@@ -144,14 +148,14 @@ def state_text(row: GameRow) -> str:
         board = ",".join([part[1] for part in parts if part[1]])
     else:  # not expected: the board is exactly the tiles the moves placed
         board = dumps(state_json(row)["board"])[1:-1]
-    moves = ",".join([part[0] for part in parts])
+    moves_text = f'"moves":[{",".join([part[0] for part in parts])}],' if moves else ""
     unseen = game.unseen()
     unseen_text = ",".join([
         f"{prefix}{unseen.get(kind, 0)}}}"
         for kind, prefix in _unseen_prefixes(game.variant)
     ])
     return (
-        f'{dumps(head)[:-1]},"board":[{board}],"moves":[{moves}],'
+        f'{dumps(head)[:-1]},"board":[{board}],{moves_text}'
         f'{dumps(middle)[1:-1]},"unseen":[{unseen_text}],'
         f'"last_move":{dumps(last_move)}}}'
     )

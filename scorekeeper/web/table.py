@@ -55,6 +55,9 @@ from .state import (
     state_text,
 )
 
+RECENT = 5
+"""How many of the last moves the game page lists for correction."""
+
 bp = Blueprint("table", __name__)
 
 KNOWN_NAMES = 40
@@ -147,14 +150,19 @@ def page_context(row: GameRow) -> dict[str, Any]:
         "names": row.names,
         "editable": editable,
         "active": game.status == "active",
-        # The API's state (web/state.py): the page's scripts start from it and
-        # apply each answer's state the same way.
-        "state_script": script_json(state_text(row)),
+        # The API's state (web/state.py), without its list of moves: the page's
+        # scripts start from it and apply each answer's state the same way.
+        "state_script": script_json(state_text(row, moves=False)),
         "text_json": json.dumps(text.board_strings(variant), ensure_ascii=False),
         "letters_json": json.dumps(text.color_letters(variant), ensure_ascii=False),
         "hints_json": json.dumps(text.hint_strings(variant), ensure_ascii=False),
         "last_points": text.last_points(game),
         "last_move": last,
+        # The last few moves, newest first, each with a link to its correction.
+        "recent": [
+            (n, text.move_line(move, row.names))
+            for n, move in list(enumerate(game.moves, 1))[-RECENT:][::-1]
+        ],
         "show_hands": game.bag == 0,
         "tracker": [
             [(color, shape, unseen[(color, shape)]) for shape in variant.shape_names]

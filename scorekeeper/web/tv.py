@@ -51,6 +51,12 @@ def view_state(row: GameRow) -> dict[str, Any]:
             for seat, (name, score) in enumerate(zip(names, game.scores, strict=True))
         ],
         "bag": game.bag,
+        # The live board (issue 18): its tiles as [row, col, colour, shape] in the
+        # order placed, and the cells of the last placing move, marked.
+        "board": [list(tile) for tile in game.board.tiles()],
+        "last_cells": [
+            [t.row, t.col] for t in (last.tiles if last is not None else ())
+        ],
         "turn_line": (
             _("%(name)s to play", name=names[game.current_player]) if active
             else text.final_reason(final, names, game.variant) if final is not None

@@ -234,3 +234,29 @@ def test_a_kept_trade_is_dropped_when_another_trade_took_its_turn(
     assert [(m["type"], m.get("count")) for m in moves][1:] == [("trade", 4)]
     assert kept_moves(page) == []
     expect(page.locator(".player.current .name")).to_have_text("Ann")
+
+
+def test_a_kept_move_the_engine_refuses_marks_the_cells_it_names(
+    live_server: str, browser: Any
+) -> None:
+    """The refusal of a kept move, once sent, is said and its cells are marked
+    on the board (the sentence names no coordinates), until the move changes."""
+    page = browser.new_context(**PHONE).new_page()
+    start_game(page, live_server, ["Ann", "Bob"])
+    url = page.locator("[data-board]").get_attribute("data-api") + "/moves"
+    # Two tiles not in one line, kept on this device as if confirmed offline.
+    move = {"type": "place", "turn": 0, "tiles": [
+        {"row": 0, "col": 0, "color": "red", "shape": "circle"},
+        {"row": 1, "col": 1, "color": "red", "shape": "square"}]}
+    page.evaluate("([url, move]) => localStorage.setItem('scorekeeper.pending:' + url,"
+                  " JSON.stringify({url, move}))", [url, move])
+    page.reload()
+    note = page.locator("[data-offline]")
+    expect(note).to_be_visible()
+    expect(note).to_have_class(re.compile(r"\berror\b"))
+    marks = page.locator("[data-board] rect.overlay-refused")
+    expect(marks).not_to_have_count(0)
+    tap_cell(page, 0, 0)
+    page.tap('[data-picker] [data-kind="red circle"]')
+    expect(marks).to_have_count(0)
+    assert stored_moves(live_server, page) == []

@@ -55,14 +55,17 @@ def test_a_photo_proposes_the_move_and_confirm_stores_it_with_its_score(
     expect(status.locator(".sr-only")).to_have_text(
         " Uncertain from the photo: purple clover.")
 
-    # Fixing it by tap: a tap takes the tile back (and its mark goes), a tap on
-    # the cell and a pick puts the right one (here the same) in its place.
+    # Fixing it takes two taps: the tile, which goes back (and its mark with
+    # it) and opens the picker with the reader's reading first (no "likely"
+    # in this answer), then the right kind (here the same).
     tap_cell(page, 6, -5)
     expect(pending).to_have_count(len(move["tiles"]) - 1)
     expect(page.locator("[data-board] .overlay-photo-low")).to_have_count(0)
     expect(status).to_be_hidden()  # the preview line speaks for the changed move
-    tap_cell(page, 6, -5)
-    page.tap('[data-picker] [data-kind="purple clover"]')
+    likely = page.locator("[data-picker] [data-likely] [data-kind]")
+    expect(likely).to_have_count(1)
+    expect(likely.first).to_have_attribute("data-kind", "purple clover")
+    likely.first.tap()
     expect(pending).to_have_count(len(move["tiles"]))
     expect(page.locator("[data-preview]")).to_contain_text(f"= {move['score']}")
 
@@ -94,4 +97,60 @@ def test_an_unreadable_photo_says_why_and_proposes_nothing(
     status = page.locator("[data-photo-status].error")
     expect(status).to_contain_text("not a JPEG or PNG photo", timeout=30_000)
     expect(page.locator("[data-board] .layer-pend g.pending")).to_have_count(0)
+    context.close()
+
+
+def test_an_unsure_tile_opens_the_picker_with_its_likely_kinds_first(
+        live_server: str, browser: Any) -> None:
+    """The reader's "likely" kinds (best first) open the picker of an unsure
+    tile: any of them is one more tap; every unsure tile stays marked until it
+    is changed. The photo's answer is stubbed (route interception)."""
+    context = browser.new_context(**PHONE)
+    made = context.request.post(f"{live_server}/api/games",
+                                data={"players": ["Ann", "Bob"]})
+    game_id = made.json()["id"]
+    page = context.new_page()
+    page.goto(f"{live_server}/games/{game_id}")
+    page.wait_for_selector("[data-board][data-drawn]")
+    page.evaluate("() => { window.heard = []; window.scorekeeper.board"
+                  ".on('pending', p => window.heard.push(p)); }")
+    tiles = [
+        {"row": 0, "col": 0, "color": "red", "shape": "circle", "confidence": 0.99,
+         "low": False},
+        {"row": 0, "col": 1, "color": "red", "shape": "square", "confidence": 0.4,
+         "low": True, "label": "Uncertain: red square",
+         "likely": [["red", "square"], ["red", "diamond"], ["orange", "square"]]},
+        {"row": 0, "col": 2, "color": "red", "shape": "starburst", "confidence": 0.5,
+         "low": True, "label": "Uncertain: red starburst",
+         "likely": [["red", "starburst"]]},
+    ]
+    answer = {"tiles": tiles, "matched": [], "conflicts": [], "text": "3 tiles read",
+              "warning": None}
+    page.route(f"**/api/games/{game_id}/photo",
+               lambda route: route.fulfill(json=answer))
+    page.locator("[data-photo-input]").set_input_files(
+        files=[{"name": "p.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8stub"}])
+    pending = page.locator("[data-board] .layer-pend g.pending")
+    expect(pending).to_have_count(3)
+    marks = page.locator("[data-board] .overlay-photo-low")
+    expect(marks).to_have_count(2)
+
+    taps = 0
+    tap_cell(page, 0, 1)
+    taps += 1
+    likely = page.locator("[data-picker] [data-likely] [data-kind]")
+    expect(likely).to_have_count(3)
+    assert likely.evaluate_all("els => els.map(e => e.dataset.kind)") == [
+        "red square", "red diamond", "orange square"]
+    expect(marks).to_have_count(1)  # the other unsure tile keeps its mark
+    expect(page.locator("[data-picker][data-ready]")).to_be_visible()
+    likely.nth(1).tap()
+    taps += 1
+    assert taps == 2
+    expect(pending).to_have_count(3)
+    # The board tells its listeners once the picked tile is painted.
+    page.wait_for_function("() => window.heard.at(-1).length === 3")
+    assert sorted(page.evaluate("() => window.heard.at(-1)")) == [
+        [0, 0, "red", "circle"], [0, 1, "red", "diamond"], [0, 2, "red", "starburst"]]
+    expect(page.locator("[data-picker] [data-likely]")).to_be_hidden()
     context.close()

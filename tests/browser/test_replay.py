@@ -69,7 +69,7 @@ def expected(step: int) -> tuple[int, list[int]]:
 def shown(page: Any) -> tuple[int, int, list[int]]:
     """Return (step, tiles on the board, totals) as the page shows them."""
     step = int(page.get_attribute("[data-replay]", "data-step"))
-    tiles = page.locator(".replay-board svg.rtile").count()
+    tiles = page.locator(".replay-board g.rtile").count()
     totals = [
         int(page.inner_text(f"[data-total='{seat}']"))
         for seat in range(len(RECORD["players"]))
@@ -91,7 +91,7 @@ def test_replay_with_buttons_keys_and_slider(live_game: str, page: Any) -> None:
     page.click("a[data-replay-go=next]")
     page.wait_for_url(re.compile(r"move=1$"))
     check(page, 1)
-    assert page.locator(".replay-board svg.placed").count() == len(
+    assert page.locator(".replay-board g.placed").count() == len(
         RECORD["moves"][0]["tiles"]
     )
 
