@@ -95,13 +95,19 @@ def save_device_cookie(response: Response) -> Response:
     return response
 
 
-def session_token(game_id: int) -> str | None:
-    """Return the edit token this browser session holds for game_id, if any."""
-    tokens = session.get("tokens")
+def _session_held(key: str, item_id: int) -> str | None:
+    """Return the token this browser session keeps under key for item_id, if any
+    (a session cookie is the client's: anything else in it counts as none)."""
+    tokens = session.get(key)
     if isinstance(tokens, dict):
-        token = tokens.get(str(game_id))
+        token = tokens.get(str(item_id))
         return token if isinstance(token, str) else None
     return None
+
+
+def session_token(game_id: int) -> str | None:
+    """Return the edit token this browser session holds for game_id, if any."""
+    return _session_held("tokens", game_id)
 
 
 def names_game(game_id: int) -> bool:
@@ -154,11 +160,7 @@ def remember_event_token(event_id: int, token: str) -> None:
 
 def session_event_token(event_id: int) -> str | None:
     """Return the event token this browser session holds for event_id, if any."""
-    tokens = session.get("event_tokens")
-    if isinstance(tokens, dict):
-        token = tokens.get(str(event_id))
-        return token if isinstance(token, str) else None
-    return None
+    return _session_held("event_tokens", event_id)
 
 
 def session_event_ids() -> list[int]:
