@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from cv2.typing import MatLike
 
-from .grid import Grid, dark_threshold, value_ratio
+from .grid import Grid, brightest_channel, dark_threshold, darkest_channel, value_ratio
 
 CELL = 64
 """Pixels per cell edge in the rectified grid."""
@@ -97,10 +97,10 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     rim = (d > 0.38 * CELL) & (xx >= inset) & (xx < CELL - inset) \
         & (yy >= inset) & (yy < CELL - inset)
     dark = ratio < _body_level(ratio, seen, rim, grid, (c0, r0, c1, r1))
-    value = rect.max(axis=2).astype(np.float32)
+    value = brightest_channel(rect).astype(np.float32)
     # Blown out: white, every channel near the top (a bright yellow symbol
     # tops one or two channels, never blue).
-    white = rect.min(axis=2) >= WHITE
+    white = darkest_channel(rect) >= WHITE
     out = {}
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
@@ -239,8 +239,8 @@ def _lighter_than_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     """The pixels of a window clearly lighter than the tile body of the cell
     at (x, y), when its middle holds something clearly lighter than it."""
     wx0, wy0, wx1, wy1 = window
-    value = rect[wy0:wy1, wx0:wx1].max(axis=2).astype(np.float32)
-    cell_value = rect[y:y + CELL, x:x + CELL].max(axis=2).astype(np.float32)
+    value = brightest_channel(rect[wy0:wy1, wx0:wx1]).astype(np.float32)
+    cell_value = brightest_channel(rect[y:y + CELL, x:x + CELL]).astype(np.float32)
     body = cell_value[dark[y:y + CELL, x:x + CELL]]
     if body.size < 0.2 * CELL * CELL:
         return light

@@ -27,6 +27,20 @@ MIN_PITCH = 14.0
 """The smallest tile (pixels of the working image) that can still be read."""
 
 
+def brightest_channel(img: np.ndarray) -> np.ndarray:
+    """Each pixel's brightest channel (HSV value), as uint8. NumPy's
+    `max(axis=2)` walks the three channels pixel by pixel and takes ten times
+    as long on a working image as OpenCV's per-plane maximum."""
+    b, g, r = cv2.split(img)
+    return np.asarray(cv2.max(cv2.max(b, g), r))
+
+
+def darkest_channel(img: np.ndarray) -> np.ndarray:
+    """Each pixel's darkest channel, as uint8 (see `brightest_channel`)."""
+    b, g, r = cv2.split(img)
+    return np.asarray(cv2.min(cv2.min(b, g), r))
+
+
 @dataclass
 class Grid:
     """The tile grid seen in a photo."""
@@ -43,7 +57,7 @@ def value_ratio(img: np.ndarray, radius: float, floor: bool = False) -> np.ndarr
     """Return each pixel's brightness relative to the brightest things near it,
     so that a black tile is dark in the shade as well as in full light; with
     `floor`, relative to the darkest things near it too (glare lifts both)."""
-    v = img.max(axis=2)
+    v = brightest_channel(img)
     h, w = v.shape
     f = 4 if min(h, w) >= 64 else 1
     small = cv2.resize(v, (max(1, w // f), max(1, h // f)),
@@ -161,7 +175,7 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float) -> Blobs:
     # A symbol is printed on black: its ring is several times darker than the
     # symbol (blur evens that out on small tiles), where a light patch of wood
     # grain is only a little lighter.
-    value = img.max(axis=2).astype(np.float64)
+    value = brightest_channel(img).astype(np.float64)
     blob_sum = np.bincount(labels.ravel(), weights=value.ravel(), minlength=n)[idx]
     ring = (box_sum(cv2.integral(value)) - blob_sum) / np.maximum(box - area[idx], 1)
     inside = blob_sum / area[idx]
@@ -181,8 +195,8 @@ def _like_table(img: np.ndarray, labels: np.ndarray, n: int, idx: np.ndarray,
     colour and brightness of the largest light region, where paint differs."""
     flat = labels.ravel()
     table = int(np.argmax(np.where(np.arange(n) == 0, -1, area)))
-    pix = img.reshape(-1, 3).astype(np.float64)
-    sums = np.stack([np.bincount(flat, weights=pix[:, k], minlength=n)
+    # A channel at a time: the whole image as float64 would be 24 bytes a pixel.
+    sums = np.stack([np.bincount(flat, weights=img[:, :, k].ravel(), minlength=n)
                      for k in range(3)], axis=1)
     mean = sums / np.maximum(area, 1)[:, None]
     total = mean.sum(axis=1, keepdims=True) + 1e-6
