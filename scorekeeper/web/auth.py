@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import ipaddress
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import Response, current_app, g, request, session
@@ -132,19 +133,8 @@ def request_may_edit(game_id: int, edit_token: str) -> tuple[bool, str]:
     A script sends X-Edit-Token; a browser page sends its session cookie plus the
     CSRF token as X-CSRFToken (the API blueprint is otherwise CSRF-exempt).
     """
-    header = request.headers.get("X-Edit-Token")
-    if header is not None:
-        if same_text(header, edit_token):
-            return True, "ok"
-        return False, "bad_edit_token"
-    if not session_may_edit(game_id, edit_token):
-        return False, "missing_edit_token"
-    if current_app.config.get("WTF_CSRF_ENABLED", True):
-        try:
-            validate_csrf(request.headers.get("X-CSRFToken"))
-        except ValidationError:
-            return False, "csrf_failed"
-    return True, "ok"
+    return _header_or_session("X-Edit-Token", edit_token, "edit_token",
+                              lambda: session_may_edit(game_id, edit_token))
 
 
 def remember_event_token(event_id: int, token: str) -> None:
@@ -174,14 +164,23 @@ def session_event_ids() -> list[int]:
 def request_may_add_to_event(event_id: int, event_token: str) -> tuple[bool, str]:
     """Decide whether this API request may add a game to the event; return
     (allowed, reason code): X-Event-Token, or the session's token plus CSRF."""
-    header = request.headers.get("X-Event-Token")
+    def held() -> bool:
+        token = session_event_token(event_id)
+        return token is not None and same_text(token, event_token)
+
+    return _header_or_session("X-Event-Token", event_token, "event_token", held)
+
+
+def _header_or_session(header_name: str, expected: str, what: str,
+                       session_holds: Callable[[], bool]) -> tuple[bool, str]:
+    """A script's token header decides alone (bad_<what> when wrong); without
+    it, the browser session must hold the right (missing_<what>) and send the
+    CSRF token, since the API blueprint is otherwise CSRF-exempt."""
+    header = request.headers.get(header_name)
     if header is not None:
-        if same_text(header, event_token):
-            return True, "ok"
-        return False, "bad_event_token"
-    held = session_event_token(event_id)
-    if held is None or not same_text(held, event_token):
-        return False, "missing_event_token"
+        return (True, "ok") if same_text(header, expected) else (False, f"bad_{what}")
+    if not session_holds():
+        return False, f"missing_{what}"
     if current_app.config.get("WTF_CSRF_ENABLED", True):
         try:
             validate_csrf(request.headers.get("X-CSRFToken"))
