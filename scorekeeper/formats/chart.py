@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 from typing import Protocol
 
@@ -57,18 +58,71 @@ def running_totals(moves: Sequence[Scored], players: int) -> list[list[int]]:
     return series
 
 
-def _nice_step(top: int) -> int:
+def nice_step(top: float) -> int:
     """Return a round tick step for an axis reaching `top`."""
     for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
         if top / step <= 8:
             return step
-    return max(1, top // 8)
+    return max(1, int(top) // 8)
 
 
 FONT = 13
 """Text size in the chart's units. The chart is drawn 360 units wide, a phone's
 width, so that a phone shows its text at about this many CSS px (>= 11, issue
 18) and a page widens it at most to history.css's max-width (480 px: 17 px)."""
+
+INK = f'fill="currentColor" font-size="{FONT}"'
+"""Every text's colour and size: the page's ink, so that a chart reads in the
+light and the dark scheme (black in a file of its own)."""
+
+
+@dataclass(frozen=True)
+class Plot:
+    """Where a chart draws: its plot area inside a width × height picture."""
+
+    width: int
+    height: int
+    left: int
+    top: int
+    plot_w: int
+    plot_h: int
+
+    def frame(self, css_class: str, title: str, ticks: Sequence[tuple[float, int]]
+              ) -> list[str]:
+        """The chart's opening: the svg element, its title, the plot's frame,
+        and per y tick (its y, its value) a faint grid line with its label."""
+        out = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" '
+            f'viewBox="0 0 {self.width} {self.height}" width="100%" role="img" '
+            f'aria-labelledby="{css_class}-title" {INK}>',
+            f'<title id="{css_class}-title">{escape(title)}</title>',
+            f'<rect x="{self.left}" y="{self.top}" width="{self.plot_w}" '
+            f'height="{self.plot_h}" fill="none" stroke="currentColor" '
+            f'stroke-opacity=".45"/>',
+        ]
+        for y, value in ticks:
+            out.append(
+                f'<line x1="{self.left}" y1="{y:.1f}" x2="{self.left + self.plot_w}" '
+                f'y2="{y:.1f}" stroke="currentColor" stroke-opacity=".15"/>'
+                f'<text x="{self.left - 5}" y="{y:.1f}" text-anchor="end" '
+                f'dominant-baseline="middle" {INK}>{value}</text>'
+            )
+        return out
+
+    def x_tick(self, x: float, label: int) -> str:
+        """A label under the plot at x."""
+        return (f'<text x="{x:.1f}" y="{self.top + self.plot_h + 16}" '
+                f'text-anchor="middle" {INK}>{label}</text>')
+
+    def axis_titles(self, x_title: str, y_title: str, x_title_y: float) -> str:
+        """The x axis's title under the plot, the y axis's turned along its left."""
+        mid = self.top + self.plot_h / 2
+        return (
+            f'<text x="{self.left + self.plot_w / 2:.1f}" y="{x_title_y}" '
+            f'text-anchor="middle" {INK}>{escape(x_title)}</text>'
+            f'<text x="12" y="{mid:.1f}" text-anchor="middle" {INK} '
+            f'transform="rotate(-90 12 {mid:.1f})">{escape(y_title)}</text>'
+        )
 
 
 def score_chart_svg(
@@ -96,7 +150,7 @@ def score_chart_svg(
     high = max((max(s) for s in series if s), default=0)
     # A deduction (RULES §7) can take a total below zero.
     low = min((min(s) for s in series if s), default=0)
-    step = _nice_step(max(high - min(low, 0), 1))
+    step = nice_step(max(high - min(low, 0), 1))
     y_top = max(step, -(-high // step) * step)
     y_bottom = min(0, (low // step) * step)
     span = y_top - y_bottom
@@ -107,35 +161,11 @@ def score_chart_svg(
     def y(v: int) -> float:
         return top + plot_h * (1 - (v - y_bottom) / span)
 
-    out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" '
-        f'viewBox="0 0 {width} {total_h}" width="100%" role="img" '
-        f'aria-labelledby="score-chart-title" fill="currentColor" font-size="{FONT}">',
-        f'<title id="score-chart-title">{escape(title)}</title>',
-        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" '
-        f'fill="none" stroke="currentColor" stroke-opacity=".45"/>',
-    ]
-    for v in range(y_bottom, y_top + 1, step):
-        yy = f"{y(v):.1f}"
-        out.append(
-            f'<line x1="{left}" y1="{yy}" x2="{left + plot_w}" y2="{yy}" '
-            f'stroke="currentColor" stroke-opacity=".15"/>'
-            f'<text x="{left - 5}" y="{yy}" text-anchor="end" '
-            f'dominant-baseline="middle">{v}</text>'
-        )
-    x_step = _nice_step(rounds)
-    for r in range(0, rounds + 1, x_step):
-        xx = f"{x(r):.1f}"
-        out.append(
-            f'<text x="{xx}" y="{top + plot_h + 16}" text-anchor="middle">{r}</text>'
-        )
-    out.append(
-        f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 34}" '
-        f'text-anchor="middle">{escape(round_label)}</text>'
-        f'<text x="12" y="{top + plot_h / 2:.1f}" text-anchor="middle" '
-        f'transform="rotate(-90 12 {top + plot_h / 2:.1f})">'
-        f"{escape(points_label)}</text>"
-    )
+    plot = Plot(width, total_h, left, top, plot_w, plot_h)
+    out = plot.frame("score-chart", title,
+                     [(y(v), v) for v in range(y_bottom, y_top + 1, step)])
+    out += [plot.x_tick(x(r), r) for r in range(0, rounds + 1, nice_step(rounds))]
+    out.append(plot.axis_titles(round_label, points_label, top + plot_h + 34))
     for seat, values in enumerate(series):
         colour = PALETTE[seat % len(PALETTE)]
         dash = DASHES[seat % len(DASHES)]

@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from html import escape
 
-from .chart import PALETTE, _nice_step
+from .chart import PALETTE, Plot, nice_step
 
 
 def rating_chart_svg(
@@ -36,7 +36,7 @@ def rating_chart_svg(
         p[1] - p[2] for p in points
     ] + [0.0]
     high, low = max(values), min(values)
-    step = _nice_step(max(int(high - low) + 1, 1))
+    step = nice_step(max(int(high - low) + 1, 1))
     y_top = max(math.ceil(high / step), 1) * step
     y_bottom = min(math.floor(low / step), 0) * step
     span = max(y_top - y_bottom, 1)
@@ -48,37 +48,13 @@ def rating_chart_svg(
         return top + plot_h * (1 - (v - y_bottom) / span)
 
     colour = PALETTE[0]
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" '
-        f'viewBox="0 0 {width} {height}" width="100%" role="img" '
-        f'aria-labelledby="rating-chart-title">',
-        f'<title id="rating-chart-title">{escape(title)}</title>',
-        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" '
-        f'fill="none" stroke="currentColor" stroke-opacity="0.4"/>',
-    ]
-    for v in range(y_bottom, y_top + 1, step):
-        yy = f"{y(v):.1f}"
-        out.append(
-            f'<line x1="{left}" y1="{yy}" x2="{left + plot_w}" y2="{yy}" '
-            f'stroke="currentColor" stroke-opacity="0.15"/>'
-            f'<text x="{left - 4}" y="{yy}" text-anchor="end" '
-            f'dominant-baseline="middle" font-size="13" fill="currentColor">'
-            f"{v}</text>"
-        )
+    plot = Plot(width, height, left, top, plot_w, plot_h)
+    out = plot.frame("rating-chart", title,
+                     [(y(v), v) for v in range(y_bottom, y_top + 1, step)])
     games = len(points)
-    x_step = _nice_step(max(games - 1, 1))
-    for i in range(0, games, x_step):
-        out.append(
-            f'<text x="{x(i):.1f}" y="{top + plot_h + 16}" text-anchor="middle" '
-            f'font-size="13" fill="currentColor">{i + 1}</text>'
-        )
-    out.append(
-        f'<text x="{left + plot_w / 2:.1f}" y="{height - 4}" text-anchor="middle" '
-        f'font-size="13" fill="currentColor">{escape(x_label)}</text>'
-        f'<text x="11" y="{top + plot_h / 2:.1f}" text-anchor="middle" '
-        f'font-size="13" fill="currentColor" '
-        f'transform="rotate(-90 11 {top + plot_h / 2:.1f})">{escape(y_label)}</text>'
-    )
+    out += [plot.x_tick(x(i), i + 1)
+            for i in range(0, games, nice_step(max(games - 1, 1)))]
+    out.append(plot.axis_titles(x_label, y_label, height - 4))
     if points:
         upper = [f"{x(i):.1f},{y(mu + sigma):.1f}" for i, (_, mu, sigma)
                  in enumerate(points)]
