@@ -31,7 +31,6 @@ Nothing is stored by a photo, so every upload reads the same position.
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import statistics
 import sys
@@ -45,33 +44,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from bench_club import HOST, free_port, process_tree, start_server, stop_server  # noqa: E402
+from bench_club import free_port, process_tree, start_server, stop_server  # noqa: E402
 from corpus import record_before  # noqa: E402
-
-PHOTO = ROOT / "tests" / "data" / "photos" / "example-2-held-out.jpg"
-"""The default photo; its JSON beside it names the corpus game and move."""
-BOUNDARY = "bench-photo-boundary"
-
-
-def request(port: int, method: str, path: str, body: bytes = b"",
-            headers: dict[str, str] | None = None) -> tuple[int, bytes, float]:
-    """One request on a fresh connection; return (status, body, seconds)."""
-    conn = http.client.HTTPConnection(HOST, port, timeout=60)
-    start = time.perf_counter()
-    try:
-        conn.request(method, path, body=body or None, headers=headers or {})
-        response = conn.getresponse()
-        data = response.read()
-        return response.status, data, time.perf_counter() - start
-    finally:
-        conn.close()
-
-
-def photo_body(data: bytes) -> bytes:
-    """The multipart body a phone's form sends with the photo in `image`."""
-    return (f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="image";'
-            f' filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n').encode() \
-        + data + f"\r\n--{BOUNDARY}--\r\n".encode()
+from photo_requests import PHOTO, import_game, photo_body, request  # noqa: E402
 
 
 def rss_mb(pid: int) -> float:
@@ -150,13 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         port = free_port()
         proc = start_server(Path(folder), port, ["--quiet", *args.server_arg])
         try:
-            status, answer, _ = request(port, "POST", "/api/games/import",
-                                        json.dumps(record).encode(),
-                                        {"Content-Type": "application/json"})
-            assert status == 201, answer
-            game = json.loads(answer)
-            headers = {"X-Edit-Token": game["edit_token"],
-                       "Content-Type": f"multipart/form-data; boundary={BOUNDARY}"}
+            game, headers = import_game(port, record)
             path = f"/api/games/{game['id']}/photo"
             want = sorted((t["row"], t["col"], t["color"], t["shape"])
                           for t in move["tiles"])

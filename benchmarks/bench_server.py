@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import http.client
 import json
 import socket
 import statistics
@@ -59,30 +58,7 @@ from bench_club import (  # noqa: E402
     stop_server,
 )
 from corpus import record_before  # noqa: E402
-
-PHOTO = ROOT / "tests" / "data" / "photos" / "example-2-held-out.jpg"
-BOUNDARY = "bench-server-boundary"
-
-
-def request(port: int, method: str, path: str, body: bytes = b"",
-            headers: dict[str, str] | None = None,
-            timeout: float = 60) -> tuple[int, bytes, float]:
-    """One request on a fresh connection; return (status, body, seconds)."""
-    conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
-    start = time.perf_counter()
-    try:
-        conn.request(method, path, body=body or None, headers=headers or {})
-        response = conn.getresponse()
-        data = response.read()
-        return response.status, data, time.perf_counter() - start
-    finally:
-        conn.close()
-
-
-def photo_body(data: bytes, kind: str = "jpeg") -> bytes:
-    return (f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="image";'
-            f' filename="photo.{kind}"\r\nContent-Type: image/{kind}\r\n\r\n'
-            ).encode() + data + f"\r\n--{BOUNDARY}--\r\n".encode()
+from photo_requests import PHOTO, import_game, photo_body, request  # noqa: E402
 
 
 def png_bomb(width: int, height: int) -> bytes:
@@ -219,14 +195,8 @@ def main() -> int:
         port = free_port()
         proc = start_server(Path(folder), port, ["--quiet", *args.server_arg])
         try:
-            status, answer, _ = request(port, "POST", "/api/games/import",
-                                        json.dumps(record).encode(),
-                                        {"Content-Type": "application/json"})
-            assert status == 201, answer
-            game = json.loads(answer)
+            game, headers = import_game(port, record)
             state = f"/api/games/{game['id']}"
-            headers = {"X-Edit-Token": game["edit_token"],
-                       "Content-Type": f"multipart/form-data; boundary={BOUNDARY}"}
             time.sleep(3)
             idle = pss_mb(proc.pid)
             print(f"idle: {idle:.0f} MB PSS, {len(process_tree(proc.pid))}"
