@@ -645,6 +645,15 @@ def board_label(variant: engine.Variant, tiles: int) -> str:
     return _by_unit(variant, "board", num=tiles)
 
 
+def board_label_forms(variant: engine.Variant) -> dict[str, str]:
+    """Return the board's name for no tile, one, and more ("0", "1", "n"),
+    for a page's script to name the board as tiles are placed (its number
+    put in): the catalog's plural rule says how 0 and 1 read (French: "0
+    pion"); every language here reads 2 and more alike."""
+    return {"0": board_label(variant, 0), "1": board_label(variant, 1),
+            "n": board_label(variant, 2)}
+
+
 def first_move_hint(variant: engine.Variant) -> str:
     """Return the hint on an empty board."""
     return _by_unit(variant, "first", n=variant.min_first_move)

@@ -46,6 +46,7 @@
       b.tiles = next.board.map(function (t) { return [t.row, t.col, t.color, t.shape]; });
       b.occupied = {};
       b.tiles.forEach(function (tile) { b.occupied[tile[0] + "," + tile[1]] = tile; });
+      sk.countLabel(svg, b.tiles.length);
       b.unseen = {};
       next.unseen.forEach(function (u) { b.unseen[u.color + " " + u.shape] = u.count; });
     };

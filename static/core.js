@@ -21,6 +21,12 @@
     Object.keys(vars || {}).forEach(function (k) { out = out.split("%(" + k + ")s").join(vars[k]); });
     return out;
   };
+  /* Keep an element's name current as its number changes: the server gave its
+     forms for 0, 1 and more (_counted.html), each in the page's language. */
+  sk.countLabel = function (el, n) {
+    var form = el && el.getAttribute("data-label-" + (n < 2 ? n : "n"));
+    if (form) { el.setAttribute("aria-label", form.replace(/\d+/, String(n))); }
+  };
   sk.json = function (text, fallback) {
     try { return JSON.parse(text || ""); } catch (e) { return fallback === undefined ? {} : fallback; }
   };

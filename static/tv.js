@@ -74,9 +74,7 @@
     svg.setAttribute("viewBox", [((c0 + c1 + 1) / 2 - w / 2) * CELL, ((r0 + r1 + 1) / 2 - h / 2) * CELL,
                                  w * CELL, h * CELL].join(" "));
     svg.setAttribute("data-tiles", String(tiles.length));
-    // Its name says how many tiles (the server's sentence, its number replaced).
-    var label = svg.getAttribute("aria-label") || "";
-    svg.setAttribute("aria-label", label.replace(/\d+(?!.*\d)/, String(tiles.length)));
+    sk.countLabel(svg, tiles.length);
   }
 
   function show(next) {

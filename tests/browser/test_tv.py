@@ -176,3 +176,30 @@ def test_on_a_1080p_screen_the_board_stands_beside_the_totals(
     assert clock["y"] + clock["height"] <= 1080
     assert page.evaluate("document.documentElement.scrollHeight") <= 1080
     assert page.evaluate("document.documentElement.scrollWidth") <= 1920
+
+
+@pytest.mark.parametrize(("lang", "names"), [
+    ("en", ["The board, 0 tiles", "The board, 1 tile", "The board, 2 tiles"]),
+    ("fr", ["La grille, 0 pion", "La grille, 1 pion", "La grille, 2 pions"]),
+])
+def test_board_name_counts_its_tiles_in_the_page_language(
+    live_server: str, browser: Any, lang: str, names: list[str]
+) -> None:
+    """The board's accessible name follows the moves in the singular and the
+    plural of the page's language (it said "1 tiles" when only its number was
+    replaced), on the table view and on the game page that entered them."""
+    game = api(live_server, "/api/games", {"players": ["Ann", "Bob"]})
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    tv = context.new_page()
+    tv.goto(f"{live_server}/games/{game['id']}/tv?lang={lang}")
+    board = tv.locator("[data-tv-board]")
+    expect(board).to_have_attribute("aria-label", names[0])
+    game_page = context.new_page()
+    game_page.goto(f"{live_server}/games/{game['id']}?lang={lang}")
+    game_board = game_page.locator("[data-board]")
+    for count, (row, col, shape) in enumerate([(0, 0, "circle"), (0, 1, "square")], 1):
+        place(live_server, game, row, col, "red", shape)
+        expect(board).to_have_attribute("aria-label", names[count], timeout=8000)
+        expect(game_board).to_have_attribute(
+            "aria-label", re.compile("^" + re.escape(names[count])), timeout=8000)
+    context.close()
