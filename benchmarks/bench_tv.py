@@ -4,8 +4,8 @@ open event streams cost the other requests.
 Usage:
     python benchmarks/bench_tv.py [--screens 12] [--moves 20] [--server-arg=...]
 
-Starts `python -m scorekeeper` from this checkout (granian, its default workers
-and threads; `--server-arg=--workers=0` for waitress), opens --screens table
+Starts `python -m scorekeeper` from this checkout (its defaults: one waitress
+process; `--server-arg=--workers=4` for four), opens --screens table
 views' event streams on one game (stdlib sockets, one thread each, reconnecting
 as EventSource does after the `retry` the server sends), then enters --moves
 moves one every 1.5 s and measures, per move, the time from the POST's answer

@@ -68,7 +68,7 @@ BENCHMARKS = [
           " slow clients: others ≤ 2 s", r"^(idle|after|PNG|baseline|64)"),
     Bench("server-workers", ["benchmarks/bench_server.py",
                              "--server-arg=--workers=4"],
-          "the same with `--workers 4` (granian)", "—",
+          "the same with `--workers 4` (waitress in 4 processes)", "—",
           r"^(idle|after|PNG|baseline|64)"),
     Bench("home", ["benchmarks/bench_home.py", "--db", H50K],
           "home page at 50,000 games (test client)", "≤ 5 ms", r"^home",

@@ -1,7 +1,7 @@
 """Child processes that die with the server (issue 19: no orphans).
 
 The server starts children: the helper that reads photos and draws PDFs
-(web/helper.py) and, with `--workers N`, granian's worker processes. Stopped
+(web/helper.py) and, with `--workers N`, the worker processes. Stopped
 with Ctrl+C, the server stops them; killed (`kill -9`, the OOM killer), it
 cannot, and a 100 MB helper, or a worker still holding the port, would live on.
 Each child therefore asks the kernel for a signal when its parent dies.
@@ -21,7 +21,7 @@ def die_with_parent() -> None:
     nothing), and stop now if the parent is already gone.
 
     Called first thing in a child the server starts: the helper
-    (web/helper.py) and, under granian, each worker process (serve.worker_app).
+    (web/helper.py) and, with --workers N, each worker process (serve.worker_app).
     """
     if not sys.platform.startswith("linux"):
         return

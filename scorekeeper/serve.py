@@ -8,12 +8,11 @@ while there are some (web/helper.py): about 70 MB at idle. Waitress reads a
 request's whole body in its I/O thread before a thread is given to the app, so
 a client trickling a body a byte at a time holds no thread (issue 19).
 
-For a club night, `--workers N` serves with granian (a Rust HTTP server with
-Windows, macOS and Linux wheels): N processes, each with `--threads` threads
-and its own helper, share the one SQLite file (WAL, BEGIN IMMEDIATE, a busy
-timeout); each keeps its own game cache, whose keys change with every write,
-so no process serves another's stale game. Granian hands the app the body as it
-arrives: each trickling client holds a thread (README, "Serving").
+For a large club night, `--workers N` runs N such waitress processes on one
+listening socket (prefork.py), each with `--threads` threads and its own
+helper; they share the one SQLite file (WAL, BEGIN IMMEDIATE, a busy timeout)
+and each keeps its own game cache, whose keys change with every write, so no
+process serves another's stale game.
 
 The launching process (the command) keeps what must happen once: migrations,
 the start text and the snapshot scheduler. Each worker creates its own app and
@@ -21,8 +20,7 @@ takes the settings the command gave the launcher's (listen address, allowed
 hosts, render slots) from one environment variable, WORKER_CONFIG_ENV, set
 before any worker starts; the admin PIN and secret key it reads from the same
 instance folder. Workers are spawned, not forked: a fork copies a process whose
-snapshot thread may hold SQLite's or stdout's locks at that moment, and granian
-forks again whenever it replaces a failed worker.
+snapshot thread may hold SQLite's or stdout's locks at that moment.
 """
 
 from __future__ import annotations
@@ -30,7 +28,6 @@ from __future__ import annotations
 import argparse
 import errno
 import json
-import multiprocessing
 import os
 import socket
 import sys
@@ -73,8 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the serving options (workers, threads, --quiet) to the command line."""
     parser.add_argument(
         "--workers", type=int, default=DEFAULT_WORKERS,
-        help="server processes on granian, for a club night (default 0: this"
-        " process alone, on waitress)",
+        help="server processes, for a large club night (default 0: this"
+        " process alone)",
     )
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS,
                         help=f"threads per process (default {DEFAULT_THREADS})")
@@ -123,13 +120,13 @@ def wrap(app: Flask, quiet: bool) -> WSGIApp:
 
 
 def worker_app() -> WSGIApp:
-    """Create one worker's app (granian calls this in each worker process), with
-    the settings the command gave the launcher's app."""
+    """Create one worker's app (in each worker process: run_worker), with the
+    settings the command gave the launcher's app."""
     from . import create_app
     from .processes import die_with_parent
 
-    # Granian's workers would outlive a launcher killed with -9 (and keep
-    # serving its port): they die with it, as the helper processes do.
+    # Workers would outlive a launcher killed with -9 (and keep serving its
+    # port): they die with it, as the helper processes do.
     die_with_parent()
     app = create_app()
     shared = os.environ.get(WORKER_CONFIG_ENV)
@@ -180,53 +177,58 @@ def serve(app: Flask, host: str, port: int, args: argparse.Namespace) -> int:
         if args.workers <= 0:
             _serve_waitress(app, host, port, args)
         else:
-            _serve_granian(app, host, port, args)
+            _serve_workers(app, host, port, args)
     except KeyboardInterrupt:
         pass
     return 0
 
 
+def _waitress_options(threads: int) -> dict[str, Any]:
+    """What waitress is told, in this process or in each worker."""
+    from .formats.backup import MAX_BACKUP_BYTES
+
+    return {
+        "threads": threads,
+        # Every phone and screen keeps a connection open: waitress's default of
+        # 100 made the 101st wait for a free one (seconds on a club night).
+        "connection_limit": 2000, "_quiet": True,
+        # Waitress buffers a body (on disk beyond 512 KB) before the app sees
+        # it: no body longer than the largest the app takes (a backup) is read.
+        "max_request_body_size": MAX_BACKUP_BYTES + 1024 * 1024,
+    }
+
+
 def _serve_waitress(app: Flask, host: str, port: int, args: argparse.Namespace) -> None:
     import waitress
 
-    from .formats.backup import MAX_BACKUP_BYTES
-
-    waitress.serve(
-        wrap(app, args.quiet), host=host, port=port, threads=args.threads,
-        # Every phone and screen keeps a connection open: waitress's default of
-        # 100 made the 101st wait for a free one (seconds on a club night).
-        connection_limit=2000, _quiet=True,
-        # Waitress buffers a body (on disk beyond 512 KB) before the app sees
-        # it: no body longer than the largest the app takes (a backup) is read.
-        max_request_body_size=MAX_BACKUP_BYTES + 1024 * 1024,
-    )
+    waitress.serve(wrap(app, args.quiet), host=host, port=port,
+                   **_waitress_options(args.threads))
 
 
-def _serve_granian(app: Flask, host: str, port: int, args: argparse.Namespace) -> None:
-    from granian.constants import Interfaces
-    from granian.server import Server
+BACKLOG = 1024
+"""Connections the kernel holds for the workers to accept (waitress's own)."""
+
+
+def _serve_workers(app: Flask, host: str, port: int, args: argparse.Namespace) -> None:
+    from .prefork import listening_socket, supervise
 
     if args.quiet:
         os.environ[QUIET_ENV] = "1"
     else:
         os.environ.pop(QUIET_ENV, None)
     os.environ[WORKER_CONFIG_ENV] = worker_settings(app, args.workers)
-    server = Server(
-        "scorekeeper.serve:worker_app",
-        address=host,
-        port=port,
-        interface=Interfaces.WSGI,
-        workers=args.workers,
-        blocking_threads=args.threads,
-        factory=True,
-        log_enabled=False,
-        respawn_failed_workers=True,
-    )
-    # granian starts (and restarts) its workers by the default start method:
-    # spawn while it serves (see the module's docstring), as before after.
-    before = multiprocessing.get_start_method(allow_none=True)
-    multiprocessing.set_start_method("spawn", force=True)
-    try:
-        server.serve()
-    finally:
-        multiprocessing.set_start_method(before, force=True)
+    sock = listening_socket(host, port, BACKLOG)
+    supervise(sock, args.workers, run_worker, {"threads": args.threads})
+
+
+def run_worker(sock: socket.socket, options: dict[str, Any]) -> None:
+    """One worker process of `--workers N`: its own app, waitress on the
+    command's socket (prefork.py)."""
+    import waitress
+
+    from .prefork import ignore_ctrl_c
+
+    ignore_ctrl_c()
+    app = worker_app()
+    waitress.serve(app, sockets=[sock], backlog=BACKLOG,
+                   **_waitress_options(int(options["threads"])))

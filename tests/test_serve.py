@@ -100,31 +100,32 @@ def test_workers_start_after_the_database_is_migrated(
 ) -> None:
     started: dict[str, Any] = {}
 
-    class FakeServer:
-        def __init__(self, target: str, **kw: Any) -> None:
-            database = tmp_path / "inst" / "scorekeeper.sqlite3"
-            # Migrations ran once, in the parent, before any worker (pitfall 5).
-            started.update(kw, target=target, migrated=database.exists())
+    def fake_supervise(sock: socket.socket, workers: int, target: Any,
+                       options: dict[str, Any]) -> None:
+        database = tmp_path / "inst" / "scorekeeper.sqlite3"
+        # Migrations ran once, in the parent, before any worker (pitfall 5).
+        started.update(options, workers=workers, target=target,
+                       migrated=database.exists(), address=sock.getsockname())
+        sock.close()
 
-        def serve(self) -> None:
-            started["served"] = True
+    from scorekeeper import prefork
 
-    import granian.server
-
-    monkeypatch.setattr(granian.server, "Server", FakeServer)
+    monkeypatch.setattr(prefork, "supervise", fake_supervise)
     monkeypatch.setattr(serve, "port_in_use", lambda host, port: False)
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "unused"))
+    port = _free_port()
 
     status = run_command.main([
-        "--port", "5125", "--workers", "3", "--quiet",
+        "--port", str(port), "--workers", "3", "--quiet",
         "--instance", str(tmp_path / "inst"),
     ])
 
-    assert status == 0 and started["served"] and started["migrated"]
-    assert started["target"] == "scorekeeper.serve:worker_app"
-    assert started["factory"] is True
+    assert status == 0 and started["migrated"]
+    # The command listens; each worker runs waitress on its socket.
+    assert started["address"][1] == port
+    assert started["target"] is serve.run_worker
     assert started["workers"] == 3
-    assert started["blocking_threads"] == serve.DEFAULT_THREADS
+    assert started["threads"] == serve.DEFAULT_THREADS
     assert os.environ.get(serve.QUIET_ENV) == "1"
     monkeypatch.delenv(serve.QUIET_ENV)
 

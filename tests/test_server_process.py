@@ -56,6 +56,20 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def workers_of(pid: int) -> list[int]:
+    """Return the live `--workers` processes of the server pid (multiprocessing
+    also starts its resource tracker, which is not one)."""
+    found = []
+    for child in descendants(pid):
+        try:
+            line = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in line and alive(child):
+            found.append(child)
+    return found
+
+
 def alive(pid: int) -> bool:
     """Return whether pid runs (a zombie, dead but not yet reaped, does not)."""
     try:
@@ -156,29 +170,34 @@ def test_the_default_command_is_one_process_and_one_helper_at_most(
 def test_kill_9_of_the_server_leaves_no_process_behind(
         tmp_path: Path, extra: tuple[str, ...]) -> None:
     with server(tmp_path / "inst", *extra) as (proc, port):
-        for _ in range(4):  # under granian, each worker process its helper
+        for _ in range(4):  # with workers, each worker process draws in its helper
             a_pdf(port)
         started = descendants(proc.pid)
         assert started, "the PDFs were drawn in a helper process"
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
-        # Before issue 19 the helpers (and granian's workers) lived on.
+        # Before issue 19 the helpers (and the workers) lived on.
         assert wait_until(lambda: not any(alive(p) for p in started), 15), \
             [p for p in started if alive(p)]
 
 
-def test_a_restart_right_after_ctrl_c_binds_the_port_at_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("extra", [(), ("--workers", "2")], ids=["default", "workers"])
+def test_a_restart_right_after_ctrl_c_binds_the_port_at_once(
+        tmp_path: Path, extra: tuple[str, ...]) -> None:
     instance = tmp_path / "inst"
-    with server(instance) as (proc, port):
+    with server(instance, *extra) as (proc, port):
         # A connection the server closes first leaves it in TIME_WAIT, a minute.
         with socket.create_connection((HOST, port), timeout=10) as sock:
             sock.sendall(f"GET / HTTP/1.0\r\nHost: {HOST}:{port}\r\n\r\n".encode())
             while sock.recv(65536):
                 pass
+        workers = descendants(proc.pid)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(30) == 0
+        # Every worker stopped with the command (Ctrl+C reaches the group).
+        assert wait_until(lambda: not any(alive(p) for p in workers), 10)
     # Before issue 19: "Port ... is already in use" and exit 1, for a minute.
-    proc = start(instance, port)
+    proc = start(instance, port, *extra)
     try:
         assert call(port, "GET", "/api/games")["games"] == []
     finally:
@@ -186,8 +205,10 @@ def test_a_restart_right_after_ctrl_c_binds_the_port_at_once(tmp_path: Path) -> 
         proc.wait(30)
 
 
-def test_trickled_request_bodies_leave_other_requests_answered(tmp_path: Path) -> None:
-    with server(tmp_path / "inst") as (_proc, port):
+@pytest.mark.parametrize("extra", [(), ("--workers", "2")], ids=["default", "workers"])
+def test_trickled_request_bodies_leave_other_requests_answered(
+        tmp_path: Path, extra: tuple[str, ...]) -> None:
+    with server(tmp_path / "inst", *extra) as (_proc, port):
         stop = threading.Event()
         slow: list[socket.socket] = []
         try:
@@ -209,6 +230,8 @@ def test_trickled_request_bodies_leave_other_requests_answered(tmp_path: Path) -
             time.sleep(3)
             # Before issue 19 (granian, 4 workers of 8 threads) 64 trickling
             # bodies held every thread: these waited as long as they trickled.
+            # Each worker is waitress now, which reads a body before a thread
+            # sees it.
             for _ in range(5):
                 game = call(port, "POST", "/api/games", {"players": ["Ann", "Bob"]},
                             timeout=15)
@@ -218,6 +241,22 @@ def test_trickled_request_bodies_leave_other_requests_answered(tmp_path: Path) -
             stop.set()
             for sock in slow:
                 sock.close()
+
+
+def test_a_worker_that_dies_is_replaced_and_the_others_answer_meanwhile(
+        tmp_path: Path) -> None:
+    with server(tmp_path / "inst", "--workers", "2") as (proc, port):
+        workers = workers_of(proc.pid)
+        assert len(workers) == 2, workers
+        game = call(port, "POST", "/api/games", {"players": ["Ann", "Bob"]})
+        os.kill(workers[0], signal.SIGKILL)
+        # The other worker answers at once; the command starts a new one.
+        for _ in range(10):
+            assert call(port, "GET", f"/api/games/{game['id']}")["turn"] == 0
+        assert wait_until(lambda: len(workers_of(proc.pid)) == 2, 20)
+        assert workers[0] not in workers_of(proc.pid)
+        for _ in range(10):
+            assert call(port, "GET", f"/api/games/{game['id']}")["turn"] == 0
 
 
 def test_the_helper_starts_on_the_first_pdf_and_stops_when_idle(tmp_path: Path) -> None:

@@ -196,7 +196,7 @@ def _end(proc: subprocess.Popen[bytes]) -> None:
 
 
 _HELPER = Helper()
-"""This server process's helper (under granian each worker has its own)."""
+"""This server process's helper (with --workers N each worker has its own)."""
 
 
 def helper() -> Helper:

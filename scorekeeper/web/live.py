@@ -5,8 +5,8 @@ A stream sends the state, then checks a cheap change key every CHECK_SECONDS
 and sends the state again when it changed, and ends after STREAM_SECONDS; the
 browser's EventSource reconnects after the `retry` it was told, with
 Last-Event-ID so that an unchanged state is not sent again. The server runs a
-few worker processes with a few threads each (granian, or waitress in one
-process), so a stream must never hold a thread for good: each is bounded, and
+few threads in one process, or in a few (`--workers N`), so a stream must
+never hold a thread for good: each is bounded, and
 at most STREAMS_PER_PROCESS run at once in a process (every kind of screen
 together); one more gets the state if it changed and a retry of BUSY_RETRY_MS,
 which makes it a poll: at a club night (200 screens) most screens poll, so a
