@@ -838,6 +838,18 @@ PHOTO_REASONS: dict[str, str] = {
         " (%(limit)d). Check the board on the page, or take the photo again with"
         " the whole board in the picture."
     ),
+    "teach_count": N_(
+        "The photo shows %(count)d tiles. Lay out one tile of each colour"
+        " (%(expected)d), a little apart, and take the photo again from above."
+    ),
+    "teach_alike": N_(
+        "Two of the tiles are too alike in colour to tell apart. Lay out one tile"
+        " of each colour, and take the photo again in even light."
+    ),
+    "teach_pale": N_(
+        "A tile's colour is washed out (glare or too much light). Take the photo"
+        " again without the reflection."
+    ),
 }
 """Why a photo could not be read, by the photo reader's reason code (the size
 refusals split by what was too large), each saying how to retake it."""
@@ -871,6 +883,9 @@ def photo_unreadable(reason: str, params: dict[str, object]) -> str:
     elif reason == "no_match":
         values = {"matched": _whole(params.get("matched")),
                   "stored": _whole(params.get("stored"))}
+    elif reason == "teach_count":
+        values = {"count": _whole(params.get("count")),
+                  "expected": _whole(params.get("expected"))}
     elif reason == "too_many_tiles":
         values = {"count": _whole(params.get("count")),
                   "limit": _whole(params.get("limit"))}
