@@ -11,6 +11,7 @@ make it up)."""
 
 from __future__ import annotations
 
+import colorsys
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, session, url_for
@@ -50,10 +51,16 @@ def read_teaching(data: bytes) -> dict[str, Any]:
 
 def _swatches(hues: dict[str, float]) -> list[dict[str, object]]:
     """Each colour's name and a swatch of its hue, in wheel order."""
-    return [{"color": color, "name": text.color_name(color),
-             "hue": round(hues[color]),
-             "style": f"background: hsl({round(hues[color])} 75% 45%)"}
-            for color in COLORS if color in hues]
+    out: list[dict[str, object]] = []
+    for color in COLORS:
+        if color in hues:
+            # A fill, not a style: the CSP allows no inline style.
+            r, g, b = colorsys.hls_to_rgb((hues[color] % 360) / 360, 0.45, 0.75)
+            out.append({"color": color, "name": text.color_name(color),
+                        "hue": round(hues[color]),
+                        "fill": f"#{round(r * 255):02x}{round(g * 255):02x}"
+                                f"{round(b * 255):02x}"})
+    return out
 
 
 def _known() -> dict[str, float]:
