@@ -839,8 +839,9 @@ PHOTO_REASONS: dict[str, str] = {
         " the whole board in the picture."
     ),
     "teach_count": N_(
-        "The photo shows %(count)d tiles. Lay out one tile of each colour"
-        " (%(expected)d), a little apart, and take the photo again from above."
+        "%(count)d tiles were found in the photo, not %(expected)d. Lay out one"
+        " tile of each colour, a little apart, and take the photo again from"
+        " above, close enough that they fill most of it."
     ),
     "teach_alike": N_(
         "Two of the tiles are too alike in colour to tell apart. Lay out one tile"
@@ -883,6 +884,14 @@ def photo_unreadable(reason: str, params: dict[str, object]) -> str:
     elif reason == "no_match":
         values = {"matched": _whole(params.get("matched")),
                   "stored": _whole(params.get("stored"))}
+    elif reason == "teach_unread":
+        return ngettext(
+            "The colour of %(num)d tile could not be read: too dark or too small in"
+            " the photo. Take it closer, in more light.",
+            "The colour of %(num)d tiles could not be read: too dark or too small in"
+            " the photo. Take it closer, in more light.",
+            max(1, _whole(params.get("count"))),
+        )
     elif reason == "teach_count":
         values = {"count": _whole(params.get("count")),
                   "expected": _whole(params.get("expected"))}

@@ -124,7 +124,8 @@ def test_teaching_again_replaces_the_colours_and_forgetting_clears_them(
 
 @pytest.mark.parametrize("make, reason", [
     (lambda: b"GIF89a this is no photo", "not a JPEG or PNG"),
-    (lambda: photo(six(APART, 3)[:5], 3, 0.0, FAR_SHIFTED), "shows 5 tiles"),
+    (lambda: photo(six(APART, 3)[:5], 3, 0.0, FAR_SHIFTED),
+     "5 tiles were found in the photo, not 6"),
     (lambda: photo(six(APART, 4, ("red", "orange", "yellow", "green", "blue",
                                   "blue")), 4, 0.0, FAR_SHIFTED), "too alike"),
 ], ids=["not an image", "five tiles", "two of one colour"])
@@ -196,3 +197,23 @@ def test_the_photo_limit_and_its_body_limit_are_the_move_photos(
     assert response.status_code == 422
     assert "too large" in response.get_data(as_text=True)
     assert "colours.read" in photo_upload.ENDPOINTS
+
+
+def test_each_teaching_refusal_has_its_own_sentence_in_every_language(
+        app: Flask) -> None:
+    from scorekeeper import text
+
+    params = {"count": 2, "expected": 6}
+    counts = set()
+    for lang in ("en", "nl", "de", "fr", "es"):
+        with app.test_request_context(headers={"Accept-Language": lang}):
+            fallback = text.photo_unreadable("not_read", {})
+            said = {reason: text.photo_unreadable(reason, params)
+                    for reason in ("teach_count", "teach_unread", "teach_alike",
+                                   "teach_pale")}
+        assert fallback not in said.values(), lang
+        assert len(set(said.values())) == 4, lang
+        assert "2" in said["teach_count"] and "6" in said["teach_count"], lang
+        assert "2" in said["teach_unread"], lang
+        counts.add(said["teach_count"])
+    assert len(counts) == 5  # each language its own

@@ -55,6 +55,9 @@ SYMBOL_TO_TILE = 1.45
 """A tile's edge for its largest symbols' extent (the stars span about 70 %
 of a real tile)."""
 
+UNREAD_BODY = 0.75
+"""A cell's rim this dark is a tile body, symbol read or not (`reader`)."""
+
 WEIGHT = 3
 """The confirmed tiles a taught colour counts as: enough to place it, few
 enough that the table's confirmed moves soon move it."""
@@ -150,18 +153,20 @@ def read_colours(image: bytes) -> Taught:
 
     try:
         img = decode(image)
-        seen = _symbols(img)
+        seen, unread = _symbols(img)
     except PhotoUnreadable:
         raise
     except (cv2.error, ArithmeticError, IndexError, ValueError,
             np.linalg.LinAlgError) as exc:
         raise PhotoUnreadable("not_read") from exc
     seen.sort(key=lambda s: (s.x, s.y))
+    if 0 < len(seen) < len(COLORS) <= len(seen) + unread:
+        raise PhotoUnreadable("teach_unread", count=len(COLORS) - len(seen))
     named = name_hues([s.hue for s in seen], [s.saturation for s in seen])
     return Taught(named, seen)
 
 
-def _symbols(img: object) -> list[Seen]:
+def _symbols(img: object) -> tuple[list[Seen], int]:
     """Each tile's symbol in a working image: those on the grid of the
     largest group of tiles (tiles in a row), then each tile lying apart, found
     by its symbol or, when its paint is as dark as the tile (a dark blue on a
@@ -180,9 +185,17 @@ def _symbols(img: object) -> list[Seen]:
     def known(x: float, y: float) -> bool:
         return any(math.dist((x, y), at) < 0.6 * pitch for at, _, pitch in found)
 
+    bodies: list[tuple[float, float, float]] = []
+
     def read(grid: Grid, margin: int) -> None:
         for cell in read_cells(img, grid, margin=margin).values():
             if not cell.is_tile or cell.centre is None or cell.color is None:
+                if cell.body >= UNREAD_BODY:
+                    # A tile's body without a readable symbol: a dark or
+                    # small one, worth naming when the count falls short.
+                    at = grid.homography @ np.array([cell.col, cell.row, 1.0])
+                    bodies.append((float(at[0] / at[2]), float(at[1] / at[2]),
+                                   grid.pitch))
                 continue
             if not known(*cell.centre):
                 found.append((cell.centre, cell.color, grid.pitch))
@@ -232,10 +245,15 @@ def _symbols(img: object) -> list[Seen]:
                     or known(cx / scale, cy / scale)):
                 continue
             lone(cx / scale, cy / scale, side * 1.03 / scale, math.radians(a))
+    unread: list[tuple[float, float, float]] = []
+    for x, y, pitch in bodies:
+        if not known(x, y) and not any(
+                math.dist((x, y), (ux, uy)) < 0.6 * pitch for ux, uy, _ in unread):
+            unread.append((x, y, pitch))
     out = []
     for (x, y), color, _ in found:
         hue, sat, val = hue_of.hsv(color)
         out.append(Seen(round(float(hue), 2), round(float(sat), 3),
                         round(float(val), 3), round(float(x) / w, 3),
                         round(float(y) / h, 3)))
-    return out
+    return out, len(unread)

@@ -101,3 +101,14 @@ def test_a_teaching_counts_as_a_few_examples_of_each_colour() -> None:
     assert {name for name in taught} == set(COLORS)
     assert all(row[2] == 3 for row in rows)
     assert gap(taught["orange"][0], 16.0) < 0.01
+
+
+def test_a_tile_whose_symbol_cannot_be_read_is_named_as_such() -> None:
+    # Purple painted as black as the tile: its body is there, its colour not.
+    unseen = synth_real.Paint(tuple(
+        (name, h, s, 0.03 if name == "purple" else v)
+        for name, h, s, v in FAR_SHIFTED.hsv))
+    with pytest.raises(PhotoUnreadable) as caught:
+        read_colours(photo(six(IN_A_ROW, 5), 5, 0.0, unseen))
+    assert caught.value.reason == "teach_unread"
+    assert caught.value.params == {"count": 1}
