@@ -75,7 +75,7 @@ class Seen(NamedTuple):
     y: float
 
 
-class Taught(NamedTuple):
+class Teaching(NamedTuple):
     """A teaching: each colour's hue and the symbols seen, left to right."""
 
     hues: dict[str, float]
@@ -141,7 +141,7 @@ def lessons(hues: Mapping[str, float], weight: int = WEIGHT
     return out
 
 
-def read_colours(image: bytes) -> Taught:
+def read_colours(image: bytes) -> Teaching:
     """Read a photo of one tile of each colour; return their hues by colour.
     Raise PhotoUnreadable when it does not show six tiles of six colours."""
     # Imported here: the server names this module (name_hues) without
@@ -163,7 +163,7 @@ def read_colours(image: bytes) -> Taught:
     if 0 < len(seen) < len(COLORS) <= len(seen) + unread:
         raise PhotoUnreadable("teach_unread", count=len(COLORS) - len(seen))
     named = name_hues([s.hue for s in seen], [s.saturation for s in seen])
-    return Taught(named, seen)
+    return Teaching(named, seen)
 
 
 def _symbols(img: object) -> tuple[list[Seen], int]:
