@@ -28,13 +28,14 @@ APART = ((0, 0), (0, 2), (0, 4), (2, 0), (2, 2), (2, 4))
 IN_A_ROW = tuple((0, c) for c in range(6))
 
 
-def six(cells: Sequence[tuple[int, int]], seed: int,
+def six(cells: Sequence[tuple[float, float]], seed: int,
         colors: Sequence[str] = COLORS) -> tuple[Tile, ...]:
     """One tile of each colour (shuffled, random shapes) on these cells."""
     rng = random.Random(seed)
     order = list(colors)
     rng.shuffle(order)
-    return tuple((r, c, color, rng.choice(SHAPES))
+    # Places off the grid are fractions of a cell: the renderer takes them.
+    return tuple((r, c, color, rng.choice(SHAPES))  # type: ignore[misc]
                  for (r, c), color in zip(cells, order, strict=True))
 
 
@@ -55,3 +56,14 @@ def photo(tiles: Sequence[Tile], seed: int, warmth: float,
 def gap(a: float, b: float) -> float:
     d = abs(a - b) % 360
     return min(d, 360 - d)
+
+
+def scattered(seed: int) -> tuple[tuple[float, float], ...]:
+    """Six places off any grid, each at least 1.6 tiles from the others (as
+    a hand lays tiles on a table)."""
+    rng = random.Random(seed)
+    while True:
+        cells = [(rng.uniform(0, 3.5), rng.uniform(0, 5)) for _ in COLORS]
+        if all((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 >= 1.6 ** 2
+               for i, a in enumerate(cells) for b in cells[i + 1:]):
+            return tuple(cells)

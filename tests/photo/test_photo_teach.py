@@ -5,6 +5,7 @@ does not show one tile of each colour is refused with a reason."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -13,8 +14,8 @@ from scorekeeper.photo import PhotoUnreadable, read_move
 from scorekeeper.photo.memory import Taught
 from scorekeeper.photo.teach import COLORS, lessons, name_hues, read_colours
 
-from . import synth_real
-from .teaching import APART, FAR_SHIFTED, IN_A_ROW, gap, photo, six
+from . import synth, synth_real
+from .teaching import APART, FAR_SHIFTED, IN_A_ROW, gap, photo, scattered, shot, six
 
 
 @pytest.mark.parametrize("warmth", [-0.8, 0.0, 0.8], ids=["cool", "plain", "warm"])
@@ -28,6 +29,17 @@ def test_six_tiles_of_shifted_paint_are_named_by_their_hues(
     assert len(taught.seen) == 6
     for color, hue, _s, _v in paint.hsv:
         # The light moves every hue a little; the names follow the paint.
+        assert gap(taught.hues[color], hue) < 10, (color, hue, taught.hues)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_six_tiles_scattered_and_turned_by_hand_are_named_too(seed: int) -> None:
+    paint = synth_real.paint(random.Random(seed), shifted=True)
+    tiles = six(scattered(seed), seed)
+    img = synth_real.render(tiles, replace(shot(seed, 0.0), turn=25.0), seed,
+                            synth_real.Real(paint))
+    taught = read_colours(synth.encode(img, 90))
+    for color, hue, _s, _v in paint.hsv:
         assert gap(taught.hues[color], hue) < 10, (color, hue, taught.hues)
 
 
