@@ -246,10 +246,10 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
                 continue
             lone(cx / scale, cy / scale, side * 1.03 / scale, math.radians(a))
     unread: list[tuple[float, float, float]] = []
-    for x, y, pitch in bodies:
+    for x, y, size in bodies:
         if not known(x, y) and not any(
-                math.dist((x, y), (ux, uy)) < 0.6 * pitch for ux, uy, _ in unread):
-            unread.append((x, y, pitch))
+                math.dist((x, y), (ux, uy)) < 0.6 * size for ux, uy, _ in unread):
+            unread.append((x, y, size))
     out = []
     for (x, y), color, _ in found:
         hue, sat, val = hue_of.hsv(color)
