@@ -111,6 +111,11 @@ BENCHMARKS = [
     Bench("photo-api", ["benchmarks/bench_photo_api.py"],
           "the photo endpoint end to end; other routes while photos are read",
           "< 1.5 s", r"^(photo end|other|photos)"),
+    Bench("teach", ["benchmarks/bench_teach.py"],
+          "teaching the colours (issue 20): six tiles of real shifted paint,"
+          " apart / in a row, cool / plain / warm light; first moves of"
+          " far-shifted paint before / after teaching",
+          "0 named wrong; first moves all right after", r"^(teaching|first)"),
     Bench("insights-web", ["benchmarks/bench_insights_web.py"],
           "hints, analysis cold / stored, the analysis page", "≤ 30 ms / ≤ 1 s"),
     Bench("restore", ["benchmarks/bench_restore.py", "--db", H10K],

@@ -847,6 +847,19 @@ PHOTO_REASONS: dict[str, str] = {
         " (%(limit)d). Check the board on the page, or take the photo again with"
         " the whole board in the picture."
     ),
+    "teach_count": N_(
+        "%(count)d tiles were found in the photo, not %(expected)d. Lay out one"
+        " tile of each colour, a little apart, and take the photo again from"
+        " above, close enough that they fill most of it."
+    ),
+    "teach_alike": N_(
+        "Two of the tiles are too alike in colour to tell apart. Lay out one tile"
+        " of each colour, and take the photo again in even light."
+    ),
+    "teach_pale": N_(
+        "A tile's colour is washed out (glare or too much light). Take the photo"
+        " again without the reflection."
+    ),
 }
 """Why a photo could not be read, by the photo reader's reason code (the size
 refusals split by what was too large), each saying how to retake it."""
@@ -880,6 +893,17 @@ def photo_unreadable(reason: str, params: dict[str, object]) -> str:
     elif reason == "no_match":
         values = {"matched": _whole(params.get("matched")),
                   "stored": _whole(params.get("stored"))}
+    elif reason == "teach_unread":
+        return ngettext(
+            "The colour of %(num)d tile could not be read: too dark or too small in"
+            " the photo. Take it closer, in more light.",
+            "The colour of %(num)d tiles could not be read: too dark or too small in"
+            " the photo. Take it closer, in more light.",
+            max(1, _whole(params.get("count"))),
+        )
+    elif reason == "teach_count":
+        values = {"count": _whole(params.get("count")),
+                  "expected": _whole(params.get("expected"))}
     elif reason == "too_many_tiles":
         values = {"count": _whole(params.get("count")),
                   "limit": _whole(params.get("limit"))}

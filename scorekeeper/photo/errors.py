@@ -31,6 +31,17 @@ REASONS: Mapping[str, str] = {
     "too_many_tiles": "The photo shows {count} new tiles, more than one move can"
                       " place ({limit}). Check the board on the page, or take the"
                       " photo again with the whole board in the picture.",
+    "teach_count": "{count} tiles were found in the photo, not {expected}. Lay"
+                   " out one tile of each colour, a little apart, and take the"
+                   " photo again from above, close enough that they fill most"
+                   " of it.",
+    "teach_unread": "The colour of {count} tile(s) could not be read: too dark"
+                    " or too small in the photo. Take it closer, in more light.",
+    "teach_alike": "Two of the tiles are too alike in colour to tell apart."
+                   " Lay out one tile of each colour, and take the photo again"
+                   " in even light.",
+    "teach_pale": "A tile's colour is washed out (glare or too much light)."
+                  " Take the photo again without the reflection.",
 }
 """Each reason code with its English sentence; `{name}` marks a parameter."""
 

@@ -138,3 +138,41 @@ def lessons(game_id: int, db: sqlite_utils.Database | None = None
     game = [tuple(r[1:]) for r in rows if r[0] is not None]
     everywhere = [tuple(r[1:]) for r in rows if r[0] is None]
     return game, everywhere
+
+
+def teach_colours(rows: Sequence[LessonRow],
+                  db: sqlite_utils.Database | None = None) -> None:
+    """Make rows (colour lessons, from a photo of one tile of each colour) the
+    installation's colour lessons: what was taught or learnt before for the
+    installation goes (new light bulbs: the old hues mislead), each game's
+    own lessons stay."""
+    db = db or get_db()
+    with immediate(db):
+        db.conn.execute(
+            "DELETE FROM photo_lessons WHERE game_id IS NULL AND what = 'color'")
+        for what, name, count, a, b in rows:
+            if what != "color":
+                continue
+            db.conn.execute(
+                "INSERT INTO photo_lessons (game_id, what, name, count, a, b)"
+                " VALUES (NULL, ?, ?, ?, ?, ?)", [what, name, count, a, b])
+
+
+def forget_colours(db: sqlite_utils.Database | None = None) -> int:
+    """Forget the installation's colour lessons (taught or learnt); return
+    how many colours were forgotten. Each game's own lessons stay."""
+    db = db or get_db()
+    with immediate(db):
+        return int(db.conn.execute(
+            "DELETE FROM photo_lessons WHERE game_id IS NULL AND what = 'color'"
+        ).rowcount)
+
+
+def installation_colours(db: sqlite_utils.Database | None = None
+                         ) -> list[LessonRow]:
+    """The installation's colour lessons."""
+    db = db or get_db()
+    rows = db.conn.execute(
+        "SELECT what, name, count, a, b FROM photo_lessons"
+        " WHERE game_id IS NULL AND what = 'color' ORDER BY name").fetchall()
+    return [(str(r[0]), str(r[1]), int(r[2]), float(r[3]), float(r[4])) for r in rows]

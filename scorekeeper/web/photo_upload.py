@@ -24,7 +24,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Flask, current_app, request
 from werkzeug.datastructures import FileStorage
@@ -70,6 +70,11 @@ FIELD = "image"
 ENDPOINT = "api.read_photo"
 """The route that takes photos (its body limit is the photo's, not the app's)."""
 
+ENDPOINTS = (ENDPOINT, "colours.read")
+"""Every route that takes a photo: a move's, and the one teaching the colours."""
+
+_T = TypeVar("_T")
+
 
 class NoPhoto(Exception):
     """The request carries no file in the field `image` (a malformed request)."""
@@ -114,7 +119,7 @@ def body_limit() -> int:
 def _allow_photo_bodies(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # Runs before any before_request handler, so the photo's limit holds before
     # anything could read the body; werkzeug refuses a longer one unread.
-    if endpoint == ENDPOINT and request.method == "POST":
+    if endpoint in ENDPOINTS and request.method == "POST":
         request.max_content_length = body_limit()
 
 
@@ -207,7 +212,7 @@ class Queue:
         self._waiting: deque[object] = deque()
         self._clients: set[Hashable] = set()
 
-    def run(self, client: Hashable, work: Callable[[], Reading]) -> Reading:
+    def run(self, client: Hashable, work: Callable[[], _T]) -> _T:
         """Wait for a turn, then return work(); raise PhotoTooOften when this
         client has a photo queued or read already, PhotoBusy when the queue is
         full or the turn did not come within `wait` seconds."""
@@ -259,6 +264,14 @@ def read_upload(game_id: int, stored: Sequence[tuple[int, int, str, str]],
     and the game's rates and the process's queue; raise NoPhoto,
     PhotoUnreadable, PhotoTooOften or PhotoBusy. `taught` is the game's and
     the installation's lessons (`store.photo_lessons.lessons`)."""
+    return guarded_upload(
+        game_id, lambda load: _run_reader(load, stored, variant, taught))
+
+
+def guarded_upload(game_id: int, work: Callable[[Callable[[], bytes]], _T]) -> _T:
+    """Run work(load) on the request's photo (load returns its bytes) within
+    the device's and the game's rates and the process's queue, as every photo
+    is; raise NoPhoto, PhotoUnreadable, PhotoTooOften or PhotoBusy."""
     photos: Photos = current_app.extensions["scorekeeper_photos"]
     # Checked before waiting: a request without a photo or over the limit is
     # answered at once, and costs no token.
@@ -287,8 +300,7 @@ def read_upload(game_id: int, stored: Sequence[tuple[int, int, str, str]],
         # in memory.
         return photos.queue.run(
             object() if local else client,
-            lambda: _run_reader(lambda: photo_bytes(storage), stored, variant,
-                                taught))
+            lambda: work(lambda: photo_bytes(storage)))
     finally:
         storage.close()
 

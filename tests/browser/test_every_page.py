@@ -140,6 +140,7 @@ def every_page(page: Any, app: Flask, base: str) -> Iterator[str]:
         "ended game": f"/games/{ended['id']}",
         "abandoned game": f"/games/{abandoned['id']}",
         "undo": f"/games/{playing_id}/undo",
+        "teach the colours": f"/games/{playing_id}/colours",
         "table view": f"/games/{playing_id}/tv",
         "table view, game over": f"/games/{over_id}/tv",
         "history": "/history",

@@ -1,0 +1,113 @@
+"""Benchmark teaching the colours (issue 20): a photo of one tile of each colour.
+
+Run from the repository root:
+
+    python benchmarks/bench_teach.py            # 10 seeds × 3 lights × 2 layouts
+    python benchmarks/bench_teach.py --seeds 4  # quicker
+
+Fixed, seeded photos rendered by `tests/photo/synth_real.py` (real paint:
+the real game's shifted set, orange ~16° beside red, purple ~245° beside
+blue, dark symbols), six tiles apart or in a row, in cool, plain and warm
+light. Reported:
+
+- teaching photos: six colours named right (each within 12° of its paint),
+  refused (by reason: a retake), named wrong (the one that matters: a
+  teaching kept with a wrong name misleads every later photo);
+- first moves (three tiles of one colour on an empty board, the same paint
+  and light, the far end of real paint: orange 8°, red 352°) read right with
+  nothing taught and after the teaching;
+- median seconds per teaching photo (the reader's call, no server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+LIGHTS = {"cool": -0.8, "plain": 0.0, "warm": 0.8}
+LAYOUTS = ("apart", "in a row")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, default=10)
+    args = parser.parse_args()
+
+    from photo import synth_real
+    from photo.teaching import APART, FAR_SHIFTED, IN_A_ROW, gap, photo, six
+
+    from scorekeeper.engine.tiles import CLASSIC
+    from scorekeeper.photo import PhotoUnreadable, read_move
+    from scorekeeper.photo.memory import Taught
+    from scorekeeper.photo.teach import lessons, read_colours
+
+    right = wrong = 0
+    refused: Counter[str] = Counter()
+    seconds: list[float] = []
+    for seed in range(args.seeds):
+        paint = synth_real.paint(random.Random(seed), shifted=True)
+        for light, warmth in LIGHTS.items():
+            for layout in LAYOUTS:
+                cells = APART if layout == "apart" else IN_A_ROW
+                data = photo(six(cells, seed), seed, warmth, paint)
+                start = time.perf_counter()
+                try:
+                    taught = read_colours(data)
+                except PhotoUnreadable as exc:
+                    refused[exc.reason] += 1
+                    continue
+                finally:
+                    seconds.append(time.perf_counter() - start)
+                if all(gap(taught.hues[c], h) < 12 for c, h, _, _ in paint.hsv):
+                    right += 1
+                else:
+                    wrong += 1
+                    print(f"  wrong: seed {seed}, {light}, {layout}: {taught.hues}")
+    total = right + wrong + sum(refused.values())
+    print(f"teaching photos: {right} of {total} named right, "
+          f"{sum(refused.values())} refused {dict(refused) or ''}, "
+          f"{wrong} named wrong".replace(" {}", ""))
+    print(f"teaching photo: median {statistics.median(seconds):.2f} s "
+          f"(max {max(seconds):.2f} s) over {len(seconds)}")
+
+    before = after = moves = 0
+    for seed in range(args.seeds):
+        for warmth in LIGHTS.values():
+            color = ("orange", "red", "purple", "blue")[seed % 4]
+            move = tuple((0, i, color, shape) for i, shape in
+                         enumerate(("circle", "clover", "diamond")))
+            first = photo(move, seed + 100, warmth, FAR_SHIFTED)
+            try:
+                taught = read_colours(photo(six(APART, seed), seed, warmth,
+                                            FAR_SHIFTED))
+            except PhotoUnreadable:
+                continue
+            moves += 1
+            for lessons_, count in ((Taught(), "before"),
+                                    (Taught.from_rows(lessons(taught.hues)), "after")):
+                try:
+                    read = read_move(first, [], CLASSIC, lessons_)
+                except PhotoUnreadable:
+                    continue
+                ok = [t.color for t in read.tiles] == [color] * 3
+                if count == "before":
+                    before += ok
+                else:
+                    after += ok
+    print(f"first moves of far-shifted paint: {before} of {moves} right with "
+          f"nothing taught, {after} of {moves} after teaching")
+    print(f"load average: {' / '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,259 @@
+"""Teach the colours: one photo of one tile of each colour (issue 20).
+
+A table's very first photo of a game (an empty board: no stored tile can
+anchor the colours) must name its paint from what paint usually looks like,
+and real paint is not usual paint: a real orange lies a few degrees of hue
+from red, a real purple close to blue. So a household may, once, lay one tile
+of each colour on the table (apart or in a row, any order, any shapes) and
+photograph them: their hues, named by their order around the colour wheel
+(red, orange, yellow, green, blue, purple), become the installation's colour
+lessons (`memory.Lesson`), a few examples' worth, and every later photo
+names its colours around where this table's paint and light put them.
+
+`read_colours(image)` reads such a photo in the helper process (OpenCV);
+`name_hues(hues)` is the naming alone (plain Python: the server checks with
+it too). Both raise `PhotoUnreadable` with a reason a household can act on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from .errors import PhotoUnreadable
+
+COLORS = ("red", "orange", "yellow", "green", "blue", "purple")
+"""The colours taught, in their order around the colour wheel."""
+
+USUAL: Mapping[str, tuple[float, float]] = {
+    "red": (347.0, 8.0),
+    "orange": (10.0, 32.0),
+    "yellow": (36.0, 60.0),
+    "green": (85.0, 160.0),
+    "blue": (195.0, 228.0),
+    "purple": (236.0, 305.0),
+}
+"""Where each colour's hue usually lies in photos (degrees), as `hues.USUAL`
+says; kept here too so that the server may check a teaching without loading
+the reader (numpy)."""
+
+LEEWAY = 30.0
+"""Degrees outside its usual range a taught colour may lie (the light's
+colour moves every hue); beyond, the six are not one tile of each colour."""
+
+MIN_GAP = 6.0
+"""The fewest degrees of hue between two taught colours: closer, they are two
+tiles of one paint (one colour's print varies by a degree or two), or so close
+that the reader could not tell them apart anyway."""
+
+GREY = 0.22
+"""Below this saturation a symbol's hue says little (glare, a washed-out
+photo): it cannot teach a colour (`hues.GREY`)."""
+
+SYMBOL_TO_TILE = 1.45
+"""A tile's edge for its largest symbols' extent (the stars span about 70 %
+of a real tile)."""
+
+UNREAD_BODY = 0.75
+"""A cell's rim this dark is a tile body, symbol read or not (`reader`)."""
+
+WEIGHT = 3
+"""The confirmed tiles a taught colour counts as: enough to place it, few
+enough that the table's confirmed moves soon move it."""
+
+
+class Seen(NamedTuple):
+    """One symbol of the teaching photo."""
+
+    hue: float
+    """Degrees, as the move reader measures a symbol's colour (`hues.hsv`)."""
+    saturation: float
+    value: float
+    x: float
+    """Where its centre is, as a share of the photo's width (0 left)."""
+    y: float
+
+
+class Teaching(NamedTuple):
+    """A teaching: each colour's hue and the symbols seen, left to right."""
+
+    hues: dict[str, float]
+    seen: list[Seen]
+
+
+def _outside(hue: float, lo: float, hi: float) -> float:
+    """Degrees from hue to the arc lo..hi (clockwise), 0 inside it."""
+    span = (hi - lo) % 360.0
+    x = (hue - lo) % 360.0
+    if x <= span:
+        return 0.0
+    return min(x - span, 360.0 - x)
+
+
+def _gap(a: float, b: float) -> float:
+    """Degrees between two hues, the short way round."""
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def name_hues(hues: Sequence[float], saturations: Sequence[float] | None = None
+              ) -> dict[str, float]:
+    """Name six hues (degrees) red, orange, yellow, green, blue, purple by
+    their order around the wheel, where the wheel is cut so that each lies
+    nearest its usual place. Raise PhotoUnreadable "teach_count" unless there
+    are six, "teach_pale" when one is too grey to say its hue, and
+    "teach_alike" when two are too close to tell apart or they are not one of
+    each colour."""
+    if len(hues) == 0:
+        raise PhotoUnreadable("no_tiles")
+    if len(hues) != len(COLORS):
+        raise PhotoUnreadable("teach_count", count=len(hues), expected=len(COLORS))
+    if not all(math.isfinite(h) for h in hues):
+        raise PhotoUnreadable("teach_alike")
+    if saturations is not None and min(saturations) < GREY:
+        raise PhotoUnreadable("teach_pale")
+    ring = sorted(float(h) % 360.0 for h in hues)
+    gaps = [_gap(ring[i], ring[(i + 1) % len(ring)]) for i in range(len(ring))]
+    if min(gaps) < MIN_GAP:
+        raise PhotoUnreadable("teach_alike")
+    best: tuple[float, dict[str, float]] | None = None
+    for turn in range(len(ring)):
+        named = {color: ring[(k + turn) % len(ring)] for k, color in enumerate(COLORS)}
+        far = [_outside(named[c], *USUAL[c]) for c in COLORS]
+        cost = sum(d * d for d in far)
+        if max(far) <= LEEWAY and (best is None or cost < best[0]):
+            best = (cost, named)
+    if best is None:
+        raise PhotoUnreadable("teach_alike")
+    return {color: round(hue, 2) for color, hue in best[1].items()}
+
+
+def lessons(hues: Mapping[str, float], weight: int = WEIGHT
+            ) -> list[tuple[str, str, int, float, float]]:
+    """The taught hues as colour lessons' rows (`memory.Lesson`): each hue
+    counted `weight` times."""
+    out = []
+    for color in COLORS:
+        rad = math.radians(hues[color])
+        out.append(("color", color, weight, weight * math.cos(rad),
+                    weight * math.sin(rad)))
+    return out
+
+
+def read_colours(image: bytes) -> Teaching:
+    """Read a photo of one tile of each colour; return their hues by colour.
+    Raise PhotoUnreadable when it does not show six tiles of six colours."""
+    # Imported here: the server names this module (name_hues) without
+    # loading OpenCV; only the helper process reads photos.
+    import cv2
+    import numpy as np
+
+    from .decode import decode
+
+    try:
+        img = decode(image)
+        seen, unread = _symbols(img)
+    except PhotoUnreadable:
+        raise
+    except (cv2.error, ArithmeticError, IndexError, ValueError,
+            np.linalg.LinAlgError) as exc:
+        raise PhotoUnreadable("not_read") from exc
+    seen.sort(key=lambda s: (s.x, s.y))
+    if 0 < len(seen) < len(COLORS) <= len(seen) + unread:
+        raise PhotoUnreadable("teach_unread", count=len(COLORS) - len(seen))
+    named = name_hues([s.hue for s in seen], [s.saturation for s in seen])
+    return Teaching(named, seen)
+
+
+def _symbols(img: object) -> tuple[list[Seen], int]:
+    """Each tile's symbol in a working image: those on the grid of the
+    largest group of tiles (tiles in a row), then each tile lying apart, found
+    by its symbol or, when its paint is as dark as the tile (a dark blue on a
+    light table), by its square black body."""
+    import cv2
+    import numpy as np
+
+    from . import hues as hue_of
+    from .cells import read_cells
+    from .grid import DETECT_SIDE, Grid, find_blobs, find_grid
+
+    assert isinstance(img, np.ndarray)
+    h, w = img.shape[:2]
+    found: list[tuple[tuple[float, float], np.ndarray, float]] = []
+
+    def known(x: float, y: float) -> bool:
+        return any(math.dist((x, y), at) < 0.6 * pitch for at, _, pitch in found)
+
+    bodies: list[tuple[float, float, float]] = []
+
+    def read(grid: Grid, margin: int) -> None:
+        for cell in read_cells(img, grid, margin=margin).values():
+            if not cell.is_tile or cell.centre is None or cell.color is None:
+                if cell.body >= UNREAD_BODY:
+                    # A tile's body without a readable symbol: a dark or
+                    # small one, worth naming when the count falls short.
+                    at = grid.homography @ np.array([cell.col, cell.row, 1.0])
+                    bodies.append((float(at[0] / at[2]), float(at[1] / at[2]),
+                                   grid.pitch))
+                continue
+            if not known(*cell.centre):
+                found.append((cell.centre, cell.color, grid.pitch))
+
+    def lone(x: float, y: float, pitch: float, angle: float) -> None:
+        # A tile lying apart: a grid of one tile around it (in working pixels).
+        u = np.array([math.cos(angle), math.sin(angle)]) * pitch
+        v = np.array([-u[1], u[0]])
+        hom = np.array([[u[0], v[0], x], [u[1], v[1], y], [0, 0, 1]])
+        read(Grid(hom, pitch, {(0, 0): (x, y)}), 0)
+
+    scale = min(1.0, DETECT_SIDE / max(h, w))
+    small = img if scale == 1.0 else cv2.resize(
+        img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    blobs = find_blobs(small)
+    if len(blobs.centres):
+        # Each symbol on a tile of its own, whether the tiles lie apart or
+        # touch, sized from the largest symbols (the stars span most of a
+        # tile's face); a symbol is read whatever the tile's turn, and its
+        # rim needs only to be dark.
+        pitch = float(np.percentile(blobs.extents, 75)) * SYMBOL_TO_TILE / scale
+        for bx, by in blobs.centres:
+            for angle in (0.0, math.pi / 4):
+                if not known(bx / scale, by / scale):
+                    lone(bx / scale, by / scale, pitch, angle)
+        try:
+            grid = find_grid(img)
+        except PhotoUnreadable:
+            grid = None
+        # Tiles in a row: their grid, and the cells beside it, where a symbol
+        # too dark to be found at first is read on its tile; not a lattice
+        # through tiles lying two apart (its cells beside them are table).
+        if grid is not None and 0.75 < grid.pitch / pitch < 1.35:
+            read(grid, 1)
+    if found:
+        typical = float(np.median([pitch for _, _, pitch in found])) * scale
+        closed = cv2.morphologyEx(blobs.dark, cv2.MORPH_CLOSE,
+                                  np.ones((5, 5), np.uint8))
+        contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            (cx, cy), (bw, bh), a = cv2.minAreaRect(contour)
+            side = (bw + bh) / 2
+            if (not 0.75 * typical < side < 1.3 * typical
+                    or min(bw, bh) < 0.8 * max(bw, bh)
+                    or cv2.contourArea(contour) < 0.75 * bw * bh
+                    or known(cx / scale, cy / scale)):
+                continue
+            lone(cx / scale, cy / scale, side * 1.03 / scale, math.radians(a))
+    unread: list[tuple[float, float, float]] = []
+    for x, y, size in bodies:
+        if not known(x, y) and not any(
+                math.dist((x, y), (ux, uy)) < 0.6 * size for ux, uy, _ in unread):
+            unread.append((x, y, size))
+    out = []
+    for (x, y), color, _ in found:
+        hue, sat, val = hue_of.hsv(color)
+        out.append(Seen(round(float(hue), 2), round(float(sat), 3),
+                        round(float(val), 3), round(float(x) / w, 3),
+                        round(float(y) / h, 3)))
+    return out, len(unread)

@@ -1,0 +1,150 @@
+"""Teach the colours (issue 20): a page where a household photographs one tile
+of each colour once, sees the six colours read, and keeps them as the
+installation's colours (or retakes the photo); and forgets them.
+
+A device that may change a running game reaches it from the game's photo
+section. The photo goes through the same guards as a move's photo (size,
+rates, queue: `photo_upload.guarded_upload`) and is read in the helper
+process (`photo.teach`); nothing is stored until the household keeps what
+was read, which waits in the session meanwhile (signed: a client cannot
+make it up)."""
+
+from __future__ import annotations
+
+import colorsys
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, session, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response
+
+from .. import text
+from ..i18n import gettext as _
+from ..photo import PhotoUnreadable
+from ..photo.memory import Taught
+from ..photo.teach import COLORS, lessons, name_hues
+from ..store import photo_lessons
+from . import photo_upload
+from .forms import ConfirmForm
+from .helper import in_helper
+from .pages import require_edit
+
+bp = Blueprint("colours", __name__)
+
+PENDING = "taught_colours"
+"""The session key of the hues read and not yet kept."""
+
+
+def read_teaching(data: bytes) -> dict[str, Any]:
+    """Read a teaching photo (in the helper process): {"hues": {colour: deg}},
+    or {"unreadable": reason, "params": {...}}."""
+    from ..photo.teach import read_colours
+
+    try:
+        taught = read_colours(data)
+    except PhotoUnreadable as exc:
+        return {"unreadable": exc.reason,
+                "params": {k: v if isinstance(v, int | str) else str(v)
+                           for k, v in exc.params.items()}}
+    return {"hues": {color: float(hue) for color, hue in taught.hues.items()}}
+
+
+def _swatches(hues: dict[str, float]) -> list[dict[str, object]]:
+    """Each colour's name and a swatch of its hue, in wheel order."""
+    out: list[dict[str, object]] = []
+    for color in COLORS:
+        if color in hues:
+            # A fill, not a style: the CSP allows no inline style.
+            r, g, b = colorsys.hls_to_rgb((hues[color] % 360) / 360, 0.45, 0.75)
+            out.append({"color": color, "name": text.color_name(color),
+                        "hue": round(hues[color]),
+                        "fill": f"#{round(r * 255):02x}{round(g * 255):02x}"
+                                f"{round(b * 255):02x}"})
+    return out
+
+
+def _known() -> dict[str, float]:
+    """The installation's colours as it knows them now (taught or learnt)."""
+    rows = photo_lessons.installation_colours()
+    return {color: mean for color, (mean, _spread) in
+            Taught.from_rows(rows).hues().items()}
+
+
+def _page(game_id: int, status: int = 200, error: str | None = None
+          ) -> ResponseReturnValue:
+    pending = session.get(PENDING)
+    read = None
+    if isinstance(pending, dict) and pending.get("game") == game_id:
+        read = _swatches(pending.get("hues", {}))
+    body = render_template(
+        "table/colours.html", game_id=game_id, known=_swatches(_known()),
+        read=read, error=error, form=ConfirmForm(),
+        photo_text=text.photo_strings())
+    return body, status
+
+
+@bp.get("/games/<int:game_id>/colours")
+def page(game_id: int) -> ResponseReturnValue:
+    """The teaching page: what is known, the photo form, forget."""
+    require_edit(game_id)
+    return _page(game_id)
+
+
+@bp.post("/games/<int:game_id>/colours")
+def read(game_id: int) -> ResponseReturnValue:
+    """Read a teaching photo and show the six colours read; nothing is stored
+    (422 with the reason when it does not show one tile of each colour)."""
+    require_edit(game_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    session.pop(PENDING, None)
+    try:
+        answer = photo_upload.guarded_upload(
+            game_id, lambda load: in_helper(read_teaching, load()))
+    except photo_upload.NoPhoto:
+        return _page(game_id, 400, _("Choose a photo first."))
+    except photo_upload.PhotoBusy:
+        return _page(game_id, 503, text.photo_strings()["busy"])
+    except photo_upload.PhotoTooOften as exc:
+        return _page(game_id, 429, text.photo_too_often(exc.retry_after))
+    except PhotoUnreadable as exc:
+        return _page(game_id, 422, text.photo_unreadable(exc.reason, exc.params))
+    if "unreadable" in answer:
+        return _page(game_id, 422, text.photo_unreadable(
+            answer["unreadable"], answer["params"]))
+    session[PENDING] = {"game": game_id, "hues": answer["hues"]}
+    return _page(game_id)
+
+
+@bp.post("/games/<int:game_id>/colours/keep")
+def keep(game_id: int) -> Response:
+    """Keep the colours read as the installation's (replacing those before)."""
+    require_edit(game_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    pending = session.pop(PENDING, None)
+    hues = pending.get("hues") if isinstance(pending, dict) else None
+    if not isinstance(hues, dict) or pending.get("game") != game_id:
+        flash(_("Take the photo of the colours first."), "error")
+        return redirect(url_for(".page", game_id=game_id))
+    try:
+        values = [float(hues[color]) for color in COLORS]
+        named = name_hues(values)
+    except (KeyError, TypeError, ValueError, PhotoUnreadable):
+        abort(400)
+    photo_lessons.teach_colours(lessons(named))
+    flash(_("The colours are kept: every photo now reads them as on this table."),
+          "info")
+    return redirect(url_for("table.game", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/colours/forget")
+def forget(game_id: int) -> Response:
+    """Forget the installation's colours: photos read paint as usual again."""
+    require_edit(game_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    session.pop(PENDING, None)
+    photo_lessons.forget_colours()
+    flash(_("The colours are forgotten: photos read the usual paint again."), "info")
+    return redirect(url_for(".page", game_id=game_id))

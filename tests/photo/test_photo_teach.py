@@ -1,0 +1,126 @@
+"""Teach the colours (issue 20): a photo of one tile of each colour, read by
+`photo.teach`, names six hues by their order around the wheel; a photo that
+does not show one tile of each colour is refused with a reason."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from scorekeeper.engine.tiles import CLASSIC
+from scorekeeper.photo import PhotoUnreadable, read_move
+from scorekeeper.photo.memory import Taught
+from scorekeeper.photo.teach import COLORS, lessons, name_hues, read_colours
+
+from . import synth, synth_real
+from .teaching import APART, FAR_SHIFTED, IN_A_ROW, gap, photo, scattered, shot, six
+
+
+@pytest.mark.parametrize("warmth", [-0.8, 0.0, 0.8], ids=["cool", "plain", "warm"])
+@pytest.mark.parametrize("cells", [APART, IN_A_ROW], ids=["apart", "in a row"])
+@pytest.mark.parametrize("seed", [0, 2])
+def test_six_tiles_of_shifted_paint_are_named_by_their_hues(
+        cells: tuple[tuple[int, int], ...], warmth: float, seed: int) -> None:
+    paint = synth_real.paint(random.Random(seed), shifted=True)
+    taught = read_colours(photo(six(cells, seed), seed, warmth, paint))
+    assert list(taught.hues) == list(COLORS)
+    assert len(taught.seen) == 6
+    for color, hue, _s, _v in paint.hsv:
+        # The light moves every hue a little; the names follow the paint.
+        assert gap(taught.hues[color], hue) < 10, (color, hue, taught.hues)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_six_tiles_scattered_and_turned_by_hand_are_named_too(seed: int) -> None:
+    paint = synth_real.paint(random.Random(seed), shifted=True)
+    tiles = six(scattered(seed), seed)
+    img = synth_real.render(tiles, replace(shot(seed, 0.0), turn=25.0), seed,
+                            synth_real.Real(paint))
+    taught = read_colours(synth.encode(img, 90))
+    for color, hue, _s, _v in paint.hsv:
+        assert gap(taught.hues[color], hue) < 10, (color, hue, taught.hues)
+
+
+def test_an_orange_alone_on_an_empty_board_reads_right_only_after_teaching() -> None:
+    move = ((0, 0, "orange", "circle"), (0, 1, "orange", "clover"),
+            (0, 2, "orange", "diamond"))
+    for seed, warmth in ((1, 0.0), (1, 0.8), (2, -0.8)):
+        first = photo(move, seed + 100, warmth, FAR_SHIFTED)
+        before = read_move(first, [], CLASSIC)
+        # The case this teaching is for: with nothing taught, the reader takes
+        # this paint for red (if it ever reads it right alone, pick a harder one).
+        assert [t.color for t in before.tiles] == ["red"] * 3, "no longer a misread"
+        taught = read_colours(photo(six(APART, seed), seed, warmth, FAR_SHIFTED))
+        after = read_move(first, [], CLASSIC, Taught.from_rows(lessons(taught.hues)))
+        assert [t.color for t in after.tiles] == ["orange"] * 3
+
+
+def test_five_tiles_are_refused_with_their_count() -> None:
+    five = six(APART, 3)[:5]
+    with pytest.raises(PhotoUnreadable) as caught:
+        read_colours(photo(five, 3, 0.0, FAR_SHIFTED))
+    assert caught.value.reason == "teach_count"
+    assert caught.value.params == {"count": 5, "expected": 6}
+
+
+def test_two_tiles_of_one_colour_are_refused() -> None:
+    colors = ("red", "orange", "yellow", "green", "blue", "blue")
+    with pytest.raises(PhotoUnreadable) as caught:
+        read_colours(photo(six(APART, 4, colors), 4, 0.0, FAR_SHIFTED))
+    assert caught.value.reason == "teach_alike"
+
+
+def test_not_a_photo_is_refused() -> None:
+    with pytest.raises(PhotoUnreadable) as caught:
+        read_colours(b"GIF89a not a photo")
+    assert caught.value.reason == "not_an_image"
+
+
+def test_hues_are_named_around_the_wheel_whatever_their_order() -> None:
+    hues = [245.0, 16.0, 130.0, 358.0, 218.0, 47.0]
+    assert name_hues(hues) == {"red": 358.0, "orange": 16.0, "yellow": 47.0,
+                               "green": 130.0, "blue": 218.0, "purple": 245.0}
+    # Warm light: red past 0°, the cut still falls between purple and red.
+    assert name_hues([6.0, 20.0, 45.0, 120.0, 215.0, 250.0])["red"] == 6.0
+
+
+@pytest.mark.parametrize("hues, reason", [
+    ([0.0, 16.0, 47.0, 130.0, 218.0], "teach_count"),
+    ([0.0, 16.0, 47.0, 130.0, 218.0, 245.0, 300.0], "teach_count"),
+    ([0.0, 3.0, 47.0, 130.0, 218.0, 245.0], "teach_alike"),
+    # Two greens, no yellow: six apart, but not one of each colour.
+    ([0.0, 16.0, 100.0, 140.0, 218.0, 245.0], "teach_alike"),
+    ([], "no_tiles"),
+])
+def test_hues_that_are_not_one_of_each_colour_are_refused(
+        hues: list[float], reason: str) -> None:
+    with pytest.raises(PhotoUnreadable) as caught:
+        name_hues(hues)
+    assert caught.value.reason == reason
+
+
+def test_a_grey_symbol_teaches_nothing() -> None:
+    with pytest.raises(PhotoUnreadable) as caught:
+        name_hues([0.0, 16.0, 47.0, 130.0, 218.0, 245.0], [0.8] * 5 + [0.1])
+    assert caught.value.reason == "teach_pale"
+
+
+def test_a_teaching_counts_as_a_few_examples_of_each_colour() -> None:
+    rows = lessons(name_hues([0.0, 16.0, 47.0, 130.0, 218.0, 245.0]))
+    taught = Taught.from_rows(rows).hues()
+    assert {name for name in taught} == set(COLORS)
+    assert all(row[2] == 3 for row in rows)
+    assert gap(taught["orange"][0], 16.0) < 0.01
+
+
+def test_a_tile_whose_symbol_cannot_be_read_is_named_as_such() -> None:
+    # Purple painted as black as the tile: its body is there, its colour not.
+    unseen = synth_real.Paint(tuple(
+        (name, h, s, 0.03 if name == "purple" else v)
+        for name, h, s, v in FAR_SHIFTED.hsv))
+    with pytest.raises(PhotoUnreadable) as caught:
+        read_colours(photo(six(IN_A_ROW, 5), 5, 0.0, unseen))
+    assert caught.value.reason == "teach_unread"
+    assert caught.value.params == {"count": 1}
