@@ -37,6 +37,8 @@ ALLOWED = {
     "config": set(),
     "net": set(),
     "processes": set(),
+    # The workers of --workers N: a socket and processes, nothing of the app.
+    "prefork": set(),
     "text": {"engine", "i18n"},
     "store": {"store", "engine"},
     "formats": {"formats", "text", "engine", "i18n"},
@@ -46,9 +48,9 @@ ALLOWED = {
     "web": {"web", "formats", "text", "store", "engine", "i18n", "net", "photo",
             "processes"},
     "app": {"config", "store", "web"},
-    # Serving knows the largest body the app takes (a backup's) and its
-    # children's lifetime.
-    "serve": {"app", "formats", "processes"},
+    # Serving knows the largest body the app takes (a backup's), its
+    # children's lifetime and its workers.
+    "serve": {"app", "formats", "processes", "prefork"},
     # The command reads and writes backups and snapshots besides serving.
     "main": {"config", "net", "app", "serve", "store", "formats"},
 }

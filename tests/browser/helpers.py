@@ -97,8 +97,14 @@ def into_view(page: Any, row: int, col: int) -> tuple[float, float]:
     """Drag a board cell out of reach into view, as a finger would (under the
     header or the entry bar, or off the board's frame); return its centre."""
     settle(page)  # no person taps within a frame of the last tap
-    x, y = cell_point(page, row, col)
     left, top, right, bottom = board_window(page)
+    if bottom - top < 120:
+        # The board is scrolled (nearly) off the screen, as after going back
+        # to the page from far down it: a person scrolls it into sight first.
+        page.locator("[data-board]").scroll_into_view_if_needed()
+        settle(page)
+        left, top, right, bottom = board_window(page)
+    x, y = cell_point(page, row, col)
     margin = 30
     if not (left + margin < x < right - margin and top + margin < y < bottom - margin):
         cx, cy = (left + right) / 2, (top + bottom) / 2
