@@ -79,13 +79,14 @@ def test_a_ratings_detail_shows_on_a_tap(
     ratings = {r["name"]: r for r in live_app.test_client().get(
         "/api/ratings").get_json()}
     page = browser.new_context(**SMALL, locale="en").new_page()
-    for path, table, row in (
-        (f"/events/{event}/standings", "[data-standings]", "[data-standing='{}']"),
-        ("/players", ".players-table", "tr:has(a:text-is('{}'))"),
+    name = "Frits"  # the last row: its detail opens below the table
+    for path, where in (
+        (f"/events/{event}/standings", f"[data-standing='{name}'] [data-rating]"),
+        ("/players", f".players-table tr:has(a:text-is('{name}')) [data-rating]"),
+        (f"/head-to-head?a=Anna&b={name}", "[data-h2h='rating_b']"),
     ):
         page.goto(f"{live_server}{path}")
-        name = "Frits"  # the last row: its detail opens below the table
-        cell = page.locator(table).locator(row.format(name)).locator("[data-rating]")
+        cell = page.locator(where)
         detail = cell.locator("[data-rating-detail]")
         expect(detail).to_be_hidden()
         mine = ratings[name]
