@@ -202,3 +202,38 @@ def test_the_event_page_renames_and_deletes_by_its_forms(app: Flask) -> None:
     assert "Friday finals" not in listed
     for game_id in games:
         assert guest.get(f"/api/games/{game_id}").status_code == 200
+
+
+@pytest.mark.parametrize("route", ["create", "import"])
+def test_a_game_started_while_its_night_is_deleted_is_not_kept(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, route: str
+) -> None:
+    """The night is checked, then deleted by another device before the new game
+    joins it: the answer is 404 and no game stays (it was a 500, the game kept
+    in no night, when the foreign key refused the link)."""
+    from scorekeeper.web import api
+
+    event, games = night_with_games(app)
+    host = phone(app)
+    token = {"X-Event-Token": event["edit_token"]}
+    before = host.get("/api/games?limit=100").get_json()["games"]
+    store = {"create": "create_game", "import": "store_game"}[route]
+    original = getattr(api.stored, store)
+
+    def then_deleted(*args: object, **kwargs: object) -> object:
+        made = original(*args, **kwargs)
+        gone = host.delete(f"/api/events/{event['id']}", headers=token)
+        assert gone.status_code == 200
+        return made
+
+    monkeypatch.setattr(api.stored, store, then_deleted)
+    if route == "create":
+        answer = host.post("/api/games", headers=token,
+                           json={"players": ["Eve", "Fay"], "event": event["id"]})
+    else:
+        record = host.get(f"/api/games/{games[0]}/record").get_json()
+        answer = host.post(f"/api/games/import?event={event['id']}", headers=token,
+                           json=record)
+    assert answer.status_code == 404, answer.get_json()
+    assert answer.get_json()["error"]["code"] == "not_found"
+    assert host.get("/api/games?limit=100").get_json()["games"] == before

@@ -100,13 +100,17 @@ def delete_event(event_id: int) -> list[int]:
     return kept
 
 
-def add_game(event_id: int, game_id: int) -> None:
-    """Make a stored game one of the event's tables."""
+def add_game(event_id: int, game_id: int) -> bool:
+    """Make a stored game one of the event's tables; return False, changing
+    nothing, when the event is gone (deleted since the request checked it)."""
     db = get_db()
     with immediate(db):
-        db.conn.execute(
-            "UPDATE games SET event_id = ? WHERE id = ?", [event_id, game_id]
+        cursor = db.conn.execute(
+            "UPDATE games SET event_id = ? WHERE id = ?"
+            " AND EXISTS (SELECT 1 FROM events WHERE id = ?)",
+            [event_id, game_id, event_id],
         )
+    return cursor.rowcount > 0
 
 
 def game_event(game_id: int) -> int | None:

@@ -479,7 +479,9 @@ def start_tables(event_id: int) -> Response:
         return redirect(url_for("events.event", event_id=event_id))
     for names in checked:
         game_id, token = stored.create_game(names)
-        club.add_game(event_id, game_id)
+        if not club.add_game(event_id, game_id):
+            stored.delete_game(game_id)  # the night was deleted meanwhile
+            abort(404)
         auth.remember_token(game_id, token)
     flash(_("%(num)d tables started.", num=len(checked)), "info")
     return redirect(url_for("events.event", event_id=event_id))
