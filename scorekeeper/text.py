@@ -1114,6 +1114,28 @@ def standings_labels() -> dict[str, str]:
     }
 
 
+def event_delete_note(games: int) -> str:
+    """Return what deleting a club night does to its games (they stay)."""
+    if not games:
+        return gettext("The club night has no games: nothing else goes with it.")
+    return ngettext(
+        "Its %(num)d game stays in the history, in no club night; only the"
+        " evening and its standings go.",
+        "Its %(num)d games stay in the history, in no club night; only the"
+        " evening and its standings go.",
+        games,
+    )
+
+
+def event_deleted(games: int) -> str:
+    """Return the notice after a club night was deleted."""
+    return ngettext(
+        "Club night deleted; its %(num)d game stays in the history.",
+        "Club night deleted; its %(num)d games stay in the history.",
+        games,
+    )
+
+
 def standings_title(name: str) -> str:
     """Return the heading of a club night's standings sheet."""
     return gettext("Standings: %(name)s", name=name)

@@ -7,7 +7,8 @@
    (window.scorekeeper.board.overlay). The server finds them
    (GET /api/games/<id>/hints); every sentence comes from the page (data-text).
    The hints follow the game: each new state (a move here, on another device,
-   an undo) asks again. */
+   an undo) asks again. A bundle of its own: static/later.js fetches it once
+   the hints are on. */
 (function () {
   "use strict";
   var KINDS = ["threat", "hot", "warm", "dead"];
@@ -107,6 +108,8 @@
     if (!section) { return; }
     words = sk.json(section.getAttribute("data-text"));
     var box = one("[data-hints-toggle]");
+    // Turned on before this script came (later.js fetched it for that tap).
+    if (box.checked) { remember(true); }
     box.checked = remembered();
     box.addEventListener("change", function () {
       remember(box.checked);

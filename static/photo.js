@@ -5,7 +5,8 @@
    on the board (overlay "photo-low") and named in the status line for screen
    readers; the marks go once a tile is changed or the move is stored. Every
    sentence comes from the page or the server's answer, in the page's language.
-   Listens on the document: table.js may swap <main> after a move. */
+   Listens on the document: table.js may swap <main> after a move. A bundle of
+   its own: static/later.js fetches it once a photo is taken (issue 22). */
 (function () {
   "use strict";
   var KIND = "photo-low";

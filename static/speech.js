@@ -10,7 +10,10 @@
    rename). The switch is off until turned on, and remembered per device in
    localStorage. Chrome speaks only after a user gesture, so the switch's own
    tap says a first short sentence. A device with no voice for the page's
-   language says so once and speaks with the nearest voice. */
+   language says so once and speaks with the nearest voice.
+
+   A bundle of its own: static/later.js loads it only on a device that
+   turned the switch on, or on the switch's first tap. */
 (function () {
   "use strict";
   var KEY = "scorekeeper.speech";
@@ -119,6 +122,9 @@
     });
   }
   function startTurn() {
+    // A state may have come while this script was on its way (later.js).
+    var seen = window.skSpeech && window.skSpeech.turn;
+    if (typeof seen === "number") { turn = seen; return; }
     var holder = document.querySelector("[data-game-state], [data-tv-state]");
     if (!holder) { return; }
     try { turn = JSON.parse(holder.textContent).turn; } catch (e) { turn = null; }

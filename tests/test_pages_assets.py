@@ -19,11 +19,13 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 GZIP = {"Accept-Encoding": "gzip"}
 
 
-def bundle_urls(client: FlaskClient, game_id: int) -> dict[str, str]:
+def bundle_urls(client: FlaskClient, game_id: int, attr: str = "src|href",
+                ) -> dict[str, str]:
+    """Return the bundles the game page loads (or names in another attribute)."""
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     return {name: url for url, name in (
         (url, url.split("/")[2].split("?")[0])
-        for url in re.findall(r'(?:src|href)="(/assets/[^"]+)"', page)
+        for url in re.findall(rf'(?<![-\w])(?:{attr})="(/assets/[^"]+)"', page)
     )}
 
 
@@ -34,6 +36,10 @@ def test_the_game_page_loads_its_scripts_and_styles_as_two_bundles(
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
 
     assert set(bundle_urls(client, game_id)) == {"game.js", "game.css"}
+    # The hints, reading a photo and saying the score aloud come later, when
+    # needed (static/later.js).
+    assert set(bundle_urls(client, game_id, "data-src")) == {
+        "hints.js", "photo.js", "speech.js"}
     for name in assets.BUNDLES["game.js"] + assets.BUNDLES["game.css"]:
         assert f"/static/{name}" not in page
     # Other pages keep their own files.

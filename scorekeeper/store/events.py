@@ -72,13 +72,45 @@ def list_events(limit: int = 50) -> list[dict[str, Any]]:
     ]
 
 
-def add_game(event_id: int, game_id: int) -> None:
-    """Make a stored game one of the event's tables."""
+def rename_event(event_id: int, name: str, date: str) -> None:
+    """Give an event another name and date; raise EventNotFound."""
     db = get_db()
     with immediate(db):
-        db.conn.execute(
-            "UPDATE games SET event_id = ? WHERE id = ?", [event_id, game_id]
+        changed = db.conn.execute(
+            "UPDATE events SET name = ?, date = ? WHERE id = ?", [name, date, event_id]
+        ).rowcount
+    if not changed:
+        raise EventNotFound(event_id)
+
+
+def delete_event(event_id: int) -> list[int]:
+    """Delete an event; return the ids of its games, which stay stored (in the
+    history, in no event: a club night's games are never lost with it)."""
+    get_event(event_id)
+    db = get_db()
+    with immediate(db):
+        kept = [int(row[0]) for row in db.conn.execute(
+            "SELECT id FROM games INDEXED BY games_event WHERE event_id = ?"
+            " ORDER BY id", [event_id])]
+        # Said here, not left to the foreign key's ON DELETE SET NULL: the
+        # games must outlive the event whatever the connection's pragmas.
+        db.conn.execute("UPDATE games SET event_id = NULL WHERE event_id = ?",
+                        [event_id])
+        db.conn.execute("DELETE FROM events WHERE id = ?", [event_id])
+    return kept
+
+
+def add_game(event_id: int, game_id: int) -> bool:
+    """Make a stored game one of the event's tables; return False, changing
+    nothing, when the event is gone (deleted since the request checked it)."""
+    db = get_db()
+    with immediate(db):
+        cursor = db.conn.execute(
+            "UPDATE games SET event_id = ? WHERE id = ?"
+            " AND EXISTS (SELECT 1 FROM events WHERE id = ?)",
+            [event_id, game_id, event_id],
         )
+    return cursor.rowcount > 0
 
 
 def game_event(game_id: int) -> int | None:

@@ -225,6 +225,14 @@ def _event_for_new_game(value: object) -> int | None:
     return value
 
 
+def _join_event(event_id: int, game_id: int) -> None:
+    """Make the new game one of the event's tables; if the event was deleted
+    since it was checked, take the game back and answer 404: nothing stays."""
+    if not club.add_game(event_id, game_id):
+        stored.delete_game(game_id)
+        raise ApiError(404, "not_found", _("There is no event %(id)s.", id=event_id))
+
+
 # --- routes ---
 
 
@@ -242,7 +250,7 @@ def create_game() -> tuple[Response, int]:
     event = _event_for_new_game(body.get("event"))
     game_id, token = stored.create_game(names, variant, first, options)
     if event is not None:
-        club.add_game(event, game_id)
+        _join_event(event, game_id)
     auth.remember_token(game_id, token)
     return _with_token(_state(game_id), token), 201
 
@@ -363,7 +371,7 @@ def import_game() -> tuple[Response, int]:
         return error_response(422, "bad_record", str(exc)), 422
     game_id, token = stored.store_game(names, game)
     if event is not None:
-        club.add_game(event, game_id)
+        _join_event(event, game_id)
     auth.remember_token(game_id, token)
     return _with_token(_state(game_id), token), 201
 

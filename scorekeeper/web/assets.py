@@ -30,15 +30,20 @@ BUNDLES: dict[str, tuple[str, ...]] = {
     "game.js": (
         "localtime.js", "core.js", "net.js", "board-hooks.js", "table.js",
         "offline.js", "board-draw.js", "board-view.js", "board-picker.js",
-        "board-pending.js", "board.js", "photo.js", "wakelock.js", "hints.js",
-        "speech.js",
+        "board-pending.js", "board.js", "wakelock.js", "later.js",
     ),
     # The replay and the correction pages (each script finds its own page).
     "history.js": ("core.js", "net.js", "replay.js", "correct.js"),
     # The table view: its board is drawn with core.js's tile.
     "table-view.js": (
-        "core.js", "net.js", "live.js", "tv.js", "wakelock.js", "speech.js",
+        "core.js", "net.js", "live.js", "tv.js", "wakelock.js", "later.js",
     ),
+    # Fetched by later.js only when needed: the hints and saying the score
+    # aloud once their switch is on, reading a photo once one is taken
+    # (~2.4 KB on the wire a game page without them does not carry: issue 22).
+    "hints.js": ("hints.js",),
+    "photo.js": ("photo.js",),
+    "speech.js": ("speech.js",),
     # The game page has no sheet of its own between these two.
     "game.css": ("app.css", "shell.css"),
 }

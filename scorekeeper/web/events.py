@@ -27,6 +27,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
@@ -37,7 +38,14 @@ from ..store import events as club
 from ..store import games as stored
 from . import auth
 from .errors import error_page, error_response, is_api_path
-from .forms import MAX_EVENT_NAME, MAX_PRESENT, EventForm, SeatingForm, TablesForm
+from .forms import (
+    MAX_EVENT_NAME,
+    MAX_PRESENT,
+    ConfirmForm,
+    EventForm,
+    SeatingForm,
+    TablesForm,
+)
 from .live import event_stream, polled_state
 
 bp = Blueprint("events", __name__)
@@ -139,6 +147,50 @@ def api_event(event_id: int) -> Response:
     return jsonify(event_json(event_id))
 
 
+def _may_change_by_api(event_id: int) -> None:
+    """Let this API request rename or delete the event, or raise a 403: its
+    token (X-Event-Token, or the session's with CSRF), or this machine or an
+    admin session (CONTRACT §14)."""
+    token = club.event_token(event_id)
+    if token is None:
+        raise club.EventNotFound(event_id)
+    allowed, reason = auth.request_may_add_to_event(event_id, token)
+    if allowed or auth.is_admin():
+        return
+    messages = {
+        "bad_event_token": _("This event token does not belong to the event."),
+        "missing_event_token": _("Changing this club night needs its event token."),
+        "csrf_failed": _("The page's security token is missing or stale: reload."),
+    }
+    raise _Refused(403, reason, messages[reason])
+
+
+@api_bp.patch("/events/<int:event_id>")
+def api_change(event_id: int) -> Response:
+    """Rename an event or change its date: 200 with the event."""
+    event = club.get_event(event_id)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        _bad(_("The request body must be a JSON object."), "bad_request")
+    _may_change_by_api(event_id)
+    try:
+        name = check_event_name(body.get("name", event["name"]))
+        day = check_event_date(body.get("date", event["date"]))
+    except ValueError as exc:
+        raise _Refused(422, "invalid_event", str(exc)) from None
+    club.rename_event(event_id, name, day)
+    return jsonify(event_json(event_id))
+
+
+@api_bp.delete("/events/<int:event_id>")
+def api_delete(event_id: int) -> Response:
+    """Delete an event: its games stay stored, in no event (200, their ids)."""
+    club.get_event(event_id)
+    _may_change_by_api(event_id)
+    kept = club.delete_event(event_id)
+    return jsonify({"id": event_id, "deleted": True, "games": kept})
+
+
 @api_bp.get("/ratings")
 def api_ratings() -> Response:
     """Return every rated player's rating, highest ordinal first."""
@@ -156,6 +208,20 @@ def may_add(event_id: int) -> bool:
     token = club.event_token(event_id)
     held = auth.session_event_token(event_id)
     return token is not None and held is not None and auth.same_text(held, token)
+
+
+def may_change(event_id: int) -> bool:
+    """Return whether this browser may rename or delete the event: it holds
+    the event's token, or it is this machine or an admin session."""
+    return may_add(event_id) or auth.is_admin()
+
+
+def _require_change(event_id: int) -> dict[str, Any]:
+    """Return the event, or answer 404 (none) or 403 (no right to change it)."""
+    event = club.get_event(event_id)
+    if not may_change(event_id):
+        abort(403)
+    return event
 
 
 def _join_link(event_id: int, token: str) -> str | None:
@@ -240,6 +306,7 @@ def event_context(event_id: int) -> dict[str, Any]:
         "live_key": club.change_key(event_id),
         "event": event, "tables": tables, "standings": standings,
         "may_add": allowed,
+        "may_change": allowed or auth.is_admin(),
         "join_link": _join_link(event_id, token) if token else None,
         "finished": finished, "running": running,
         "note": text.standings_note(finished, running),
@@ -257,6 +324,43 @@ def event(event_id: int) -> str:
         "events/event.html", **context, seating=seating, suggestion=None,
         tables_form=TablesForm(), max_present=MAX_PRESENT,
     )
+
+
+@bp.route("/events/<int:event_id>/edit", methods=["GET", "POST"])
+def edit(event_id: int) -> ResponseReturnValue:
+    """Rename a club night or change its date (its token, this machine or admin)."""
+    event = _require_change(event_id)
+    form = EventForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            name = check_event_name(form.name.data)
+            day = check_event_date(form.date.data)
+        except ValueError as exc:
+            error = str(exc)
+        else:
+            club.rename_event(event_id, name, day)
+            flash(_("Club night saved."), "success")
+            return redirect(url_for("events.event", event_id=event_id))
+    elif request.method == "GET":
+        form.name.data, form.date.data = event["name"], event["date"]
+    status = 422 if error else 200
+    return render_template(
+        "events/edit.html", event=event, form=form, error=error,
+        max_name=MAX_EVENT_NAME, games=len(club.event_game_ids(event_id)),
+        delete_form=ConfirmForm(),
+    ), status
+
+
+@bp.post("/events/<int:event_id>/delete")
+def delete(event_id: int) -> Response:
+    """Delete a club night; its games stay in the history, in no event."""
+    _require_change(event_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    kept = club.delete_event(event_id)
+    flash(text.event_deleted(len(kept)), "success")
+    return redirect(url_for("events.index"))
 
 
 @bp.get("/events/<int:event_id>/join/<token>")
@@ -375,7 +479,9 @@ def start_tables(event_id: int) -> Response:
         return redirect(url_for("events.event", event_id=event_id))
     for names in checked:
         game_id, token = stored.create_game(names)
-        club.add_game(event_id, game_id)
+        if not club.add_game(event_id, game_id):
+            stored.delete_game(game_id)  # the night was deleted meanwhile
+            abort(404)
         auth.remember_token(game_id, token)
     flash(_("%(num)d tables started.", num=len(checked)), "info")
     return redirect(url_for("events.event", event_id=event_id))

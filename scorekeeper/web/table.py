@@ -243,8 +243,10 @@ def new() -> str | Response:
             except engine.EngineError as exc:
                 flash(text.error(exc), "error")
             else:
-                if form.event.data:
-                    club.add_game(int(form.event.data), game_id)
+                if form.event.data and not club.add_game(int(form.event.data), game_id):
+                    # The club night was deleted after the form was drawn.
+                    stored.delete_game(game_id)
+                    abort(404)
                 remember_token(game_id, token)
                 flash(starter_text(form, first), "info")
                 return redirect(url_for("table.game", game_id=game_id))

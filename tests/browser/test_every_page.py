@@ -159,6 +159,7 @@ def every_page(page: Any, app: Flask, base: str) -> Iterator[str]:
         "club nights": "/events",
         "club night TV view": f"/events/{event['id']}/tv",
         "club night standings": f"/events/{event['id']}/standings",
+        "club night, rename or delete": f"/events/{event['id']}/edit",
         "import": "/import",
         "restore": "/restore",
         "admin": "/admin",

@@ -58,6 +58,8 @@ def test_the_hints_toggle_is_off_until_asked_and_remembered_per_game(
     page = browser.new_context(**PHONE).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
 
     page.goto(f"{live_server}/games/{first}")
     page.wait_for_selector("[data-board][data-drawn]")
@@ -65,9 +67,12 @@ def test_the_hints_toggle_is_off_until_asked_and_remembered_per_game(
     expect(toggle).not_to_be_checked()
     expect(page.locator("[data-hints-panel]")).to_be_hidden()
     assert overlay_cells(page, "threat") == []
+    # hints.js comes once the hints are on (static/later.js: issue 22's 30 KB).
+    assert not [url for url in fetched if "/assets/hints.js" in url]
 
     toggle.tap()
     expect(page.locator("[data-board] .overlay-threat")).to_have_count(2)
+    assert len([url for url in fetched if "/assets/hints.js" in url]) == 1
     assert overlay_cells(page, "threat") == [[0, -1], [0, 5]]
     expect(page.locator("[data-hints-summary]")).to_contain_text("Qwirkle threats: 1")
     expect(page.locator("[data-hints-threats] li")).to_have_text(

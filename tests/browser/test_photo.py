@@ -90,13 +90,18 @@ def test_an_unreadable_photo_says_why_and_proposes_nothing(
     made = context.request.post(f"{live_server}/api/games",
                                 data={"players": ["Ann", "Bob"]})
     page = context.new_page()
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
     page.goto(f"{live_server}/games/{made.json()['id']}")
     page.wait_for_selector("[data-board][data-drawn]")
+    # photo.js comes only once a photo is taken (static/later.js: issue 22).
+    assert not [url for url in fetched if "/assets/photo.js" in url]
     junk = tmp_path / "junk.jpg"
     junk.write_bytes(b"not a photo at all")
     page.locator("[data-photo-input]").set_input_files(str(junk))
     status = page.locator("[data-photo-status].error")
     expect(status).to_contain_text("not a JPEG or PNG photo", timeout=30_000)
+    assert len([url for url in fetched if "/assets/photo.js" in url]) == 1
     expect(page.locator("[data-board] .layer-pend g.pending")).to_have_count(0)
     context.close()
 

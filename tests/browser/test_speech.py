@@ -201,3 +201,61 @@ def test_a_page_nobody_tapped_says_what_lets_it_speak(
     page.mouse.click(600, 600)
     expect(note).to_be_hidden()
     context.close()
+
+
+def test_the_switch_on_survives_a_browser_restart_and_speech_js_waits_for_it(
+    live_app: Flask, live_server: str, browser: Any
+) -> None:
+    """speech.js is fetched only once the switch is on (issue 22's 30 KB): off,
+    a page and a move later nobody asked for it; tapped, it comes and speaks;
+    after a browser restart (a new context with this one's storage) the next
+    move another device enters is said without a tap on the switch."""
+    api = live_app.test_client()
+    created = api.post("/api/games", json={"players": ["Anna", "Bob"]}).get_json()
+    game = f"{live_server}/games/{created['id']}"
+
+    def move(tiles: list[dict[str, Any]]) -> None:
+        answer = api.post(f"/api/games/{created['id']}/moves",
+                          headers={"X-Edit-Token": created["edit_token"]},
+                          json={"type": "place", "tiles": tiles})
+        assert answer.status_code == 201
+
+    def opened(context: Any) -> tuple[Any, list[str]]:
+        context.add_init_script(RECORDER % json.dumps(DUTCH_AND_ENGLISH))
+        page = context.new_page()
+        fetched: list[str] = []
+        page.on("request", lambda request: fetched.append(request.url))
+        page.goto(game)
+        page.wait_for_selector("[data-board][data-drawn]")
+        return page, fetched
+
+    def speech_js(fetched: list[str]) -> list[str]:
+        return [url for url in fetched if "/assets/speech.js" in url]
+
+    first = browser.new_context(**PHONE)
+    page, fetched = opened(first)
+    button = page.locator("[data-speech]")
+    expect(button).to_be_visible()
+    expect(button).to_have_attribute("aria-pressed", "false")
+    move([{"row": 0, "col": 0, "color": "red", "shape": "circle"}])
+    expect(page.locator("section.scores [data-total]").first).to_have_text(
+        "1", timeout=12_000)
+    assert any("/assets/game.js" in url for url in fetched)
+    assert speech_js(fetched) == []
+    assert spoken(page) == []
+
+    button.tap()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    said = wait_spoken(page, 1)
+    assert [s["text"] for s in said] == ["The score will be said aloud."]
+    assert len(speech_js(fetched)) == 1
+    stored = first.storage_state()
+    first.close()
+
+    second = browser.new_context(**PHONE, storage_state=stored)
+    page, fetched = opened(second)
+    expect(page.locator("[data-speech]")).to_have_attribute("aria-pressed", "true")
+    assert len(speech_js(fetched)) == 1
+    move([{"row": 0, "col": 1, "color": "red", "shape": "square"}])
+    assert [s["text"] for s in wait_spoken(page, 1)] == ["Bob: 2 points."]
+    second.close()
