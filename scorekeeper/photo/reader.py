@@ -134,11 +134,13 @@ class _Read:
     hue: float = 0.0
     glare: bool = False
     """Glare on or beside the symbol: its reading may be wrong."""
+    faint: bool = False
+    """Its symbol was found only as faint paint: its shape may be lost."""
 
     @property
     def confidence(self) -> float:
         conf = min(self.color_conf, self.shape_conf)
-        if self.glare:
+        if self.glare or self.faint:
             conf = min(conf, LOW_CONFIDENCE / 2)
         return round(conf, 3)
 
@@ -205,7 +207,8 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         if sum(c.is_tile for c in again.values()) <= len(found):
             break
         cells = again
-    reads = {key: _Read(cell) for key, cell in cells.items() if cell.is_tile}
+    reads = {key: _Read(cell, faint=key in grid.faint)
+             for key, cell in cells.items() if cell.is_tile}
     reads = _main_group(reads)
     if not reads:
         raise PhotoUnreadable("no_tiles")
