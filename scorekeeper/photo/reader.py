@@ -142,7 +142,7 @@ class _Read:
         conf = min(self.color_conf, self.shape_conf)
         if self.glare or self.faint:
             conf = min(conf, LOW_CONFIDENCE / 2)
-        return round(conf, 3)
+        return round(float(conf), 3)
 
     def likely(self, clf: Classifier) -> tuple[tuple[str, str], ...]:
         """The kinds it may be, best first (itself first), when uncertain."""
