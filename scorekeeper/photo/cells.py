@@ -192,24 +192,13 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
         # Dark paint: a symbol nearly as dark as its tile against a light
         # table. Look for it against the tile body alone.
         light = _lighter_than_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
-    if _central_parts(light, mid) is None:
+    mask = _peeled(light, mid)
+    if mask is None:
         # Dark paint in coloured light: a deep red under a cool light is as
         # bright as the bluish grey the light makes of the tile body; it
         # differs in colour, not in brightness.
         light = _unlike_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
-    kernel = np.ones((3, 3), np.uint8)
-    mask = None
-    # A thin bridge of light (blur over a narrow rim) can join the symbol to the
-    # table: peel the light back a pixel at a time until the symbol stands alone.
-    for peel in range(4):
-        core = cv2.erode(light, kernel, iterations=peel) if peel else light
-        parts = _central_parts(core, mid)
-        if parts is not None:
-            mask = parts
-            if peel:
-                grown = np.asarray(cv2.dilate(mask, kernel, iterations=peel))
-                mask = grown & np.asarray(light)
-            break
+        mask = _peeled(light, mid)
     if mask is None:
         return
     area = int(mask.sum())
@@ -255,6 +244,22 @@ def _lighter_than_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     if top - base < 24:
         return light
     return (value > base + 0.45 * (top - base)).astype(np.uint8)
+
+
+def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
+    """The symbol's mask in a window's light pixels, or None. A thin bridge of
+    light (blur over a narrow rim) can join the symbol to the table: peel the
+    light back a pixel at a time until the symbol stands alone."""
+    kernel = np.ones((3, 3), np.uint8)
+    for peel in range(4):
+        core = cv2.erode(light, kernel, iterations=peel) if peel else light
+        parts = _central_parts(core, mid)
+        if parts is not None:
+            if peel:
+                grown = np.asarray(cv2.dilate(parts, kernel, iterations=peel))
+                return grown & np.asarray(light)
+            return parts
+    return None
 
 
 _YY, _XX = np.mgrid[0:CELL, 0:CELL]
