@@ -216,8 +216,8 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
         pts, ext = found.centres * f + (f - 1) / 2, found.extents * f
         if len(centres):
             d = np.linalg.norm(pts[:, None] - centres[None], axis=2)
-            pts, ext = pts[d.min(axis=1) > 0.5 * np.maximum(ext, 4)], \
-                ext[d.min(axis=1) > 0.5 * np.maximum(ext, 4)]
+            new = d.min(axis=1) > 0.5 * np.maximum(ext, 4)
+            pts, ext = pts[new], ext[new]
         centres = np.concatenate([centres, pts])
         extents = np.concatenate([extents, ext])
         faint = np.concatenate([faint, np.ones(len(pts), bool)])
