@@ -167,14 +167,15 @@ def _band(value: float, bands: list[tuple[float, float]]) -> str:
 def confident_wrong(case, row: dict) -> bool:
     """True when a reading is wrong and says nothing of it: no refusal, no
     glare warning, and a new tile read wrong (or where none is) not marked
-    uncertain, or a tile of the move missing."""
+    uncertain, or a tile of the move missing (no tile read on its cell: a
+    tile read there wrong is the first case, not this one)."""
     if row["reason"] or row["got"] in _expected(case) or row.get("glare"):
         return False
     best = None
     for want in _expected(case):
         wanted = {tuple(t) for t in want}
         got = [tuple(t) for t in row["got"]]
-        missing = len(wanted - set(got))
+        missing = len({t[:2] for t in wanted} - {t[:2] for t in got})
         sure_wrong = sum(1 for t, low in zip(got, row.get("low", []), strict=False)
                          if t not in wanted and not low)
         flaw = missing + sure_wrong

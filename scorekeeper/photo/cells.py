@@ -192,19 +192,13 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
         # Dark paint: a symbol nearly as dark as its tile against a light
         # table. Look for it against the tile body alone.
         light = _lighter_than_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
-    kernel = np.ones((3, 3), np.uint8)
-    mask = None
-    # A thin bridge of light (blur over a narrow rim) can join the symbol to the
-    # table: peel the light back a pixel at a time until the symbol stands alone.
-    for peel in range(4):
-        core = cv2.erode(light, kernel, iterations=peel) if peel else light
-        parts = _central_parts(core, mid)
-        if parts is not None:
-            mask = parts
-            if peel:
-                grown = np.asarray(cv2.dilate(mask, kernel, iterations=peel))
-                mask = grown & np.asarray(light)
-            break
+    mask = _peeled(light, mid)
+    if mask is None:
+        # Dark paint in coloured light: a deep red under a cool light is as
+        # bright as the bluish grey the light makes of the tile body; it
+        # differs in colour, not in brightness.
+        light = _unlike_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
+        mask = _peeled(light, mid)
     if mask is None:
         return
     area = int(mask.sum())
@@ -250,6 +244,50 @@ def _lighter_than_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     if top - base < 24:
         return light
     return (value > base + 0.45 * (top - base)).astype(np.uint8)
+
+
+def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
+    """The symbol's mask in a window's light pixels, or None. A thin bridge of
+    light (blur over a narrow rim) can join the symbol to the table: peel the
+    light back a pixel at a time until the symbol stands alone."""
+    kernel = np.ones((3, 3), np.uint8)
+    for peel in range(4):
+        core = cv2.erode(light, kernel, iterations=peel) if peel else light
+        parts = _central_parts(core, mid)
+        if parts is not None:
+            if peel:
+                grown = np.asarray(cv2.dilate(parts, kernel, iterations=peel))
+                return grown & np.asarray(light)
+            return parts
+    return None
+
+
+_YY, _XX = np.mgrid[0:CELL, 0:CELL]
+_OUTER = np.hypot(_XX - (CELL - 1) / 2, _YY - (CELL - 1) / 2) > 0.36 * CELL
+"""The outer ring of a cell, beyond any symbol."""
+
+
+def _unlike_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
+                 window: tuple[int, int, int, int], light: np.ndarray) -> np.ndarray:
+    """The pixels of a window clearly unlike the tile body of the cell at
+    (x, y) in colour (distance from the body's median colour), when its middle
+    holds something clearly unlike it."""
+    wx0, wy0, wx1, wy1 = window
+    cell = rect[y:y + CELL, x:x + CELL].astype(np.float32)
+    # The body from the cell's outer ring only: a dark symbol is as dark as
+    # the body and would lend it its colour.
+    body = cell[dark[y:y + CELL, x:x + CELL] & _OUTER]
+    if len(body) < 0.1 * CELL * CELL:
+        return light
+    base = np.median(body, axis=0)
+    far = np.linalg.norm(rect[wy0:wy1, wx0:wx1].astype(np.float32) - base, axis=2)
+    usual = float(np.median(np.linalg.norm(body - base, axis=1)))
+    q = CELL // 4
+    top = float(np.percentile(far[y - wy0 + q:y - wy0 + CELL - q,
+                                  x - wx0 + q:x - wx0 + CELL - q], 90))
+    if top - usual < 16:
+        return light
+    return (far > usual + 0.45 * (top - usual)).astype(np.uint8)
 
 
 def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:

@@ -51,6 +51,9 @@ class Grid:
     """Distance between neighbouring tile centres, working-image pixels."""
     centres: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
     """Observed symbol centre of each lattice cell (row, col) that has one."""
+    faint: frozenset[tuple[int, int]] = frozenset()
+    """Cells (row, col) whose symbol was found only as faint paint: so little
+    above its tile that its shape may be lost (a crisscross's thin arms)."""
 
 
 def value_ratio(img: np.ndarray, radius: float, floor: bool = False) -> np.ndarray:
@@ -99,6 +102,8 @@ class Blobs:
     """(n,) the larger side of each blob's box."""
     dark: np.ndarray
     """The dark mask the blobs were found in."""
+    faint: np.ndarray | None = None
+    """(n,) bool: found only as faint paint (`more_dark_paint`); None for none."""
 
 
 def find_blobs(img: np.ndarray) -> Blobs:
@@ -144,8 +149,10 @@ DARK_PAINT = 0.55
 """The lower level blobs are looked for at again, as a share of the usual."""
 
 
-def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float) -> Blobs:
-    """The light blobs enclosed by dark at one brightness level."""
+def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
+              contrast: float = 1.6) -> Blobs:
+    """The light blobs enclosed by dark at one brightness level, at least
+    `contrast` times as bright as the dark around them."""
     h, w = img.shape[:2]
     dark = (ratio < level).astype(np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(
@@ -179,14 +186,60 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float) -> Blobs:
     blob_sum = np.bincount(labels.ravel(), weights=value.ravel(), minlength=n)[idx]
     ring = (box_sum(cv2.integral(value)) - blob_sum) / np.maximum(box - area[idx], 1)
     inside = blob_sum / area[idx]
-    contrast = inside >= 1.6 * ring + 8
-    idx = idx[enclosed & contrast & ~_like_table(img, labels, n, idx, area)]
+    bright = inside >= contrast * ring + 8
+    idx = idx[enclosed & bright & ~_like_table(img, labels, n, idx, area)]
     if idx.size >= 3:
         # Symbols share one size within a photo; the specks of table between
         # four tile corners are far smaller.
         typical = np.percentile(ext[idx], 75)
         idx = idx[(ext[idx] >= 0.45 * typical) & (ext[idx] <= 2.2 * typical)]
     return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64), dark)
+
+
+FEW = 2
+"""Fewer symbols than the grid needs to know its step from them (a lone
+tile of a first move, or a photo about to be refused): there a few more
+passes cost little, and the cells round what they find are read anyway."""
+
+FAINT = 1.2
+"""The contrast over the dark around it a symbol needs in those passes: dark
+paint on a black tile (a symbol value of 0.3) is only about 1.7 times as
+bright as its tile once blur has spread its edge."""
+
+
+def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
+    """Look again, at levels between the usual and the dark-paint one, for
+    dark symbols when few were found. A lone dark symbol on a small tile is
+    neither light at the usual level (its tile's bevel and the blur lift the
+    ring round it) nor enclosed at the lower one (its tile body passes too);
+    between the two it is both, if less bright over its ring than bright
+    paint. A candidate found only so must still show a square tile body
+    (`_single_tile`) or lie a tile from another symbol (`_grow`)."""
+    h, w = img.shape[:2]
+    f = 2 if min(h, w) >= 800 else 1
+    small = img if f == 1 else cv2.resize(img, (w // f, h // f),
+                                           interpolation=cv2.INTER_AREA)
+    ratio = value_ratio(small, max(h, w) / f / 10)
+    level = dark_threshold(ratio)
+    centres, extents = blobs.centres, blobs.extents
+    faint = np.zeros(len(centres), bool)
+    for share in (0.9, 0.8, 0.7, 0.6):
+        found = _blobs_at(small, ratio, level * share, FAINT)
+        if not len(found.centres):
+            continue
+        pts, ext = found.centres * f + (f - 1) / 2, found.extents * f
+        if len(centres):
+            d = np.linalg.norm(pts[:, None] - centres[None], axis=2)
+            new = d.min(axis=1) > 0.5 * np.maximum(ext, 4)
+            pts, ext = pts[new], ext[new]
+        centres = np.concatenate([centres, pts])
+        extents = np.concatenate([extents, ext])
+        faint = np.concatenate([faint, np.ones(len(pts), bool)])
+    if len(centres) >= 3:
+        typical = np.percentile(extents, 75)
+        keep = (extents >= 0.45 * typical) & (extents <= 2.2 * typical)
+        centres, extents, faint = centres[keep], extents[keep], faint[keep]
+    return Blobs(centres, extents, blobs.dark, faint)
 
 
 def _like_table(img: np.ndarray, labels: np.ndarray, n: int, idx: np.ndarray,
@@ -320,27 +373,91 @@ def _sane(h: np.ndarray, src: np.ndarray, pitch: float) -> bool:
     return True
 
 
-def _single_tile(blobs: Blobs, k: int) -> tuple[float, float]:
+def _single_tile(blobs: Blobs, k: int, img: np.ndarray | None = None
+                 ) -> tuple[float, float]:
     """Pitch and angle of a lone tile, from the dark body around its symbol."""
     cx, cy = blobs.centres[k]
     r = int(blobs.extents[k] * 1.3) + 2
     h, w = blobs.dark.shape
     x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
     win = blobs.dark[y0:min(h, int(cy) + r), x0:min(w, int(cx) + r)].copy()
+    found = _square_body(win, blobs.extents[k])
+    if found is None and img is not None:
+        # On a dark table the photo's dark level takes in the table's grain
+        # too, which joins the body: the body against the table round it
+        # alone, in a wider window.
+        found = _local_body(img, (cx, cy), blobs.extents[k])
+    if found is None:
+        raise PhotoUnreadable("no_tiles")
+    side, a = found
+    return side * 1.03, math.radians(a)
+
+
+def _square_body(win: np.ndarray, ext: float, cut: int = 0
+                 ) -> tuple[float, float] | None:
+    """The side and angle (degrees) of the square tile body in a dark mask
+    around a symbol of extent `ext`, or None when it shows none; `cut` opens
+    the mask by that many pixels first (thin bridges of dark grain)."""
     # The symbol counts as the tile too: fill it, then take the dark around it.
     closed = cv2.morphologyEx(win, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    if cut:
+        closed = _filled(closed)
+        closed = cv2.morphologyEx(closed, cv2.MORPH_OPEN,
+                                  np.ones((cut, cut), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if cut:
+        # The body is the part round the symbol, whatever lies beside it.
+        mid = (win.shape[1] / 2, win.shape[0] / 2)
+        contours = tuple(c for c in contours
+                         if cv2.pointPolygonTest(c, mid, False) >= 0)
     if not contours:
-        raise PhotoUnreadable("no_tiles")
+        return None
     c = max(contours, key=cv2.contourArea)
     (_, _), (bw, bh), a = cv2.minAreaRect(c)
     side = (bw + bh) / 2
     # A tile is a square: a dark body much like its box, and larger than its symbol.
-    if (not blobs.extents[k] * 1.15 < side < blobs.extents[k] * 3
+    if (not ext * 1.15 < side < ext * 3
             or min(bw, bh) < 0.8 * max(bw, bh)
             or cv2.contourArea(c) < 0.75 * bw * bh):
-        raise PhotoUnreadable("no_tiles")
-    return side * 1.03, math.radians(a)
+        return None
+    return side, a
+
+
+def _filled(mask: np.ndarray) -> np.ndarray:
+    """A mask with the holes of its regions filled."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 1, cv2.FILLED)
+    return out
+
+
+def _local_body(img: np.ndarray, centre: tuple[float, float], ext: float
+                ) -> tuple[float, float] | None:
+    """The side and angle of the tile body round a symbol, told from the
+    table by a level between the body (just outside the symbol) and the
+    table (beyond the largest tile the symbol may sit on)."""
+    h, w = img.shape[:2]
+    cx, cy = centre
+    r = int(ext * 2.4) + 2
+    x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
+    x1, y1 = min(w, int(cx) + r), min(h, int(cy) + r)
+    v = img[y0:y1, x0:x1].max(axis=2).astype(np.float32)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    d = np.hypot(xx - cx, yy - cy)
+    near = v[(d > 0.5 * ext) & (d < 0.7 * ext)]
+    far = v[d > 2.2 * ext]
+    if near.size == 0 or far.size < 0.05 * v.size:
+        return None
+    body = float(np.percentile(near, 25))
+    table = float(np.median(far))
+    if table - body < 16:
+        return None
+    dark = (v < body + 0.5 * (table - body)).astype(np.uint8)
+    # Centre the window on the symbol for `_square_body`'s middle.
+    ox, oy = int(cx) - x0, int(cy) - y0
+    side_x, side_y = min(ox, x1 - x0 - ox), min(oy, y1 - y0 - oy)
+    dark = dark[oy - side_y:oy + side_y, ox - side_x:ox + side_x]
+    return _square_body(dark, ext, cut=max(3, int(ext / 8)))
 
 
 def find_grid(img: np.ndarray) -> Grid:
@@ -350,6 +467,8 @@ def find_grid(img: np.ndarray) -> Grid:
     small = img if scale == 1.0 else cv2.resize(
         img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     blobs = find_blobs(small)
+    if len(blobs.centres) < FEW:
+        blobs = more_dark_paint(small, blobs)
     if len(blobs.centres) == 0:
         raise _nothing_found(small, blobs)
     pts, ext = blobs.centres, blobs.extents
@@ -357,14 +476,14 @@ def find_grid(img: np.ndarray) -> Grid:
     if found is None:
         # No two symbols a tile apart: one tile alone, the largest clean blob.
         k = int(np.argmax(ext))
-        pitch, angle = _single_tile(blobs, k)
+        pitch, angle = _single_tile(blobs, k, small)
         groups = [{k: (0, 0)}]
     else:
         pitch, angle = found
         groups = _grow(pts, pitch, angle)
         if len(groups[0]) == 1:
             k = max(range(len(ext)), key=lambda i: ext[i])
-            pitch, angle = _single_tile(blobs, k)
+            pitch, angle = _single_tile(blobs, k, small)
             groups = [{k: (0, 0)}]
     group = groups[0]
     if len(groups) > 1 and len(groups[1]) == len(group) == 1:
@@ -385,7 +504,10 @@ def find_grid(img: np.ndarray) -> Grid:
     to_work = np.diag([1 / scale, 1 / scale, 1.0])
     centres = {(int(r), int(c)): (float(x) / scale, float(y) / scale)
                for (c, r), (x, y) in zip(src, dst, strict=True)}
-    return Grid(to_work @ hom, pitch / scale, centres)
+    faint = frozenset() if blobs.faint is None else frozenset(
+        (int(r), int(c)) for (c, r), p in zip(src, dst, strict=True)
+        if blobs.faint[np.flatnonzero((pts == p).all(axis=1))].any())
+    return Grid(to_work @ hom, pitch / scale, centres, faint)
 
 
 def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Grid:
@@ -399,7 +521,7 @@ def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Gr
         hom = _fit(src, dst, grid.pitch)
     except ValueError:
         return grid
-    return Grid(hom, grid.pitch, dict(centres))
+    return Grid(hom, grid.pitch, dict(centres), grid.faint)
 
 
 def _refine(hom: np.ndarray, pts: np.ndarray, src: np.ndarray, dst: np.ndarray,

@@ -134,13 +134,15 @@ class _Read:
     hue: float = 0.0
     glare: bool = False
     """Glare on or beside the symbol: its reading may be wrong."""
+    faint: bool = False
+    """Its symbol was found only as faint paint: its shape may be lost."""
 
     @property
     def confidence(self) -> float:
         conf = min(self.color_conf, self.shape_conf)
-        if self.glare:
+        if self.glare or self.faint:
             conf = min(conf, LOW_CONFIDENCE / 2)
-        return round(conf, 3)
+        return round(float(conf), 3)
 
     def likely(self, clf: Classifier) -> tuple[tuple[str, str], ...]:
         """The kinds it may be, best first (itself first), when uncertain."""
@@ -205,7 +207,8 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         if sum(c.is_tile for c in again.values()) <= len(found):
             break
         cells = again
-    reads = {key: _Read(cell) for key, cell in cells.items() if cell.is_tile}
+    reads = {key: _Read(cell, faint=key in grid.faint)
+             for key, cell in cells.items() if cell.is_tile}
     reads = _main_group(reads)
     if not reads:
         raise PhotoUnreadable("no_tiles")
@@ -329,6 +332,10 @@ def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
         if named is not None:
             rd.color, rd.color_conf = named[i].index, named[i].confidence
             rd.color_scores = -named[i].costs
+            if measured[i][1] < GREY:
+                # No paint is grey: a colourless "symbol" is something else
+                # (a tile body lighter than a dark table, a grid a tile off).
+                rd.color_conf = min(rd.color_conf, LOW_CONFIDENCE / 2)
         else:
             color = clf.color(rd.cell.color)
             rd.color, rd.color_conf = color.index, color.confidence
@@ -336,6 +343,11 @@ def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
         shape = clf.shape(rd.cell.mask, key, taught.four_fold())
         rd.shape, rd.shape_conf = shape.index, shape.confidence
         rd.shape_scores = shape.scores
+
+
+GREY = 0.2
+"""Below this saturation a symbol shows no paint. Real paint measures 0.5
+and more in every light the benchmark draws (issue 20's sets)."""
 
 
 BREAKS_RULE = 0.5

@@ -115,3 +115,51 @@ def test_glare_over_the_move_is_a_warning_or_a_refusal_never_a_silent_miss(
         if checked >= 3:
             break
     assert checked >= 1
+
+
+
+DARK = synth_real.Paint(tuple((name, hue, sat, 0.32 if name != "yellow" else 0.6)
+                              for name, hue, sat, _ in REAL_GAME.hsv))
+"""The real game's paint at its darkest: a symbol value of 0.32."""
+
+
+@pytest.mark.parametrize("color", [c for c in COLORS if c != "yellow"])
+def test_a_lone_dark_crisscross_of_40_px_on_an_empty_board_is_read(color: str
+                                                                    ) -> None:
+    # A first move of one tile: no second symbol gives the grid its step, and
+    # dark paint on a small, slightly blurred tile is neither light at the
+    # photo's usual level nor enclosed at the dark-paint one: refused as
+    # `no_tiles` before (issue 20's benchmark, "first move crisscross").
+    tile = (0, 0, color, "crisscross")
+    real = synth_real.Real(DARK, inner=0.3)
+    # (Seed 13 draws the tile smaller still: refused, honestly.)
+    for seed in (11, 14):
+        img = synth_real.render([tile], shot(tile_px=40, blur=1.3, noise=3.0),
+                                seed, real)
+        reading = read_move(synth.encode(img, 85), [])
+        assert [t[:4] for t in reading.tiles] == [tile]
+
+
+BRIGHT_BUT_RED = synth_real.Paint((
+    ("red", 351.0, 0.9, 0.31), ("orange", 15.0, 0.7, 0.85),
+    ("yellow", 43.0, 0.88, 0.65), ("green", 129.0, 0.8, 0.31),
+    ("blue", 218.0, 0.7, 0.83), ("purple", 265.0, 0.86, 0.86),
+))
+"""Light paint but for a dark red and green (value 0.31)."""
+
+
+def test_dark_red_in_cool_light_is_read_not_left_as_bare_tiles() -> None:
+    # Under a cool light a tile body turns bluish grey, as bright as dark red
+    # paint: the symbol differs from its tile in colour, not in brightness.
+    # Read before as tile bodies without a symbol (the `unread` warning).
+    stored = [(0, c, color, "circle") for c, color in enumerate(COLORS)]
+    stored += [(-1, 2, "blue", "circle"), (-1, 3, "blue", "square")]
+    move = [(1, 1, "red", "diamond"), (1, 2, "red", "crisscross"),
+            (1, 3, "red", "circle")]
+    for seed in (21, 23):
+        img = synth_real.render(
+            stored + move, shot(tile_px=80, warmth=-0.95, light=1.1, blur=1.2,
+                                noise=4.0), seed, synth_real.Real(BRIGHT_BUT_RED))
+        reading = read_move(synth.encode(img, 85), stored)
+        assert sorted(t[:4] for t in reading.tiles) == move
+        assert not reading.unread
