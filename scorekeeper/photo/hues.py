@@ -72,7 +72,9 @@ colour a guess."""
 
 GREY = 0.22
 """Below this saturation a symbol's hue says little (glare, a washed-out
-print): its colour is reported uncertain."""
+print) and shows no paint (real paint measures 0.5 and more in every light
+issue 20's sets draw): its colour is reported uncertain, and it cannot teach
+a colour (`teach`)."""
 
 
 def hsv(lin: np.ndarray) -> tuple[float, float, float]:

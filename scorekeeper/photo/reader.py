@@ -332,7 +332,7 @@ def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
         if named is not None:
             rd.color, rd.color_conf = named[i].index, named[i].confidence
             rd.color_scores = -named[i].costs
-            if measured[i][1] < GREY:
+            if measured[i][1] < hues.GREY:
                 # No paint is grey: a colourless "symbol" is something else
                 # (a tile body lighter than a dark table, a grid a tile off).
                 rd.color_conf = min(rd.color_conf, LOW_CONFIDENCE / 2)
@@ -343,11 +343,6 @@ def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
         shape = clf.shape(rd.cell.mask, key, taught.four_fold())
         rd.shape, rd.shape_conf = shape.index, shape.confidence
         rd.shape_scores = shape.scores
-
-
-GREY = 0.2
-"""Below this saturation a symbol shows no paint. Real paint measures 0.5
-and more in every light the benchmark draws (issue 20's sets)."""
 
 
 BREAKS_RULE = 0.5

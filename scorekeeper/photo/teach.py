@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .errors import PhotoUnreadable
+from .hues import GREY
 
 COLORS = ("red", "orange", "yellow", "green", "blue", "purple")
 """The colours taught, in their order around the colour wheel."""
@@ -46,10 +47,6 @@ MIN_GAP = 6.0
 """The fewest degrees of hue between two taught colours: closer, they are two
 tiles of one paint (one colour's print varies by a degree or two), or so close
 that the reader could not tell them apart anyway."""
-
-GREY = 0.22
-"""Below this saturation a symbol's hue says little (glare, a washed-out
-photo): it cannot teach a colour (`hues.GREY`)."""
 
 SYMBOL_TO_TILE = 1.45
 """A tile's edge for its largest symbols' extent (the stars span about 70 %
