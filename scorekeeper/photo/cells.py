@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 from cv2.typing import MatLike
 
+from . import hues
 from .grid import Grid, brightest_channel, dark_threshold, darkest_channel, value_ratio
 
 CELL = 64
@@ -24,6 +25,11 @@ CELL = 64
 WHITE = 235
 """A pixel with every channel at least this is blown out (glare)."""
 
+HALF_BODY = 0.55
+"""A rim this dark (but under the 0.75 that vouches for a tile) is looked at
+for a painted symbol, not to read a tile from it but to warn: a tile whose
+body merges with a dark table at the photo's edge, or lies in a darker
+corner of the light, has a rim only partly darker than the level."""
 
 
 @dataclass
@@ -51,6 +57,9 @@ class Cell:
     """The median colour of the tile body around the symbol, linear RGB."""
     glare: float = 0.0
     """Share of the cell's pixels blown out (a channel at the sensor's top)."""
+    hint: bool = False
+    """A painted symbol shows on a rim too light to vouch for a tile
+    (`HALF_BODY`): not read as a tile, but a tile may lie there."""
 
     @property
     def is_tile(self) -> bool:
@@ -124,6 +133,12 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 if cell.color is not None:
                     cell.body = max(body, 0.5)
                     cell.edge = _edge_width(value[y:y + CELL, x:x + CELL])
+            elif body >= HALF_BODY:
+                probe = Cell(r, c, body)
+                _read_symbol(probe, rect, dark, x, y)
+                # Paint, not a lighter patch of table or a grey tile edge.
+                cell.hint = probe.raw is not None and \
+                    hues.hsv(probe.raw)[1] >= hues.GREY
             cell.glare = float(white[y:y + CELL, x:x + CELL].mean())
     _less_flare(out)
     return out

@@ -217,6 +217,8 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     empty = {key for key, cell in cells.items() if cell.body < 0.25}
     clf = Classifier(variant.color_names, variant.shape_names)
     _mark_glare(reads, cells)
+    if _no_paint(reads):
+        raise PhotoUnreadable("no_tiles")
     _label(reads, clf, {}, taught)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
     if not board:
@@ -246,6 +248,18 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     if placement is None:
         raise PhotoUnreadable("no_match", matched=0, stored=len(board))
     return _result(reads, cells, placement, board, clf, variant)
+
+
+def _no_paint(reads: dict[Cell, _Read]) -> bool:
+    """True when no tile read shows paint: every "symbol" is colourless and
+    none is under glare (which whitens real paint). No paint is grey, so such
+    a reading found tile bodies, not symbols: a grid a tile off, its step
+    taken from two symbols two tiles apart, reads grey bodies between them
+    and leaves tiles out without a word."""
+    colours = [rd.cell.color for rd in reads.values()
+               if rd.cell.color is not None and not rd.glare]
+    return len(colours) == len(reads) and all(
+        hues.hsv(np.asarray(c))[1] < hues.GREY for c in colours)
 
 
 def _main_group(reads: dict[Cell, _Read]) -> dict[Cell, _Read]:
@@ -301,12 +315,14 @@ UNREAD_BODY = 0.75
 def _unread_cells(reads: dict[Cell, _Read], cells: dict[Cell, GridCell]
                   ) -> list[Cell]:
     """Cells next to the read tiles (photo grid) that show a tile body but no
-    readable symbol."""
+    readable symbol, or a painted symbol on a rim too light to vouch for a
+    tile (`cells.HALF_BODY`)."""
     near = {(r + dr, c + dc) for r, c in reads
             for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))}
     return sorted(key for key in near - set(reads)
                   if (cell := cells.get(key)) is not None
-                  and not cell.is_tile and cell.body >= UNREAD_BODY)
+                  and not cell.is_tile
+                  and (cell.body >= UNREAD_BODY or cell.hint))
 
 
 def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
