@@ -136,11 +136,14 @@ class _Read:
     """Glare on or beside the symbol: its reading may be wrong."""
     faint: bool = False
     """Its symbol was found only as faint paint: its shape may be lost."""
+    loose: bool = False
+    """The board was lined up on fewer than three stored tiles (glare hid
+    the others): its cell may be off."""
 
     @property
     def confidence(self) -> float:
         conf = min(self.color_conf, self.shape_conf)
-        if self.glare or self.faint:
+        if self.glare or self.faint or self.loose:
             conf = min(conf, LOW_CONFIDENCE / 2)
         return round(float(conf), 3)
 
@@ -292,10 +295,15 @@ there: a tile under it may be misread, or missing from the reading."""
 
 def _mark_glare(reads: dict[Cell, _Read], cells: dict[Cell, GridCell]) -> None:
     """Mark the read tiles with glare on them or on a neighbouring cell."""
-    for (r, c), rd in reads.items():
-        rd.glare = any(
-            (n := cells.get((r + dr, c + dc))) is not None and n.glare >= GLARE
-            for dr in (-1, 0, 1) for dc in (-1, 0, 1) if not (dr and dc))
+    for key, rd in reads.items():
+        rd.glare = _under_glare(key, cells)
+
+
+def _under_glare(key: Cell, cells: dict[Cell, GridCell]) -> bool:
+    """True when glare blew out the cell or one beside it."""
+    r, c = key
+    return any((n := cells.get((r + dr, c + dc))) is not None and n.glare >= GLARE
+               for dr in (-1, 0, 1) for dc in (-1, 0, 1) if not (dr and dc))
 
 
 def _glare_cells(reads: dict[Cell, _Read], cells: dict[Cell, GridCell]
@@ -455,8 +463,25 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
             conflicts.append(Conflict(at[0], at[1], tile, seen, round(min(wrong), 3)))
     seen_cells = {placement.to_board(key) for key in cells}
     in_view = sum(1 for cell in board if cell in seen_cells)
-    if matched < min(3, len(board)) or matched < 0.5 * in_view:
+    # Stored tiles glare hides (not read, glare on or beside their cell) say
+    # nothing against the placement: a lamp over a small board can leave two
+    # stored tiles to line it up by. Lined up on so few, the new tiles are
+    # marked uncertain.
+    hidden = sum(1 for key in cells
+                 if key not in reads and placement.to_board(key) in board
+                 and _under_glare(key, cells))
+    least = max(min(2, len(board)), min(3, len(board) - hidden))
+    if matched < least or matched < 0.5 * (in_view - hidden):
         raise PhotoUnreadable("no_match", matched=matched, stored=len(board))
+    if matched < min(3, len(board)):
+        new = []
+        for key, rd in reads.items():
+            at = placement.to_board(key)
+            if at not in board:
+                rd.loose = True
+                new.append(PhotoTile(at[0], at[1], clf.colors[rd.color],
+                                     clf.shapes[rd.shape], rd.confidence,
+                                     rd.likely(clf)))
     new.sort()
     if len(new) > variant.hand_size:
         raise PhotoUnreadable("too_many_tiles", count=len(new), limit=variant.hand_size)
