@@ -463,13 +463,14 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
             conflicts.append(Conflict(at[0], at[1], tile, seen, round(min(wrong), 3)))
     seen_cells = {placement.to_board(key) for key in cells}
     in_view = sum(1 for cell in board if cell in seen_cells)
-    # Stored tiles glare hides (not read, glare on or beside their cell) say
-    # nothing against the placement: a lamp over a small board can leave two
-    # stored tiles to line it up by. Lined up on so few, the new tiles are
-    # marked uncertain.
-    hidden = sum(1 for key in cells
+    # Stored tiles the photo shows but cannot read (glare on or beside their
+    # cell, or a tile body whose symbol was not read) say nothing against
+    # the placement: a lamp over a small board can leave two stored tiles to
+    # line it up by. Lined up on so few, the new tiles are marked uncertain.
+    hidden = sum(1 for key, cell in cells.items()
                  if key not in reads and placement.to_board(key) in board
-                 and _under_glare(key, cells))
+                 and (_under_glare(key, cells) or cell.hint
+                      or cell.body >= UNREAD_BODY))
     least = max(min(2, len(board)), min(3, len(board) - hidden))
     if matched < least or matched < 0.5 * (in_view - hidden):
         raise PhotoUnreadable("no_match", matched=matched, stored=len(board))
