@@ -203,12 +203,13 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     wx1, wy1 = min(w, x + CELL + m), min(h, y + CELL + m)
     light = (~dark[wy0:wy1, wx0:wx1]).astype(np.uint8)
     mid = np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])
-    if _central_parts(light, mid) is None:
+    if _speck(_central_parts(light, mid)):
         # Dark paint: a symbol nearly as dark as its tile against a light
-        # table. Look for it against the tile body alone.
+        # table (at most a speck of it lighter than the level). Look for it
+        # against the tile body alone.
         light = _lighter_than_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
     mask = _peeled(light, mid)
-    if mask is None:
+    if _speck(mask):
         # Dark paint in coloured light: a deep red under a cool light is as
         # bright as the bluish grey the light makes of the tile body; it
         # differs in colour, not in brightness.
@@ -240,6 +241,12 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     cell.black = (black[::-1] ** 2.2).astype(np.float64)
     cell.color = cell.raw
     cell.mask = norm
+
+
+def _speck(mask: np.ndarray | None) -> bool:
+    """True for no symbol, or one too small to be one (a glint of a dark
+    symbol's lightest pixels, JPEG noise)."""
+    return mask is None or int(mask.sum()) < 0.03 * CELL * CELL
 
 
 def _lighter_than_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,

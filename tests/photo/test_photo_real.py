@@ -229,3 +229,19 @@ def test_a_stored_tile_seen_but_not_read_does_not_refuse_the_board() -> None:
     reading = read_move(synth_real.photo(rc), list(rc.case.stored))
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
     assert all(t.confidence < LOW_CONFIDENCE for t in reading.tiles)
+
+
+def test_a_speck_of_a_dark_symbol_does_not_hide_the_symbol() -> None:
+    # The benchmark's first move #37: a very dark orange crisscross on a
+    # 38 px tile beside a blue one. A few of its pixels were lighter than the
+    # usual level: a speck, too small for a symbol, which stopped the cell
+    # from looking for the symbol against its body (dark paint). The tile
+    # was left out with an unread-tile warning; now it is read, and being
+    # as dark as red, marked uncertain with orange among its likely kinds.
+    rc = _benchmark_case("first move crisscross", 37)
+    reading = read_move(synth_real.photo(rc), [])
+    assert len(reading.tiles) == 2
+    dark = next(t for t in reading.tiles if t.color != "blue")
+    assert dark.shape == "crisscross"
+    assert dark.color == "orange" or (dark.confidence < LOW_CONFIDENCE
+                                      and ("orange", "crisscross") in dark.likely)
