@@ -11,8 +11,8 @@ lessons (`memory.Lesson`), a few examples' worth, and every later photo
 names its colours around where this table's paint and light put them.
 
 `read_colours(image)` reads such a photo in the helper process (OpenCV);
-`name_hues(hues)` is the naming alone (plain Python: the server checks with
-it too). Both raise `PhotoUnreadable` with a reason a household can act on.
+`name_hues(hues)` is the naming alone, against `hues.USUAL` (no OpenCV:
+the server checks with it too). Both raise `PhotoUnreadable` with a reason a household can act on.
 """
 
 from __future__ import annotations
@@ -22,22 +22,10 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .errors import PhotoUnreadable
-from .hues import GREY
+from .hues import GREY, USUAL
 
 COLORS = ("red", "orange", "yellow", "green", "blue", "purple")
 """The colours taught, in their order around the colour wheel."""
-
-USUAL: Mapping[str, tuple[float, float]] = {
-    "red": (347.0, 8.0),
-    "orange": (10.0, 32.0),
-    "yellow": (36.0, 60.0),
-    "green": (85.0, 160.0),
-    "blue": (195.0, 228.0),
-    "purple": (236.0, 305.0),
-}
-"""Where each colour's hue usually lies in photos (degrees), as `hues.USUAL`
-says; kept here too so that the server may check a teaching without loading
-the reader (numpy)."""
 
 LEEWAY = 30.0
 """Degrees outside its usual range a taught colour may lie (the light's
