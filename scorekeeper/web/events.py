@@ -237,23 +237,29 @@ def _join_link(event_id: int, token: str) -> str | None:
     return base.rstrip("/") + url_for("events.join", event_id=event_id, token=token)
 
 
+def _submitted(form: EventForm) -> tuple[tuple[str, str] | None, str | None]:
+    """A valid POST's (name, date), checked; else None and, when the POST was
+    valid but its name or date is not, the sentence saying what is wrong."""
+    if not form.validate_on_submit():
+        return None, None
+    try:
+        name = check_event_name(form.name.data)
+        return (name, check_event_date(form.date.data)), None
+    except ValueError as exc:
+        return None, str(exc)
+
+
 @bp.route("/events", methods=["GET", "POST"])
 def index() -> str | Response:
     """List the club nights; on a valid POST start a new one on this device."""
     form = EventForm()
-    error = None
-    if form.validate_on_submit():
-        try:
-            name = check_event_name(form.name.data)
-            day = check_event_date(form.date.data)
-        except ValueError as exc:
-            error = str(exc)
-        else:
-            event_id, token = club.create_event(name, day)
-            auth.remember_event_token(event_id, token)
-            flash(_("Club night started. Add a table for each game."), "info")
-            return redirect(url_for("events.event", event_id=event_id))
-    elif request.method == "GET":
+    checked, error = _submitted(form)
+    if checked is not None:
+        event_id, token = club.create_event(*checked)
+        auth.remember_event_token(event_id, token)
+        flash(_("Club night started. Add a table for each game."), "info")
+        return redirect(url_for("events.event", event_id=event_id))
+    if request.method == "GET":
         form.date.data = Date.today().isoformat()
     return render_template(
         "events/index.html", form=form, error=error, events=club.list_events(),
@@ -331,18 +337,12 @@ def edit(event_id: int) -> ResponseReturnValue:
     """Rename a club night or change its date (its token, this machine or admin)."""
     event = _require_change(event_id)
     form = EventForm()
-    error = None
-    if form.validate_on_submit():
-        try:
-            name = check_event_name(form.name.data)
-            day = check_event_date(form.date.data)
-        except ValueError as exc:
-            error = str(exc)
-        else:
-            club.rename_event(event_id, name, day)
-            flash(_("Club night saved."), "success")
-            return redirect(url_for("events.event", event_id=event_id))
-    elif request.method == "GET":
+    checked, error = _submitted(form)
+    if checked is not None:
+        club.rename_event(event_id, *checked)
+        flash(_("Club night saved."), "success")
+        return redirect(url_for("events.event", event_id=event_id))
+    if request.method == "GET":
         form.name.data, form.date.data = event["name"], event["date"]
     status = 422 if error else 200
     return render_template(
