@@ -12,7 +12,8 @@ names its colours around where this table's paint and light put them.
 
 `read_colours(image)` reads such a photo in the helper process (OpenCV);
 `name_hues(hues)` is the naming alone, against `hues.USUAL` (no OpenCV:
-the server checks with it too). Both raise `PhotoUnreadable` with a reason a household can act on.
+the server checks with it too). Both raise `PhotoUnreadable` with a reason
+a household can act on.
 """
 
 from __future__ import annotations
