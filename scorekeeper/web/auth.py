@@ -68,12 +68,7 @@ def device_games() -> dict[str, str]:
 def remember_token(game_id: int, token: str) -> None:
     """Give this browser the right to edit game_id (new game, join link, PIN):
     in its session and in its device cookie, which outlives a browser restart."""
-    tokens = dict(session.get("tokens", {}))
-    tokens.pop(str(game_id), None)
-    tokens[str(game_id)] = token
-    while len(tokens) > MAX_SESSION_TOKENS:
-        tokens.pop(next(iter(tokens)))
-    session["tokens"] = tokens
+    _session_hold("tokens", game_id, token)
     games = dict(device_games())
     games.pop(str(game_id), None)
     games[str(game_id)] = token_digest(token)
@@ -140,12 +135,18 @@ def request_may_edit(game_id: int, edit_token: str) -> tuple[bool, str]:
 def remember_event_token(event_id: int, token: str) -> None:
     """Give this browser session the right to add tables to an event (the host's
     device when it creates the event, or a device that followed its join link)."""
-    tokens = dict(session.get("event_tokens", {}))
-    tokens.pop(str(event_id), None)
-    tokens[str(event_id)] = token
+    _session_hold("event_tokens", event_id, token)
+
+
+def _session_hold(key: str, number: int, token: str) -> None:
+    """Keep a token in the session's dict `key` (newest last; the oldest go
+    beyond MAX_SESSION_TOKENS, so the cookie stays small)."""
+    tokens = dict(session.get(key, {}))
+    tokens.pop(str(number), None)
+    tokens[str(number)] = token
     while len(tokens) > MAX_SESSION_TOKENS:
         tokens.pop(next(iter(tokens)))
-    session["event_tokens"] = tokens
+    session[key] = tokens
 
 
 def session_event_token(event_id: int) -> str | None:
