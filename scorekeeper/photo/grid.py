@@ -441,7 +441,7 @@ def _local_body(img: np.ndarray, centre: tuple[float, float], ext: float
     r = int(ext * 2.4) + 2
     x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
     x1, y1 = min(w, int(cx) + r), min(h, int(cy) + r)
-    v = img[y0:y1, x0:x1].max(axis=2).astype(np.float32)
+    v = brightest_channel(img[y0:y1, x0:x1]).astype(np.float32)
     yy, xx = np.mgrid[y0:y1, x0:x1]
     d = np.hypot(xx - cx, yy - cy)
     near = v[(d > 0.5 * ext) & (d < 0.7 * ext)]
