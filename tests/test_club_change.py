@@ -6,6 +6,7 @@ changes nothing; deleting a night keeps every game it had."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -237,3 +238,37 @@ def test_a_game_started_while_its_night_is_deleted_is_not_kept(
     assert answer.status_code == 404, answer.get_json()
     assert answer.get_json()["error"]["code"] == "not_found"
     assert host.get("/api/games?limit=100").get_json()["games"] == before
+
+
+def test_the_screens_see_a_rename_and_then_that_the_night_is_gone(
+    app: Flask,
+) -> None:
+    """What the night's page and TV view poll: a rename is a new state (not a
+    304), and once the night is deleted the poll and the stream answer 404 and
+    an open stream ends (the pages then say so: tests/browser)."""
+    app.config["TV_STREAM_SECONDS"] = 5.0
+    event, _games = night_with_games(app)
+    client = phone(app)
+    url = f"/events/{event['id']}/tv.json"
+    etag = client.get(url).headers["ETag"]
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+    client.patch(f"/api/events/{event['id']}", json={"name": "Saturday"},
+                 headers={"X-Event-Token": event["edit_token"]})
+    renamed = client.get(url, headers={"If-None-Match": etag})
+    assert renamed.status_code == 200 and renamed.get_json()["name"] == "Saturday"
+    # The same name and date again: nothing new to show.
+    etag = renamed.headers["ETag"]
+    client.patch(f"/api/events/{event['id']}", json={"name": "Saturday"},
+                 headers={"X-Event-Token": event["edit_token"]})
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+    stream = client.get(f"/events/{event['id']}/tv/events", buffered=False)
+    chunks = iter(stream.response)
+    assert b"Saturday" in b"".join(next(chunks) for _ in range(2))
+    client.delete(f"/api/events/{event['id']}",
+                  headers={"X-Event-Token": event["edit_token"]})
+    started = time.monotonic()
+    assert b"".join(chunks) == b""  # ends at its next look, long before 5 s
+    assert time.monotonic() - started < 2.0
+    stream.close()
+    assert client.get(url).status_code == 404
+    assert client.get(f"/events/{event['id']}/tv/events").status_code == 404

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -160,16 +161,28 @@ def event_tables(event_id: int) -> list[dict[str, Any]]:
 
 
 def change_key(event_id: int) -> str:
-    """Return a key that changes whenever any of the event's games changes (a
-    move, an undo, a correction, a rename, a new table): one indexed read."""
+    """Return a key that changes whenever anything a screen shows of the event
+    changes (its name or date, any of its games: a move, an undo, a
+    correction, a player's rename, a new table): one indexed read. Raise
+    EventNotFound once the event is gone, so that a screen following it is
+    told so rather than shown an empty night."""
+    if not 0 <= event_id <= MAX_GAME_ID:
+        raise EventNotFound(event_id)
     row = get_db().conn.execute(
-        # By the event's index (the planner, without statistics for it, may
-        # otherwise scan every game: 20 ms at 50,000 games).
-        "SELECT count(*), max(updated_at), total(revision), total(move_count)"
-        " FROM games INDEXED BY games_event WHERE event_id = ?",
+        # The games by the event's index (the planner, without statistics for
+        # it, may otherwise scan every game: 20 ms at 50,000 games).
+        "SELECT e.name, e.date, count(g.id), max(g.updated_at), total(g.revision),"
+        " total(g.move_count) FROM events e"
+        " LEFT JOIN games g INDEXED BY games_event ON g.event_id = e.id"
+        " WHERE e.id = ? GROUP BY e.id",
         [event_id],
     ).fetchone()
-    return f"{row[0]}-{row[1] or ''}-{int(row[2])}-{int(row[3])}"
+    if row is None:
+        raise EventNotFound(event_id)
+    # The name and date as a short digest: a key is an ETag and an event
+    # stream's id, so it holds no text a person typed.
+    named = zlib.crc32(f"{row[0]}\x1f{row[1]}".encode())
+    return f"{row[2]}-{row[3] or ''}-{int(row[4])}-{int(row[5])}-{named:08x}"
 
 
 def standings(event_id: int) -> list[dict[str, Any]]:
