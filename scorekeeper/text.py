@@ -1136,6 +1136,14 @@ def event_deleted(games: int) -> str:
     )
 
 
+def event_gone() -> str:
+    """Say on a club night's open page or TV view that the night was deleted
+    meanwhile (its games are never deleted with it)."""
+    return gettext(
+        "This club night was deleted. Its games are kept: you find them in the history."
+    )
+
+
 def standings_title(name: str) -> str:
     """Return the heading of a club night's standings sheet."""
     return gettext("Standings: %(name)s", name=name)

@@ -1,7 +1,8 @@
 /* A club night's TV view (issue 23): every table's totals and whose turn it
    is, and the standings; follows the event by itself through live.js (the
-   game's table view does the same) and redraws from each new state. Names
-   are set as text, never as markup. */
+   game's table view does the same) and redraws from each new state, the
+   night's name too (a rename on another device). Once the night is deleted
+   live.js stops and the view says so. Names are set as text, never as markup. */
 (function () {
   "use strict";
   var root = document.querySelector("[data-etv]");
@@ -44,8 +45,27 @@
     return card;
   }
 
+  function rename(name) {
+    if (name === state.name) { return; }
+    document.querySelector("[data-etv-name]").textContent = name;
+    // The title is "<TV view> · <name> · <app>" (tv.html); the words before
+    // the name hold no " · " in any language, so the name starts after the
+    // first one.
+    var title = document.title;
+    var at = title.indexOf(" · ") + 3;
+    if (at > 2 && title.substr(at, state.name.length) === state.name) {
+      document.title = title.slice(0, at) + name + title.slice(at + state.name.length);
+    }
+  }
+
+  function gone() {
+    document.querySelectorAll("[data-needs-event]").forEach(function (el) { el.hidden = true; });
+    document.querySelector("[data-event-gone]").hidden = false;
+  }
+
   function show(next) {
     if (!next || next.key === state.key) { return; }
+    rename(next.name);
     state = next;
     var tables = root.querySelector("[data-etv-tables]");
     tables.textContent = "";
@@ -67,5 +87,5 @@
   }
 
   root.setAttribute("data-etv-key", state.key);
-  window.scorekeeper.follow(root, show);
+  window.scorekeeper.follow(root, show, gone);
 })();

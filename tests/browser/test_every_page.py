@@ -170,6 +170,18 @@ def every_page(page: Any, app: Flask, base: str) -> Iterator[str]:
         page.goto(base + path)
         opened(page)
         yield name
+    # A club night deleted on another device while its TV view, then another
+    # night's page, is open: each says so (they poll every 100 ms here).
+    app.config["LIVE_POLL_MS"] = 100
+    client = app.test_client()
+    bare = client.post("/api/events", json={"name": "Short night"}).get_json()
+    for night, path in ((event, "/tv"), (bare, "")):
+        page.goto(f"{base}/events/{night['id']}{path}")
+        page.wait_for_load_state("load")
+        client.delete(f"/api/events/{night['id']}",
+                      headers={"X-Event-Token": night["edit_token"]})
+        expect(page.locator("[data-event-gone]")).to_be_visible()
+        yield f"club night{path.replace('/', ' ')}, deleted meanwhile"
     # Another phone at the table, without the right to enter moves.
     page.context.clear_cookies()
     page.goto(f"{base}/games/{playing_id}")
