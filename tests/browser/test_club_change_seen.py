@@ -44,19 +44,24 @@ def night_with_a_table(base: str) -> dict[str, Any]:
     return event
 
 
-def watch(page: Any, *paths: str) -> list[str]:
-    """Record each request the page makes to one of `paths` (its own URL's end)."""
+def opened(page: Any, url: str, *asks: str) -> list[str]:
+    """Open `url` in `page`, marked so that a reload shows; return the list of
+    the requests it then makes to `url` plus one of `asks`."""
     seen: list[str] = []
     page.on("request", lambda r: seen.append(r.url)
-            if any(r.url.split("?")[0].endswith(p) for p in paths) else None)
+            if any(r.url.split("?")[0] == url + ask for ask in asks) else None)
+    page.goto(url)
+    page.evaluate("() => { window.notReloaded = true; }")
     return seen
 
 
 def stays_quiet(page: Any, seen: list[str]) -> None:
-    """Assert that no more requests in `seen` come over several poll intervals."""
+    """Assert that no more requests in `seen` come over several poll intervals
+    (and that some came before: the page was being watched)."""
     before = len(seen)
+    assert before > 0
     page.wait_for_timeout(6 * POLL_MS)
-    assert seen[before:] == []
+    assert seen[before:] == [], seen
 
 
 def test_the_nights_page_follows_a_rename_and_a_delete(
@@ -64,12 +69,9 @@ def test_the_nights_page_follows_a_rename_and_a_delete(
 ) -> None:
     live_app.config["LIVE_POLL_MS"] = POLL_MS
     event = night_with_a_table(live_server)
-    path = f"/events/{event['id']}"
     page = browser.new_context().new_page()
-    polls = watch(page, f"{path}/tv.json")
-    page.goto(live_server + path)
+    polls = opened(page, f"{live_server}/events/{event['id']}", "/tv.json")
     expect(page.locator("[data-event-live]")).to_have_attribute("data-tv-mode", "poll")
-    page.evaluate("() => { window.notReloaded = true; }")
 
     api(live_server, "PATCH", f"/api/events/{event['id']}",
         {"name": "Saturday club", "date": "2026-12-05"}, event["edit_token"])
@@ -100,12 +102,9 @@ def test_the_nights_tv_view_follows_a_rename_and_a_delete(
 ) -> None:
     live_app.config["LIVE_POLL_MS"] = POLL_MS
     event = night_with_a_table(live_server)
-    path = f"/events/{event['id']}/tv"
     page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-    asked = watch(page, f"{path}.json", f"{path}/events")
-    page.goto(live_server + path)
+    asked = opened(page, f"{live_server}/events/{event['id']}/tv", ".json", "/events")
     expect(page.locator("[data-etv]")).to_have_attribute("data-tv-mode", "events")
-    page.evaluate("() => { window.notReloaded = true; }")
 
     # A name with the title's own separator in it: only the name is replaced.
     api(live_server, "PATCH", f"/api/events/{event['id']}",
