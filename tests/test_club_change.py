@@ -6,6 +6,7 @@ changes nothing; deleting a night keeps every game it had."""
 from __future__ import annotations
 
 import re
+import sqlite3
 import time
 from pathlib import Path
 
@@ -272,3 +273,56 @@ def test_the_screens_see_a_rename_and_then_that_the_night_is_gone(
     stream.close()
     assert client.get(url).status_code == 404
     assert client.get(f"/events/{event['id']}/tv/events").status_code == 404
+
+
+def test_a_deleted_nights_id_is_never_given_to_a_new_night(app: Flask) -> None:
+    # A screen still following the deleted night would otherwise show the
+    # next night as if the deleted one had been renamed.
+    host = phone(app)
+    first = new_event(host, "Monday")
+    newest = new_event(host, "Friday")
+    assert host.delete(f"/api/events/{newest['id']}",
+                       headers={"X-Event-Token": newest["edit_token"]}
+                       ).status_code == 200
+    after = new_event(host, "Saturday")
+    assert after["id"] not in (first["id"], newest["id"])
+    assert host.get(f"/events/{newest['id']}/tv.json").status_code == 404
+
+
+def test_the_upgrade_to_unreused_night_ids_keeps_every_game_at_its_night(
+    database: Path,
+) -> None:
+    client = make_app(database).test_client()
+    monday = new_event(client, "Monday")
+    game_ids = [event_game(client, monday, ["Ann", "Bob"]).id,
+                event_game(client, monday, ["Cy", "Di"]).id]
+    friday = new_event(client, "Friday")
+    # Back to the table as the release before made it (m600), its upgrade
+    # not yet applied.
+    conn = sqlite3.connect(database)
+    conn.execute("PRAGMA foreign_keys = OFF")
+    conn.executescript(
+        "BEGIN;"
+        "CREATE TABLE events_old (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+        " date TEXT NOT NULL, edit_token TEXT NOT NULL, created_at TEXT NOT NULL);"
+        "INSERT INTO events_old SELECT * FROM events;"
+        "DROP TABLE events; ALTER TABLE events_old RENAME TO events;"
+        "DELETE FROM sqlite_sequence WHERE name = 'events';"
+        "DELETE FROM _sqlite_migrations WHERE name = 'm810_event_ids_never_reused';"
+        "COMMIT;"
+    )
+    conn.close()
+
+    client = make_app(database).test_client()
+    assert client.get(f"/api/events/{monday['id']}").get_json()["games"] == game_ids
+    client.delete(f"/api/events/{friday['id']}")  # this machine may
+    saturday = new_event(client, "Saturday")
+    assert saturday["id"] not in (monday["id"], friday["id"])
+    conn = sqlite3.connect(database)
+    try:
+        sql = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE name = 'events'").fetchone()[0]
+        assert "AUTOINCREMENT" in sql
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    finally:
+        conn.close()

@@ -576,6 +576,45 @@ def m800_games_by_status(db: sqlite_utils.Database) -> None:
                " ON games(status, updated_at, id)")
 
 
+@migrations(transactional=False)
+def m810_event_ids_never_reused(db: sqlite_utils.Database) -> None:
+    """Give club nights ids that are never handed out again.
+
+    A plain INTEGER PRIMARY KEY gives the newest night's id to the next one
+    once that night is deleted: a screen still following the deleted night
+    would then show the new one as if it had been renamed. AUTOINCREMENT
+    never reuses an id. SQLite cannot change a key in place, so the table is
+    copied; foreign keys are off while it is (only possible outside a
+    transaction), or dropping the old table would unlink every game from its
+    night (ON DELETE SET NULL). Safe to run again after a crash part-way.
+    """
+    row = db.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'events'"
+    ).fetchone()
+    if row is None or "AUTOINCREMENT" in row[0].upper():
+        return
+    db.execute("PRAGMA foreign_keys = OFF")
+    try:
+        with db.atomic():
+            db.execute("DROP TABLE IF EXISTS events_kept")
+            db.execute(
+                "CREATE TABLE events_kept ("
+                " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                " name TEXT NOT NULL, date TEXT NOT NULL,"
+                " edit_token TEXT NOT NULL, created_at TEXT NOT NULL)"
+            )
+            db.execute(
+                "INSERT INTO events_kept (id, name, date, edit_token, created_at)"
+                " SELECT id, name, date, edit_token, created_at FROM events"
+            )
+            db.execute("DROP TABLE events")
+            db.execute("ALTER TABLE events_kept RENAME TO events")
+            if db.execute("PRAGMA foreign_key_check(games)").fetchall():
+                raise RuntimeError("a game lost its club night while copying")
+    finally:
+        db.execute("PRAGMA foreign_keys = ON")
+
+
 def _create_statements(db: sqlite_utils.Database, script: str) -> None:
     """Run each statement of script, triggers whole (they hold semicolons)."""
     statement = ""
