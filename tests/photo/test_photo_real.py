@@ -255,6 +255,23 @@ def test_a_lamp_spot_on_a_tile_still_marks_the_tile() -> None:
     assert min(t.confidence for t in reading.tiles) < LOW_CONFIDENCE
 
 
+def test_a_tile_blown_out_at_the_end_of_a_small_board_is_a_warning() -> None:
+    # The benchmark's glare #35: a line of three stored circles and the new
+    # red circle at its end under a blown-out lamp; the purple circle beside
+    # it is lit too, its symbol unread. Only the two others were found, so
+    # the blown-out cell lay beyond the cells read round them and the board
+    # was refused (`no_match`, two of three): a small board is read two
+    # cells out, a lamp-lit rim that is grey, not wood, is a tile body, and
+    # glare or a body beside a stored tile the lamp hides is beside the
+    # board: the tile under the lamp is a warning, not a silent miss.
+    rc = _benchmark_case("glare", 35)
+    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    (row, col, *_), = rc.case.move
+    assert (row, col) in reading.glare
+    assert (row, col) in reading.unread
+    assert not reading.tiles
+
+
 def test_a_stored_tile_seen_but_not_read_does_not_refuse_the_board() -> None:
     # The benchmark's cool light #16: a board of three stored crisscrosses;
     # the dark purple one's rim is only 0.69 dark in the cool light, its
