@@ -156,9 +156,7 @@ def _lit_body(cell: np.ndarray, dark: np.ndarray, rim: np.ndarray) -> float:
     """Share of a lamp-lit cell's rim that is tile body: dark, or without
     colour (white light on black is grey, where wood and cloth under it keep
     their colour)."""
-    pix = cell[rim].astype(np.float32)
-    grey = pix.min(axis=1) >= (1 - hues.GREY) * np.maximum(pix.max(axis=1), 1)
-    return float((grey | dark[rim]).mean())
+    return float((hues.colourless(cell[rim]) | dark[rim]).mean())
 
 
 def _less_flare(cells: dict[tuple[int, int], Cell]) -> None:

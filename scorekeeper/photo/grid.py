@@ -19,7 +19,7 @@ import numpy as np
 from cv2.typing import MatLike
 
 from .errors import PhotoUnreadable
-from .hues import GREY
+from .hues import colourless
 
 DETECT_SIDE = 1600
 """Long side of the image the symbols are looked for in."""
@@ -255,18 +255,18 @@ SPOT = 1.5
 lattice (see `find_grid`)."""
 
 
-def _colourless(img: np.ndarray, blobs: Blobs) -> np.ndarray:
-    """For each blob, whether its light pixels are mostly without colour."""
+def _lamp_spots(img: np.ndarray, blobs: Blobs) -> np.ndarray:
+    """For each blob, whether its light pixels are mostly without colour:
+    a lamp's spot, not paint (`COLOURLESS`)."""
     h, w = img.shape[:2]
     out = np.zeros(len(blobs.centres), bool)
     for i, ((x, y), e) in enumerate(zip(blobs.centres, blobs.extents, strict=True)):
         r = max(2, int(e / 2))
         x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
         x1, y1 = min(w, int(x) + r + 1), min(h, int(y) + r + 1)
-        pix = img[y0:y1, x0:x1][blobs.dark[y0:y1, x0:x1] == 0].astype(np.float32)
+        pix = img[y0:y1, x0:x1][blobs.dark[y0:y1, x0:x1] == 0]
         if len(pix) >= 0.2 * (x1 - x0) * (y1 - y0):
-            grey = pix.min(axis=1) >= (1 - GREY) * np.maximum(pix.max(axis=1), 1)
-            out[i] = grey.mean() > COLOURLESS
+            out[i] = colourless(pix).mean() > COLOURLESS
     return out
 
 
@@ -512,7 +512,7 @@ def find_grid(img: np.ndarray) -> Grid:
         blobs = more_dark_paint(small, blobs)
     if len(blobs.centres) == 0:
         raise _nothing_found(small, blobs)
-    spots = _colourless(small, blobs)
+    spots = _lamp_spots(small, blobs)
     glare = anchors = np.zeros((0, 2))
     if (~spots).sum() >= FEW:
         # The lattice from paint alone; a lamp's spot joins it afterwards
