@@ -25,6 +25,10 @@ CELL = 64
 WHITE = 235
 """A pixel with every channel at least this is blown out (glare)."""
 
+GLARE = 0.04
+"""Share of a cell blown out (a channel at the sensor's top) that makes glare
+there: a tile under it may be misread, or missing from the reading."""
+
 HALF_BODY = 0.55
 """A rim this dark (but under the 0.75 that vouches for a tile) is looked at
 for a painted symbol, not to read a tile from it but to warn: a tile whose
@@ -120,9 +124,14 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             body = float(dark[y:y + CELL, x:x + CELL][rim].mean())
             cell = Cell(r, c, body)
             out[(r, c)] = cell
+            cell.glare = float(white[y:y + CELL, x:x + CELL].mean())
             # A symbol found enclosed in dark already vouches for a tile (glare
             # can lighten its body); elsewhere only a plainly dark rim does, as
-            # dark wood grain can pass for a little of it.
+            # dark wood grain can pass for a little of it. Under a lamp, a rim
+            # dark or lit grey (`_lit_body`) is a tile's.
+            if cell.glare >= GLARE:
+                body = cell.body = max(body, _lit_body(
+                    rect[y:y + CELL, x:x + CELL], dark[y:y + CELL, x:x + CELL], rim))
             if body >= (0.3 if (r, c) in grid.centres else 0.75):
                 _read_symbol(cell, rect, dark, x, y)
                 if cell.centre is not None:
@@ -139,9 +148,15 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 # Paint, not a lighter patch of table or a grey tile edge.
                 cell.hint = probe.raw is not None and \
                     hues.hsv(probe.raw)[1] >= hues.GREY
-            cell.glare = float(white[y:y + CELL, x:x + CELL].mean())
     _less_flare(out)
     return out
+
+
+def _lit_body(cell: np.ndarray, dark: np.ndarray, rim: np.ndarray) -> float:
+    """Share of a lamp-lit cell's rim that is tile body: dark, or without
+    colour (white light on black is grey, where wood and cloth under it keep
+    their colour)."""
+    return float((hues.colourless(cell[rim]) | dark[rim]).mean())
 
 
 def _less_flare(cells: dict[tuple[int, int], Cell]) -> None:

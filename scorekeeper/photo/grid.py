@@ -19,6 +19,7 @@ import numpy as np
 from cv2.typing import MatLike
 
 from .errors import PhotoUnreadable
+from .hues import colourless
 
 DETECT_SIDE = 1600
 """Long side of the image the symbols are looked for in."""
@@ -242,6 +243,40 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
     return Blobs(centres, extents, blobs.dark, faint)
 
 
+COLOURLESS = 0.5
+"""Share of a blob's light pixels without colour (saturation under
+`hues.GREY`) above which it is not paint but a lamp's reflection: glare
+whitens a tile and its symbol into one light blob, larger than a symbol and
+off its centre. Paint measures none."""
+
+
+SPOT = 1.5
+"""A lamp's spot up to this many times a symbol's size may help fit the
+lattice (see `find_grid`)."""
+
+
+def _lamp_spots(img: np.ndarray, blobs: Blobs) -> np.ndarray:
+    """For each blob, whether its light pixels are mostly without colour:
+    a lamp's spot, not paint (`COLOURLESS`)."""
+    h, w = img.shape[:2]
+    out = np.zeros(len(blobs.centres), bool)
+    for i, ((x, y), e) in enumerate(zip(blobs.centres, blobs.extents, strict=True)):
+        r = max(2, int(e / 2))
+        x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
+        x1, y1 = min(w, int(x) + r + 1), min(h, int(y) + r + 1)
+        pix = img[y0:y1, x0:x1][blobs.dark[y0:y1, x0:x1] == 0]
+        if len(pix) >= 0.2 * (x1 - x0) * (y1 - y0):
+            out[i] = colourless(pix).mean() > COLOURLESS
+    return out
+
+
+def _without(blobs: Blobs, drop: np.ndarray) -> Blobs:
+    """The blobs but those marked in `drop`."""
+    keep = ~drop
+    return Blobs(blobs.centres[keep], blobs.extents[keep], blobs.dark,
+                 None if blobs.faint is None else blobs.faint[keep])
+
+
 def _like_table(img: np.ndarray, labels: np.ndarray, n: int, idx: np.ndarray,
                 area: np.ndarray) -> np.ndarray:
     """For each blob, whether it is the table showing between tile corners: the
@@ -340,6 +375,12 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
         a, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=0.25 * pitch)
         if a is not None:
             return np.vstack([a, [0, 0, 1]])
+    if len(src) == 3 and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
+        # An L of three (a small board, or one a lamp has split): the affine
+        # map through the three. A line through them would take a step
+        # along a row from a tile of the next row, off in length and turn.
+        a = cv2.getAffineTransform(src.astype(np.float32), dst.astype(np.float32))
+        return np.vstack([a, [0, 0, 1]])
     # A line (or one tile): the step along it, and the same step turned a
     # quarter (a photo from above is never mirrored).
     if len(src) >= 2 and np.ptp(cols) >= np.ptp(rows):
@@ -471,6 +512,17 @@ def find_grid(img: np.ndarray) -> Grid:
         blobs = more_dark_paint(small, blobs)
     if len(blobs.centres) == 0:
         raise _nothing_found(small, blobs)
+    spots = _lamp_spots(small, blobs)
+    glare = anchors = np.zeros((0, 2))
+    if (~spots).sum() >= FEW:
+        # The lattice from paint alone; a lamp's spot joins it afterwards
+        # where it lies on a cell, so that the tile under it is read. A spot
+        # of a symbol's size lies on its symbol and may help fit the lattice;
+        # a larger one spreads over the tile body and beyond, its centre
+        # the lamp's, not the tile's.
+        glare, size = blobs.centres[spots], blobs.extents[spots]
+        blobs = _without(blobs, spots)
+        anchors = glare[size <= SPOT * np.median(blobs.extents)]
     pts, ext = blobs.centres, blobs.extents
     found = _pitch_and_angle(pts, ext) if len(pts) > 1 else None
     if found is None:
@@ -497,13 +549,17 @@ def find_grid(img: np.ndarray) -> Grid:
         hom = np.array([[u[0], v[0], dst[0, 0]], [u[1], v[1], dst[0, 1]], [0, 0, 1]])
     else:
         hom = _fit(src, dst, pitch)
-        hom, src, dst = _refine(hom, pts, src, dst, pitch)
+        hom, src, dst = _refine(hom, np.concatenate([pts, anchors]), src, dst, pitch)
     if pitch / scale < MIN_PITCH:
         raise PhotoUnreadable("too_small",
                               detail=f"tiles of {pitch / scale:.0f} pixels")
     to_work = np.diag([1 / scale, 1 / scale, 1.0])
     centres = {(int(r), int(c)): (float(x) / scale, float(y) / scale)
                for (c, r), (x, y) in zip(src, dst, strict=True)}
+    if len(glare):
+        lat = cv2.perspectiveTransform(glare[None], np.linalg.inv(hom))[0]
+        for (c, r), (x, y) in zip(np.round(lat), glare, strict=True):
+            centres.setdefault((int(r), int(c)), (float(x) / scale, float(y) / scale))
     faint = frozenset() if blobs.faint is None else frozenset(
         (int(r), int(c)) for (c, r), p in zip(src, dst, strict=True)
         if blobs.faint[np.flatnonzero((pts == p).all(axis=1))].any())

@@ -77,6 +77,13 @@ issue 20's sets draw): its colour is reported uncertain, and it cannot teach
 a colour (`teach`)."""
 
 
+def colourless(pix: np.ndarray) -> np.ndarray:
+    """For each pixel (n × 3, any channel order, sRGB), whether its
+    saturation is under `GREY`: no paint (a lamp's white, a lit black)."""
+    pix = pix.astype(np.float32)
+    return np.asarray(pix.min(axis=1) >= (1 - GREY) * np.maximum(pix.max(axis=1), 1))
+
+
 def hsv(lin: np.ndarray) -> tuple[float, float, float]:
     """Return (hue degrees, saturation, value) of a linear RGB colour, as a
     phone's sRGB photo shows it."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -11,8 +11,8 @@ import numpy as np
 
 from ..engine import CLASSIC, Variant
 from . import hues
+from .cells import GLARE, read_cells
 from .cells import Cell as GridCell
-from .cells import read_cells
 from .classify import Classifier, Example, four_fold
 from .decode import decode
 from .errors import PhotoUnreadable
@@ -29,6 +29,10 @@ BLURRED = 0.165
 """Symbol edges wider than this share of a tile (median over the tiles) are too
 blurred to tell a starburst from a circle: the photo is refused, not guessed.
 Sharp photos measure 0.05–0.13 (the benchmark's blurriest small tiles)."""
+
+
+SMALL = 3
+"""Symbols found up to this many make a small board (see `_read`)."""
 
 
 class PhotoTile(NamedTuple):
@@ -197,7 +201,10 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     """Read a photo (see `read_move`)."""
     img = decode(image)
     grid = find_grid(img)
-    cells = read_cells(img, grid)
+    # Round a small board read two cells out: a lamp over a tile at its end
+    # hides the symbol there and can darken none of the rim of the next.
+    margin = 2 if len(grid.centres) <= SMALL else 1
+    cells = read_cells(img, grid, margin)
     for _ in range(3):
         # Every symbol read is a point the grid must go through: fit again
         # while that finds more tiles (a slanted board, glare on some symbols).
@@ -206,7 +213,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         if len(found) <= len(grid.centres):
             break
         grid = refit(grid, found)
-        again = read_cells(img, grid)
+        again = read_cells(img, grid, margin)
         if sum(c.is_tile for c in again.values()) <= len(found):
             break
         cells = again
@@ -288,9 +295,6 @@ def _main_group(reads: dict[Cell, _Read]) -> dict[Cell, _Read]:
     return {key: reads[key] for key in best}
 
 
-GLARE = 0.04
-"""Share of a cell blown out (a channel at the sensor's top) that makes glare
-there: a tile under it may be misread, or missing from the reading."""
 
 
 def _mark_glare(reads: dict[Cell, _Read], cells: dict[Cell, GridCell]) -> None:
@@ -306,7 +310,7 @@ def _under_glare(key: Cell, cells: dict[Cell, GridCell]) -> bool:
                for dr in (-1, 0, 1) for dc in (-1, 0, 1) if not (dr and dc))
 
 
-def _glare_cells(reads: dict[Cell, _Read], cells: dict[Cell, GridCell]
+def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
                  ) -> list[Cell]:
     """Cells (photo grid) next to the read tiles, or on them, where glare blew
     the photo out: a tile may hide there."""
@@ -320,7 +324,7 @@ UNREAD_BODY = 0.75
 """A cell's rim this dark is a tile body even without a readable symbol."""
 
 
-def _unread_cells(reads: dict[Cell, _Read], cells: dict[Cell, GridCell]
+def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
                   ) -> list[Cell]:
     """Cells next to the read tiles (photo grid) that show a tile body but no
     readable symbol, or a painted symbol on a rim too light to vouch for a
@@ -467,12 +471,12 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
     # cell, or a tile body whose symbol was not read) say nothing against
     # the placement: a lamp over a small board can leave two stored tiles to
     # line it up by. Lined up on so few, the new tiles are marked uncertain.
-    hidden = sum(1 for key, cell in cells.items()
-                 if key not in reads and placement.to_board(key) in board
-                 and (_under_glare(key, cells) or cell.hint
-                      or cell.body >= UNREAD_BODY))
-    least = max(min(2, len(board)), min(3, len(board) - hidden))
-    if matched < least or matched < 0.5 * (in_view - hidden):
+    hidden = {key for key, cell in cells.items()
+              if key not in reads and placement.to_board(key) in board
+              and (_under_glare(key, cells) or cell.hint
+                   or cell.body >= UNREAD_BODY)}
+    least = max(min(2, len(board)), min(3, len(board) - len(hidden)))
+    if matched < least or matched < 0.5 * (in_view - len(hidden)):
         raise PhotoUnreadable("no_match", matched=matched, stored=len(board))
     if matched < min(3, len(board)):
         new = []
@@ -495,9 +499,12 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
             raise PhotoUnreadable("not_one_line", cells=[(t.row, t.col) for t in new])
     # Only confident contradictions: a blurred symbol is not a drifted board.
     sure = tuple(sorted(c for c in conflicts if c.confidence >= 0.15))
-    glare = tuple(sorted(placement.to_board(key) for key in _glare_cells(reads, cells)))
+    # The board the photo shows: the tiles read and the stored ones it
+    # hides; glare or a tile body beside a hidden one is beside the board.
+    shown = set(reads) | hidden
+    glare = tuple(sorted(placement.to_board(key) for key in _glare_cells(shown, cells)))
     unread = tuple(sorted(
-        at for at in (placement.to_board(key) for key in _unread_cells(reads, cells))
+        at for at in (placement.to_board(key) for key in _unread_cells(shown, cells))
         if at not in board))
     return PhotoReading(tuple(new), matched, sure, in_view, glare,
                         tuple(sorted(looks)), unread)
