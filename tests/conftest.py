@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -13,9 +14,26 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper import create_app
+from scorekeeper.config import INSTANCE_ENV
 from scorekeeper.store import schema
 
 Tile = tuple[int, int, str, str]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Run on every core (pytest-xdist's `-n auto`) where pytest-xdist is
+    installed and neither `-n`, `-p no:xdist`, `--pdb` nor `--collect-only`
+    was given; `-n 0` runs in one process. Set here rather than in addopts so
+    that `pytest` still runs where xdist is missing (an older venv)."""
+    option = config.option
+    if (
+        getattr(option, "numprocesses", 0) is None
+        and not hasattr(config, "workerinput")
+        and not option.usepdb
+        and not option.collectonly
+    ):
+        option.numprocesses = "auto"
 
 
 def corpus_files() -> list[Path]:
@@ -33,6 +51,20 @@ def make_app(database: Path, **overrides: Any) -> Flask:
     }
     config.update(overrides)
     return create_app(config)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def instance_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The session's own instance folder (admin PIN, secret key, snapshots),
+    not the checkout's instance/ that parallel workers would share."""
+    path = tmp_path_factory.mktemp("instance")
+    before = os.environ.get(INSTANCE_ENV)
+    os.environ[INSTANCE_ENV] = str(path)
+    yield path
+    if before is None:
+        os.environ.pop(INSTANCE_ENV, None)
+    else:
+        os.environ[INSTANCE_ENV] = before
 
 
 _migrated: list[Path] = []
