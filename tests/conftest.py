@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -12,8 +14,26 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper import create_app
+from scorekeeper.config import INSTANCE_ENV
+from scorekeeper.store import schema
 
 Tile = tuple[int, int, str, str]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Run on every core (pytest-xdist's `-n auto`) where pytest-xdist is
+    installed and neither `-n`, `-p no:xdist`, `--pdb` nor `--collect-only`
+    was given; `-n 0` runs in one process. Set here rather than in addopts so
+    that `pytest` still runs where xdist is missing (an older venv)."""
+    option = config.option
+    if (
+        getattr(option, "numprocesses", 0) is None
+        and not hasattr(config, "workerinput")
+        and not option.usepdb
+        and not option.collectonly
+    ):
+        option.numprocesses = "auto"
 
 
 def corpus_files() -> list[Path]:
@@ -33,6 +53,47 @@ def make_app(database: Path, **overrides: Any) -> Flask:
     return create_app(config)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def instance_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The session's own instance folder (admin PIN, secret key, snapshots),
+    not the checkout's instance/ that parallel workers would share."""
+    path = tmp_path_factory.mktemp("instance")
+    before = os.environ.get(INSTANCE_ENV)
+    os.environ[INSTANCE_ENV] = str(path)
+    yield path
+    if before is None:
+        os.environ.pop(INSTANCE_ENV, None)
+    else:
+        os.environ[INSTANCE_ENV] = before
+
+
+_migrated: list[Path] = []
+"""The session's migrated empty database (set by the fixture below)."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty database migrated once per session (per xdist worker).
+
+    Migrating a new file costs about 0.1 s, most of it waiting on fsync; the
+    app fixtures copy this file instead, and the app's own start still checks
+    (and would apply) every migration. Tests of migrating itself call
+    `make_app` or `schema.init_db` on a new path, which migrates as before.
+    """
+    path = tmp_path_factory.mktemp("template") / "migrated.sqlite3"
+    schema.init_db(str(path))
+    _migrated[:] = [path]
+    return path
+
+
+def fresh_database(database: Path) -> Path:
+    """Put a copy of the session's migrated empty database at database
+    (unless a file is there already); return database."""
+    if _migrated and not database.exists():
+        shutil.copyfile(_migrated[0], database)
+    return database
+
+
 @pytest.fixture
 def database(tmp_path: Path) -> Path:
     """Path of the test's own SQLite file."""
@@ -42,7 +103,7 @@ def database(tmp_path: Path) -> Path:
 @pytest.fixture
 def app(database: Path) -> Iterator[Flask]:
     """The app on a fresh database file, CSRF off (as most tests want)."""
-    yield make_app(database)
+    yield make_app(fresh_database(database))
 
 
 @pytest.fixture
@@ -60,7 +121,7 @@ def runner(app: Flask) -> FlaskCliRunner:
 @pytest.fixture
 def csrf_app(database: Path) -> Flask:
     """The app with CSRF protection on, as in production."""
-    return make_app(database, WTF_CSRF_ENABLED=True)
+    return make_app(fresh_database(database), WTF_CSRF_ENABLED=True)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from conftest import Table, TableGame, make_app, tiles_json
+from conftest import Table, TableGame, fresh_database, make_app, tiles_json
 from corpus import load
 from flask import Flask
 from flask.testing import FlaskClient
@@ -40,7 +40,7 @@ BOARD_MOVES: list[list[Tile]] = [
 @pytest.fixture
 def app(database: Path) -> Flask:
     """The app reading photos in its own thread (no worker process to start)."""
-    return make_app(database, RENDER_IN_PROCESS=False)
+    return make_app(fresh_database(database), RENDER_IN_PROCESS=False)
 
 
 @pytest.fixture(scope="module")

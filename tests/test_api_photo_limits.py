@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Table, TableGame, make_app
+from conftest import Table, TableGame, fresh_database, make_app
 from flask import Flask
 from test_api_photo import png_bomb, send
 
@@ -24,7 +24,7 @@ TABLE = "192.0.2.10"
 @pytest.fixture
 def app(database: Path) -> Flask:
     """The app reading photos in its own thread (no helper process to start)."""
-    return make_app(database, RENDER_IN_PROCESS=False)
+    return make_app(fresh_database(database), RENDER_IN_PROCESS=False)
 
 
 def client_at(app: Flask, address: str) -> Any:

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import make_app
+from conftest import fresh_database, make_app
 from flask import Flask
 from flask.testing import FlaskClient
 from test_club_night import close, event_game, new_event
@@ -23,7 +23,7 @@ GUEST = "192.168.1.50"
 
 @pytest.fixture
 def app(database: Path) -> Flask:
-    return make_app(database, ADMIN_PIN="2468", WTF_CSRF_ENABLED=True)
+    return make_app(fresh_database(database), ADMIN_PIN="2468", WTF_CSRF_ENABLED=True)
 
 
 def phone(app: Flask) -> FlaskClient:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_app, new_game
+from conftest import fresh_database, make_app, new_game
 from flask import Flask
 from flask.testing import FlaskClient
 from test_history_helpers import parse
@@ -24,7 +24,7 @@ GUEST = "192.168.1.50"
 
 @pytest.fixture
 def app(database: Path) -> Flask:
-    return make_app(database, ADMIN_PIN=PIN)
+    return make_app(fresh_database(database), ADMIN_PIN=PIN)
 
 
 def device(app: Flask, address: str = GUEST) -> FlaskClient:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_app, new_game, token_of
+from conftest import fresh_database, make_app, new_game, token_of
 from flask import Flask
 from flask.testing import FlaskClient
 from photo.teaching import APART, FAR_SHIFTED, IN_A_ROW, photo, six
@@ -25,7 +25,7 @@ ORANGE_MOVE = ((0, 0, "orange", "circle"), (0, 1, "orange", "clover"),
 @pytest.fixture
 def app(database: Path) -> Flask:
     """The app reading photos in its own thread (no helper process to start)."""
-    return make_app(database, RENDER_IN_PROCESS=False)
+    return make_app(fresh_database(database), RENDER_IN_PROCESS=False)
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_app, new_game, token_of
+from conftest import fresh_database, make_app, new_game, token_of
 from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
@@ -36,7 +36,7 @@ PIN = "24681357"
 @pytest.fixture
 def app(database: Path) -> Flask:
     """The app with a known admin PIN."""
-    return make_app(database, ADMIN_PIN=PIN)
+    return make_app(fresh_database(database), ADMIN_PIN=PIN)
 
 
 def guest(app: Flask) -> FlaskClient:

@@ -2,6 +2,10 @@
 
 Where /usr/bin/chromium exists the test modules import playwright, so a missing
 playwright is an error there, never a silent skip.
+
+One Playwright driver and one chromium serve the whole session (starting them
+took 1-2 s a test); each test still gets its own browser contexts (cookies,
+storage, cache and service workers are per context), closed after it.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import fresh_database
 from flask import Flask
 from werkzeug.serving import make_server
 
@@ -43,7 +48,7 @@ def live_app(tmp_path: Path) -> Flask:
     """The app with CSRF on, as in production, on the test's own database file."""
     return create_app({
         "TESTING": True,
-        "DATABASE": str(tmp_path / "live.sqlite3"),
+        "DATABASE": str(fresh_database(tmp_path / "live.sqlite3")),
         "SECRET_KEY": "browser-test-key",
         "WTF_CSRF_ENABLED": True,
     })
@@ -84,9 +89,10 @@ def live_server(live_app: Flask) -> Iterator[str]:
         thread.join(5)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def playwright() -> Iterator[Any]:
-    """A Playwright driver."""
+    """The session's Playwright driver (a test launching its own chromium with
+    other flags closes that browser itself)."""
     # Imported here, not at the top: where chromium is missing nothing needs it.
     from playwright.sync_api import sync_playwright
 
@@ -94,11 +100,30 @@ def playwright() -> Iterator[Any]:
         yield driver
 
 
+@pytest.fixture(scope="session")
+def _chromium(playwright: Any) -> Iterator[list[Any]]:
+    """The session's headless chromium, in a list so that one that died can be
+    replaced."""
+    held = [launch(playwright)]
+    try:
+        yield held
+    finally:
+        if held[0].is_connected():
+            held[0].close()
+
+
 @pytest.fixture
-def browser(playwright: Any) -> Iterator[Any]:
-    """Debian's chromium, headless; closed after the test."""
-    browser = launch(playwright)
+def browser(playwright: Any, _chromium: list[Any]) -> Iterator[Any]:
+    """Debian's chromium, headless; every context the test opened is closed
+    after it, so the next test starts with none."""
+    if not _chromium[0].is_connected():
+        _chromium[0] = launch(playwright)
+    browser = _chromium[0]
+    for context in browser.contexts:  # left by a test that failed mid-teardown
+        context.close()
     try:
         yield browser
     finally:
-        browser.close()
+        if browser.is_connected():
+            for context in browser.contexts:
+                context.close()
