@@ -166,8 +166,10 @@ def test_three_tables_join_by_the_qr_code_and_the_tv_view_follows(
         host.goto(f"{base}/games/{ids[0]}")
         host.evaluate(
             "document.querySelectorAll('details').forEach(d => d.open = true)")
-        host.locator("[data-close='ended']").tap()
-        host.wait_for_load_state("load")
+        # The form's answer is a navigation: wait for it, or the next goto
+        # may interrupt it on a loaded machine.
+        with host.expect_navigation():
+            host.locator("[data-close='ended']").tap()
         standings = tv.locator("[data-etv-standings] tbody tr")
         expect(standings).to_have_count(2)
         expect(standings.nth(0)).to_contain_text("Anna")
