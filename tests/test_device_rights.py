@@ -237,3 +237,17 @@ def test_the_device_cookie_keeps_the_newest_games_within_a_cookies_size(
     assert len(header) < 4093  # what browsers keep of one cookie
     assert len(kept) == auth.MAX_DEVICE_GAMES
     assert str(10**6) not in kept and str(10**6 + auth.MAX_DEVICE_GAMES + 19) in kept
+
+
+def test_a_view_only_phone_is_not_told_to_tap_the_board(app: Flask) -> None:
+    host = device(app)
+    game_id = host.post("/api/games", json={"players": ["Anna", "Chris"]}
+                        ).get_json()["id"]
+    first = "Tap the square to place the first tile."
+
+    watching = device(app, "192.168.1.51").get(f"/games/{game_id}").get_data(
+        as_text=True)
+    entering = host.get(f"/games/{game_id}").get_data(as_text=True)
+
+    assert "View only." in watching and first not in watching
+    assert first in entering and "View only." not in entering
