@@ -61,29 +61,37 @@ def _real(name: str) -> bool:
     return name in synth_real.CONDITIONS
 
 
-def _cases(name: str, count: int) -> list:
-    from photo import synth, synth_real
+def _cases(name: str, count: int, start: int = 0) -> list:
+    """Cases start..start+count-1 of a set: each generator draws its cases one
+    after another from one seed, so a case's index fixes it whatever the count."""
+    from photo import synth
 
     if _real(name):
-        return [rc.case for rc in synth_real.real_cases(name, REAL_SEED, count)]
+        return [rc.case for rc in _real_cases(name, count, start)]
     _, seed = SETS[name]
-    return synth.cases(seed, count)
+    return synth.cases(seed, start + count)[start:]
 
 
-def ensure_photos(name: str, count: int) -> list[Path]:
+def _real_cases(name: str, count: int, start: int = 0) -> list:
+    from photo import synth_real
+
+    return synth_real.real_cases(name, REAL_SEED, start + count)[start:]
+
+
+def ensure_photos(name: str, count: int, start: int = 0) -> list[Path]:
     """Render (or find cached) the set's photos; return their paths."""
     import importlib
 
     from photo import synth
 
     if _real(name):
-        return _real_photos(name, count)
+        return _real_photos(name, count, start)
     module, _ = SETS[name]
     renderer = importlib.import_module(f"photo.{module}").render
     folder = CACHE / f"{name}-v{VERSION}"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    for i, case in enumerate(_cases(name, count)):
+    for i, case in enumerate(_cases(name, count, start), start):
         path = folder / f"{i:04d}.{'png' if case.shot.jpeg is None else 'jpg'}"
         if not path.exists():
             path.write_bytes(synth.photo(case, renderer))
@@ -91,14 +99,14 @@ def ensure_photos(name: str, count: int) -> list[Path]:
     return paths
 
 
-def _real_photos(name: str, count: int) -> list[Path]:
+def _real_photos(name: str, count: int, start: int = 0) -> list[Path]:
     """Render (or find cached) a realistic condition's photos."""
     from photo import synth_real
 
     folder = CACHE / f"real-{name.replace(' ', '-')}-v{REAL_VERSION}"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    for i, rc in enumerate(synth_real.real_cases(name, REAL_SEED, count)):
+    for i, rc in enumerate(_real_cases(name, count, start), start):
         path = folder / f"{i:04d}.jpg"
         if not path.exists():
             path.write_bytes(synth_real.photo(rc))
@@ -110,13 +118,13 @@ REAL_VERSION = 3
 """Bump when the realistic renderer changes."""
 
 
-def worker(name: str, count: int) -> None:
+def worker(name: str, count: int, start: int = 0) -> None:
     """Read the set's photos in this process; print one JSON line per photo,
     then the peak resident memory."""
     from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
 
-    cases = _cases(name, count)
-    paths = ensure_photos(name, count)
+    cases = _cases(name, count, start)
+    paths = ensure_photos(name, count, start)
     for case, path in zip(cases, paths, strict=True):
         data = path.read_bytes()
         start = time.perf_counter()
@@ -183,9 +191,9 @@ def confident_wrong(case, row: dict) -> bool:
     return bool(best)
 
 
-def score(name: str, count: int, rows: list[dict]) -> dict:
+def score(name: str, count: int, rows: list[dict], start: int = 0) -> dict:
     """Accuracy of one run's readings, overall and by band."""
-    cases = _cases(name, count)
+    cases = _cases(name, count, start)
     out = {"moves": [0, 0], "tiles": [0, 0], "size": {}, "slant": {}, "refused": {},
            "confident_wrong": 0, "flagged": 0}
     for case, row in zip(cases, rows, strict=True):
@@ -213,10 +221,11 @@ def score(name: str, count: int, rows: list[dict]) -> dict:
     return out
 
 
-def run_set(name: str, count: int) -> tuple[list[dict], float]:
+def run_set(name: str, count: int, start: int = 0) -> tuple[list[dict], float]:
     """Read a set in a fresh subprocess; return the rows and its peak RSS (MB)."""
     proc = subprocess.run(
-        [sys.executable, __file__, "--worker", name, "--count", str(count)],
+        [sys.executable, __file__, "--worker", name, "--count", str(count),
+         "--start", str(start)],
         capture_output=True, text=True, check=True, cwd=ROOT,
     )
     lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
@@ -312,6 +321,9 @@ def main() -> None:
                         help="save three example photos and readings here, then stop")
     parser.add_argument("--quick", action="store_true", help="20 photos a set, 1 run")
     parser.add_argument("--count", type=int, default=100, help="photos per set")
+    parser.add_argument("--start", type=int, default=0,
+                        help="first photo's index: --start 40 --count 80 reads photos "
+                             "40..119, a sample apart from the 0..39 tuned on")
     parser.add_argument("--runs", type=int, default=3, help="timing runs per set")
     parser.add_argument("--sets", choices=("all", "renders", "real"), default="all",
                         help="the two renderers, the realistic conditions, or both")
@@ -323,7 +335,7 @@ def main() -> None:
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.worker, args.count)
+        worker(args.worker, args.count, args.start)
         return
     if args.examples:
         examples(args.examples)
@@ -340,7 +352,7 @@ def main() -> None:
         names = [args.only]
     for name in names:
         start = time.perf_counter()
-        ensure_photos(name, count)
+        ensure_photos(name, count, args.start)
         print(f"[{name}: {count} photos ready in {time.perf_counter() - start:.0f} s]",
               file=sys.stderr)
     results = {}
@@ -348,14 +360,15 @@ def main() -> None:
     for name in names:
         medians, peaks, first = [], [], None
         for _ in range(runs if name in SETS else 1):
-            rows, peak = run_set(name, count)
+            rows, peak = run_set(name, count, args.start)
             first = first or rows
             medians.append(statistics.median(r["seconds"] for r in rows))
             peaks.append(peak)
-        results[name] = (score(name, count, first), medians, max(peaks),
+        results[name] = (score(name, count, first, args.start), medians, max(peaks),
                          max(r["seconds"] for r in first))
         rows_of[name] = first
-    print(f"\n## Photo reading: {count} photos per set, {runs} run(s)\n")
+    print(f"\n## Photo reading: {count} photos per set (from #{args.start}), "
+          f"{runs} run(s)\n")
     print("| set | whole moves right | confident wrong | wrong, flagged | refused "
           "| tiles right | median s/photo (runs) | max s | peak RSS |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -387,8 +400,9 @@ def main() -> None:
         print(f"refused ({name}): {refused or 'none'}")
     if args.misses:
         for name in results:
-            for i, (case, row) in enumerate(zip(_cases(name, count), rows_of[name],
-                                                strict=True)):
+            for i, (case, row) in enumerate(zip(_cases(name, count, args.start),
+                                                rows_of[name], strict=True),
+                                            args.start):
                 if row["got"] not in _expected(case):
                     tag = "CONFIDENT WRONG" if confident_wrong(case, row) else "flagged"
                     print(f"{name} #{i} {tag}: want {sorted(case.move)} got "
