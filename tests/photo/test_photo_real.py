@@ -245,3 +245,16 @@ def test_a_speck_of_a_dark_symbol_does_not_hide_the_symbol() -> None:
     assert dark.shape == "crisscross"
     assert dark.color == "orange" or (dark.confidence < LOW_CONFIDENCE
                                       and ("orange", "crisscross") in dark.likely)
+
+
+def test_a_lone_tile_on_a_dark_table_is_turned_by_its_own_body() -> None:
+    # The benchmark's first move #117 (of the held-out photos 40-119): one
+    # yellow crisscross on a 63 px tile turned 25° on a dark table. The
+    # photo's dark mask took in the table round the tile, so the "tile body"
+    # found was the search window itself: a square at 0°, 1.8 tiles wide. The
+    # symbol was read turned 25° off the grid, a clover, sure (a confident
+    # wrong answer). A body that fills its window is no body: the tile is
+    # found against the table round it (`grid._local_body`), at its angle.
+    rc = _benchmark_case("first move crisscross", 117)
+    reading = read_move(synth_real.photo(rc), [])
+    assert [t[:4] for t in reading.tiles] == [(0, 0, "yellow", "crisscross")]
