@@ -240,7 +240,40 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     cell.raw = (bgr[::-1] ** 2.2).astype(np.float64)
     cell.black = (black[::-1] ** 2.2).astype(np.float64)
     cell.color = cell.raw
-    cell.mask = norm
+    cell.mask = _own_level(rect, dark, x, y, (wx0, wy0, wx1, wy1), norm)
+
+
+OWN_LEVEL = 0.3
+"""Where a symbol's outline is drawn for its shape: this share of the way from
+its tile body's brightness up to its own brightest."""
+
+
+def _own_level(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
+               window: tuple[int, int, int, int], norm: np.ndarray) -> np.ndarray:
+    """The symbol's shape (normalised mask) outlined at its own level over its
+    tile body, or `norm` (its mask at the photo's level) where it shows too
+    little contrast for one. Blur spreads a dark symbol's paint into the gaps
+    between its arms and points: at the photo's level, set for the whole
+    photo, a dark crisscross fills out into a square and a starburst into a
+    circle; at a level of its own the arms and points stand out again."""
+    wx0, wy0, wx1, wy1 = window
+    value = brightest_channel(rect[wy0:wy1, wx0:wx1]).astype(np.float32)
+    cell_value = value[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL]
+    body = cell_value[dark[y:y + CELL, x:x + CELL] & _OUTER]
+    if body.size < 0.1 * CELL * CELL:
+        return norm
+    base = float(np.median(body))
+    q = CELL // 4
+    top = float(np.percentile(cell_value[q:CELL - q, q:CELL - q], 95))
+    if top - base < 24:
+        # As dark as its body: it differs in colour (`_unlike_body`).
+        return norm
+    light = (value > base + OWN_LEVEL * (top - base)).astype(np.uint8)
+    own = _peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0]))
+    if own is None or _speck(own) or int(own.sum()) > 0.6 * CELL * CELL:
+        return norm
+    again = normalise(own)
+    return norm if again is None else again
 
 
 def _speck(mask: np.ndarray | None) -> bool:

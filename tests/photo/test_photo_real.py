@@ -247,6 +247,21 @@ def test_a_speck_of_a_dark_symbol_does_not_hide_the_symbol() -> None:
                                       and ("orange", "crisscross") in dark.likely)
 
 
+def test_a_blurred_dark_star_keeps_its_arms_and_points() -> None:
+    # The benchmark's first moves #15 (a dark purple crisscross on a 42 px
+    # tile, blur 1 px) and #26 (a dark green starburst and crisscross on
+    # 38 px tiles). At the photo's own dark level, set for the whole photo,
+    # blur had filled the gaps between the arms and points: the crisscross
+    # read as a square, the starburst as a circle. The shape is now outlined
+    # at the symbol's own level over its tile body (`cells.OWN_LEVEL`).
+    rc = _benchmark_case("first move crisscross", 15)
+    reading = read_move(synth_real.photo(rc), [])
+    assert [t.shape for t in reading.tiles] == ["crisscross"]
+    rc = _benchmark_case("first move crisscross", 26)
+    reading = read_move(synth_real.photo(rc), [])
+    assert sorted(t.shape for t in reading.tiles) == ["crisscross", "starburst"]
+
+
 def test_a_lone_tile_on_a_dark_table_is_turned_by_its_own_body() -> None:
     # The benchmark's first move #117 (of the held-out photos 40-119): one
     # yellow crisscross on a 63 px tile turned 25° on a dark table. The
