@@ -273,3 +273,17 @@ def test_a_lone_tile_on_a_dark_table_is_turned_by_its_own_body() -> None:
     rc = _benchmark_case("first move crisscross", 117)
     reading = read_move(synth_real.photo(rc), [])
     assert [t[:4] for t in reading.tiles] == [(0, 0, "yellow", "crisscross")]
+
+
+def test_a_board_lined_up_on_only_half_its_readable_stored_tiles_is_refused() -> None:
+    # The benchmark's glare #18: the lamp over the board's middle; the grid
+    # fits the right-hand tiles and lies half a tile off over the left ones,
+    # which are not read. Three of the six stored tiles in view (none under
+    # glare) lie where the placement puts them, the other three cells show
+    # half a tile body: the move's yellow crisscross was read, its green one
+    # missing, with no warning (a confident wrong answer once the stored
+    # blue starburst read as one). Half is not a match.
+    rc = _benchmark_case("glare", 18)
+    with pytest.raises(PhotoUnreadable) as err:
+        read_move(synth_real.photo(rc), list(rc.case.stored))
+    assert err.value.reason == "no_match"
