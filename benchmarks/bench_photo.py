@@ -5,6 +5,8 @@ Run from the repository root:
     python benchmarks/bench_photo.py            # 100 photos per set, 3 timing runs
     python benchmarks/bench_photo.py --quick    # 20 photos per set, 1 run
     python benchmarks/bench_photo.py --count 200 --runs 5
+    python benchmarks/bench_photo.py --sets real --start 40 --count 80 --runs 1
+                                                # photos 40..119: not tuned on
 
 Two fixed, seeded sets of synthetic photos of real corpus positions (the board
 after move k-1 plus move k; a random game and k per photo):
