@@ -5,6 +5,8 @@ Run from the repository root:
     python benchmarks/bench_photo.py            # 100 photos per set, 3 timing runs
     python benchmarks/bench_photo.py --quick    # 20 photos per set, 1 run
     python benchmarks/bench_photo.py --count 200 --runs 5
+    python benchmarks/bench_photo.py --sets real --start 40 --count 80 --runs 1
+                                                # photos 40..119: not tuned on
 
 Two fixed, seeded sets of synthetic photos of real corpus positions (the board
 after move k-1 plus move k; a random game and k per photo):
@@ -62,13 +64,20 @@ def _real(name: str) -> bool:
 
 
 def _cases(name: str, count: int, start: int = 0) -> list:
-    from photo import synth, synth_real
+    """Cases start..start+count-1 of a set: each generator draws its cases one
+    after another from one seed, so a case's index fixes it whatever the count."""
+    from photo import synth
 
     if _real(name):
-        return [rc.case for rc in synth_real.real_cases(name, REAL_SEED,
-                                                        start + count)[start:]]
+        return [rc.case for rc in _real_cases(name, count, start)]
     _, seed = SETS[name]
     return synth.cases(seed, start + count)[start:]
+
+
+def _real_cases(name: str, count: int, start: int = 0) -> list:
+    from photo import synth_real
+
+    return synth_real.real_cases(name, REAL_SEED, start + count)[start:]
 
 
 def ensure_photos(name: str, count: int, start: int = 0) -> list[Path]:
@@ -99,8 +108,7 @@ def _real_photos(name: str, count: int, start: int = 0) -> list[Path]:
     folder = CACHE / f"real-{name.replace(' ', '-')}-v{REAL_VERSION}"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    real = synth_real.real_cases(name, REAL_SEED, start + count)[start:]
-    for i, rc in enumerate(real, start):
+    for i, rc in enumerate(_real_cases(name, count, start), start):
         path = folder / f"{i:04d}.jpg"
         if not path.exists():
             path.write_bytes(synth_real.photo(rc))
@@ -316,8 +324,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="20 photos a set, 1 run")
     parser.add_argument("--count", type=int, default=100, help="photos per set")
     parser.add_argument("--start", type=int, default=0,
-                        help="first photo of each set: photos N..N+count-1 of its "
-                             "seeded cases (0..count-1 unchanged)")
+                        help="first photo's index: --start 40 --count 80 reads photos "
+                             "40..119, a sample apart from the 0..39 tuned on")
     parser.add_argument("--runs", type=int, default=3, help="timing runs per set")
     parser.add_argument("--sets", choices=("all", "renders", "real"), default="all",
                         help="the two renderers, the realistic conditions, or both")
@@ -361,7 +369,8 @@ def main() -> None:
         results[name] = (score(name, count, first, args.start), medians, max(peaks),
                          max(r["seconds"] for r in first))
         rows_of[name] = first
-    print(f"\n## Photo reading: {count} photos per set, {runs} run(s)\n")
+    print(f"\n## Photo reading: {count} photos per set (from #{args.start}), "
+          f"{runs} run(s)\n")
     print("| set | whole moves right | confident wrong | wrong, flagged | refused "
           "| tiles right | median s/photo (runs) | max s | peak RSS |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -393,8 +402,9 @@ def main() -> None:
         print(f"refused ({name}): {refused or 'none'}")
     if args.misses:
         for name in results:
-            pairs = zip(_cases(name, count, args.start), rows_of[name], strict=True)
-            for i, (case, row) in enumerate(pairs, args.start):
+            for i, (case, row) in enumerate(zip(_cases(name, count, args.start),
+                                                rows_of[name], strict=True),
+                                            args.start):
                 if row["got"] not in _expected(case):
                     tag = "CONFIDENT WRONG" if confident_wrong(case, row) else "flagged"
                     print(f"{name} #{i} {tag}: want {sorted(case.move)} got "

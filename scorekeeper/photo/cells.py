@@ -255,7 +255,34 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     cell.raw = (bgr[::-1] ** 2.2).astype(np.float64)
     cell.black = (black[::-1] ** 2.2).astype(np.float64)
     cell.color = cell.raw
-    cell.mask = norm
+    cell.mask = _own_level(rect, dark, x, y, (wx0, wy0, wx1, wy1), norm)
+
+
+OWN_LEVEL = 0.3
+"""Where a symbol's outline is drawn for its shape: this share of the way from
+its tile body's brightness up to its own brightest."""
+
+
+def _own_level(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
+               window: tuple[int, int, int, int], norm: np.ndarray) -> np.ndarray:
+    """The symbol's shape (normalised mask) outlined at its own level over its
+    tile body, or `norm` (its mask at the photo's level) where it shows too
+    little contrast for one. Blur spreads a dark symbol's paint into the gaps
+    between its arms and points: at the photo's level, set for the whole
+    photo, a dark crisscross fills out into a square and a starburst into a
+    circle; at a level of its own the arms and points stand out again."""
+    wx0, wy0, _, _ = window
+    # The body from the cell's outer ring only: a dark symbol is nearly as
+    # dark as the body and would lift its level.
+    light = _over_body(rect, dark, x, y, window, OWN_LEVEL, _OUTER, 0.1, 95)
+    if light is None:
+        # As dark as its body: it differs in colour (`_unlike_body`).
+        return norm
+    own = _peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0]))
+    if own is None or _speck(own) or int(own.sum()) > 0.6 * CELL * CELL:
+        return norm
+    again = normalise(own)
+    return norm if again is None else again
 
 
 def _speck(mask: np.ndarray | None) -> bool:
@@ -269,18 +296,32 @@ def _lighter_than_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                        ) -> np.ndarray:
     """The pixels of a window clearly lighter than the tile body of the cell
     at (x, y), when its middle holds something clearly lighter than it."""
+    lighter = _over_body(rect, dark, x, y, window, 0.45, None, 0.2, 90)
+    return light if lighter is None else lighter
+
+
+def _over_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
+               window: tuple[int, int, int, int], share: float,
+               ring: np.ndarray | None, least: float, top_percent: float
+               ) -> np.ndarray | None:
+    """The pixels of a window brighter than `share` of the way from the tile
+    body of the cell at (x, y) (its dark pixels, within `ring` if given; at
+    least `least` of the cell) up to the brightest of its middle (that
+    percentile), or None when there is no such body or nothing in its middle
+    clearly brighter than it."""
     wx0, wy0, wx1, wy1 = window
     value = brightest_channel(rect[wy0:wy1, wx0:wx1]).astype(np.float32)
-    cell_value = brightest_channel(rect[y:y + CELL, x:x + CELL]).astype(np.float32)
-    body = cell_value[dark[y:y + CELL, x:x + CELL]]
-    if body.size < 0.2 * CELL * CELL:
-        return light
+    cell_value = value[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL]
+    body_mask = dark[y:y + CELL, x:x + CELL]
+    body = cell_value[body_mask if ring is None else body_mask & ring]
+    if body.size < least * CELL * CELL:
+        return None
     base = float(np.median(body))
     q = CELL // 4
-    top = float(np.percentile(cell_value[q:CELL - q, q:CELL - q], 90))
+    top = float(np.percentile(cell_value[q:CELL - q, q:CELL - q], top_percent))
     if top - base < 24:
-        return light
-    return (value > base + 0.45 * (top - base)).astype(np.uint8)
+        return None
+    return (value > base + share * (top - base)).astype(np.uint8)
 
 
 def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:

@@ -454,6 +454,10 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
     if not contours:
         return None
     c = max(contours, key=cv2.contourArea)
+    if cv2.boundingRect(c) == (0, 0, win.shape[1], win.shape[0]):
+        # Dark from edge to edge: the window itself (a dark table joins the
+        # body), whose square would give the tile its side and angle.
+        return None
     (_, _), (bw, bh), a = cv2.minAreaRect(c)
     side = (bw + bh) / 2
     # A tile is a square: a dark body much like its box, and larger than its symbol.

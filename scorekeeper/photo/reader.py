@@ -476,7 +476,11 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
               and (_under_glare(key, cells) or cell.hint
                    or cell.body >= UNREAD_BODY)}
     least = max(min(2, len(board)), min(3, len(board) - len(hidden)))
-    if matched < least or matched < 0.5 * (in_view - len(hidden)):
+    # More than half of the readable stored tiles in view: where only half
+    # lie where the placement puts them, the other half say it is off as
+    # surely (a grid half a tile off over part of the board, its tiles
+    # unread, and a tile of the move among them missing without a word).
+    if matched < least or matched <= 0.5 * (in_view - len(hidden)):
         raise PhotoUnreadable("no_match", matched=matched, stored=len(board))
     if matched < min(3, len(board)):
         new = []
