@@ -197,7 +197,7 @@ def score(name: str, count: int, rows: list[dict], start: int = 0) -> dict:
     """Accuracy of one run's readings, overall and by band."""
     cases = _cases(name, count, start)
     out = {"moves": [0, 0], "tiles": [0, 0], "size": {}, "slant": {}, "refused": {},
-           "confident_wrong": 0, "flagged": 0}
+           "confident_wrong": 0, "flagged": 0, "right_unsure": 0}
     for case, row in zip(cases, rows, strict=True):
         want = _expected(case)
         right = row["got"] in want
@@ -206,6 +206,10 @@ def score(name: str, count: int, rows: list[dict], start: int = 0) -> dict:
                            and not confident_wrong(case, row))
         got = {tuple(t) for t in row["got"]}
         tiles_right = max(len(got & {tuple(t) for t in w}) for w in want)
+        # The user's extra taps: tiles read right but marked uncertain.
+        out["right_unsure"] += max(
+            sum(1 for t, low in zip(row["got"], row.get("low", []), strict=False)
+                if low and tuple(t) in {tuple(x) for x in w}) for w in want)
         for key in ("moves",):
             out[key][0] += right
             out[key][1] += 1
@@ -372,14 +376,15 @@ def main() -> None:
     print(f"\n## Photo reading: {count} photos per set (from #{args.start}), "
           f"{runs} run(s)\n")
     print("| set | whole moves right | confident wrong | wrong, flagged | refused "
-          "| tiles right | median s/photo (runs) | max s | peak RSS |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| tiles right | right but uncertain | median s/photo (runs) | max s "
+          "| peak RSS |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, (acc, medians, peak, worst) in results.items():
         runs_text = ", ".join(f"{m:.2f}" for m in medians)
         n = acc["moves"][1]
         print(f"| {name} | {pct(*acc['moves'])} | {acc['confident_wrong']} "
               f"| {acc['flagged']} | {sum(acc['refused'].values())} "
-              f"| {pct(*acc['tiles'])} | "
+              f"| {pct(*acc['tiles'])} | {acc['right_unsure']} | "
               f"{statistics.median(medians):.2f} ({runs_text}) | {worst:.2f} "
               f"| {peak:.0f} MB |" if n else f"| {name} | — |")
     shown = [name for name in results if name in SETS]

@@ -236,6 +236,52 @@ ARMS = 0.08
 """How much overlap the radial profile's evidence is worth."""
 
 
+# --- how sure a shape is ------------------------------------------------------------
+
+LEAD = 0.05
+"""The lead over the second shape's overlap that makes a reading sure."""
+
+SHARP_PITCH = 72.0
+"""Below this tile size (pixels) a symbol's outline is so few pixels that
+one pixel more or less of it moves its overlaps as much as the lead between
+two shapes: the lead asked grows as the tile shrinks (a blobby crisscross
+read as a clover or square by 0.015-0.02 on 39-41 px tiles)."""
+
+FIT = 0.8
+"""A symbol that overlaps even its best shape less than this fits none:
+a fragment, a bar of a clover, a clover with specks of the table attached;
+its reading is a guess however far it leads."""
+
+THIN_FIT = 0.65
+"""FIT for the crisscross: its thin arms lose overlap to a pixel of blur or
+offset, so a right one may fit only 0.72."""
+
+ROUND_FIT = 0.94
+"""A symbol read as a circle must fit one this closely: blur and a small
+tile round a starburst's points and a clover's lobes off into a near-circle
+(0.91-0.92), while a circle fits its templates by 0.95 and more."""
+
+DOUBT = 0.1
+"""The confidence of a shape its outline cannot vouch for: below the
+reader's `LOW_CONFIDENCE`, so the tile is marked uncertain."""
+
+
+def lead(pitch: float | None) -> float:
+    """The lead over the second shape that makes a reading sure, for a tile
+    of `pitch` pixels (unknown: the usual one)."""
+    if not pitch:
+        return LEAD
+    return LEAD * max(1.0, SHARP_PITCH / pitch)
+
+
+def fits(shape: str, overlap: float) -> bool:
+    """True when a symbol overlaps the shape it is read as well enough to
+    vouch for it (`FIT`, `THIN_FIT`, `ROUND_FIT`)."""
+    if shape == "circle":
+        return overlap >= ROUND_FIT
+    return overlap >= (THIN_FIT if shape == "crisscross" else FIT)
+
+
 # --- classifiers ------------------------------------------------------------------
 
 @dataclass
@@ -298,11 +344,13 @@ class Classifier:
         return best
 
     def shape(self, mask: np.ndarray, key: object = None,
-              learnt: Mapping[str, tuple[float, float]] | None = None) -> Choice:
+              learnt: Mapping[str, tuple[float, float]] | None = None,
+              pitch: float | None = None) -> Choice:
         """Name the shape of a normalised symbol mask: the shape it overlaps
         best, among our templates and the stored tiles this photo shows (in
         this photo's own print and blur), never counting the symbol itself
-        (`key` names its cell)."""
+        (`key` names its cell). `pitch` is the tile's size in the photo
+        (pixels): a small symbol's lead must be larger to be sure."""
         best = self._overlaps(_pack(mask[None])[0], key)
         if all(s in self.shapes for s in STARS):
             # Overlaps confuse a blurred crisscross with a starburst; their
@@ -317,8 +365,12 @@ class Classifier:
         order = np.argsort(best)[::-1]
         margin = best[order[0]] - best[order[1]]
         # Overlaps of unlike shapes are high too (a clover is nearly a square):
-        # a lead of 0.05 is already a clear one.
-        return Choice(int(order[0]), float(min(1.0, margin / 0.05)), best)
+        # a lead of 0.05 is already a clear one, on a tile large enough that
+        # a pixel of outline moves the overlap little (`SHARP_PITCH`).
+        conf = min(1.0, margin / lead(pitch))
+        if not fits(self.shapes[order[0]], float(best[order[0]])):
+            conf = min(conf, DOUBT)
+        return Choice(int(order[0]), float(conf), best)
 
     def learn(self, examples: Sequence[Example]) -> None:
         """Learn this photo's light and print from the stored tiles it shows."""

@@ -229,7 +229,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     _mark_glare(reads, cells)
     if _no_paint(reads):
         raise PhotoUnreadable("no_tiles")
-    _label(reads, clf, {}, taught)
+    _label(reads, clf, {}, taught, grid.pitch)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
     if not board:
         return _first_move(reads, cells, clf, variant)
@@ -254,7 +254,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
                 examples.append(Example(cell.color, cell.mask, *tile, key))
                 anchors[key] = tile[0]
         clf.learn(examples)
-        _label(reads, clf, anchors, taught)
+        _label(reads, clf, anchors, taught, grid.pitch)
     if placement is None:
         raise PhotoUnreadable("no_match", matched=0, stored=len(board))
     return _result(reads, cells, placement, board, clf, variant)
@@ -338,10 +338,10 @@ def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
 
 
 def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
-           taught: Taught) -> None:
+           taught: Taught, pitch: float | None = None) -> None:
     """Name each read tile's colour (all together, from this photo's own
     hues: `hues`) and shape; `anchors` are the stored colours of read tiles
-    that lie on stored ones."""
+    that lie on stored ones; `pitch` is the tile's size in the photo."""
     keys = [key for key, rd in reads.items()
             if rd.cell.color is not None and rd.cell.mask is not None]
     named: list[hues.Named] | None = None
@@ -368,7 +368,7 @@ def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
             color = clf.color(rd.cell.color)
             rd.color, rd.color_conf = color.index, color.confidence
             rd.color_scores = color.scores
-        shape = clf.shape(rd.cell.mask, key, taught.four_fold())
+        shape = clf.shape(rd.cell.mask, key, taught.four_fold(), pitch)
         rd.shape, rd.shape_conf = shape.index, shape.confidence
         rd.shape_scores = shape.scores
 
