@@ -29,6 +29,12 @@ GLARE = 0.04
 """Share of a cell blown out (a channel at the sensor's top) that makes glare
 there: a tile under it may be misread, or missing from the reading."""
 
+LIT = 0.9
+"""Share of a cell's rim without colour that makes it lamp-lit where no
+pixel is blown out: a weak lamp washes a black tile grey, while wood and
+cloth under it keep their colour (no empty cell of the realistic sets'
+warm, cool, paint-shifted and first-move photos comes near it)."""
+
 HALF_BODY = 0.55
 """A rim this dark (but under the 0.75 that vouches for a tile) is looked at
 for a painted symbol, not to read a tile from it but to warn: a tile whose
@@ -60,7 +66,8 @@ class Cell:
     black: np.ndarray | None = None
     """The median colour of the tile body around the symbol, linear RGB."""
     glare: float = 0.0
-    """Share of the cell's pixels blown out (a channel at the sensor's top)."""
+    """Share of the cell's pixels blown out (a channel at the sensor's top);
+    at least GLARE where a weak lamp washed a tile grey (`LIT`)."""
     hint: bool = False
     """A painted symbol shows on a rim too light to vouch for a tile
     (`HALF_BODY`): not read as a tile, but a tile may lie there."""
@@ -125,6 +132,9 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             cell = Cell(r, c, body)
             out[(r, c)] = cell
             cell.glare = float(white[y:y + CELL, x:x + CELL].mean())
+            if body < 0.75 and cell.glare < GLARE and \
+                    hues.colourless(rect[y:y + CELL, x:x + CELL][rim]).mean() >= LIT:
+                cell.glare = GLARE
             # A symbol found enclosed in dark already vouches for a tile (glare
             # can lighten its body); elsewhere only a plainly dark rim does, as
             # dark wood grain can pass for a little of it. Under a lamp, a rim
