@@ -331,15 +331,18 @@ def test_a_lone_tile_on_a_dark_table_is_turned_by_its_own_body() -> None:
 def test_a_board_lined_up_on_only_half_its_readable_stored_tiles_is_refused() -> None:
     # Found on the benchmark's glare #18 (the grid half a tile off over the
     # left of the board, a tile of the move missing without a word), which
-    # the lamp-spot rule now reads right. The rule shown on the same photo
-    # with two stored tiles the photo does not show: three of the six stored
-    # tiles in view are recognised (one more is not read), and half is not a
-    # match, however sure the new tiles look.
-    rc = _benchmark_case("glare", 18)
+    # the lamp rules now read right. Shown on warm light #13 with half its
+    # eight stored tiles given kinds the photo does not show: four of eight
+    # lie where the placement puts them, and half is not a match, however
+    # sure the new tiles look.
+    rc = _benchmark_case("warm light", 13)
     stored = list(rc.case.stored)
-    assert stored[:2] == [(0, 0, "purple", "crisscross"),
-                          (1, 0, "orange", "crisscross")]
-    stored[:2] = [(0, 0, "green", "diamond"), (1, 0, "purple", "clover")]
+    assert len(stored) == 8
+    colours = ["red", "orange", "yellow", "green", "blue", "purple"]
+    shapes = ["circle", "crisscross", "diamond", "square", "starburst", "clover"]
+    stored[:4] = [(r, c, colours[(colours.index(colour) + 3) % 6],
+                   shapes[(shapes.index(shape) + 3) % 6])
+                  for r, c, colour, shape in stored[:4]]
     with pytest.raises(PhotoUnreadable) as err:
         read_move(synth_real.photo(rc), stored)
     assert err.value.reason == "no_match"
