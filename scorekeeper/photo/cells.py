@@ -33,7 +33,12 @@ LIT = 0.9
 """Share of a cell's rim without colour that makes it lamp-lit where no
 pixel is blown out: a weak lamp washes a black tile grey, while wood and
 cloth under it keep their colour (no empty cell of the realistic sets'
-warm, cool, paint-shifted and first-move photos comes near it)."""
+warm, cool, paint-shifted and first-move photos comes near it). Only on a
+table with colour (`TABLE_GREY`)."""
+
+TABLE_GREY = 0.3
+"""Share of the table's pixels without colour above which `LIT` is not
+used: the table is grey itself."""
 
 HALF_BODY = 0.55
 """A rim this dark (but under the 0.75 that vouches for a tile) is looked at
@@ -121,6 +126,11 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     # Blown out: white, every channel near the top (a bright yellow symbol
     # tops one or two channels, never blue).
     white = darkest_channel(rect) >= WHITE
+    # A grey rim tells a lamp only on a table with colour (wood, cloth): on a
+    # grey one, a washed tile looks like the table.
+    table = ~dark & (seen > 0)
+    coloured_table = bool(table.any()) and \
+        float(hues.colourless(rect[table]).mean()) < TABLE_GREY
     out = {}
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
@@ -132,7 +142,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             cell = Cell(r, c, body)
             out[(r, c)] = cell
             cell.glare = float(white[y:y + CELL, x:x + CELL].mean())
-            if body < 0.75 and cell.glare < GLARE and \
+            if coloured_table and body < 0.75 and cell.glare < GLARE and \
                     hues.colourless(rect[y:y + CELL, x:x + CELL][rim]).mean() >= LIT:
                 cell.glare = GLARE
             # A symbol found enclosed in dark already vouches for a tile (glare
