@@ -217,6 +217,15 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         if sum(c.is_tile for c in again.values()) <= len(found):
             break
         cells = again
+    if _tile_on_edge(cells):
+        # A tile read on the window's edge (its symbol found from the margin,
+        # not by the grid) has neighbours the window does not show: a tile
+        # of the move there, its symbol too dark to find, was missing without
+        # a word. Read one cell further out.
+        wider = read_cells(img, grid, margin + 1)
+        if sum(c.is_tile for c in wider.values()) >= sum(
+                c.is_tile for c in cells.values()):
+            cells = wider
     reads = {key: _Read(cell, faint=key in grid.faint)
              for key, cell in cells.items() if cell.is_tile}
     reads = _main_group(reads)
@@ -318,6 +327,17 @@ def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
             for dc in (-1, 0, 1)}
     return sorted(key for key in near
                   if (cell := cells.get(key)) is not None and cell.glare >= GLARE)
+
+
+def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
+    """True when a tile is read on the outermost row or column of the cells."""
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    if not rows:
+        return False
+    edge_rows, edge_cols = (min(rows), max(rows)), (min(cols), max(cols))
+    return any(cell.is_tile and (r in edge_rows or c in edge_cols)
+               for (r, c), cell in cells.items())
 
 
 UNREAD_BODY = 0.75

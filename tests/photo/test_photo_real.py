@@ -386,3 +386,16 @@ def test_no_empty_cell_of_the_unlit_sets_is_taken_for_a_lamp() -> None:
             rc = _benchmark_case(condition, index)
             reading = read_move(synth_real.photo(rc), list(rc.case.stored))
             assert not reading.glare, (condition, index)
+
+
+def test_the_cells_beyond_a_tile_read_at_the_windows_edge_are_read_too() -> None:
+    # The benchmark's paint shifted #252 (a photo after the first 200): a
+    # board of 74 tiles whose dark red corner was found only from the
+    # cells read round the symbols found, so those tiles lay on the edge of
+    # the cells read; the move's two dark red tiles beside them lay beyond
+    # it, and the reading came back without them and without a word. A tile
+    # on the edge has the cells one further read as well.
+    rc = _benchmark_case("paint shifted", 252)
+    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    assert {(t.row, t.col, t.color, t.shape) for t in reading.tiles} == set(
+        rc.case.move)
