@@ -40,8 +40,11 @@ TABLE_GREY = 0.3
 """Share of the table's pixels without colour above which `LIT` is not
 used: the table is grey itself."""
 
+TILE_BODY = 0.75
+"""A cell's rim this dark vouches for a tile body, symbol read or not."""
+
 HALF_BODY = 0.55
-"""A rim this dark (but under the 0.75 that vouches for a tile) is looked at
+"""A rim this dark (but under `TILE_BODY`, which vouches for a tile) is looked at
 for a painted symbol, not to read a tile from it but to warn: a tile whose
 body merges with a dark table at the photo's edge, or lies in a darker
 corner of the light, has a rim only partly darker than the level."""
@@ -142,7 +145,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             cell = Cell(r, c, body)
             out[(r, c)] = cell
             cell.glare = float(white[y:y + CELL, x:x + CELL].mean())
-            if coloured_table and body < 0.75 and cell.glare < GLARE and \
+            if coloured_table and body < TILE_BODY and cell.glare < GLARE and \
                     hues.colourless(rect[y:y + CELL, x:x + CELL][rim]).mean() >= LIT:
                 cell.glare = GLARE
             # A symbol found enclosed in dark already vouches for a tile (glare
@@ -152,7 +155,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             if cell.glare >= GLARE:
                 body = cell.body = max(body, _lit_body(
                     rect[y:y + CELL, x:x + CELL], dark[y:y + CELL, x:x + CELL], rim))
-            if body >= (0.3 if (r, c) in grid.centres else 0.75):
+            if body >= (0.3 if (r, c) in grid.centres else TILE_BODY):
                 _read_symbol(cell, rect, dark, x, y)
                 if cell.centre is not None:
                     sx, sy = cell.centre

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..engine import CLASSIC, Variant
 from . import hues
-from .cells import GLARE, read_cells
+from .cells import GLARE, TILE_BODY, read_cells
 from .cells import Cell as GridCell
 from .classify import Classifier, Example, four_fold
 from .decode import decode
@@ -214,7 +214,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
             break
         grid = refit(grid, found)
         again = read_cells(img, grid, margin)
-        if sum(c.is_tile for c in again.values()) <= len(found):
+        if _tile_count(again) <= len(found):
             break
         cells = again
     if _tile_on_edge(cells):
@@ -223,8 +223,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         # of the move there, its symbol too dark to find, was missing without
         # a word. Read one cell further out.
         wider = read_cells(img, grid, margin + 1)
-        if sum(c.is_tile for c in wider.values()) >= sum(
-                c.is_tile for c in cells.values()):
+        if _tile_count(wider) >= _tile_count(cells):
             cells = wider
     reads = {key: _Read(cell, faint=key in grid.faint)
              for key, cell in cells.items() if cell.is_tile}
@@ -304,8 +303,6 @@ def _main_group(reads: dict[Cell, _Read]) -> dict[Cell, _Read]:
     return {key: reads[key] for key in best}
 
 
-
-
 def _mark_glare(reads: dict[Cell, _Read], cells: dict[Cell, GridCell]) -> None:
     """Mark the read tiles with glare on them or on a neighbouring cell."""
     for key, rd in reads.items():
@@ -329,6 +326,11 @@ def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
                   if (cell := cells.get(key)) is not None and cell.glare >= GLARE)
 
 
+def _tile_count(cells: dict[Cell, GridCell]) -> int:
+    """How many of the cells show a tile with a readable symbol."""
+    return sum(cell.is_tile for cell in cells.values())
+
+
 def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
     """True when a tile is read on the outermost row or column of the cells."""
     rows = [r for r, _ in cells]
@@ -340,7 +342,7 @@ def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
                for (r, c), cell in cells.items())
 
 
-UNREAD_BODY = 0.75
+UNREAD_BODY = TILE_BODY
 """A cell's rim this dark is a tile body even without a readable symbol."""
 
 
