@@ -568,8 +568,8 @@ def tv(event_id: int) -> str:
 
 @bp.get("/events/<int:event_id>/tv.json")
 def tv_json(event_id: int) -> Response:
-    """Return the TV view's state; 304 while nothing at the event changed."""
-    club.get_event(event_id)
+    """Return the TV view's state; 304 while nothing at the event changed (a
+    404 once it is gone: change_key says so)."""
     return polled_state(club.change_key(event_id), lambda: tv_state(event_id))
 
 
