@@ -615,6 +615,103 @@ def m810_event_ids_never_reused(db: sqlite_utils.Database) -> None:
         db.execute("PRAGMA foreign_keys = ON")
 
 
+_GAME_REFERENCES = (
+    ("name_changes", "game_id"), ("rating_steps", "game_id"),
+    ("rating_dirty", "game_id"),
+)
+"""Tables that name a game by id with no foreign key, so a row may outlive
+its game: an id one of them still names is not handed out again either."""
+
+
+@migrations(transactional=False)
+def m820_game_ids_never_reused(db: sqlite_utils.Database) -> None:
+    """Give games ids that are never handed out again.
+
+    A plain INTEGER PRIMARY KEY gives the newest game's id to the next game
+    once that game is deleted: a table view still polling the deleted game
+    (/api/games/<id>), or a device's saved link, would then follow the new
+    game as if it were the old one. AUTOINCREMENT never reuses an id. As for
+    the club nights (m810) the table is copied, with foreign keys off (only
+    possible outside a transaction), or dropping the old table would delete
+    every move, seat and photo lesson (ON DELETE CASCADE). The copy is made
+    from the table's own CREATE statement with AUTOINCREMENT added, so every
+    column, default and reference stays as it was; its indexes and triggers,
+    and every other trigger or view that names games (SQLite refuses the
+    rename while one names a missing table), are dropped and made again from
+    their stored SQL. sqlite_sequence starts at the highest game id stored or
+    still named by a table without a foreign key. One transaction: a crash
+    part-way leaves the old table, and the migration runs again.
+    """
+    row = db.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'games'"
+    ).fetchone()
+    if row is None or "AUTOINCREMENT" in row[0].upper():
+        return
+    create, count = re.subn(
+        r"^\s*CREATE\s+TABLE\s+(?:\"games\"|games)\s*\(",
+        "CREATE TABLE games_kept (", row[0], flags=re.IGNORECASE,
+    )
+    create, keys = re.subn(
+        r"\bid\s+INTEGER\s+PRIMARY\s+KEY\b", "id INTEGER PRIMARY KEY AUTOINCREMENT",
+        create, count=1, flags=re.IGNORECASE,
+    )
+    if count != 1 or keys != 1:
+        raise RuntimeError(f"unexpected games table: {row[0]}")
+    # Everything made again after the copy, in the order it was first made.
+    kept = _named_games(db)
+    columns = [r[1] for r in db.execute("PRAGMA table_info(games)").fetchall()]
+    names = ", ".join(f'"{c}"' for c in columns)
+    broken_before = db.execute("PRAGMA foreign_key_check").fetchall()
+    db.execute("PRAGMA foreign_keys = OFF")
+    try:
+        with db.atomic():
+            for kind, name, _sql in kept:
+                if kind != "index":
+                    db.execute(f'DROP {kind.upper()} IF EXISTS "{name}"')
+            db.execute("DROP TABLE IF EXISTS games_kept")
+            db.execute(create)
+            if (db.execute("PRAGMA table_xinfo(games_kept)").fetchall()
+                    != db.execute("PRAGMA table_xinfo(games)").fetchall()
+                    or db.execute("PRAGMA foreign_key_list(games_kept)").fetchall()
+                    != db.execute("PRAGMA foreign_key_list(games)").fetchall()):
+                raise RuntimeError("the copy of games would not be the same table")
+            db.execute(
+                f"INSERT INTO games_kept ({names}) SELECT {names} FROM games"
+                " ORDER BY id"
+            )
+            db.execute("DROP TABLE games")
+            db.execute("ALTER TABLE games_kept RENAME TO games")
+            for _kind, _name, sql in kept:
+                db.execute(sql)
+            highest = max(
+                db.execute(f"SELECT coalesce(max({column}), 0) FROM {table}"
+                           ).fetchone()[0]
+                for table, column in (("games", "id"), *_GAME_REFERENCES)
+            )
+            db.execute("DELETE FROM sqlite_sequence WHERE name = 'games'")
+            db.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('games', ?)",
+                       [highest])
+            if db.execute("PRAGMA foreign_key_check").fetchall() != broken_before:
+                raise RuntimeError("a row lost its game while copying")
+    finally:
+        db.execute("PRAGMA foreign_keys = ON")
+
+
+def _named_games(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
+    """Return (type, name, sql) of every index on games, and of every trigger
+    or view that is on games or names it, in the order they were made."""
+    word = re.compile(r"\bgames\b", re.IGNORECASE)
+    return [
+        (kind, name, sql)
+        for kind, name, table, sql in db.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master"
+            " WHERE sql IS NOT NULL AND type IN ('index', 'trigger', 'view')"
+            " ORDER BY rowid"
+        ).fetchall()
+        if table == "games" or (kind != "index" and word.search(sql))
+    ]
+
+
 def _create_statements(db: sqlite_utils.Database, script: str) -> None:
     """Run each statement of script, triggers whole (they hold semicolons)."""
     statement = ""
