@@ -345,6 +345,10 @@ def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
 UNREAD_BODY = TILE_BODY
 """A cell's rim this dark is a tile body even without a readable symbol."""
 
+SURE_CONFLICT = 0.15
+"""A stored tile read otherwise with less confidence than this says nothing
+against where the board lies (a blurred symbol is not a drifted board)."""
+
 
 def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
                   ) -> list[Cell]:
@@ -497,12 +501,15 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
               if key not in reads and placement.to_board(key) in board
               and (_under_glare(key, cells) or cell.hint
                    or cell.body >= UNREAD_BODY)}
-    least = max(min(2, len(board)), min(3, len(board) - len(hidden)))
+    # A stored tile read unsure and unlike itself (a lamp over its symbol)
+    # says as little: it is not read, whatever the guess.
+    unreadable = len(hidden) + sum(1 for c in conflicts if c.confidence < SURE_CONFLICT)
+    least = max(min(2, len(board)), min(3, len(board) - unreadable))
     # More than half of the readable stored tiles in view: where only half
     # lie where the placement puts them, the other half say it is off as
     # surely (a grid half a tile off over part of the board, its tiles
     # unread, and a tile of the move among them missing without a word).
-    if matched < least or matched <= 0.5 * (in_view - len(hidden)):
+    if matched < least or matched <= 0.5 * (in_view - unreadable):
         raise PhotoUnreadable("no_match", matched=matched, stored=len(board))
     if matched < min(3, len(board)):
         new = []
@@ -524,7 +531,7 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
         if (len(rows) > 1 and len(cols) > 1) or not touches:
             raise PhotoUnreadable("not_one_line", cells=[(t.row, t.col) for t in new])
     # Only confident contradictions: a blurred symbol is not a drifted board.
-    sure = tuple(sorted(c for c in conflicts if c.confidence >= 0.15))
+    sure = tuple(sorted(c for c in conflicts if c.confidence >= SURE_CONFLICT))
     # The board the photo shows: the tiles read and the stored ones it
     # hides; glare or a tile body beside a hidden one is beside the board.
     shown = set(reads) | hidden

@@ -399,3 +399,17 @@ def test_the_cells_beyond_a_tile_read_at_the_windows_edge_are_read_too() -> None
     reading = read_move(synth_real.photo(rc), list(rc.case.stored))
     assert {(t.row, t.col, t.color, t.shape) for t in reading.tiles} == set(
         rc.case.move)
+
+
+def test_a_stored_tile_read_unsure_and_unlike_itself_does_not_refuse_the_board(
+) -> None:
+    # The benchmark's glare #332 (a sample no round had looked at): three
+    # stored orange tiles, the lamp over the crisscross, which read as a red
+    # circle at confidence 0.1. Only a sure reading contradicts the board, yet
+    # that guess counted against it: two of three matched, and the board was
+    # refused. Lined up on two, the new tiles read right and uncertain.
+    rc = _benchmark_case("glare", 332)
+    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
+    assert reading.glare
+    assert all(t.confidence < LOW_CONFIDENCE for t in reading.tiles)
