@@ -55,6 +55,19 @@ class Grid:
     faint: frozenset[tuple[int, int]] = frozenset()
     """Cells (row, col) whose symbol was found only as faint paint: so little
     above its tile that its shape may be lost (a crisscross's thin arms)."""
+    symbol: float = 0.0
+    """The symbols' usual extent, working-image pixels (0 when not known)."""
+
+
+def halved(grid: Grid) -> Grid:
+    """The grid with half its step: its symbols two cells apart, where the
+    step taken from them was two tiles."""
+    def twice(key: tuple[int, int]) -> tuple[int, int]:
+        return 2 * key[0], 2 * key[1]
+
+    return Grid(grid.homography @ np.diag([0.5, 0.5, 1.0]), grid.pitch / 2,
+                {twice(key): xy for key, xy in grid.centres.items()},
+                frozenset(twice(key) for key in grid.faint), grid.symbol)
 
 
 def value_ratio(img: np.ndarray, radius: float, floor: bool = False) -> np.ndarray:
@@ -567,7 +580,8 @@ def find_grid(img: np.ndarray) -> Grid:
     faint = frozenset() if blobs.faint is None else frozenset(
         (int(r), int(c)) for (c, r), p in zip(src, dst, strict=True)
         if blobs.faint[np.flatnonzero((pts == p).all(axis=1))].any())
-    return Grid(to_work @ hom, pitch / scale, centres, faint)
+    return Grid(to_work @ hom, pitch / scale, centres, faint,
+                float(np.median(ext[idx])) / scale)
 
 
 def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Grid:

@@ -16,7 +16,7 @@ from .cells import Cell as GridCell
 from .classify import Classifier, Example, four_fold
 from .decode import decode
 from .errors import PhotoUnreadable
-from .grid import find_grid, refit
+from .grid import Grid, find_grid, halved, refit
 from .memory import Taught
 from .register import Placement, register, turn
 
@@ -205,6 +205,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     # hides the symbol there and can darken none of the rim of the next.
     margin = 2 if len(grid.centres) <= SMALL else 1
     cells = read_cells(img, grid, margin)
+    grid, cells = _step_of_two(img, grid, cells, margin)
     for _ in range(3):
         # Every symbol read is a point the grid must go through: fit again
         # while that finds more tiles (a slanted board, glare on some symbols).
@@ -266,6 +267,36 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     if placement is None:
         raise PhotoUnreadable("no_match", matched=0, stored=len(board))
     return _result(reads, cells, placement, board, clf, variant)
+
+
+STEP_OF_TWO = 0.4
+"""A symbol's extent over the grid's step below which the step may be two
+tiles: symbols fill 50-80 % of a tile (rotated, their box no less than 0.36
+of the step in the benchmark's photos); two tiles apart, 28-34 %."""
+
+FEW_SYMBOLS = 3
+"""Up to this many symbols, none of them may be a tile apart."""
+
+
+def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],
+                 margin: int) -> tuple[Grid, dict[Cell, GridCell]]:
+    """The grid and its cells read again at half the step, where the few
+    symbols found lie two tiles apart with a tile read between each two: a
+    first move of three whose middle symbol is dark paint on a dark table
+    (or the table's own colour) was read as two neighbours, the middle tile
+    missing without a word."""
+    keys = list(grid.centres)
+    if not 1 < len(keys) <= FEW_SYMBOLS or grid.symbol >= STEP_OF_TWO * grid.pitch:
+        return grid, cells
+    half = halved(grid)
+    between = {(r0 + r1, c0 + c1) for i, (r0, c0) in enumerate(keys)
+               for r1, c1 in keys[i + 1:] if abs(r0 - r1) + abs(c0 - c1) == 1}
+    if not between:
+        return grid, cells
+    again = read_cells(img, half, margin)
+    if all((cell := again.get(key)) is not None and cell.is_tile for key in between):
+        return half, again
+    return grid, cells
 
 
 def _no_paint(reads: dict[Cell, _Read]) -> bool:
@@ -468,7 +499,7 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
     """Sort the read tiles into matched, conflicting and new; check the move."""
     _one_attribute([(key, rd) for key, rd in reads.items()
                     if placement.to_board(key) not in board])
-    matched = 0
+    matched = guessed = 0
     conflicts = []
     new = []
     looks = []
@@ -491,6 +522,10 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
             if tile[1] != seen[1]:
                 wrong.append(rd.shape_conf)
             conflicts.append(Conflict(at[0], at[1], tile, seen, round(min(wrong), 3)))
+            if max(wrong) < SURE_CONFLICT:
+                # Unsure in all it gets wrong (a lamp over the symbol): the
+                # tile is as good as unread, whatever the guess.
+                guessed += 1
     seen_cells = {placement.to_board(key) for key in cells}
     in_view = sum(1 for cell in board if cell in seen_cells)
     # Stored tiles the photo shows but cannot read (glare on or beside their
@@ -501,9 +536,7 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
               if key not in reads and placement.to_board(key) in board
               and (_under_glare(key, cells) or cell.hint
                    or cell.body >= UNREAD_BODY)}
-    # A stored tile read unsure and unlike itself (a lamp over its symbol)
-    # says as little: it is not read, whatever the guess.
-    unreadable = len(hidden) + sum(1 for c in conflicts if c.confidence < SURE_CONFLICT)
+    unreadable = len(hidden) + guessed
     least = max(min(2, len(board)), min(3, len(board) - unreadable))
     # More than half of the readable stored tiles in view: where only half
     # lie where the placement puts them, the other half say it is off as

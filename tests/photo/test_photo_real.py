@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from scorekeeper import engine
-from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, grid, read_move
+from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, grid, read_move, reader
 from scorekeeper.photo.hues import name_colors
 
 from . import synth, synth_real
@@ -186,16 +186,39 @@ def test_a_painted_symbol_on_a_half_dark_rim_next_to_the_move_is_a_warning() -> 
     assert got == want or got == want[::-1] or reading.unread
 
 
-def test_a_reading_of_grey_tile_bodies_is_refused_not_a_move() -> None:
+def test_a_reading_of_grey_tile_bodies_is_refused_not_a_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # The benchmark's first move #35: three dark orange tiles on a dark table,
     # the middle symbol too dark to find; the two others, two tiles apart,
     # set the grid's step, so its cells held grey tile bodies: two uncertain
     # "tiles" and the third missing without a word. No paint is grey: a
-    # reading with no colour in it is refused.
+    # reading with no colour in it is refused. (The step of two now reads
+    # this photo right; without it, the refusal still holds.)
+    monkeypatch.setattr(reader, "STEP_OF_TWO", 0.0)
     rc = _benchmark_case("first move crisscross", 35)
     with pytest.raises(PhotoUnreadable) as err:
         read_move(synth_real.photo(rc), [])
     assert err.value.reason == "no_tiles"
+
+
+@pytest.mark.parametrize("index", [35, 317, 319])
+def test_three_tiles_whose_middle_symbol_is_not_found_are_read_as_three(
+    index: int,
+) -> None:
+    # The benchmark's first moves #35, #317 and #319: the middle symbol of
+    # three is dark paint on a dark table (#319: dark blue), or the table's
+    # own colour (#317: orange on orange wood), and is not found. The two
+    # found lie two tiles apart, and their distance was taken for one tile's
+    # step: #317 and #319 read as two neighbours, the middle tile missing
+    # with no word of it. Symbols are far smaller than such a step, so the
+    # cells are read at half of it, and the tile between them is read.
+    rc = _benchmark_case("first move crisscross", index)
+    reading = read_move(synth_real.photo(rc), [])
+    want = [t[2:] for t in rc.case.move]
+    got = [(t.color, t.shape) for t in reading.tiles]
+    assert len(want) == 3
+    assert got in (want, want[::-1])
 
 
 def test_stored_tiles_hidden_by_glare_do_not_refuse_the_board() -> None:
