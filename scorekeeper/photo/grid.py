@@ -283,6 +283,28 @@ def _lamp_spots(img: np.ndarray, blobs: Blobs) -> np.ndarray:
     return out
 
 
+def _beside_the_lamp(img: np.ndarray, blobs: Blobs, spots: np.ndarray) -> Blobs:
+    """The blobs, and the symbols beside a lamp's spot found once the spot is
+    painted over with the table: its light, far above any paint, made the
+    symbols a tile from it look dark (`value_ratio` measures against the
+    brightest light near), and the lattice was taken from those left."""
+    covered = img.copy()
+    table = np.median(img.reshape(-1, 3), axis=0)
+    for (x, y), e in zip(blobs.centres[spots], blobs.extents[spots], strict=True):
+        cv2.circle(covered, (int(x), int(y)), int(e), table.tolist(), cv2.FILLED)
+    found = find_blobs(covered)
+    if not len(found.centres):
+        return blobs
+    d = np.linalg.norm(found.centres[:, None] - blobs.centres[None], axis=2)
+    new = d.min(axis=1) > 0.5 * np.maximum(found.extents, 4)
+    if not new.any():
+        return blobs
+    faint = None if blobs.faint is None else np.concatenate(
+        [blobs.faint, np.zeros(int(new.sum()), bool)])
+    return Blobs(np.concatenate([blobs.centres, found.centres[new]]),
+                 np.concatenate([blobs.extents, found.extents[new]]), blobs.dark, faint)
+
+
 def _without(blobs: Blobs, drop: np.ndarray) -> Blobs:
     """The blobs but those marked in `drop`."""
     keep = ~drop
@@ -530,6 +552,9 @@ def find_grid(img: np.ndarray) -> Grid:
     if len(blobs.centres) == 0:
         raise _nothing_found(small, blobs)
     spots = _lamp_spots(small, blobs)
+    if spots.any():
+        blobs = _beside_the_lamp(small, blobs, spots)
+        spots = np.concatenate([spots, np.zeros(len(blobs.centres) - len(spots), bool)])
     glare = anchors = np.zeros((0, 2))
     if (~spots).sum() >= FEW:
         # The lattice from paint alone; a lamp's spot joins it afterwards
