@@ -213,7 +213,9 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
                  if cell.is_tile and cell.centre is not None}
         if len(found) <= len(grid.centres):
             break
-        grid = refit(grid, found)
+        grid, before = refit(grid, found), grid
+        if _settled(before, grid):
+            break
         again = read_cells(img, grid, margin)
         if _tile_count(again) <= len(found):
             break
@@ -267,6 +269,29 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     if placement is None:
         raise PhotoUnreadable("no_match", matched=0, stored=len(board))
     return _result(reads, cells, placement, board, clf, variant)
+
+
+SETTLED = 0.05
+"""A refit that moves no cell more than this share of a step reads nothing
+new (`_settled`)."""
+
+
+def _settled(before: Grid, after: Grid) -> bool:
+    """True when reading the cells again on the refitted grid would read them
+    as before: its window is the same, and no cell moved more than `SETTLED`
+    of a step (one more symbol in a board of fifty hardly moves it; reading
+    again cost a third of a phone photo's time)."""
+    def bounds(grid: Grid) -> tuple[int, int, int, int]:
+        rows = [r for r, _ in grid.centres]
+        cols = [c for _, c in grid.centres]
+        return min(rows), min(cols), max(rows), max(cols)
+
+    if bounds(before) != bounds(after):
+        return False
+    lattice = np.array([[(c, r) for r, c in after.centres]], np.float64)
+    moved = cv2.perspectiveTransform(lattice, after.homography) - \
+        cv2.perspectiveTransform(lattice, before.homography)
+    return float(np.linalg.norm(moved[0], axis=1).max()) < SETTLED * before.pitch
 
 
 STEP_OF_TWO = 0.4
