@@ -388,13 +388,17 @@ def _tile_count(cells: dict[Cell, GridCell]) -> int:
 
 
 def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
-    """True when a tile is read on the outermost row or column of the cells."""
+    """True when a tile is on the outermost row or column of the cells: read,
+    or a tile body or painted symbol not read (cool light #439: a dark red
+    diamond unread on the edge, the move's dark red circle two cells beyond
+    it missing without a word)."""
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
     if not rows:
         return False
     edge_rows, edge_cols = (min(rows), max(rows)), (min(cols), max(cols))
-    return any(cell.is_tile and (r in edge_rows or c in edge_cols)
+    return any((cell.is_tile or cell.body >= UNREAD_BODY or cell.hint)
+               and (r in edge_rows or c in edge_cols)
                for (r, c), cell in cells.items())
 
 

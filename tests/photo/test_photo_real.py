@@ -448,3 +448,17 @@ def test_symbols_beside_a_lamp_spot_are_found_and_line_up_the_board() -> None:
     reading = read_move(synth_real.photo(rc), list(rc.case.stored))
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
     assert reading.glare
+
+
+def test_a_tile_unread_on_the_windows_edge_has_the_cells_beyond_it_read() -> None:
+    # The benchmark's cool light #439 (a sample no round had looked at): the
+    # board's dark red arm was read as tile bodies with paint on them, not
+    # as tiles, its diamond on the outermost column of the cells read; the
+    # move's dark red circle lay beyond, was never looked at, and the reading
+    # came back empty without a word. An unread tile on the edge now has the
+    # cells beyond it read, and the circle is a warning (`unread`) or a tile.
+    rc = _benchmark_case("cool light", 439)
+    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    (row, col, *_), = rc.case.move
+    read = {(t.row, t.col) for t in reading.tiles}
+    assert (row, col) in read or (row, col) in reading.unread
