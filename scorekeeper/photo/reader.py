@@ -324,6 +324,35 @@ def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],
     return grid, cells
 
 
+SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+"""The four cells beside a cell, (row, col) steps."""
+
+
+def _unseen(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
+            placement: Placement) -> set[Cell]:
+    """Board cells the photo shows but cannot read: blown out by a lamp, or a
+    tile body whose symbol was not read. A tile of the move may lie there."""
+    return {placement.to_board(key) for key, cell in cells.items()
+            if key not in reads and (cell.glare >= GLARE or cell.body >= UNREAD_BODY)}
+
+
+def _bridged(new: list[Cell], board: Collection[Cell], unseen: set[Cell]) -> bool:
+    """True when the new tiles reach the board along their line through cells
+    the photo cannot read (a move of two whose tile beside the board is under
+    the lamp: the far one alone was refused as not touching the board)."""
+    rows = {r for r, _ in new}
+    cols = {c for _, c in new}
+    steps = ([(0, 1), (0, -1)] if len(rows) == 1 else []) + \
+        ([(1, 0), (-1, 0)] if len(cols) == 1 else [])
+    for dr, dc in steps:
+        r, c = max(new, key=lambda t: t[0] * dr + t[1] * dc)
+        while (r + dr, c + dc) in unseen:
+            r, c = r + dr, c + dc
+            if any((r + a, c + b) in board for a, b in SIDES):
+                return True
+    return False
+
+
 def _no_paint(reads: dict[Cell, _Read]) -> bool:
     """True when no tile read shows paint: every "symbol" is colourless and
     none is under glare (which whitens real paint). No paint is grey, so such
@@ -590,8 +619,22 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
         cols = {t.col for t in new}
         touches = any((t.row + dr, t.col + dc) in board
                       for t in new for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
-        if (len(rows) > 1 and len(cols) > 1) or not touches:
-            raise PhotoUnreadable("not_one_line", cells=[(t.row, t.col) for t in new])
+        cells_of = [(t.row, t.col) for t in new]
+        if (len(rows) > 1 and len(cols) > 1) or not (
+                touches or _bridged(cells_of, board, _unseen(reads, cells, placement))):
+            raise PhotoUnreadable("not_one_line", cells=cells_of)
+        if not touches:
+            # Joined to the board only through a cell the photo cannot show:
+            # the move's tile there is missing, and the others are a guess.
+            new = []
+            for key, rd in reads.items():
+                at = placement.to_board(key)
+                if at not in board:
+                    rd.loose = True
+                    new.append(PhotoTile(at[0], at[1], clf.colors[rd.color],
+                                         clf.shapes[rd.shape], rd.confidence,
+                                         rd.likely(clf)))
+            new.sort()
     # Only confident contradictions: a blurred symbol is not a drifted board.
     sure = tuple(sorted(c for c in conflicts if c.confidence >= SURE_CONFLICT))
     # The board the photo shows: the tiles read and the stored ones it
