@@ -132,8 +132,8 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     # A grey rim tells a lamp only on a table with colour (wood, cloth): on a
     # grey one, a washed tile looks like the table.
     table = ~dark & (seen > 0)
-    coloured_table = bool(table.any()) and \
-        float(hues.colourless(rect[table]).mean()) < TABLE_GREY
+    grey = hues.colourless(rect.reshape(-1, 3)).reshape(rect.shape[:2])
+    coloured_table = bool(table.any()) and float(grey[table].mean()) < TABLE_GREY
     out = {}
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
@@ -146,7 +146,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             out[(r, c)] = cell
             cell.glare = float(white[y:y + CELL, x:x + CELL].mean())
             if coloured_table and body < TILE_BODY and cell.glare < GLARE and \
-                    hues.colourless(rect[y:y + CELL, x:x + CELL][rim]).mean() >= LIT:
+                    grey[y:y + CELL, x:x + CELL][rim].mean() >= LIT:
                 cell.glare = GLARE
             # A symbol found enclosed in dark already vouches for a tile (glare
             # can lighten its body); elsewhere only a plainly dark rim does, as
@@ -154,7 +154,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             # dark or lit grey (`_lit_body`) is a tile's.
             if cell.glare >= GLARE:
                 body = cell.body = max(body, _lit_body(
-                    rect[y:y + CELL, x:x + CELL], dark[y:y + CELL, x:x + CELL], rim))
+                    grey[y:y + CELL, x:x + CELL], dark[y:y + CELL, x:x + CELL], rim))
             if body >= (0.3 if (r, c) in grid.centres else TILE_BODY):
                 _read_symbol(cell, rect, dark, x, y)
                 if cell.centre is not None:
@@ -175,11 +175,11 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     return out
 
 
-def _lit_body(cell: np.ndarray, dark: np.ndarray, rim: np.ndarray) -> float:
+def _lit_body(grey: np.ndarray, dark: np.ndarray, rim: np.ndarray) -> float:
     """Share of a lamp-lit cell's rim that is tile body: dark, or without
-    colour (white light on black is grey, where wood and cloth under it keep
-    their colour)."""
-    return float((hues.colourless(cell[rim]) | dark[rim]).mean())
+    colour (`grey`: white light on black is grey, where wood and cloth under
+    it keep their colour)."""
+    return float((grey[rim] | dark[rim]).mean())
 
 
 def _less_flare(cells: dict[tuple[int, int], Cell]) -> None:

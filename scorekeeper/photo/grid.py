@@ -55,6 +55,19 @@ class Grid:
     faint: frozenset[tuple[int, int]] = frozenset()
     """Cells (row, col) whose symbol was found only as faint paint: so little
     above its tile that its shape may be lost (a crisscross's thin arms)."""
+    symbol: float = 0.0
+    """The symbols' usual extent, working-image pixels (0 when not known)."""
+
+
+def halved(grid: Grid) -> Grid:
+    """The grid with half its step: its symbols two cells apart, where the
+    step taken from them was two tiles."""
+    def twice(key: tuple[int, int]) -> tuple[int, int]:
+        return 2 * key[0], 2 * key[1]
+
+    return Grid(grid.homography @ np.diag([0.5, 0.5, 1.0]), grid.pitch / 2,
+                {twice(key): xy for key, xy in grid.centres.items()},
+                frozenset(twice(key) for key in grid.faint), grid.symbol)
 
 
 def value_ratio(img: np.ndarray, radius: float, floor: bool = False) -> np.ndarray:
@@ -268,6 +281,28 @@ def _lamp_spots(img: np.ndarray, blobs: Blobs) -> np.ndarray:
         if len(pix) >= 0.2 * (x1 - x0) * (y1 - y0):
             out[i] = colourless(pix).mean() > COLOURLESS
     return out
+
+
+def _beside_the_lamp(img: np.ndarray, blobs: Blobs, spots: np.ndarray) -> Blobs:
+    """The blobs, and the symbols beside a lamp's spot found once the spot is
+    painted over with the table: its light, far above any paint, made the
+    symbols a tile from it look dark (`value_ratio` measures against the
+    brightest light near), and the lattice was taken from those left."""
+    covered = img.copy()
+    table = np.median(img.reshape(-1, 3), axis=0)
+    for (x, y), e in zip(blobs.centres[spots], blobs.extents[spots], strict=True):
+        cv2.circle(covered, (int(x), int(y)), int(e), table.tolist(), cv2.FILLED)
+    found = find_blobs(covered)
+    if not len(found.centres):
+        return blobs
+    d = np.linalg.norm(found.centres[:, None] - blobs.centres[None], axis=2)
+    new = d.min(axis=1) > 0.5 * np.maximum(found.extents, 4)
+    if not new.any():
+        return blobs
+    faint = None if blobs.faint is None else np.concatenate(
+        [blobs.faint, np.zeros(int(new.sum()), bool)])
+    return Blobs(np.concatenate([blobs.centres, found.centres[new]]),
+                 np.concatenate([blobs.extents, found.extents[new]]), blobs.dark, faint)
 
 
 def _without(blobs: Blobs, drop: np.ndarray) -> Blobs:
@@ -517,6 +552,9 @@ def find_grid(img: np.ndarray) -> Grid:
     if len(blobs.centres) == 0:
         raise _nothing_found(small, blobs)
     spots = _lamp_spots(small, blobs)
+    if spots.any():
+        blobs = _beside_the_lamp(small, blobs, spots)
+        spots = np.concatenate([spots, np.zeros(len(blobs.centres) - len(spots), bool)])
     glare = anchors = np.zeros((0, 2))
     if (~spots).sum() >= FEW:
         # The lattice from paint alone; a lamp's spot joins it afterwards
@@ -567,7 +605,8 @@ def find_grid(img: np.ndarray) -> Grid:
     faint = frozenset() if blobs.faint is None else frozenset(
         (int(r), int(c)) for (c, r), p in zip(src, dst, strict=True)
         if blobs.faint[np.flatnonzero((pts == p).all(axis=1))].any())
-    return Grid(to_work @ hom, pitch / scale, centres, faint)
+    return Grid(to_work @ hom, pitch / scale, centres, faint,
+                float(np.median(ext[idx])) / scale)
 
 
 def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Grid:

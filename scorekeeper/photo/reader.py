@@ -16,7 +16,7 @@ from .cells import Cell as GridCell
 from .classify import Classifier, Example, four_fold
 from .decode import decode
 from .errors import PhotoUnreadable
-from .grid import find_grid, refit
+from .grid import Grid, find_grid, halved, refit
 from .memory import Taught
 from .register import Placement, register, turn
 
@@ -205,6 +205,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     # hides the symbol there and can darken none of the rim of the next.
     margin = 2 if len(grid.centres) <= SMALL else 1
     cells = read_cells(img, grid, margin)
+    grid, cells = _step_of_two(img, grid, cells, margin)
     for _ in range(3):
         # Every symbol read is a point the grid must go through: fit again
         # while that finds more tiles (a slanted board, glare on some symbols).
@@ -212,7 +213,9 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
                  if cell.is_tile and cell.centre is not None}
         if len(found) <= len(grid.centres):
             break
-        grid = refit(grid, found)
+        grid, before = refit(grid, found), grid
+        if _settled(before, grid):
+            break
         again = read_cells(img, grid, margin)
         if _tile_count(again) <= len(found):
             break
@@ -266,6 +269,88 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     if placement is None:
         raise PhotoUnreadable("no_match", matched=0, stored=len(board))
     return _result(reads, cells, placement, board, clf, variant)
+
+
+SETTLED = 0.05
+"""A refit that moves no cell more than this share of a step reads nothing
+new (`_settled`)."""
+
+
+def _settled(before: Grid, after: Grid) -> bool:
+    """True when reading the cells again on the refitted grid would read them
+    as before: its window is the same, and no cell moved more than `SETTLED`
+    of a step (one more symbol in a board of fifty hardly moves it; reading
+    again cost a third of a phone photo's time)."""
+    def bounds(grid: Grid) -> tuple[int, int, int, int]:
+        rows = [r for r, _ in grid.centres]
+        cols = [c for _, c in grid.centres]
+        return min(rows), min(cols), max(rows), max(cols)
+
+    if bounds(before) != bounds(after):
+        return False
+    lattice = np.array([[(c, r) for r, c in after.centres]], np.float64)
+    moved = cv2.perspectiveTransform(lattice, after.homography) - \
+        cv2.perspectiveTransform(lattice, before.homography)
+    return float(np.linalg.norm(moved[0], axis=1).max()) < SETTLED * before.pitch
+
+
+STEP_OF_TWO = 0.4
+"""A symbol's extent over the grid's step below which the step may be two
+tiles: symbols fill 50-80 % of a tile (rotated, their box no less than 0.36
+of the step in the benchmark's photos); two tiles apart, 28-34 %."""
+
+FEW_SYMBOLS = 3
+"""Up to this many symbols, none of them may be a tile apart."""
+
+
+def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],
+                 margin: int) -> tuple[Grid, dict[Cell, GridCell]]:
+    """The grid and its cells read again at half the step, where the few
+    symbols found lie two tiles apart with a tile read between each two: a
+    first move of three whose middle symbol is dark paint on a dark table
+    (or the table's own colour) was read as two neighbours, the middle tile
+    missing without a word."""
+    keys = list(grid.centres)
+    if not 1 < len(keys) <= FEW_SYMBOLS or grid.symbol >= STEP_OF_TWO * grid.pitch:
+        return grid, cells
+    half = halved(grid)
+    between = {(r0 + r1, c0 + c1) for i, (r0, c0) in enumerate(keys)
+               for r1, c1 in keys[i + 1:] if abs(r0 - r1) + abs(c0 - c1) == 1}
+    if not between:
+        return grid, cells
+    again = read_cells(img, half, margin)
+    if all((cell := again.get(key)) is not None and cell.is_tile for key in between):
+        return half, again
+    return grid, cells
+
+
+SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+"""The four cells beside a cell, (row, col) steps."""
+
+
+def _unseen(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
+            placement: Placement) -> set[Cell]:
+    """Board cells the photo shows but cannot read: blown out by a lamp, or a
+    tile body whose symbol was not read. A tile of the move may lie there."""
+    return {placement.to_board(key) for key, cell in cells.items()
+            if key not in reads and (cell.glare >= GLARE or cell.body >= UNREAD_BODY)}
+
+
+def _bridged(new: list[Cell], board: Collection[Cell], unseen: set[Cell]) -> bool:
+    """True when the new tiles reach the board along their line through cells
+    the photo cannot read (a move of two whose tile beside the board is under
+    the lamp: the far one alone was refused as not touching the board)."""
+    rows = {r for r, _ in new}
+    cols = {c for _, c in new}
+    steps = ([(0, 1), (0, -1)] if len(rows) == 1 else []) + \
+        ([(1, 0), (-1, 0)] if len(cols) == 1 else [])
+    for dr, dc in steps:
+        r, c = max(new, key=lambda t: t[0] * dr + t[1] * dc)
+        while (r + dr, c + dc) in unseen:
+            r, c = r + dr, c + dc
+            if any((r + a, c + b) in board for a, b in SIDES):
+                return True
+    return False
 
 
 def _no_paint(reads: dict[Cell, _Read]) -> bool:
@@ -332,18 +417,26 @@ def _tile_count(cells: dict[Cell, GridCell]) -> int:
 
 
 def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
-    """True when a tile is read on the outermost row or column of the cells."""
+    """True when a tile is on the outermost row or column of the cells: read,
+    or a tile body or painted symbol not read (cool light #439: a dark red
+    diamond unread on the edge, the move's dark red circle two cells beyond
+    it missing without a word)."""
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
     if not rows:
         return False
     edge_rows, edge_cols = (min(rows), max(rows)), (min(cols), max(cols))
-    return any(cell.is_tile and (r in edge_rows or c in edge_cols)
+    return any((cell.is_tile or cell.body >= UNREAD_BODY or cell.hint)
+               and (r in edge_rows or c in edge_cols)
                for (r, c), cell in cells.items())
 
 
 UNREAD_BODY = TILE_BODY
 """A cell's rim this dark is a tile body even without a readable symbol."""
+
+SURE_CONFLICT = 0.15
+"""A stored tile read otherwise with less confidence than this says nothing
+against where the board lies (a blurred symbol is not a drifted board)."""
 
 
 def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
@@ -464,7 +557,7 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
     """Sort the read tiles into matched, conflicting and new; check the move."""
     _one_attribute([(key, rd) for key, rd in reads.items()
                     if placement.to_board(key) not in board])
-    matched = 0
+    matched = guessed = 0
     conflicts = []
     new = []
     looks = []
@@ -487,6 +580,10 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
             if tile[1] != seen[1]:
                 wrong.append(rd.shape_conf)
             conflicts.append(Conflict(at[0], at[1], tile, seen, round(min(wrong), 3)))
+            if max(wrong) < SURE_CONFLICT:
+                # Unsure in all it gets wrong (a lamp over the symbol): the
+                # tile is as good as unread, whatever the guess.
+                guessed += 1
     seen_cells = {placement.to_board(key) for key in cells}
     in_view = sum(1 for cell in board if cell in seen_cells)
     # Stored tiles the photo shows but cannot read (glare on or beside their
@@ -497,12 +594,13 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
               if key not in reads and placement.to_board(key) in board
               and (_under_glare(key, cells) or cell.hint
                    or cell.body >= UNREAD_BODY)}
-    least = max(min(2, len(board)), min(3, len(board) - len(hidden)))
+    unreadable = len(hidden) + guessed
+    least = max(min(2, len(board)), min(3, len(board) - unreadable))
     # More than half of the readable stored tiles in view: where only half
     # lie where the placement puts them, the other half say it is off as
     # surely (a grid half a tile off over part of the board, its tiles
     # unread, and a tile of the move among them missing without a word).
-    if matched < least or matched <= 0.5 * (in_view - len(hidden)):
+    if matched < least or matched <= 0.5 * (in_view - unreadable):
         raise PhotoUnreadable("no_match", matched=matched, stored=len(board))
     if matched < min(3, len(board)):
         new = []
@@ -521,10 +619,24 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
         cols = {t.col for t in new}
         touches = any((t.row + dr, t.col + dc) in board
                       for t in new for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
-        if (len(rows) > 1 and len(cols) > 1) or not touches:
-            raise PhotoUnreadable("not_one_line", cells=[(t.row, t.col) for t in new])
+        cells_of = [(t.row, t.col) for t in new]
+        if (len(rows) > 1 and len(cols) > 1) or not (
+                touches or _bridged(cells_of, board, _unseen(reads, cells, placement))):
+            raise PhotoUnreadable("not_one_line", cells=cells_of)
+        if not touches:
+            # Joined to the board only through a cell the photo cannot show:
+            # the move's tile there is missing, and the others are a guess.
+            new = []
+            for key, rd in reads.items():
+                at = placement.to_board(key)
+                if at not in board:
+                    rd.loose = True
+                    new.append(PhotoTile(at[0], at[1], clf.colors[rd.color],
+                                         clf.shapes[rd.shape], rd.confidence,
+                                         rd.likely(clf)))
+            new.sort()
     # Only confident contradictions: a blurred symbol is not a drifted board.
-    sure = tuple(sorted(c for c in conflicts if c.confidence >= 0.15))
+    sure = tuple(sorted(c for c in conflicts if c.confidence >= SURE_CONFLICT))
     # The board the photo shows: the tiles read and the stored ones it
     # hides; glare or a tile body beside a hidden one is beside the board.
     shown = set(reads) | hidden
