@@ -261,7 +261,10 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         for key, rd in reads.items():
             tile = board.get(placement.to_board(key))
             cell = rd.cell
-            if tile is not None and cell.color is not None and cell.mask is not None:
+            # Not from under the lamp: a symbol read through glare keeps a
+            # little of its colour, not its hue.
+            if tile is not None and cell.color is not None and cell.mask is not None \
+                    and cell.glare < GLARE:
                 examples.append(Example(cell.color, cell.mask, *tile, key))
                 anchors[key] = tile[0]
         clf.learn(examples)
