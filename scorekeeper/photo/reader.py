@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -521,6 +522,17 @@ def _one_attribute(new: list[tuple[Cell, _Read]]) -> None:
                 setattr(rd, attr, shared)
             # Either misread or an illegal move: either way worth a look.
             setattr(rd, f"{attr}_conf", min(conf, LOW_CONFIDENCE / 2))
+    for attr, other in (("shape", "color"), ("color", "shape")):
+        # One shape, so every colour differs (RULES §3.5, no duplicate tile):
+        # two tiles read alike are one misread, and either may be it (a dark
+        # orange beside a red, both read red).
+        if len({getattr(rd, attr) for rd in reads}) != 1:
+            continue
+        count = Counter(getattr(rd, other) for rd in reads)
+        for rd in reads:
+            if count[getattr(rd, other)] > 1:
+                setattr(rd, f"{other}_conf",
+                        min(getattr(rd, f"{other}_conf"), LOW_CONFIDENCE / 2))
 
 
 def _first_move(reads: dict[Cell, _Read], grid_cells: dict[Cell, GridCell],

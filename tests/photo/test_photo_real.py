@@ -525,3 +525,21 @@ def test_a_tile_the_lamp_washes_grey_is_read_from_the_colour_its_symbol_keeps(
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
     under = [t for t in reading.tiles if (t.row, t.col) in reading.glare]
     assert under and all(t.confidence < LOW_CONFIDENCE for t in under)
+
+
+def test_two_tiles_read_alike_in_a_line_are_both_uncertain() -> None:
+    # The benchmark's first move #489 (a sample no round had looked at): four
+    # crisscrosses, a dark orange one at the end read red, sure, beside the
+    # red one also read red. One shape, so the colours all differ (RULES
+    # §3.5: no duplicate tile in a line): two alike are one misread, and
+    # either may be it. Both are marked uncertain.
+    rc = _benchmark_case("first move crisscross", 489)
+    reading = read_move(synth_real.photo(rc), [])
+    kinds = [(t.color, t.shape) for t in reading.tiles]
+    twice = [t for t in reading.tiles if kinds.count((t.color, t.shape)) > 1]
+    assert twice
+    assert all(t.confidence < LOW_CONFIDENCE for t in twice)
+    want = [t[2:] for t in rc.case.move]
+    sure = [k for k, t in zip(kinds, reading.tiles, strict=True)
+            if t.confidence >= LOW_CONFIDENCE]
+    assert all(k in want for k in sure)
