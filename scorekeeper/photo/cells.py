@@ -157,6 +157,11 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     grey[y:y + CELL, x:x + CELL], dark[y:y + CELL, x:x + CELL], rim))
             if body >= (0.3 if (r, c) in grid.centres else TILE_BODY):
                 _read_symbol(cell, rect, dark, x, y)
+                if cell.color is None and cell.glare >= GLARE:
+                    # The lamp washed the tile grey, its symbol too light to
+                    # stand out: the symbol is what keeps its colour. (The
+                    # reading is marked glare, so never sure.)
+                    _read_symbol(cell, rect, grey, x, y)
                 if cell.centre is not None:
                     sx, sy = cell.centre
                     lattice = np.array([[[sx / CELL + c0 - 1.5, sy / CELL + r0 - 1.5]]])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -261,7 +262,10 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         for key, rd in reads.items():
             tile = board.get(placement.to_board(key))
             cell = rd.cell
-            if tile is not None and cell.color is not None and cell.mask is not None:
+            # Not from under the lamp: a symbol read through glare keeps a
+            # little of its colour, not its hue.
+            if tile is not None and cell.color is not None and cell.mask is not None \
+                    and cell.glare < GLARE:
                 examples.append(Example(cell.color, cell.mask, *tile, key))
                 anchors[key] = tile[0]
         clf.learn(examples)
@@ -518,6 +522,17 @@ def _one_attribute(new: list[tuple[Cell, _Read]]) -> None:
                 setattr(rd, attr, shared)
             # Either misread or an illegal move: either way worth a look.
             setattr(rd, f"{attr}_conf", min(conf, LOW_CONFIDENCE / 2))
+    for attr, other in (("shape", "color"), ("color", "shape")):
+        # One shape, so every colour differs (RULES §3.5, no duplicate tile):
+        # two tiles read alike are one misread, and either may be it (a dark
+        # orange beside a red, both read red).
+        if len({getattr(rd, attr) for rd in reads}) != 1:
+            continue
+        count = Counter(getattr(rd, other) for rd in reads)
+        for rd in reads:
+            if count[getattr(rd, other)] > 1:
+                setattr(rd, f"{other}_conf",
+                        min(getattr(rd, f"{other}_conf"), LOW_CONFIDENCE / 2))
 
 
 def _first_move(reads: dict[Cell, _Read], grid_cells: dict[Cell, GridCell],

@@ -14,7 +14,14 @@ import numpy as np
 import pytest
 
 from scorekeeper import engine
-from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, grid, read_move, reader
+from scorekeeper.photo import (
+    LOW_CONFIDENCE,
+    PhotoReading,
+    PhotoUnreadable,
+    grid,
+    read_move,
+    reader,
+)
 from scorekeeper.photo.hues import name_colors
 
 from . import synth, synth_real
@@ -231,8 +238,10 @@ def test_stored_tiles_hidden_by_glare_do_not_refuse_the_board() -> None:
     reading = read_move(synth_real.photo(rc), list(rc.case.stored))
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
     assert reading.glare
-    assert all(t.confidence < LOW_CONFIDENCE and len(t.likely) >= 2
-               for t in reading.tiles)
+    if reading.matched < 3:
+        # (A stored tile read through the lamp now makes the third.)
+        assert all(t.confidence < LOW_CONFIDENCE and len(t.likely) >= 2
+                   for t in reading.tiles)
 
 
 def test_three_symbols_in_an_l_line_up_the_board_glare_split() -> None:
@@ -291,8 +300,11 @@ def test_a_tile_blown_out_at_the_end_of_a_small_board_is_a_warning() -> None:
     reading = read_move(synth_real.photo(rc), list(rc.case.stored))
     (row, col, *_), = rc.case.move
     assert (row, col) in reading.glare
-    assert (row, col) in reading.unread
-    assert not reading.tiles
+    # Read through the lamp now (`cells`: what keeps its colour), uncertain;
+    # or, unread, a warning.
+    assert (row, col) in reading.unread or [
+        (t.row, t.col) for t in reading.tiles
+        if t.confidence < LOW_CONFIDENCE] == [(row, col)]
 
 
 def test_a_stored_tile_seen_but_not_read_does_not_refuse_the_board() -> None:
@@ -388,9 +400,7 @@ def test_a_tile_a_weak_lamp_washes_grey_is_glare_not_a_silent_miss(
     rc = _benchmark_case("glare", index)
     reading = read_move(synth_real.photo(rc), list(rc.case.stored))
     assert reading.glare
-    read = {(t.row, t.col, t.color, t.shape) for t in reading.tiles}
-    missing = set(rc.case.move) - read
-    assert missing, "the tile under the lamp is still not read: this is a warning"
+    _honest(reading, rc.case.move)
 
 
 def test_a_tile_a_weak_lamp_washes_grey_may_be_read_under_it() -> None:
@@ -480,5 +490,56 @@ def test_a_move_joined_to_the_board_under_the_lamp_is_a_warning_not_a_refusal(
     if (near[0], near[1]) not in reading.glare:
         near, far = far, near
     assert (near[0], near[1]) in reading.glare
-    assert [t[:4] for t in reading.tiles] == [far]
+    assert far in [t[:4] for t in reading.tiles]
+    # The tile under the lamp, read through it (`cells`) or not, is a guess.
     assert all(t.confidence < LOW_CONFIDENCE for t in reading.tiles)
+
+
+def _honest(reading: PhotoReading, move: tuple[tuple[int, int, str, str], ...]
+            ) -> None:
+    """Every tile of the move is read right, or, missing or read otherwise,
+    is covered by a warning: the reading's glare, and a tile read otherwise
+    marked uncertain."""
+    read = {(t.row, t.col): t for t in reading.tiles}
+    for tile in move:
+        got = read.get(tile[:2])
+        if got is None or got[:4] != tile:
+            assert reading.glare, f"{tile} missing or misread without a word"
+        if got is not None and got[:4] != tile:
+            assert got.confidence < LOW_CONFIDENCE, f"{got} read sure, and wrong"
+    for (row, col), got in read.items():
+        if (row, col) not in {t[:2] for t in move}:
+            assert got.confidence < LOW_CONFIDENCE, f"{got} is no tile of the move"
+
+
+@pytest.mark.parametrize("index", [375, 425, 35])
+def test_a_tile_the_lamp_washes_grey_is_read_from_the_colour_its_symbol_keeps(
+    index: int,
+) -> None:
+    # Glare #375 and #425 (fresh photos, then) and #35: the lamp washed the
+    # whole tile light grey, no dark body left to find a symbol on, and the
+    # tile was missing (a warning). Its symbol keeps its colour: read as what
+    # is coloured on the grey, the tile is in the reading, uncertain.
+    rc = _benchmark_case("glare", index)
+    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
+    under = [t for t in reading.tiles if (t.row, t.col) in reading.glare]
+    assert under and all(t.confidence < LOW_CONFIDENCE for t in under)
+
+
+def test_two_tiles_read_alike_in_a_line_are_both_uncertain() -> None:
+    # The benchmark's first move #489 (a sample no round had looked at): four
+    # crisscrosses, a dark orange one at the end read red, sure, beside the
+    # red one also read red. One shape, so the colours all differ (RULES
+    # §3.5: no duplicate tile in a line): two alike are one misread, and
+    # either may be it. Both are marked uncertain.
+    rc = _benchmark_case("first move crisscross", 489)
+    reading = read_move(synth_real.photo(rc), [])
+    kinds = [(t.color, t.shape) for t in reading.tiles]
+    twice = [t for t in reading.tiles if kinds.count((t.color, t.shape)) > 1]
+    assert twice
+    assert all(t.confidence < LOW_CONFIDENCE for t in twice)
+    want = [t[2:] for t in rc.case.move]
+    sure = [k for k, t in zip(kinds, reading.tiles, strict=True)
+            if t.confidence >= LOW_CONFIDENCE]
+    assert all(k in want for k in sure)
