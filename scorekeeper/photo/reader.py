@@ -566,6 +566,20 @@ def _first_move(reads: dict[Cell, _Read], grid_cells: dict[Cell, GridCell],
     return PhotoReading(tiles, 0, (), 0, glare, looks, unread)
 
 
+def _guessed(reads: dict[Cell, _Read], placement: Placement,
+             board: dict[Cell, tuple[str, str]], clf: Classifier) -> list[PhotoTile]:
+    """The new tiles, each marked uncertain: the board they were placed by,
+    or the way they join it, is too little to be sure of."""
+    new = []
+    for key, rd in reads.items():
+        at = placement.to_board(key)
+        if at not in board:
+            rd.loose = True
+            new.append(PhotoTile(at[0], at[1], clf.colors[rd.color],
+                                 clf.shapes[rd.shape], rd.confidence, rd.likely(clf)))
+    return new
+
+
 def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
             placement: Placement, board: dict[Cell, tuple[str, str]],
             clf: Classifier, variant: Variant) -> PhotoReading:
@@ -618,14 +632,7 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
     if matched < least or matched <= 0.5 * (in_view - unreadable):
         raise PhotoUnreadable("no_match", matched=matched, stored=len(board))
     if matched < min(3, len(board)):
-        new = []
-        for key, rd in reads.items():
-            at = placement.to_board(key)
-            if at not in board:
-                rd.loose = True
-                new.append(PhotoTile(at[0], at[1], clf.colors[rd.color],
-                                     clf.shapes[rd.shape], rd.confidence,
-                                     rd.likely(clf)))
+        new = _guessed(reads, placement, board, clf)
     new.sort()
     if len(new) > variant.hand_size:
         raise PhotoUnreadable("too_many_tiles", count=len(new), limit=variant.hand_size)
@@ -633,7 +640,7 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
         rows = {t.row for t in new}
         cols = {t.col for t in new}
         touches = any((t.row + dr, t.col + dc) in board
-                      for t in new for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+                      for t in new for dr, dc in SIDES)
         cells_of = [(t.row, t.col) for t in new]
         if (len(rows) > 1 and len(cols) > 1) or not (
                 touches or _bridged(cells_of, board, _unseen(reads, cells, placement))):
@@ -641,15 +648,7 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
         if not touches:
             # Joined to the board only through a cell the photo cannot show:
             # the move's tile there is missing, and the others are a guess.
-            new = []
-            for key, rd in reads.items():
-                at = placement.to_board(key)
-                if at not in board:
-                    rd.loose = True
-                    new.append(PhotoTile(at[0], at[1], clf.colors[rd.color],
-                                         clf.shapes[rd.shape], rd.confidence,
-                                         rd.likely(clf)))
-            new.sort()
+            new = sorted(_guessed(reads, placement, board, clf))
     # Only confident contradictions: a blurred symbol is not a drifted board.
     sure = tuple(sorted(c for c in conflicts if c.confidence >= SURE_CONFLICT))
     # The board the photo shows: the tiles read and the stored ones it

@@ -179,6 +179,13 @@ def _benchmark_case(condition: str, index: int) -> synth_real.RealCase:
     return synth_real.real_cases(condition, 2020, index + 1)[index]
 
 
+def _benchmark_reading(condition: str, index: int
+                       ) -> tuple[synth_real.RealCase, PhotoReading]:
+    """One photo of the benchmark's realistic sets, and its reading."""
+    rc = _benchmark_case(condition, index)
+    return rc, read_move(synth_real.photo(rc), list(rc.case.stored))
+
+
 def test_a_painted_symbol_on_a_half_dark_rim_next_to_the_move_is_a_warning() -> None:
     # The benchmark's first move #28: a line of four crisscrosses, the orange
     # one at the line's end on an orange table, where the tile's rim is only
@@ -234,8 +241,7 @@ def test_stored_tiles_hidden_by_glare_do_not_refuse_the_board() -> None:
     # read right, yet the board was refused (`no_match`: fewer than three
     # stored tiles recognised). Stored tiles glare hides now say nothing
     # against the placement; lined up on two, the new tiles are uncertain.
-    rc = _benchmark_case("glare", 31)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("glare", 31)
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
     assert reading.glare
     if reading.matched < 3:
@@ -251,8 +257,7 @@ def test_three_symbols_in_an_l_line_up_the_board_glare_split() -> None:
     # the next row): its cells fell between the tiles, two tiles were read,
     # and the board was refused (`no_match`). Three points off one line fix
     # the affine map through them.
-    rc = _benchmark_case("glare", 23)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("glare", 23)
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
     assert reading.glare
 
@@ -272,8 +277,7 @@ def test_a_lamp_spot_larger_than_a_symbol_does_not_pull_the_grid() -> None:
     # blob twice a symbol's size, colourless, its centre the lamp's. Fitted
     # into the lattice it turned the grid off the tiles: half the board was
     # unread and it was refused (`no_match`). The lattice is fitted to paint.
-    rc = _benchmark_case("glare", 18)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("glare", 18)
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
 
 
@@ -281,8 +285,7 @@ def test_a_lamp_spot_on_a_tile_still_marks_the_tile() -> None:
     # The benchmark's glare #15 (a guard): the spot, of a symbol's size,
     # lies on a red square two tiles beyond the symbols found; it still
     # places that cell among the tiles, and the square is read, uncertain.
-    rc = _benchmark_case("glare", 15)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("glare", 15)
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
     assert min(t.confidence for t in reading.tiles) < LOW_CONFIDENCE
 
@@ -296,8 +299,7 @@ def test_a_tile_blown_out_at_the_end_of_a_small_board_is_a_warning() -> None:
     # cells out, a lamp-lit rim that is grey, not wood, is a tile body, and
     # glare or a body beside a stored tile the lamp hides is beside the
     # board: the tile under the lamp is a warning, not a silent miss.
-    rc = _benchmark_case("glare", 35)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("glare", 35)
     (row, col, *_), = rc.case.move
     assert (row, col) in reading.glare
     # Read through the lamp now (`cells`: what keeps its colour), uncertain;
@@ -313,8 +315,7 @@ def test_a_stored_tile_seen_but_not_read_does_not_refuse_the_board() -> None:
     # symbol not read. Both others and the three new tiles read right, yet
     # the board was refused (`no_match`, two of three recognised). A stored
     # tile the photo shows but cannot read says nothing against the board.
-    rc = _benchmark_case("cool light", 16)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("cool light", 16)
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
     assert all(t.confidence < LOW_CONFIDENCE for t in reading.tiles)
 
@@ -397,8 +398,7 @@ def test_a_tile_a_weak_lamp_washes_grey_is_glare_not_a_silent_miss(
     # from a sure reading. A rim without colour that is not dark enough to
     # vouch for a tile is lamp-lit (`cells.LIT`): wood and cloth keep their
     # colour under a lamp; the reading now warns of glare by the move.
-    rc = _benchmark_case("glare", index)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("glare", index)
     assert reading.glare
     _honest(reading, rc.case.move)
 
@@ -406,8 +406,7 @@ def test_a_tile_a_weak_lamp_washes_grey_is_glare_not_a_silent_miss(
 def test_a_tile_a_weak_lamp_washes_grey_may_be_read_under_it() -> None:
     # Glare #174: the washed tile's grey rim now counts as tile body (as
     # under a blown-out lamp), and its faint red square is read.
-    rc = _benchmark_case("glare", 174)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("glare", 174)
     assert {(t.row, t.col, t.color, t.shape) for t in reading.tiles} == set(
         rc.case.move)
 
@@ -428,8 +427,7 @@ def test_the_cells_beyond_a_tile_read_at_the_windows_edge_are_read_too() -> None
     # the cells read; the move's two dark red tiles beside them lay beyond
     # it, and the reading came back without them and without a word. A tile
     # on the edge has the cells one further read as well.
-    rc = _benchmark_case("paint shifted", 252)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("paint shifted", 252)
     assert {(t.row, t.col, t.color, t.shape) for t in reading.tiles} == set(
         rc.case.move)
 
@@ -441,8 +439,7 @@ def test_a_stored_tile_read_unsure_and_unlike_itself_does_not_refuse_the_board(
     # circle at confidence 0.1. Only a sure reading contradicts the board, yet
     # that guess counted against it: two of three matched, and the board was
     # refused. Lined up on two, the new tiles read right and uncertain.
-    rc = _benchmark_case("glare", 332)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("glare", 332)
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
     assert reading.glare
     assert all(t.confidence < LOW_CONFIDENCE for t in reading.tiles)
@@ -454,8 +451,7 @@ def test_symbols_beside_a_lamp_spot_are_found_and_line_up_the_board() -> None:
     # to the brightest light near), so the lattice was taken from the few
     # left, half a tile off: 0 of 4 stored tiles recognised, refused. With
     # the spot painted over by the table, they are found again.
-    rc = _benchmark_case("glare", 355)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("glare", 355)
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
     assert reading.glare
 
@@ -467,8 +463,7 @@ def test_a_tile_unread_on_the_windows_edge_has_the_cells_beyond_it_read() -> Non
     # move's dark red circle lay beyond, was never looked at, and the reading
     # came back empty without a word. An unread tile on the edge now has the
     # cells beyond it read, and the circle is a warning (`unread`) or a tile.
-    rc = _benchmark_case("cool light", 439)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("cool light", 439)
     (row, col, *_), = rc.case.move
     read = {(t.row, t.col) for t in reading.tiles}
     assert (row, col) in read or (row, col) in reading.unread
@@ -484,8 +479,7 @@ def test_a_move_joined_to_the_board_under_the_lamp_is_a_warning_not_a_refusal(
     # "not one line": every tile to enter by hand. It joins the board through
     # the cell under the lamp, so it is read, uncertain, with that cell a
     # glare warning.
-    rc = _benchmark_case("glare", index)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("glare", index)
     near, far = sorted(rc.case.move, key=lambda t: (t[0], t[1]))
     if (near[0], near[1]) not in reading.glare:
         near, far = far, near
@@ -520,8 +514,7 @@ def test_a_tile_the_lamp_washes_grey_is_read_from_the_colour_its_symbol_keeps(
     # whole tile light grey, no dark body left to find a symbol on, and the
     # tile was missing (a warning). Its symbol keeps its colour: read as what
     # is coloured on the grey, the tile is in the reading, uncertain.
-    rc = _benchmark_case("glare", index)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
+    rc, reading = _benchmark_reading("glare", index)
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
     under = [t for t in reading.tiles if (t.row, t.col) in reading.glare]
     assert under and all(t.confidence < LOW_CONFIDENCE for t in under)
