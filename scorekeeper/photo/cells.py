@@ -79,6 +79,9 @@ class Cell:
     hint: bool = False
     """A painted symbol shows on a rim too light to vouch for a tile
     (`HALF_BODY`): not read as a tile, but a tile may lie there."""
+    washed: bool = False
+    """The symbol was read only as what keeps its colour on a tile a lamp
+    washed grey: a guess, which must not outweigh the tiles read plainly."""
 
     @property
     def is_tile(self) -> bool:
@@ -162,6 +165,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     # stand out: the symbol is what keeps its colour. (The
                     # reading is marked glare, so never sure.)
                     _read_symbol(cell, rect, grey, x, y)
+                    cell.washed = cell.color is not None
                 if cell.centre is not None:
                     sx, sy = cell.centre
                     lattice = np.array([[[sx / CELL + c0 - 1.5, sy / CELL + r0 - 1.5]]])
