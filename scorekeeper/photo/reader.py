@@ -538,7 +538,7 @@ def _one_attribute(new: list[tuple[Cell, _Read]]) -> None:
 def _first_move(reads: dict[Cell, _Read], grid_cells: dict[Cell, GridCell],
                 clf: Classifier, variant: Variant) -> PhotoReading:
     """An empty board: the tiles in a frame of their own, in row 0 from (0, 0)."""
-    reads = _washed_off_line(reads, set(reads))
+    reads = _doubtful_off_line(reads, set(reads))
     cells = list(reads)
     if len(cells) > variant.hand_size:
         raise PhotoUnreadable("too_many_tiles", count=len(cells),
@@ -567,12 +567,17 @@ def _first_move(reads: dict[Cell, _Read], grid_cells: dict[Cell, GridCell],
     return PhotoReading(tiles, 0, (), 0, glare, looks, unread)
 
 
-def _washed_off_line(reads: dict[Cell, _Read], new: set[Cell]) -> dict[Cell, _Read]:
-    """The reads without the new tiles read only through a lamp's wash
-    (`cells.Cell.washed`) that lie off the line of the new tiles read plainly:
-    such a guess at a lit empty cell made a move of two "not one line", and
-    the photo was refused. Its cell stays a glare warning."""
-    plain = [key for key in new if not reads[key].cell.washed]
+def _doubtful_off_line(reads: dict[Cell, _Read], new: set[Cell]
+                       ) -> dict[Cell, _Read]:
+    """The reads without the doubtful new tiles that break the move's line: a
+    tile read only through a lamp's wash (`cells.Cell.washed`) or beside glare,
+    off the line of the new tiles read plainly. Such a guess at a lit empty
+    cell made a move of two "not one line" and the photo was refused (own
+    render #39, glare #589); its cell stays a glare warning."""
+    if len({r for r, _ in new}) <= 1 or len({c for _, c in new}) <= 1:
+        return reads
+    plain = [key for key in new
+             if not (reads[key].cell.washed or reads[key].glare)]
     if not plain:
         return reads
     rows = {r for r, _ in plain}
@@ -583,7 +588,7 @@ def _washed_off_line(reads: dict[Cell, _Read], new: set[Cell]) -> dict[Cell, _Re
             (len(cols) == 1 and key[1] in cols)
 
     return {key: rd for key, rd in reads.items()
-            if key not in new or not rd.cell.washed or in_line(key)}
+            if key not in new or key in plain or in_line(key)}
 
 
 def _guessed(reads: dict[Cell, _Read], placement: Placement,
@@ -604,7 +609,7 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
             placement: Placement, board: dict[Cell, tuple[str, str]],
             clf: Classifier, variant: Variant) -> PhotoReading:
     """Sort the read tiles into matched, conflicting and new; check the move."""
-    reads = _washed_off_line(reads, {key for key in reads
+    reads = _doubtful_off_line(reads, {key for key in reads
                                      if placement.to_board(key) not in board})
     _one_attribute([(key, rd) for key, rd in reads.items()
                     if placement.to_board(key) not in board])
