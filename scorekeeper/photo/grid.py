@@ -143,11 +143,7 @@ def find_blobs(img: np.ndarray) -> Blobs:
         low = _blobs_at(img, ratio, level * DARK_PAINT)
     if len(low.centres) == 0:
         return first
-    if len(first.centres):
-        d = np.linalg.norm(low.centres[:, None] - first.centres[None], axis=2)
-        new = d.min(axis=1) > 0.5 * np.maximum(low.extents, 4)
-    else:
-        new = np.ones(len(low.centres), bool)
+    new = _not_found_yet(low.centres, low.extents, first.centres)
     if not new.any():
         return first
     centres = np.concatenate([first.centres, low.centres[new]])
@@ -157,6 +153,16 @@ def find_blobs(img: np.ndarray) -> Blobs:
         keep = (extents >= 0.45 * typical) & (extents <= 2.2 * typical)
         centres, extents = centres[keep], extents[keep]
     return Blobs(centres, extents, first.dark)
+
+
+def _not_found_yet(centres: np.ndarray, extents: np.ndarray, known: np.ndarray
+                   ) -> np.ndarray:
+    """For each blob found by another pass, whether it is new: no blob already
+    known lies within half its size of its centre."""
+    if not len(known):
+        return np.ones(len(centres), bool)
+    d = np.linalg.norm(centres[:, None] - known[None], axis=2)
+    return np.asarray(d.min(axis=1) > 0.5 * np.maximum(extents, 4))
 
 
 DARK_PAINT = 0.55
@@ -242,10 +248,8 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
         if not len(found.centres):
             continue
         pts, ext = found.centres * f + (f - 1) / 2, found.extents * f
-        if len(centres):
-            d = np.linalg.norm(pts[:, None] - centres[None], axis=2)
-            new = d.min(axis=1) > 0.5 * np.maximum(ext, 4)
-            pts, ext = pts[new], ext[new]
+        new = _not_found_yet(pts, ext, centres)
+        pts, ext = pts[new], ext[new]
         centres = np.concatenate([centres, pts])
         extents = np.concatenate([extents, ext])
         faint = np.concatenate([faint, np.ones(len(pts), bool)])
@@ -295,8 +299,7 @@ def _beside_the_lamp(img: np.ndarray, blobs: Blobs, spots: np.ndarray) -> Blobs:
     found = find_blobs(covered)
     if not len(found.centres):
         return blobs
-    d = np.linalg.norm(found.centres[:, None] - blobs.centres[None], axis=2)
-    new = d.min(axis=1) > 0.5 * np.maximum(found.extents, 4)
+    new = _not_found_yet(found.centres, found.extents, blobs.centres)
     if not new.any():
         return blobs
     faint = None if blobs.faint is None else np.concatenate(

@@ -430,7 +430,7 @@ def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
     if not rows:
         return False
     edge_rows, edge_cols = (min(rows), max(rows)), (min(cols), max(cols))
-    return any((cell.is_tile or cell.body >= UNREAD_BODY or cell.hint)
+    return any((cell.is_tile or _unread_tile(cell))
                and (r in edge_rows or c in edge_cols)
                for (r, c), cell in cells.items())
 
@@ -448,12 +448,15 @@ def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
     """Cells next to the read tiles (photo grid) that show a tile body but no
     readable symbol, or a painted symbol on a rim too light to vouch for a
     tile (`cells.HALF_BODY`)."""
-    near = {(r + dr, c + dc) for r, c in reads
-            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    near = {(r + dr, c + dc) for r, c in reads for dr, dc in SIDES}
     return sorted(key for key in near - set(reads)
-                  if (cell := cells.get(key)) is not None
-                  and not cell.is_tile
-                  and (cell.body >= UNREAD_BODY or cell.hint))
+                  if (cell := cells.get(key)) is not None and _unread_tile(cell))
+
+
+def _unread_tile(cell: GridCell) -> bool:
+    """True when a tile may lie on the cell but was not read: a tile body
+    without a readable symbol, or paint on a rim too light to vouch for one."""
+    return not cell.is_tile and (cell.body >= UNREAD_BODY or cell.hint)
 
 
 def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
@@ -609,10 +612,9 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
             placement: Placement, board: dict[Cell, tuple[str, str]],
             clf: Classifier, variant: Variant) -> PhotoReading:
     """Sort the read tiles into matched, conflicting and new; check the move."""
-    reads = _doubtful_off_line(reads, {key for key in reads
-                                     if placement.to_board(key) not in board})
-    _one_attribute([(key, rd) for key, rd in reads.items()
-                    if placement.to_board(key) not in board])
+    new_keys = {key for key in reads if placement.to_board(key) not in board}
+    reads = _doubtful_off_line(reads, new_keys)
+    _one_attribute([(key, rd) for key, rd in reads.items() if key in new_keys])
     matched = guessed = 0
     conflicts = []
     new = []
