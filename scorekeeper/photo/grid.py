@@ -367,6 +367,36 @@ def _like_table(img: np.ndarray, labels: np.ndarray, n: int, idx: np.ndarray,
     return near & level
 
 
+LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])
+"""Distances between cells of a square lattice, in steps, up to three."""
+
+GAP_FIT = 0.08
+"""How far (as a share) a nearest-neighbour distance may lie from one of them."""
+
+
+def _lattice_step(nn: np.ndarray) -> float:
+    """The lattice's step from the symbols' nearest-neighbour distances.
+
+    Their median is the step on any board whose symbols were all found. On a
+    small board with a tile missing (under a lamp, or a symbol too dark to
+    find), most symbols' nearest neighbour may lie a diagonal or two steps
+    away, and the median then lies between lattice distances. Where it
+    explains under half the distances as lattice distances, the step is
+    the candidate that explains the most distances as lattice distances;
+    of those, the largest, since half the step explains them all as well."""
+    median = float(np.median(nn))
+
+    def explained(step: float) -> int:
+        ratio = nn[:, None] / step
+        return int((np.abs(ratio / LATTICE_GAPS - 1) < GAP_FIT).any(axis=1).sum())
+
+    best = explained(median)
+    if 2 * best >= len(nn):
+        return median
+    count, step = max((explained(float(c)), float(c)) for c in nn)
+    return step if count > best else median
+
+
 def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | None:
     """Return the typical neighbour distance and the lattice angle (radians)."""
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
@@ -375,7 +405,7 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
     ok = (nn > 1.05 * ext) & (nn < 3.2 * ext)
     if not ok.any():
         return None
-    pitch = float(np.median(nn[ok]))
+    pitch = _lattice_step(nn[ok])
     i, j = np.nonzero((d > 0.8 * pitch) & (d < 1.25 * pitch))
     if i.size == 0:
         return None

@@ -576,3 +576,19 @@ def test_the_band_round_a_symbol_is_looked_at_only_when_too_few_were_found(
     want = [t[2:] for t in rc.case.move]
     got = [(t.color, t.shape) for t in reading.tiles]
     assert got in (want, want[::-1])
+
+
+def test_the_step_is_a_lattice_distance_when_a_gap_skews_the_median() -> None:
+    # The benchmark's glare #480 (a sample whose misses were read): the lamp
+    # blew out a stored tile and washed its neighbour, and the four symbols
+    # left lay a step, a diagonal and two steps from their nearest ones. The
+    # median of those distances (93 px) lies between lattice distances; the
+    # grid took it for the step, found no two symbols a step apart, and
+    # refused the board as "no tiles".
+    assert grid._lattice_step(np.array([76.4, 111.0, 76.4, 155.6])) == 76.4
+    # A stray half step (a symbol split in two) explains fewer distances.
+    assert grid._lattice_step(np.array([50.0, 100.0, 223.6, 282.8])) == 100.0
+    # Where the median is one, it stays, whatever the stray distances.
+    assert grid._lattice_step(np.array([50.0, 51.0, 49.0, 50.5, 64.0])) == 50.5
+    rc, reading = _benchmark_reading("glare", 480)
+    assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
