@@ -209,8 +209,10 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
     ring = (box_sum(cv2.integral(value)) - blob_sum) / np.maximum(box - area[idx], 1)
     inside = blob_sum / area[idx]
     bright = inside >= contrast * ring + 8
-    if hugged:
-        enclosed |= bright & _hugged(dark, labels, idx, x0, y0, x1, y1, m)
+    loose = bright & ~enclosed
+    if hugged and loose.any():
+        enclosed[loose] = _hugged(dark, labels, idx[loose], x0[loose], y0[loose],
+                                  x1[loose], y1[loose], m[loose])
     idx = idx[enclosed & bright & ~_like_table(img, labels, n, idx, area)]
     if idx.size >= 3:
         # Symbols share one size within a photo; the specks of table between
@@ -224,10 +226,10 @@ def _hugged(dark: np.ndarray, labels: np.ndarray, idx: np.ndarray, x0: np.ndarra
             y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, m: np.ndarray
             ) -> np.ndarray:
     """For each blob, whether the band `m` wide round its own outline is
-    dark. A symbol filling most of a tile turned a quarter of a right angle
-    reaches near the tile's corners, and the corners of the upright box round
-    it lie on the table: box-enclosed fails on a lone tile that is plainly
-    one, where the band round the symbol lies on its tile."""
+    dark. A symbol filling most of a tile turned about 45° reaches near the
+    tile's corners, and the corners of the upright box round it lie on the
+    table: the box test fails on a lone tile that is plainly one, where the
+    band round the symbol lies on its tile."""
     out = np.zeros(len(idx), bool)
     for k, i in enumerate(idx):
         win = (slice(y0[k], y1[k]), slice(x0[k], x1[k]))
