@@ -170,9 +170,11 @@ DARK_PAINT = 0.55
 
 
 def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
-              contrast: float = 1.6) -> Blobs:
+              contrast: float = 1.6, hugged: bool = False) -> Blobs:
     """The light blobs enclosed by dark at one brightness level, at least
-    `contrast` times as bright as the dark around them."""
+    `contrast` times as bright as the dark around them. With `hugged`, a blob
+    not enclosed in its box may be enclosed by a band of its own outline
+    (`_hugged`)."""
     h, w = img.shape[:2]
     dark = (ratio < level).astype(np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(
@@ -207,6 +209,10 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
     ring = (box_sum(cv2.integral(value)) - blob_sum) / np.maximum(box - area[idx], 1)
     inside = blob_sum / area[idx]
     bright = inside >= contrast * ring + 8
+    loose = bright & ~enclosed
+    if hugged and loose.any():
+        enclosed[loose] = _hugged(dark, labels, idx[loose], x0[loose], y0[loose],
+                                  x1[loose], y1[loose], m[loose])
     idx = idx[enclosed & bright & ~_like_table(img, labels, n, idx, area)]
     if idx.size >= 3:
         # Symbols share one size within a photo; the specks of table between
@@ -214,6 +220,31 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
         typical = np.percentile(ext[idx], 75)
         idx = idx[(ext[idx] >= 0.45 * typical) & (ext[idx] <= 2.2 * typical)]
     return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64), dark)
+
+
+def _hugged(dark: np.ndarray, labels: np.ndarray, idx: np.ndarray, x0: np.ndarray,
+            y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, m: np.ndarray
+            ) -> np.ndarray:
+    """For each blob, whether the band `m` wide round its own outline is
+    dark. A symbol filling most of a tile turned about 45° reaches near the
+    tile's corners, and the corners of the upright box round it lie on the
+    table: the box test fails on a lone tile that is plainly one, where the
+    band round the symbol lies on its tile."""
+    out = np.zeros(len(idx), bool)
+    for k, i in enumerate(idx):
+        win = (slice(y0[k], y1[k]), slice(x0[k], x1[k]))
+        blob = (labels[win] == i).astype(np.uint8)
+        size = 2 * int(m[k]) + 1
+        grown = cv2.dilate(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                           (size, size)))
+        band = (grown > 0) & (blob == 0)
+        out[k] = band.any() and dark[win][band].mean() >= HUGGED
+    return out
+
+
+HUGGED = 0.9
+"""Share of the band round a blob's outline that must be dark: tighter than
+the box's 0.8, since the band lies wholly on the tile."""
 
 
 FEW = 2
@@ -243,8 +274,14 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
     level = dark_threshold(ratio)
     centres, extents = blobs.centres, blobs.extents
     faint = np.zeros(len(centres), bool)
-    for share in (0.9, 0.8, 0.7, 0.6):
-        found = _blobs_at(small, ratio, level * share, FAINT)
+    # Where those passes still leave too few, a symbol on a tile turned
+    # about 45° is enclosed by a band round its outline (`_hugged`).
+    passes = [(share, False) for share in (0.9, 0.8, 0.7, 0.6)]
+    passes += [(share, True) for share in (1.0, 0.9, 0.8)]
+    for share, hugged in passes:
+        if hugged and len(centres) >= FEW:
+            break
+        found = _blobs_at(small, ratio, level * share, FAINT, hugged)
         if not len(found.centres):
             continue
         pts, ext = found.centres * f + (f - 1) / 2, found.extents * f
@@ -332,6 +369,36 @@ def _like_table(img: np.ndarray, labels: np.ndarray, n: int, idx: np.ndarray,
     return near & level
 
 
+LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])
+"""Distances between cells of a square lattice, in steps, up to three."""
+
+GAP_FIT = 0.08
+"""How far (as a share) a nearest-neighbour distance may lie from one of them."""
+
+
+def _lattice_step(nn: np.ndarray) -> float:
+    """The lattice's step from the symbols' nearest-neighbour distances.
+
+    Their median is the step on any board whose symbols were all found. On a
+    small board with a tile missing (under a lamp, or a symbol too dark to
+    find), most symbols' nearest neighbour may lie a diagonal or two steps
+    away, and the median then lies between lattice distances. Where it
+    explains under half the distances as lattice distances, the step is
+    the candidate that explains the most distances as lattice distances;
+    of those, the largest, since half the step explains them all as well."""
+    median = float(np.median(nn))
+
+    def explained(step: float) -> int:
+        ratio = nn[:, None] / step
+        return int((np.abs(ratio / LATTICE_GAPS - 1) < GAP_FIT).any(axis=1).sum())
+
+    best = explained(median)
+    if 2 * best >= len(nn):
+        return median
+    count, step = max((explained(float(c)), float(c)) for c in nn)
+    return step if count > best else median
+
+
 def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | None:
     """Return the typical neighbour distance and the lattice angle (radians)."""
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
@@ -340,7 +407,7 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
     ok = (nn > 1.05 * ext) & (nn < 3.2 * ext)
     if not ok.any():
         return None
-    pitch = float(np.median(nn[ok]))
+    pitch = _lattice_step(nn[ok])
     i, j = np.nonzero((d > 0.8 * pitch) & (d < 1.25 * pitch))
     if i.size == 0:
         return None
