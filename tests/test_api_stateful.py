@@ -19,6 +19,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import make_app
 from flask import Flask
 from hypothesis import HealthCheck, event, settings
@@ -630,7 +631,7 @@ ApiMachine.TestCase.settings = settings(
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-TestApiStateMachine = ApiMachine.TestCase
+TestApiStateMachine = pytest.mark.long(ApiMachine.TestCase)
 
 
 def test_a_new_game_keeps_its_first_player_through_a_record(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from conftest import corpus_files, make_app
 
 from scorekeeper.store import loaded
@@ -37,6 +38,7 @@ while True:
 """
 
 
+@pytest.mark.long
 def test_killing_a_writer_mid_transaction_never_leaves_a_half_move(
     tmp_path: Path,
 ) -> None:

@@ -511,6 +511,7 @@ def test_renaming_refuses_two_equal_names_and_needs_the_token(
     assert stranger.get(f"/games/{game_id}/rename").status_code == 403
 
 
+@pytest.mark.long
 def test_every_corpus_game_replays_at_every_fifth_step(client: FlaskClient) -> None:
     for name in corpus_names():
         game_id = imported(client, name)

@@ -88,6 +88,7 @@ def start_table(page: Any, base: str, event_id: int, names: list[str]) -> int:
     return int(page.url.rsplit("/", 1)[1])
 
 
+@pytest.mark.long
 def test_three_tables_join_by_the_qr_code_and_the_tv_view_follows(
     live_app: Flask, live_server: str, playwright: Any
 ) -> None:

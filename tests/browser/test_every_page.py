@@ -215,6 +215,7 @@ def axe_violations(page: Any) -> list[tuple[str, str, str]]:
     return [tuple(v) for v in found if v[1] in ("serious", "critical")]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_serious_violation_on_any_page(
     live_app: Flask, live_server: str, browser: Any, scheme: str
@@ -261,6 +262,7 @@ WIDER_THAN_SCREEN = """() => {
 }"""
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("phone", [PHONE, SMALL_PHONE], ids=["390x844", "360x640"])
 def test_every_control_and_link_is_at_least_44_px_and_no_page_scrolls_sideways(
     live_app: Flask, live_server: str, browser: Any, phone: dict[str, Any]

@@ -411,6 +411,7 @@ def test_a_tile_a_weak_lamp_washes_grey_may_be_read_under_it() -> None:
         rc.case.move)
 
 
+@pytest.mark.long
 def test_no_empty_cell_of_the_unlit_sets_is_taken_for_a_lamp() -> None:
     # The lamp-lit rule's guard: photos without a lamp read no glare.
     for condition in ("warm light", "cool light", "paint shifted"):
