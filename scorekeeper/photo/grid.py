@@ -559,9 +559,12 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
     if not contours:
         return None
     c = max(contours, key=cv2.contourArea)
-    if cv2.boundingRect(c) == (0, 0, win.shape[1], win.shape[0]):
-        # Dark from edge to edge: the window itself (a dark table joins the
-        # body), whose square would give the tile its side and angle.
+    x, y, bw, bh = cv2.boundingRect(c)
+    if x == 0 or y == 0 or x + bw == win.shape[1] or y + bh == win.shape[0]:
+        # Dark out to the window's edge: the window itself (a dark table
+        # joins the body), whose square would give the tile its side and
+        # angle, or the body joined to dark beside it (glare #605: dark wood
+        # by a tile the lamp blew out), whose box is far larger than a tile.
         return None
     (_, _), (bw, bh), a = cv2.minAreaRect(c)
     side = (bw + bh) / 2

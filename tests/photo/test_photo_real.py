@@ -593,3 +593,33 @@ def test_the_step_is_a_lattice_distance_when_a_gap_skews_the_median() -> None:
     assert grid._lattice_step(np.array([50.0, 51.0, 49.0, 50.5, 64.0])) == 50.5
     rc, reading = _benchmark_reading("glare", 480)
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
+
+
+def test_a_tile_body_joined_to_dark_beside_it_gives_no_tile_size() -> None:
+    # The lone tile's size is its dark body's square. A square body is one;
+    # the same body joined to dark that runs out of the window (dark wood by
+    # a tile the lamp blew out, glare #605) is not, though its box may still
+    # look square enough.
+    win = np.zeros((120, 120), np.uint8)
+    cv2.rectangle(win, (30, 30), (89, 89), 1, cv2.FILLED)
+    cv2.rectangle(win, (45, 45), (74, 74), 0, cv2.FILLED)  # the symbol
+    side, _ = grid._square_body(win, 30.0)
+    assert 58 <= side <= 62
+    joined = win.copy()
+    cv2.rectangle(joined, (0, 70), (50, 119), 1, cv2.FILLED)
+    assert grid._square_body(joined, 30.0) is None
+
+
+def test_a_lone_tile_beside_a_blown_out_one_is_no_confident_reading() -> None:
+    # The benchmark's glare #605 (the first photos past 599, read once with
+    # no misses list; this one was the confident wrong answer there): a first
+    # move of two squares, the blue one blown white by the lamp. The red
+    # one's body joined the dark wood beside the lamp's tile, its size came
+    # out 104 px for a tile of 72, and the red square was read alone, as a
+    # clover, with no word of the tile under the lamp.
+    rc = _benchmark_case("glare", 605)
+    try:
+        reading = read_move(synth_real.photo(rc), [])
+    except PhotoUnreadable:
+        return
+    _honest(reading, rc.case.move)
