@@ -559,8 +559,9 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
     if not contours:
         return None
     c = max(contours, key=cv2.contourArea)
-    x, y, bw, bh = cv2.boundingRect(c)
-    if x == 0 or y == 0 or x + bw == win.shape[1] or y + bh == win.shape[0]:
+    left, top, width, height = cv2.boundingRect(c)
+    if left == 0 or top == 0 or left + width == win.shape[1] \
+            or top + height == win.shape[0]:
         # Dark out to the window's edge: the window itself (a dark table
         # joins the body), whose square would give the tile its side and
         # angle, or the body joined to dark beside it (glare #605: dark wood
