@@ -603,11 +603,14 @@ def test_a_tile_body_joined_to_dark_beside_it_gives_no_tile_size() -> None:
     win = np.zeros((120, 120), np.uint8)
     cv2.rectangle(win, (30, 30), (89, 89), 1, cv2.FILLED)
     cv2.rectangle(win, (45, 45), (74, 74), 0, cv2.FILLED)  # the symbol
-    side, _ = grid._square_body(win, 30.0)
+    side, _ = grid._square_body(win, 32.0)
     assert 58 <= side <= 62
+    # Joined below and to the left, the dark is a square of 90: as square
+    # and as full as a body, and of a size a tile may have.
     joined = win.copy()
-    cv2.rectangle(joined, (0, 70), (50, 119), 1, cv2.FILLED)
-    assert grid._square_body(joined, 30.0) is None
+    cv2.rectangle(joined, (0, 30), (89, 119), 1, cv2.FILLED)
+    cv2.rectangle(joined, (45, 45), (74, 74), 0, cv2.FILLED)
+    assert grid._square_body(joined, 32.0) is None
 
 
 def test_a_lone_tile_beside_a_blown_out_one_is_no_confident_reading() -> None:
