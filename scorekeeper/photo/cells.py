@@ -49,6 +49,14 @@ for a painted symbol, not to read a tile from it but to warn: a tile whose
 body merges with a dark table at the photo's edge, or lies in a darker
 corner of the light, has a rim only partly darker than the level."""
 
+FAINT_BODY = 0.4
+"""A rim this dark (but under `HALF_BODY`) is looked at for a painted symbol
+too, to warn only beside a tile of the move (`Cell.faint_hint`): cool light
+lights a black tile bluish grey, and a dark orange tile continuing the move
+showed a rim 0.42 dark (cool light #344). Elsewhere such rims are mostly
+table grain: warned of anywhere, 11 of 400 right readings gained a warning
+of a tile that is not there."""
+
 
 @dataclass
 class Cell:
@@ -79,6 +87,9 @@ class Cell:
     hint: bool = False
     """A painted symbol shows on a rim too light to vouch for a tile
     (`HALF_BODY`): not read as a tile, but a tile may lie there."""
+    faint_hint: bool = False
+    """A painted symbol shows on a rim lighter still (`FAINT_BODY`): a tile
+    may lie here if the cell continues a tile of the move."""
     washed: bool = False
     """The symbol was read only as what keeps its colour on a tile a lamp
     washed grey: a guess, which must not outweigh the tiles read plainly."""
@@ -174,12 +185,16 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 if cell.color is not None:
                     cell.body = max(body, 0.5)
                     cell.edge = _edge_width(value[y:y + CELL, x:x + CELL])
-            elif body >= HALF_BODY:
+            elif body >= FAINT_BODY:
                 probe = Cell(r, c, body)
                 _read_symbol(probe, rect, dark, x, y)
                 # Paint, not a lighter patch of table or a grey tile edge.
-                cell.hint = probe.raw is not None and \
+                paint = probe.raw is not None and \
                     hues.hsv(probe.raw)[1] >= hues.GREY
+                if body >= HALF_BODY:
+                    cell.hint = paint
+                else:
+                    cell.faint_hint = paint
     _less_flare(out)
     return out
 

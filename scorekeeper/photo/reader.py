@@ -443,14 +443,18 @@ SURE_CONFLICT = 0.15
 against where the board lies (a blurred symbol is not a drifted board)."""
 
 
-def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
-                  ) -> list[Cell]:
+def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell],
+                  new: Collection[Cell] = ()) -> list[Cell]:
     """Cells next to the read tiles (photo grid) that show a tile body but no
     readable symbol, or a painted symbol on a rim too light to vouch for a
-    tile (`cells.HALF_BODY`)."""
+    tile (`cells.HALF_BODY`); next to a tile of the move (`new`), on a rim
+    lighter still (`cells.FAINT_BODY`)."""
     near = {(r + dr, c + dc) for r, c in reads for dr, dc in SIDES}
+    beside_new = {(r + dr, c + dc) for r, c in new for dr, dc in SIDES}
     return sorted(key for key in near - set(reads)
-                  if (cell := cells.get(key)) is not None and _unread_tile(cell))
+                  if (cell := cells.get(key)) is not None
+                  and (_unread_tile(cell) or (key in beside_new and cell.faint_hint
+                                              and not cell.is_tile)))
 
 
 def _unread_tile(cell: GridCell) -> bool:
@@ -566,7 +570,8 @@ def _first_move(reads: dict[Cell, _Read], grid_cells: dict[Cell, GridCell],
     glare = tuple((r - r0, c - c0) for r, c in
                   (turn(cell, quarter) for cell in _glare_cells(reads, grid_cells)))
     unread = tuple((r - r0, c - c0) for r, c in
-                   (turn(cell, quarter) for cell in _unread_cells(reads, grid_cells)))
+                   (turn(cell, quarter)
+                    for cell in _unread_cells(reads, grid_cells, reads)))
     return PhotoReading(tiles, 0, (), 0, glare, looks, unread)
 
 
@@ -685,7 +690,8 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
     shown = set(reads) | hidden
     glare = tuple(sorted(placement.to_board(key) for key in _glare_cells(shown, cells)))
     unread = tuple(sorted(
-        at for at in (placement.to_board(key) for key in _unread_cells(shown, cells))
+        at for at in (placement.to_board(key)
+                      for key in _unread_cells(shown, cells, new_keys & set(reads)))
         if at not in board))
     return PhotoReading(tuple(new), matched, sure, in_view, glare,
                         tuple(sorted(looks)), unread)
