@@ -51,7 +51,7 @@ corner of the light, has a rim only partly darker than the level."""
 
 FAINT_BODY = 0.4
 """A rim this dark (but under `HALF_BODY`) is looked at for a painted symbol
-too, to warn only beside a tile of the move (`Cell.faint_hint`): cool light
+too, to warn only beside a tile of the move (`Cell.paint`): cool light
 lights a black tile bluish grey, and a dark orange tile continuing the move
 showed a rim 0.42 dark (cool light #344). Elsewhere such rims are mostly
 table grain: warned of anywhere, 11 of 400 right readings gained a warning
@@ -84,15 +84,19 @@ class Cell:
     glare: float = 0.0
     """Share of the cell's pixels blown out (a channel at the sensor's top);
     at least GLARE where a weak lamp washed a tile grey (`LIT`)."""
-    hint: bool = False
-    """A painted symbol shows on a rim too light to vouch for a tile
-    (`HALF_BODY`): not read as a tile, but a tile may lie there."""
-    faint_hint: bool = False
-    """A painted symbol shows on a rim lighter still (`FAINT_BODY`): a tile
-    may lie here if the cell continues a tile of the move."""
+    paint: bool = False
+    """A painted symbol shows on a rim too light to vouch for a tile, from
+    `FAINT_BODY` dark: not read as a tile, but a tile may lie there (beside
+    a tile of the move; anywhere from `HALF_BODY`, `hint`)."""
     washed: bool = False
     """The symbol was read only as what keeps its colour on a tile a lamp
     washed grey: a guess, which must not outweigh the tiles read plainly."""
+
+    @property
+    def hint(self) -> bool:
+        """A painted symbol shows on a rim from `HALF_BODY` dark: a tile may
+        lie there, wherever the cell is."""
+        return self.paint and self.body >= HALF_BODY
 
     @property
     def is_tile(self) -> bool:
@@ -189,12 +193,8 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 probe = Cell(r, c, body)
                 _read_symbol(probe, rect, dark, x, y)
                 # Paint, not a lighter patch of table or a grey tile edge.
-                paint = probe.raw is not None and \
+                cell.paint = probe.raw is not None and \
                     hues.hsv(probe.raw)[1] >= hues.GREY
-                if body >= HALF_BODY:
-                    cell.hint = paint
-                else:
-                    cell.faint_hint = paint
     _less_flare(out)
     return out
 

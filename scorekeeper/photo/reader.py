@@ -453,14 +453,15 @@ def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell],
     beside_new = {(r + dr, c + dc) for r, c in new for dr, dc in SIDES}
     return sorted(key for key in near - set(reads)
                   if (cell := cells.get(key)) is not None
-                  and (_unread_tile(cell) or (key in beside_new and cell.faint_hint
-                                              and not cell.is_tile)))
+                  and _unread_tile(cell, beside_move=key in beside_new))
 
 
-def _unread_tile(cell: GridCell) -> bool:
+def _unread_tile(cell: GridCell, beside_move: bool = False) -> bool:
     """True when a tile may lie on the cell but was not read: a tile body
-    without a readable symbol, or paint on a rim too light to vouch for one."""
-    return not cell.is_tile and (cell.body >= UNREAD_BODY or cell.hint)
+    without a readable symbol, or paint on a rim too light to vouch for one
+    (`cells.Cell.hint`; beside a tile of the move, on a lighter rim too)."""
+    return not cell.is_tile and (cell.body >= UNREAD_BODY or cell.hint
+                                 or (beside_move and cell.paint))
 
 
 def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
