@@ -88,6 +88,8 @@ class Cell:
     """A painted symbol shows on a rim too light to vouch for a tile, from
     `FAINT_BODY` dark: not read as a tile, but a tile may lie there (beside
     a tile of the move; anywhere from `HALF_BODY`, `hint`)."""
+    lamp_free: bool = False
+    """`raw` is already free of the lamp's white (`_lamp_free_colour`)."""
     washed: bool = False
     """The symbol was read only as what keeps its colour on a tile a lamp
     washed grey: a guess, which must not outweigh the tiles read plainly."""
@@ -217,7 +219,7 @@ def _less_flare(cells: dict[tuple[int, int], Cell]) -> None:
         return
     usual = np.median(np.array(blacks), axis=0)
     for cell in cells.values():
-        if cell.raw is None or cell.black is None:
+        if cell.raw is None or cell.black is None or cell.lamp_free:
             continue
         excess = np.maximum(cell.black - usual, 0)
         cell.color = np.maximum(cell.raw - 0.9 * excess, 1e-4).astype(np.float64)
@@ -301,8 +303,14 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
     cell.raw = (bgr[::-1] ** 2.2).astype(np.float64)
     cell.black = (black[::-1] ** 2.2).astype(np.float64)
+    if cell.glare >= GLARE:
+        lamp_free = _lamp_free_colour(rect[wy0:wy1, wx0:wx1][core > 0])
+        if lamp_free is not None:
+            cell.raw, cell.lamp_free = lamp_free, True
     cell.color = cell.raw
     cell.mask = _own_level(rect, dark, x, y, (wx0, wy0, wx1, wy1), norm)
+    if cell.glare >= GLARE:
+        cell.mask = _by_colour(rect, x, y, (wx0, wy0, wx1, wy1), cell.mask)
 
 
 OWN_LEVEL = 0.3
@@ -330,6 +338,71 @@ def _own_level(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
         return norm
     again = normalise(own)
     return norm if again is None else again
+
+
+LAMP_LEVEL = 0.35
+"""Where a symbol under a lamp is outlined on its colour alone (`_by_colour`):
+this share of the way from its tile body's colourfulness up to its own."""
+
+_LINEAR = ((np.arange(256) / 255.0) ** 2.2).astype(np.float32)
+"""Each 8-bit sRGB level in linear light (as `_read_symbol` converts)."""
+
+
+def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, int],
+               norm: np.ndarray) -> np.ndarray:
+    """The symbol's shape outlined on its colourfulness alone (each pixel's
+    brightest channel less its darkest, in linear light), or `norm` where it
+    shows too little colour for one. A lamp's reflection is white light added
+    to everything under it: it lights the black body between a crisscross's
+    arms as much as the arms, so that by brightness the arms join into a
+    square, while what it adds to every channel alike drops out of the
+    difference (the specular-free image of the dichromatic reflection model)."""
+    wx0, wy0, wx1, wy1 = window
+    lin = _LINEAR[rect[wy0:wy1, wx0:wx1]]
+    chroma = lin.max(axis=2) - lin.min(axis=2)
+    own = chroma[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL]
+    # The body from the cell's outer ring; its lower half, as the ring's
+    # corners can reach past a small tile onto coloured wood.
+    base = float(np.percentile(own[_OUTER], 25))
+    q = CELL // 4
+    top = float(np.percentile(own[q:CELL - q, q:CELL - q], 95))
+    if top - base < 0.05:
+        return norm
+    light = (chroma > base + LAMP_LEVEL * (top - base)).astype(np.uint8)
+    mask = _peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0]))
+    if mask is None or _speck(mask) or int(mask.sum()) > 0.6 * CELL * CELL:
+        return norm
+    again = normalise(_filled(mask))
+    return norm if again is None else again
+
+
+def _lamp_free_colour(pix: np.ndarray) -> np.ndarray | None:
+    """A symbol's colour under a lamp (linear RGB, from its pixels, BGR
+    uint8), or None where the lamp left too few unclipped. A lamp's
+    reflection adds the same white to every channel of a pixel, more near
+    its middle: each pixel less its darkest channel is free of it, and the
+    paint's own darkest channel is the least a pixel shows of it. (Taking
+    off the white of the body around the symbol, as elsewhere, leaves the
+    more the symbol lies under the lamp's middle: an orange read red.)"""
+    pix = pix[pix.min(axis=1) < WHITE]
+    if len(pix) < 12:
+        return None
+    lin = _LINEAR[pix[:, ::-1]]
+    low = lin.min(axis=1, keepdims=True)
+    floor = float(np.percentile(low, 10))
+    free = lin - low
+    # The more coloured half: blur and blown-out edges take colour from the rest.
+    spread = free.max(axis=1)
+    free = free[spread >= np.median(spread)]
+    return np.median(free, axis=0).astype(np.float64) + floor
+
+
+def _filled(mask: np.ndarray) -> np.ndarray:
+    """A mask with its holes filled: no symbol has one, but a lamp blown to
+    white leaves one where it took a symbol's colour."""
+    padded = np.pad(mask.astype(np.uint8), 1)
+    cv2.floodFill(padded, None, (0, 0), 1)
+    return (mask.astype(bool) | (padded[1:-1, 1:-1] == 0)).astype(np.uint8)
 
 
 def _speck(mask: np.ndarray | None) -> bool:

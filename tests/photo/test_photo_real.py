@@ -7,6 +7,7 @@ light.
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import cv2
@@ -18,7 +19,9 @@ from scorekeeper.photo import (
     LOW_CONFIDENCE,
     PhotoReading,
     PhotoUnreadable,
+    cells,
     grid,
+    hues,
     read_move,
     reader,
 )
@@ -649,3 +652,57 @@ def test_paint_on_a_lighter_rim_away_from_the_move_is_no_warning(index: int) -> 
     rc, reading = _benchmark_reading("cool light", index)
     assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
     assert reading.unread == ()
+
+
+@pytest.mark.parametrize("index", [454, 487, 560, 566])
+def test_a_crisscross_under_a_lamp_keeps_its_arms(index: int) -> None:
+    # The benchmark's glare #454, #487, #560 and #566 (misses lists read in
+    # earlier rounds): a lamp over a crisscross lights the black body between
+    # its arms as much as the arms, and outlined by brightness the arms join
+    # into a starburst, a circle, a clover or a diamond. The lamp's white
+    # adds alike to every channel; outlined on its colour alone (brightest
+    # channel less darkest), the symbol keeps its arms.
+    rc, reading = _benchmark_reading("glare", index)
+    assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
+    assert reading.glare
+
+
+def test_orange_under_a_lamp_is_not_read_red() -> None:
+    # The benchmark's glare #648: two orange tiles of the move under a weak
+    # lamp read red (and the diamond a clover). The lamp's white, taken off
+    # as the tile body around the symbol shows it, leaves more white where
+    # the lamp's middle lies over the symbol, and white on orange is a
+    # redder hue to a phone's sRGB. Each pixel less its darkest channel is
+    # free of it.
+    rc, reading = _benchmark_reading("glare", 648)
+    assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
+
+
+
+
+@pytest.mark.parametrize("name", COLORS)
+def test_a_symbols_colour_under_a_lamp_is_its_own_less_the_lamps_white(
+    name: str,
+) -> None:
+    # The pixels of a round symbol of one paint (the real game's) under a
+    # lamp's spot off its middle, from weak to blown out at its heart. The
+    # colour read keeps the paint's hue; the pixels as seen are paler, and
+    # a dark orange or blue among them off by several degrees.
+    lin = (np.array(REAL_GAME.rgb(name, random.Random(0)), np.float64) / 255) ** 2.2
+    yy, xx = np.mgrid[-1:1:40j, -1:1:40j]
+    disc = xx ** 2 + yy ** 2 <= 1
+    for peak in (0.4, 0.8, 1.5):
+        white = peak * np.exp(-2 * ((xx - 0.3) ** 2 + yy ** 2)[disc] / 0.6 ** 2)
+        seen = np.clip(lin + white[:, None], 0, 1) ** (1 / 2.2)
+        pix = np.round(seen[:, ::-1] * 255).astype(np.uint8)
+        got = cells._lamp_free_colour(pix)
+        assert got is not None
+        assert _degrees(hues.hsv(got)[0], hues.hsv(lin)[0]) < 2
+        if name in ("orange", "blue"):
+            as_seen = hues.hsv(np.median(seen, axis=0) ** 2.2)[0]
+            assert _degrees(as_seen, hues.hsv(lin)[0]) > 4
+
+
+def _degrees(a: float, b: float) -> float:
+    """How far apart two hues are, in degrees."""
+    return abs((a - b + 180) % 360 - 180)
