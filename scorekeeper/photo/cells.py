@@ -359,7 +359,10 @@ def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, in
     difference (the specular-free image of the dichromatic reflection model)."""
     wx0, wy0, wx1, wy1 = window
     lin = _LINEAR[rect[wy0:wy1, wx0:wx1]]
-    chroma = lin.max(axis=2) - lin.min(axis=2)
+    # The lamp's white varies smoothly: the darkest channel, smoothed, is it
+    # (and the paint's own darkest, a little); less it, the brightest keeps
+    # the sharper outline of the photo's brightness.
+    chroma = lin.max(axis=2) - cv2.GaussianBlur(lin.min(axis=2), (0, 0), 2.0)
     own = chroma[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL]
     # The body from the cell's outer ring; its lower half, as the ring's
     # corners can reach past a small tile onto coloured wood.
