@@ -351,12 +351,13 @@ _LINEAR = ((np.arange(256) / 255.0) ** 2.2).astype(np.float32)
 def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, int],
                norm: np.ndarray) -> np.ndarray:
     """The symbol's shape outlined on its colourfulness alone (each pixel's
-    brightest channel less its darkest, in linear light), or `norm` where it
-    shows too little colour for one. A lamp's reflection is white light added
-    to everything under it: it lights the black body between a crisscross's
-    arms as much as the arms, so that by brightness the arms join into a
-    square, while what it adds to every channel alike drops out of the
-    difference (the specular-free image of the dichromatic reflection model)."""
+    brightest channel less the darkest around it, in linear light), or
+    `norm` where it shows too little colour for one. A lamp's reflection is
+    white light added to everything under it: it lights the black body
+    between a crisscross's arms as much as the arms, so that by brightness
+    the arms join into a square, while what it adds to every channel alike
+    drops out of the difference (the specular-free image of the dichromatic
+    reflection model)."""
     wx0, wy0, wx1, wy1 = window
     lin = _LINEAR[rect[wy0:wy1, wx0:wx1]]
     # The lamp's white varies smoothly: the darkest channel, smoothed, is it

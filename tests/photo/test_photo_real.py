@@ -670,6 +670,19 @@ def test_a_crisscross_under_a_lamp_keeps_its_arms(index: int) -> None:
     assert reading.glare
 
 
+@pytest.mark.parametrize("index", [281, 620, 667])
+def test_a_symbol_under_a_lamp_keeps_its_corners_and_lobes(index: int) -> None:
+    # The benchmark's glare #281 and #667 (a square read a clover) and #620
+    # (a clover read a diamond, one lobe under the lamp's blown middle).
+    # A phone's JPEG keeps colour at half the size of brightness, so an
+    # outline drawn on colour alone is rounder than the symbol. The lamp's
+    # white varies smoothly: less the smoothed darkest channel, the brightest
+    # keeps the sharper outline.
+    rc, reading = _benchmark_reading("glare", index)
+    assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
+    assert reading.glare
+
+
 def test_orange_under_a_lamp_is_not_read_red() -> None:
     # The benchmark's glare #648: two orange tiles of the move under a weak
     # lamp read red (and the diamond a clover). The lamp's white, taken off
