@@ -279,6 +279,11 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
         # differs in colour, not in brightness.
         light = _unlike_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
         mask = _peeled(light, mid)
+    if _speck(mask):
+        # A lamp beside the tile lit part of its body grey, joining the symbol
+        # to the table past it (glare #482): paint is never grey.
+        painted = ~hues.colourless(rect[wy0:wy1, wx0:wx1])
+        mask = _peeled(((~dark[wy0:wy1, wx0:wx1]) & painted).astype(np.uint8), mid)
     if mask is None:
         return
     area = int(mask.sum())

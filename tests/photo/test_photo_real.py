@@ -683,6 +683,17 @@ def test_a_symbol_under_a_lamp_keeps_its_corners_and_lobes(index: int) -> None:
     assert reading.glare
 
 
+def test_a_symbol_joined_to_the_table_through_a_lit_body_is_found() -> None:
+    # The benchmark's glare #482: the lamp over the stored tile beside the
+    # move lit half of the new red square's tile body grey. At the photo's
+    # level the lit body is not dark, and the square joined through it to
+    # the table: no symbol was found, and the tile was missing (a glare
+    # warning). Paint is never grey: without the grey, the square stands
+    # alone on its tile.
+    rc, reading = _benchmark_reading("glare", 482)
+    assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
+
+
 def test_orange_under_a_lamp_is_not_read_red() -> None:
     # The benchmark's glare #648: two orange tiles of the move under a weak
     # lamp read red (and the diamond a clover). The lamp's white, taken off
