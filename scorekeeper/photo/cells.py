@@ -403,7 +403,7 @@ def _lamp_free_colour(pix: np.ndarray) -> np.ndarray | None:
     # The more coloured half: blur and blown-out edges take colour from the rest.
     spread = free.max(axis=1)
     free = free[spread >= np.median(spread)]
-    return np.median(free, axis=0).astype(np.float64) + floor
+    return np.asarray(np.median(free, axis=0), np.float64) + floor
 
 
 def _filled(mask: np.ndarray) -> np.ndarray:
@@ -411,7 +411,7 @@ def _filled(mask: np.ndarray) -> np.ndarray:
     white leaves one where it took a symbol's colour."""
     padded = np.pad(mask.astype(np.uint8), 1)
     cv2.floodFill(padded, None, (0, 0), 1)
-    return (mask.astype(bool) | (padded[1:-1, 1:-1] == 0)).astype(np.uint8)
+    return np.asarray(mask.astype(bool) | (padded[1:-1, 1:-1] == 0), np.uint8)
 
 
 def _speck(mask: np.ndarray | None) -> bool:
