@@ -40,6 +40,10 @@ TABLE_GREY = 0.3
 """Share of the table's pixels without colour above which `LIT` is not
 used: the table is grey itself."""
 
+LIT_SHARE = 0.05
+"""Share of a symbol's window lit grey (light, without colour) that shows a
+lamp's light beside it (`_read_symbol`)."""
+
 TILE_BODY = 0.75
 """A cell's rim this dark vouches for a tile body, symbol read or not."""
 
@@ -279,11 +283,17 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
         # differs in colour, not in brightness.
         light = _unlike_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
         mask = _peeled(light, mid)
-    if _speck(mask):
+    if _speck(mask) and cell.body >= TILE_BODY:
         # A lamp beside the tile lit part of its body grey, joining the symbol
-        # to the table past it (glare #482): paint is never grey.
-        painted = ~hues.colourless(rect[wy0:wy1, wx0:wx1])
-        mask = _peeled(((~dark[wy0:wy1, wx0:wx1]) & painted).astype(np.uint8), mid)
+        # to the table past it (glare #482): paint is never grey. Only on a
+        # body that vouches for a tile (on a lighter rim, probed for paint,
+        # it found wood grain in bluish light, cool light #280), and where
+        # something is lit grey (on dark wood it found paint in the grain,
+        # paint shifted #309).
+        grey = hues.colourless(rect[wy0:wy1, wx0:wx1])
+        light = ~dark[wy0:wy1, wx0:wx1]
+        if float((light & grey).mean()) >= LIT_SHARE:
+            mask = _peeled((light & ~grey).astype(np.uint8), mid)
     if mask is None:
         return
     area = int(mask.sum())
