@@ -189,6 +189,13 @@ def _benchmark_reading(condition: str, index: int
     return rc, read_move(synth_real.photo(rc), list(rc.case.stored))
 
 
+def _read_right(condition: str, index: int) -> PhotoReading:
+    """One photo of the benchmark's realistic sets, read as its move."""
+    rc, reading = _benchmark_reading(condition, index)
+    assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
+    return reading
+
+
 def test_a_painted_symbol_on_a_half_dark_rim_next_to_the_move_is_a_warning() -> None:
     # The benchmark's first move #28: a line of four crisscrosses, the orange
     # one at the line's end on an orange table, where the tile's rim is only
@@ -665,9 +672,7 @@ def test_a_crisscross_under_a_lamp_keeps_its_arms(index: int) -> None:
     # into a starburst, a circle, a clover or a diamond. The lamp's white
     # adds alike to every channel; outlined on its colour alone (brightest
     # channel less darkest), the symbol keeps its arms.
-    rc, reading = _benchmark_reading("glare", index)
-    assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
-    assert reading.glare
+    assert _read_right("glare", index).glare
 
 
 @pytest.mark.parametrize("index", [281, 620, 667])
@@ -678,9 +683,7 @@ def test_a_symbol_under_a_lamp_keeps_its_corners_and_lobes(index: int) -> None:
     # outline drawn on colour alone is rounder than the symbol. The lamp's
     # white varies smoothly: less the smoothed darkest channel, the brightest
     # keeps the sharper outline.
-    rc, reading = _benchmark_reading("glare", index)
-    assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
-    assert reading.glare
+    assert _read_right("glare", index).glare
 
 
 def test_a_symbol_joined_to_the_table_through_a_lit_body_is_found() -> None:
@@ -690,8 +693,7 @@ def test_a_symbol_joined_to_the_table_through_a_lit_body_is_found() -> None:
     # the table: no symbol was found, and the tile was missing (a glare
     # warning). Paint is never grey: without the grey, the square stands
     # alone on its tile.
-    rc, reading = _benchmark_reading("glare", 482)
-    assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
+    _read_right("glare", 482)
 
 
 def test_orange_under_a_lamp_is_not_read_red() -> None:
@@ -701,8 +703,7 @@ def test_orange_under_a_lamp_is_not_read_red() -> None:
     # the lamp's middle lies over the symbol, and white on orange is a
     # redder hue to a phone's sRGB. Each pixel less its darkest channel is
     # free of it.
-    rc, reading = _benchmark_reading("glare", 648)
-    assert sorted(t[:4] for t in reading.tiles) == sorted(rc.case.move)
+    _read_right("glare", 648)
 
 
 
