@@ -308,7 +308,8 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     core = cv2.erode(mask, np.ones((3, 3), np.uint8))
     if core.sum() < 12:
         core = mask
-    pix = rect[wy0:wy1, wx0:wx1][core > 0].astype(np.float32)
+    symbol = rect[wy0:wy1, wx0:wx1][core > 0]
+    pix = symbol.astype(np.float32)
     bright = pix.max(axis=1)
     # The brighter half: blur and black rims darken the rest.
     pix = pix[bright >= np.median(bright)]
@@ -318,14 +319,13 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
     cell.raw = (bgr[::-1] ** 2.2).astype(np.float64)
     cell.black = (black[::-1] ** 2.2).astype(np.float64)
-    if cell.glare >= GLARE:
-        lamp_free = _lamp_free_colour(rect[wy0:wy1, wx0:wx1][core > 0])
-        if lamp_free is not None:
-            cell.raw, cell.lamp_free = lamp_free, True
-    cell.color = cell.raw
     cell.mask = _own_level(rect, dark, x, y, (wx0, wy0, wx1, wy1), norm)
     if cell.glare >= GLARE:
+        lamp_free = _lamp_free_colour(symbol)
+        if lamp_free is not None:
+            cell.raw, cell.lamp_free = lamp_free, True
         cell.mask = _by_colour(rect, x, y, (wx0, wy0, wx1, wy1), cell.mask)
+    cell.color = cell.raw
 
 
 OWN_LEVEL = 0.3
@@ -341,18 +341,26 @@ def _own_level(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     between its arms and points: at the photo's level, set for the whole
     photo, a dark crisscross fills out into a square and a starburst into a
     circle; at a level of its own the arms and points stand out again."""
-    wx0, wy0, _, _ = window
     # The body from the cell's outer ring only: a dark symbol is nearly as
     # dark as the body and would lift its level.
     light = _over_body(rect, dark, x, y, window, OWN_LEVEL, _OUTER, 0.1, 95)
     if light is None:
         # As dark as its body: it differs in colour (`_unlike_body`).
         return norm
-    own = _peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0]))
-    if own is None or _speck(own) or int(own.sum()) > 0.6 * CELL * CELL:
-        return norm
-    again = normalise(own)
+    own = _outline(light, x, y, window)
+    again = None if own is None else normalise(own)
     return norm if again is None else again
+
+
+def _outline(light: np.ndarray, x: int, y: int, window: tuple[int, int, int, int]
+             ) -> np.ndarray | None:
+    """The mask of the symbol of the cell at (x, y) among a window's light
+    pixels, or None: nothing there, a speck, or more than a symbol covers."""
+    wx0, wy0, _, _ = window
+    mask = _peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0]))
+    if mask is None or _speck(mask) or int(mask.sum()) > 0.6 * CELL * CELL:
+        return None
+    return mask
 
 
 LAMP_LEVEL = 0.35
@@ -388,10 +396,8 @@ def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, in
     if top - base < 0.05:
         return norm
     light = (chroma > base + LAMP_LEVEL * (top - base)).astype(np.uint8)
-    mask = _peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0]))
-    if mask is None or _speck(mask) or int(mask.sum()) > 0.6 * CELL * CELL:
-        return norm
-    again = normalise(_filled(mask))
+    mask = _outline(light, x, y, window)
+    again = None if mask is None else normalise(_filled(mask))
     return norm if again is None else again
 
 
