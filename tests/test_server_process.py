@@ -79,6 +79,16 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+def _as_a_terminal_starts_it() -> None:
+    """Give the command Ctrl+C's default action, as a terminal's shell does.
+
+    A suite started as a background job of a script (`cmd &`) ignores SIGINT,
+    and Python keeps an inherited "ignore": without this, the Ctrl+C tests
+    would test how the suite was launched, not the command.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(instance: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
     """Start the command, wait until it answers; its output goes to a file."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -89,7 +99,7 @@ def start(instance: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
         [sys.executable, "-m", "scorekeeper", "--host", HOST, "--port", str(port),
          "--instance", str(instance), "--quiet", *extra],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        start_new_session=True,
+        start_new_session=True, preexec_fn=_as_a_terminal_starts_it,
     )
     log.close()
     deadline = time.monotonic() + 60
