@@ -73,6 +73,23 @@ class Board:
         self._masks: dict[Cell, int] | None = None
         self._allowed_memo: dict[int, int] = {}
 
+    @classmethod
+    def laid(cls, tiles: Iterable[TileInput], variant: Variant | None = None) -> Board:
+        """Return a board with these tiles as they lie, as one move, unchecked:
+        a stored position whose moves were checked when they were played
+        (the photo reader weighs a reading of the next move against it).
+
+        Raises BadInput or IllegalMove (unknown tile) for a tile it cannot name.
+        """
+        board = cls(variant)
+        tiles = list(tiles)
+        placed = board._parse(tiles) if tiles else []
+        for cell, code in placed:
+            board._cells[cell] = code
+        if placed:
+            board._apply(placed)
+        return board
+
     def __repr__(self) -> str:
         return f"<Board {len(self._cells)} tiles, {len(self._history)} moves>"
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import islice, product
 from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
 
-from ..engine import CLASSIC, Variant
+from ..engine import CLASSIC, Board, EngineError, Variant
 from . import hues
 from .cells import GLARE, TILE_BODY, read_cells
 from .cells import Cell as GridCell
@@ -187,7 +188,7 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     shape); raise PhotoUnreadable when it cannot be read as one move. `taught`
     is what the table's confirmed moves taught (`memory`)."""
     try:
-        return _read(image, stored, variant, taught or Taught())
+        reading = _read(image, stored, variant, taught or Taught())
     except PhotoUnreadable:
         raise
     except (cv2.error, ArithmeticError, IndexError, ValueError,
@@ -195,6 +196,54 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         # A photo must never fail the request: an unforeseen numeric corner is
         # reported as unreadable, with the cause chained for the log.
         raise PhotoUnreadable("not_read") from exc
+    return _by_the_rules(reading, stored, variant)
+
+
+RULE_TRIES = 256
+"""Readings of the uncertain tiles tried against the rules, likeliest first."""
+
+
+def _by_the_rules(reading: PhotoReading, stored: Sequence[tuple[int, int, str, str]],
+                  variant: Variant) -> PhotoReading:
+    """The reading, or where the rules refuse it as read, the likeliest one
+    they allow among what its uncertain tiles may be (`PhotoTile.likely`).
+
+    A blurred square and a clover overlap their templates alike (0.949
+    against 0.950, glare #785): where only one of them fits the line, the
+    rules tell them apart as the eye could not. The tiles stay uncertain,
+    so the table still looks; their likeliest kinds now lead with the
+    reading the rules allow."""
+    tiles = reading.tiles
+    if not any(t.likely for t in tiles):
+        return reading
+    try:
+        board = Board.laid(stored, variant)
+    except EngineError:
+        return reading
+    if _allowed(board, tiles):
+        return reading
+    options = [t.likely or ((t.color, t.shape),) for t in tiles]
+    combos = sorted(islice(product(*(range(len(o)) for o in options)), RULE_TRIES * 16),
+                    key=sum)
+    for ranks in combos[1:RULE_TRIES]:
+        kinds = [option[k] for option, k in zip(options, ranks, strict=True)]
+        tried = tuple(
+            t._replace(color=kind[0], shape=kind[1],
+                    likely=(kind, *(other for other in t.likely if other != kind))
+                    if t.likely else ())
+            for t, kind in zip(tiles, kinds, strict=True))
+        if _allowed(board, tried):
+            return replace(reading, tiles=tried)
+    return reading
+
+
+def _allowed(board: Board, tiles: Sequence[PhotoTile]) -> bool:
+    """True when the rules allow these tiles as one move on the board."""
+    try:
+        board.check([(t.row, t.col, t.color, t.shape) for t in tiles])
+    except EngineError:
+        return False
+    return True
 
 
 def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],

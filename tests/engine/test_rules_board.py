@@ -525,3 +525,31 @@ def test_s4_move_score_to_dict_gives_every_line_with_its_cells():
         {"direction": "row", "cells": [[1, 0], [1, 1]], "kind": "color",
          "value": "blue", "length": 2, "points": 2, "qwirkle": False},
     ]
+
+
+# --- a position laid from its tiles -------------------------------------------
+
+
+def test_a_board_laid_from_a_games_tiles_judges_the_next_move_as_the_game_does():
+    # The photo reader knows a stored position by its tiles alone.
+    played = engine.Board()
+    played.play([(0, c, color, "circle") for c, color in
+                 enumerate(["orange", "yellow", "green", "blue", "purple"])])
+    for col in (0, 2, 4):
+        played.play([(1, col, "red", "circle")])
+    laid = engine.Board.laid(played.tiles())
+    assert sorted(laid.tiles()) == sorted(played.tiles())
+    assert laid.unseen() == played.unseen()
+    for move in ([(-1, 1, "purple", "circle")], [(-1, 0, "yellow", "circle")],
+                 [(-1, 1, "purple", "circle"), (-2, 1, "blue", "circle")]):
+        assert laid.check(move).points == played.check(move).points
+    for move in ([(-1, 1, "red", "circle")],  # a fourth red circle (§1)
+                 [(0, 5, "red", "square")],  # neither colour nor shape (§3.5)
+                 [(-1, 0, "orange", "square"), (-1, 2, "yellow", "square")]):
+        assert play_refused(laid, move).code == play_refused(played, move).code
+    assert len(engine.Board.laid([])) == 0
+
+
+def test_a_board_laid_from_a_tile_it_cannot_name_is_refused():
+    with pytest.raises(engine.IllegalMove):
+        engine.Board.laid([(0, 0, "pink", "circle")])

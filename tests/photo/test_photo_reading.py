@@ -207,3 +207,57 @@ def test_a_refit_that_moves_no_cell_reads_nothing_new() -> None:
     assert reader._settled(before, after(1.0, inside))
     assert not reader._settled(before, after(0.1 * step, inside))
     assert not reader._settled(before, after(0.0, {**inside, (3, 1): (150, 250)}))
+
+
+# --- the rules between look-alikes ----------------------------------------------
+
+SQUARES = [(0, 0, "red", "square"), (0, 1, "green", "square")]
+"""A stored row of squares: the next tile in it must be a square."""
+
+
+def _reading(*tiles: reader.PhotoTile) -> reader.PhotoReading:
+    return reader.PhotoReading(tiles, matched=2, conflicts=(), seen=2)
+
+
+def test_s3_5_an_uncertain_tile_the_rules_refuse_as_read_takes_a_kind_they_allow(
+        ) -> None:
+    # A blurred blue square read as a clover by 0.001 (glare #785): the row
+    # takes squares only.
+    unsure = reader.PhotoTile(0, 2, "blue", "clover", 0.05,
+                              (("blue", "clover"), ("blue", "square"),
+                               ("orange", "clover")))
+    tile, = reader._by_the_rules(_reading(unsure), SQUARES, engine.CLASSIC).tiles
+    assert (tile.color, tile.shape) == ("blue", "square")
+    # Still marked for the table to look at, the rules' choice first.
+    assert tile.confidence < reader.LOW_CONFIDENCE
+    assert tile.likely[0] == ("blue", "square")
+    assert set(tile.likely) == set(unsure.likely)
+
+
+def test_s3_5_a_sure_tile_or_an_allowed_reading_is_left_as_read() -> None:
+    sure = reader.PhotoTile(0, 2, "blue", "clover", 0.9)
+    assert reader._by_the_rules(_reading(sure), SQUARES,
+                                engine.CLASSIC).tiles == (sure,)
+    allowed = reader.PhotoTile(0, 2, "blue", "square", 0.05,
+                               (("blue", "square"), ("blue", "clover")))
+    assert reader._by_the_rules(_reading(allowed), SQUARES,
+                                engine.CLASSIC).tiles == (allowed,)
+    # Nothing it may be fits: the reading stands, for the engine to refuse.
+    none_fits = reader.PhotoTile(0, 2, "blue", "clover", 0.05,
+                                 (("blue", "clover"), ("orange", "clover")))
+    assert reader._by_the_rules(_reading(none_fits), SQUARES,
+                                engine.CLASSIC).tiles == (none_fits,)
+
+
+def test_s3_5_the_rules_weigh_the_whole_move_likeliest_first() -> None:
+    # Two uncertain tiles: only the second one's runner-up makes a line of
+    # squares; the first keeps its reading.
+    first = reader.PhotoTile(0, 2, "blue", "square", 0.1,
+                             (("blue", "square"), ("blue", "diamond")))
+    second = reader.PhotoTile(0, 3, "purple", "circle", 0.1,
+                              (("purple", "circle"), ("orange", "circle"),
+                               ("purple", "square")))
+    tiles = reader._by_the_rules(_reading(first, second), SQUARES,
+                                 engine.CLASSIC).tiles
+    assert [(t.color, t.shape) for t in tiles] == [("blue", "square"),
+                                                  ("purple", "square")]
