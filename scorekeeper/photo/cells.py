@@ -94,6 +94,10 @@ class Cell:
     a tile of the move; anywhere from `HALF_BODY`, `hint`)."""
     lamp_free: bool = False
     """`raw` is already free of the lamp's white (`_lamp_free_colour`)."""
+    probe: Cell | None = None
+    """The painted symbol read on a rim too light to vouch for a tile, from
+    `HALF_BODY` dark (`hint`): no tile, unless the rules need one there
+    (`reader._joined_by_paint`)."""
     washed: bool = False
     """The symbol was read only as what keeps its colour on a tile a lamp
     washed grey: a guess, which must not outweigh the tiles read plainly."""
@@ -201,6 +205,8 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 # Paint, not a lighter patch of table or a grey tile edge.
                 cell.paint = probe.raw is not None and \
                     hues.hsv(probe.raw)[1] >= hues.GREY
+                if cell.hint and probe.is_tile:
+                    cell.probe = probe
     _less_flare(out)
     return out
 

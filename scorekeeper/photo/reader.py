@@ -321,7 +321,46 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         _label(reads, clf, anchors, taught, grid.pitch)
     if placement is None:
         raise PhotoUnreadable("no_match", matched=0, stored=len(board))
+    joined = _joined_by_paint(reads, cells, placement, board)
+    if joined:
+        reads = {**reads, **joined}
+        _mark_glare(reads, cells)
+        _label(reads, clf, anchors, taught, grid.pitch)
     return _result(reads, cells, placement, board, clf, variant)
+
+
+def _joined_by_paint(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
+                     placement: Placement, board: dict[Cell, tuple[str, str]]
+                     ) -> dict[Cell, _Read]:
+    """Tiles read from paint on a rim too light to vouch for a tile
+    (`cells.Cell.probe`), where they join the new tiles, which touch nothing,
+    to the board along their line (RULES §3.4), marked uncertain; else none.
+    A dark green diamond's rim in cool light was 0.73 dark, under the 0.75
+    that vouches for a tile: the move's other tile, beyond it, touched
+    nothing and the photo was refused (cool light #778)."""
+    new = [key for key in reads if placement.to_board(key) not in board]
+
+    def touches(key: Cell) -> bool:
+        r, c = placement.to_board(key)
+        return any((r + dr, c + dc) in board for dr, dc in SIDES)
+
+    if not new or any(touches(key) for key in new):
+        return {}
+    rows = {r for r, _ in new}
+    cols = {c for _, c in new}
+    steps = ([(0, 1), (0, -1)] if len(rows) == 1 else []) + \
+        ([(1, 0), (-1, 0)] if len(cols) == 1 else [])
+    for dr, dc in steps:
+        r, c = max(new, key=lambda t: t[0] * dr + t[1] * dc)
+        joined = {}
+        while (r + dr, c + dc) not in reads and \
+                (cell := cells.get((r + dr, c + dc))) is not None and \
+                cell.probe is not None:
+            r, c = r + dr, c + dc
+            joined[(r, c)] = _Read(cell.probe, faint=True)
+            if touches((r, c)):
+                return joined
+    return {}
 
 
 SETTLED = 0.05

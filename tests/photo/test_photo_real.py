@@ -747,3 +747,14 @@ def test_look_alikes_are_told_apart_by_what_the_rules_allow(
     # move they allow. The tiles stay marked for the table to look at.
     reading = _read_right(condition, index)
     assert any(t.confidence < LOW_CONFIDENCE for t in reading.tiles)
+
+
+def test_a_tile_on_a_light_rim_that_joins_the_move_to_the_board_is_read() -> None:
+    # Cool light #778 (photos 760-839, read once before this round): the
+    # move's green diamond lay on a rim 0.73 dark, under the 0.75 that
+    # vouches for a tile, so only its paint was noted; the move's starburst
+    # beyond it touched nothing and the photo was refused. The paint read
+    # there joins the move to the board: the tile is read, marked uncertain.
+    reading = _read_right("cool light", 778)
+    diamond = next(t for t in reading.tiles if t.shape == "diamond")
+    assert diamond.confidence < LOW_CONFIDENCE
