@@ -202,6 +202,11 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
 RULE_TRIES = 256
 """Readings of the uncertain tiles tried against the rules, likeliest first."""
 
+RULE_READINGS = 4096
+"""Readings of the uncertain tiles ranked to find those likeliest: every one
+of a hand of six with four kinds each (a variant's larger hand, the first
+of them)."""
+
 
 def _by_the_rules(reading: PhotoReading, stored: Sequence[tuple[int, int, str, str]],
                   variant: Variant) -> PhotoReading:
@@ -223,9 +228,10 @@ def _by_the_rules(reading: PhotoReading, stored: Sequence[tuple[int, int, str, s
     if _allowed(board, tiles):
         return reading
     options = [t.likely or ((t.color, t.shape),) for t in tiles]
-    combos = sorted(islice(product(*(range(len(o)) for o in options)), RULE_TRIES * 16),
-                    key=sum)
-    for ranks in combos[1:RULE_TRIES]:
+    # By the sum of each tile's rank among its kinds: one runner-up before two.
+    readings = sorted(islice(product(*(range(len(o)) for o in options)),
+                             RULE_READINGS), key=sum)
+    for ranks in readings[1:RULE_TRIES]:
         kinds = [option[k] for option, k in zip(options, ranks, strict=True)]
         tried = tuple(
             t._replace(color=kind[0], shape=kind[1],
