@@ -352,12 +352,7 @@ def _joined_by_paint(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
 
     if not new or any(touches(key) for key in new):
         return {}
-    rows = {r for r, _ in new}
-    cols = {c for _, c in new}
-    steps = ([(0, 1), (0, -1)] if len(rows) == 1 else []) + \
-        ([(1, 0), (-1, 0)] if len(cols) == 1 else [])
-    for dr, dc in steps:
-        r, c = max(new, key=lambda t: t[0] * dr + t[1] * dc)
+    for (r, c), (dr, dc) in _line_ends(new):
         joined = {}
         while (r + dr, c + dc) not in reads and \
                 (cell := cells.get((r + dr, c + dc))) is not None and \
@@ -434,16 +429,24 @@ def _unseen(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
             if key not in reads and (cell.glare >= GLARE or cell.body >= UNREAD_BODY)}
 
 
-def _bridged(new: list[Cell], board: Collection[Cell], unseen: set[Cell]) -> bool:
-    """True when the new tiles reach the board along their line through cells
-    the photo cannot read (a move of two whose tile beside the board is under
-    the lamp: the far one alone was refused as not touching the board)."""
+def _line_ends(new: Collection[Cell]) -> list[tuple[Cell, Cell]]:
+    """Each end of the new tiles' line, with the step (rows, columns) out of
+    it: along the row or the column they share (both, for a lone tile)."""
     rows = {r for r, _ in new}
     cols = {c for _, c in new}
     steps = ([(0, 1), (0, -1)] if len(rows) == 1 else []) + \
         ([(1, 0), (-1, 0)] if len(cols) == 1 else [])
+    ends = []
     for dr, dc in steps:
-        r, c = max(new, key=lambda t: t[0] * dr + t[1] * dc)
+        ends.append((max(new, key=lambda t: t[0] * dr + t[1] * dc), (dr, dc)))
+    return ends
+
+
+def _bridged(new: list[Cell], board: Collection[Cell], unseen: set[Cell]) -> bool:
+    """True when the new tiles reach the board along their line through cells
+    the photo cannot read (a move of two whose tile beside the board is under
+    the lamp: the far one alone was refused as not touching the board)."""
+    for (r, c), (dr, dc) in _line_ends(new):
         while (r + dr, c + dc) in unseen:
             r, c = r + dr, c + dc
             if any((r + a, c + b) in board for a, b in SIDES):
