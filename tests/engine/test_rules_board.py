@@ -62,13 +62,18 @@ def test_s1_hand_is_six_and_the_classic_table_seats_two_to_four():
             engine.Game(players=players)
 
 
-def test_s1_a_fourth_red_circle_can_never_be_on_the_board():
-    # Three red circles, each in its own circle column below a row of circles.
+def three_red_circles() -> engine.Board:
+    """Three red circles, each in its own circle column below a row of circles."""
     board = engine.Board()
     board.play([(0, c, color, "circle") for c, color in
                 enumerate(["orange", "yellow", "green", "blue", "purple"])])
     for col in (0, 2, 4):
         board.play([(1, col, "red", "circle")])
+    return board
+
+
+def test_s1_a_fourth_red_circle_can_never_be_on_the_board():
+    board = three_red_circles()
     assert board.count("red", "circle") == 3
     assert board.unseen()[("red", "circle")] == 0
 
@@ -532,11 +537,7 @@ def test_s4_move_score_to_dict_gives_every_line_with_its_cells():
 
 def test_a_board_laid_from_a_games_tiles_judges_the_next_move_as_the_game_does():
     # The photo reader knows a stored position by its tiles alone.
-    played = engine.Board()
-    played.play([(0, c, color, "circle") for c, color in
-                 enumerate(["orange", "yellow", "green", "blue", "purple"])])
-    for col in (0, 2, 4):
-        played.play([(1, col, "red", "circle")])
+    played = three_red_circles()
     laid = engine.Board.laid(played.tiles())
     assert sorted(laid.tiles()) == sorted(played.tiles())
     assert laid.unseen() == played.unseen()
