@@ -18,24 +18,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import cv2
-import numpy as np
 import pytest
 from flask import Flask
 from playwright.sync_api import expect
 
-from .helpers import PHONE, launch
+from .helpers import PHONE, launch, scan_qr
 
 pytestmark = pytest.mark.browser
 
 HOST = "scorekeeper.test"
-
-
-def decode_qr(png: bytes) -> str:
-    """Return the text of the QR code in a screenshot (OpenCV's detector)."""
-    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
-    text, _points, _ = cv2.QRCodeDetector().detectAndDecode(image)
-    return str(text)
 
 
 def post_move(page: Any, game_id: int, tiles: list[tuple[int, int, str, str]]) -> None:
@@ -110,12 +101,7 @@ def test_three_tables_join_by_the_qr_code_and_the_tv_view_follows(
         expect(code).to_be_visible()
         host.wait_for_function(
             "() => document.querySelector('img[data-join-qr]').naturalWidth > 0")
-        link = ""
-        for _ in range(5):  # a loaded machine may paint the image a frame late
-            link = decode_qr(code.screenshot())
-            if link:
-                break
-            host.wait_for_timeout(200)
+        link = scan_qr(host, code)
         assert link.startswith(f"{base}/events/{event_id}/join/"), link
 
         first = start_table(host, base, event_id, ["Anna", "Bram"])
