@@ -17,7 +17,14 @@ import numpy as np
 from cv2.typing import MatLike
 
 from . import hues
-from .grid import Grid, brightest_channel, dark_threshold, darkest_channel, value_ratio
+from .grid import (
+    Grid,
+    brightest_channel,
+    dark_threshold,
+    darkest_channel,
+    filled,
+    value_ratio,
+)
 
 CELL = 64
 """Pixels per cell edge in the rectified grid."""
@@ -323,8 +330,8 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
     # Less the black of the tile around it: glare and flare add light to both.
     body = rect[y:y + CELL, x:x + CELL][dark[y:y + CELL, x:x + CELL]]
     black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
-    cell.raw = (bgr[::-1] ** 2.2).astype(np.float64)
-    cell.black = (black[::-1] ** 2.2).astype(np.float64)
+    cell.raw = (bgr[::-1] ** hues.GAMMA).astype(np.float64)
+    cell.black = (black[::-1] ** hues.GAMMA).astype(np.float64)
     cell.mask = _own_level(rect, dark, x, y, (wx0, wy0, wx1, wy1), norm)
     if cell.glare >= GLARE:
         lamp_free = _lamp_free_colour(symbol)
@@ -373,7 +380,7 @@ LAMP_LEVEL = 0.35
 """Where a symbol under a lamp is outlined on its colour alone (`_by_colour`):
 this share of the way from its tile body's colourfulness up to its own."""
 
-_LINEAR = ((np.arange(256) / 255.0) ** 2.2).astype(np.float32)
+_LINEAR = ((np.arange(256) / 255.0) ** hues.GAMMA).astype(np.float32)
 """Each 8-bit sRGB level in linear light (as `_read_symbol` converts)."""
 
 
@@ -403,7 +410,9 @@ def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, in
         return norm
     light = (chroma > base + LAMP_LEVEL * (top - base)).astype(np.uint8)
     mask = _outline(light, x, y, window)
-    again = None if mask is None else normalise(_filled(mask))
+    # No symbol has a hole, but a lamp blown to white leaves one where it
+    # took the symbol's colour.
+    again = None if mask is None else normalise(filled(mask))
     return norm if again is None else again
 
 
@@ -426,14 +435,6 @@ def _lamp_free_colour(pix: np.ndarray) -> np.ndarray | None:
     spread = free.max(axis=1)
     free = free[spread >= np.median(spread)]
     return np.asarray(np.median(free, axis=0), np.float64) + floor
-
-
-def _filled(mask: np.ndarray) -> np.ndarray:
-    """A mask with its holes filled: no symbol has one, but a lamp blown to
-    white leaves one where it took a symbol's colour."""
-    padded = np.pad(mask.astype(np.uint8), 1)
-    cv2.floodFill(padded, None, (0, 0), 1)
-    return np.asarray(mask.astype(bool) | (padded[1:-1, 1:-1] == 0), np.uint8)
 
 
 def _speck(mask: np.ndarray | None) -> bool:

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from .cells import CELL, normalise
+from .hues import GAMMA
 
 PAINT: dict[str, tuple[int, int, int]] = {
     "red": (205, 35, 45),
@@ -44,7 +45,7 @@ def chroma(rgb: np.ndarray) -> np.ndarray:
 
 def paint_linear(name: str) -> np.ndarray:
     """A paint colour in linear RGB."""
-    return (np.array(PAINT[name], np.float64) / 255.0) ** 2.2
+    return (np.array(PAINT[name], np.float64) / 255.0) ** GAMMA
 
 
 # --- shape templates ------------------------------------------------------------

@@ -547,7 +547,7 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
     # The symbol counts as the tile too: fill it, then take the dark around it.
     closed = cv2.morphologyEx(win, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     if cut:
-        closed = _filled(closed)
+        closed = filled(closed)
         closed = cv2.morphologyEx(closed, cv2.MORPH_OPEN,
                                   np.ones((cut, cut), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -577,7 +577,7 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
     return side, a
 
 
-def _filled(mask: np.ndarray) -> np.ndarray:
+def filled(mask: np.ndarray) -> np.ndarray:
     """A mask with the holes of its regions filled."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = np.zeros_like(mask)

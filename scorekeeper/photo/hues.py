@@ -31,6 +31,10 @@ CUT = 320.0
 """The hue (degrees) where the circle is cut open: between purple and red,
 whatever the light."""
 
+GAMMA = 2.2
+"""The exponent between a photo's 8-bit sRGB levels (over 255) and linear
+light, as the reader takes it: the sRGB curve, near enough."""
+
 USUAL: dict[str, tuple[float, float]] = {
     "red": (347.0, 8.0),
     "orange": (10.0, 32.0),
@@ -91,7 +95,7 @@ def colourless(pix: np.ndarray) -> np.ndarray:
 def hsv(lin: np.ndarray) -> tuple[float, float, float]:
     """Return (hue degrees, saturation, value) of a linear RGB colour, as a
     phone's sRGB photo shows it."""
-    srgb = np.clip(np.asarray(lin, np.float64), 0, 1) ** (1 / 2.2)
+    srgb = np.clip(np.asarray(lin, np.float64), 0, 1) ** (1 / GAMMA)
     h, s, v = colorsys.rgb_to_hsv(*srgb)
     return h * 360.0, s, v
 
