@@ -103,8 +103,8 @@ class Cell:
     """`raw` is already free of the lamp's white (`_lamp_free_colour`)."""
     probe: Cell | None = None
     """The painted symbol read on a rim too light to vouch for a tile, from
-    `HALF_BODY` dark (`hint`): no tile, unless the rules need one there
-    (`reader._joined_by_paint`)."""
+    `HALF_BODY` dark (`hint`), or lit grey by a lamp blown out beside it: no
+    tile, unless the rules need one there (`reader._joined_by_paint`)."""
     washed: bool = False
     """The symbol was read only as what keeps its colour on a tile a lamp
     washed grey: a guess, which must not outweigh the tiles read plainly."""
@@ -214,8 +214,30 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     hues.hsv(probe.raw)[1] >= hues.GREY
                 if cell.hint and probe.is_tile:
                     cell.probe = probe
+                elif coloured_table and cell.glare < GLARE and \
+                        _beside_lamp(white, x, y):
+                    # The lamp blown out beside it lit this rim grey too, as
+                    # the lamp's own cell is (`_lit_body`): read as lit, the
+                    # tile may join the move to the board (glare #675, #839).
+                    lit = Cell(r, c, _lit_body(grey[y:y + CELL, x:x + CELL],
+                                               dark[y:y + CELL, x:x + CELL], rim))
+                    if lit.body >= TILE_BODY:
+                        _read_symbol(lit, rect, dark, x, y)
+                        if lit.is_tile:
+                            cell.probe = lit
     _less_flare(out)
     return out
+
+
+def _beside_lamp(white: np.ndarray, x: int, y: int) -> bool:
+    """True when a cell beside the one at (x, y) of the rectified window is
+    blown out (`GLARE`)."""
+    h, w = white.shape
+    for dx, dy in ((CELL, 0), (-CELL, 0), (0, CELL), (0, -CELL)):
+        if 0 <= x + dx and x + dx + CELL <= w and 0 <= y + dy and y + dy + CELL <= h \
+                and white[y + dy:y + dy + CELL, x + dx:x + dx + CELL].mean() >= GLARE:
+            return True
+    return False
 
 
 def _lit_body(grey: np.ndarray, dark: np.ndarray, rim: np.ndarray) -> float:

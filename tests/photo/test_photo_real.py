@@ -759,3 +759,21 @@ def test_a_tile_on_a_light_rim_that_joins_the_move_to_the_board_is_read() -> Non
     reading = _read_right("cool light", 778)
     diamond = next(t for t in reading.tiles if t.shape == "diamond")
     assert diamond.confidence < LOW_CONFIDENCE
+
+
+@pytest.mark.parametrize(("index", "tile"), [
+    (675, (-7, 6, "purple", "circle")),
+    (839, (6, 4, "red", "crisscross")),
+    (873, (4, 0, "yellow", "circle")),
+])
+def test_a_tile_whose_rim_a_lamp_beside_it_lit_grey_joins_the_move(
+        index: int, tile: tuple[int, int, str, str]) -> None:
+    # Glare #675 and #839 (photos 600-839), #873 (840-919, read once before
+    # this round): a lamp blown out on the next cell lit this tile's rim
+    # grey, 0.52-0.64 dark, so no symbol was looked for. The move's tiles
+    # beyond it touched nothing and the photo was refused. Read as lit (dark
+    # or grey, as the lamp's own cell is), the tile joins the move to the
+    # board, marked uncertain.
+    reading = _read_right("glare", index)
+    joined = next(t for t in reading.tiles if t[:4] == tile)
+    assert joined.confidence < LOW_CONFIDENCE
