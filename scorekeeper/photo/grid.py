@@ -399,12 +399,26 @@ def _lattice_step(nn: np.ndarray) -> float:
     return step if count > best else median
 
 
+TWO_STEPS = 5.6
+"""A symbol's nearest neighbour up to this many of its extents away may be a
+step or two away: a symbol's box is no less than 0.36 of the step (rotated,
+in the benchmark's photos), so two steps are at most 5.6 extents. A first
+move whose middle symbols are too dark to find shows symbols two tiles
+apart; the grid found so is halved where tiles lie between
+(`reader._step_of_two`). (At 3.2 extents, small crisscrosses two tiles
+apart were no lattice at all: first move #786, four tiles, refused.)"""
+
+
 def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | None:
     """Return the typical neighbour distance and the lattice angle (radians)."""
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
     np.fill_diagonal(d, np.inf)
     nn = d.min(axis=1)
-    ok = (nn > 1.05 * ext) & (nn < 3.2 * ext)
+    # Two symbols a tile apart lie further apart than either is wide: a
+    # speck of grain inside a symbol's tile set a step of half a tile
+    # (first moves #439, #767: the lone tile was refused).
+    wider = np.maximum(ext, ext[d.argmin(axis=1)])
+    ok = (nn > 1.05 * wider) & (nn < TWO_STEPS * ext)
     if not ok.any():
         return None
     pitch = _lattice_step(nn[ok])

@@ -246,6 +246,35 @@ def test_three_tiles_whose_middle_symbol_is_not_found_are_read_as_three(
     assert got in (want, want[::-1])
 
 
+@pytest.mark.parametrize("index", [698, 704, 786])
+def test_small_symbols_two_tiles_apart_set_the_lattice(index: int) -> None:
+    # The benchmark's first moves #698, #704 and #786: small crisscrosses on
+    # a grained table, the dark ones not found. The two found lie two tiles
+    # apart, 3.5-4 of their own extents, and a symbol's nearest neighbour
+    # was taken for a lattice step only within 3.2 extents: no lattice, and
+    # a lone tile's body could not be found among its neighbours either
+    # (`no_tiles`). Two steps are within 5.6 extents; the step of two then
+    # reads the tiles between.
+    rc = _benchmark_case("first move crisscross", index)
+    reading = read_move(synth_real.photo(rc), [])
+    want = [t[2:] for t in rc.case.move]
+    got = [(t.color, t.shape) for t in reading.tiles]
+    assert got in (want, want[::-1])
+
+
+@pytest.mark.parametrize("index", [439, 767])
+def test_a_speck_of_grain_beside_a_lone_symbol_sets_no_lattice(index: int) -> None:
+    # The benchmark's first moves #439 and #767: one small green crisscross
+    # on dark grained wood. Looking again for dark paint found a speck of
+    # grain a third of the symbol's size, inside its tile; the two set a
+    # step of half a tile, the cells read so held no tile, and the photo
+    # was refused (`no_tiles`). Symbols a tile apart lie further apart than
+    # either is wide: the lone tile is read.
+    rc = _benchmark_case("first move crisscross", index)
+    reading = read_move(synth_real.photo(rc), [])
+    assert [(t.color, t.shape) for t in reading.tiles] == [t[2:] for t in rc.case.move]
+
+
 def test_stored_tiles_hidden_by_glare_do_not_refuse_the_board() -> None:
     # The benchmark's glare #31: a board of four stored tiles, two of them
     # under the lamp's reflection, unread. The two others and both new tiles
