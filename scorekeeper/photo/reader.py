@@ -228,9 +228,17 @@ def _by_the_rules(reading: PhotoReading, stored: Sequence[tuple[int, int, str, s
     if _allowed(board, tiles):
         return reading
     options = [t.likely or ((t.color, t.shape),) for t in tiles]
-    # By the sum of each tile's rank among its kinds: one runner-up before two.
+
+    def cost(ranks: tuple[int, ...]) -> tuple[int, float]:
+        # By the sum of each tile's rank among its kinds: one runner-up before
+        # two; among as many, the runners-up of the tiles read least surely
+        # (a red and an orange in one line, both read orange: first move
+        # #987, where the red was the less sure of the two).
+        return sum(ranks), sum(t.confidence for t, k in zip(tiles, ranks, strict=True)
+                               if k)
+
     readings = sorted(islice(product(*(range(len(o)) for o in options)),
-                             RULE_READINGS), key=sum)
+                             RULE_READINGS), key=cost)
     for ranks in readings[1:RULE_TRIES]:
         kinds = [option[k] for option, k in zip(options, ranks, strict=True)]
         tried = tuple(

@@ -261,3 +261,20 @@ def test_s3_5_the_rules_weigh_the_whole_move_likeliest_first() -> None:
                                  engine.CLASSIC).tiles
     assert [(t.color, t.shape) for t in tiles] == [("blue", "square"),
                                                   ("purple", "square")]
+
+
+@pytest.mark.parametrize("order", [1, -1])
+def test_s3_5_of_two_tiles_read_alike_the_less_sure_one_takes_its_runner_up(
+        order: int) -> None:
+    # A first move's red and orange crisscrosses, both read orange (first
+    # move #987): the line cannot hold one tile twice, and either runner-up
+    # makes it legal. The red was the less sure of the two, whichever comes
+    # first in the line.
+    red = reader.PhotoTile(0, 0, "orange", "crisscross", 0.03,
+                           (("orange", "crisscross"), ("red", "crisscross")))
+    orange = reader.PhotoTile(0, 1, "orange", "crisscross", 0.08,
+                              (("orange", "crisscross"), ("red", "crisscross")))
+    tiles = reader._by_the_rules(_reading(*[red, orange][::order]), [],
+                                 engine.CLASSIC).tiles
+    got = {t.col: t.color for t in tiles}
+    assert got == {0: "red", 1: "orange"}

@@ -275,6 +275,20 @@ def test_a_speck_of_grain_beside_a_lone_symbol_sets_no_lattice(index: int) -> No
     assert [(t.color, t.shape) for t in reading.tiles] == [t[2:] for t in rc.case.move]
 
 
+def test_a_red_and_an_orange_read_alike_are_told_apart_by_which_is_less_sure(
+        ) -> None:
+    # The benchmark's first move #987 (photos 920-999, read once before this
+    # round): green, red, orange and yellow crisscrosses. The red (5.9°) and
+    # the orange (13.0°) were both named orange, uncertain; the rules
+    # allowed either runner-up, and the first tried made the orange red.
+    rc = _benchmark_case("first move crisscross", 987)
+    reading = read_move(synth_real.photo(rc), [])
+    want = [t[2:] for t in rc.case.move]
+    got = [(t.color, t.shape) for t in reading.tiles]
+    assert got in (want, want[::-1])
+    assert sum(t.confidence < LOW_CONFIDENCE for t in reading.tiles) == 2
+
+
 def test_stored_tiles_hidden_by_glare_do_not_refuse_the_board() -> None:
     # The benchmark's glare #31: a board of four stored tiles, two of them
     # under the lamp's reflection, unread. The two others and both new tiles
