@@ -197,6 +197,17 @@ def _read_right(condition: str, index: int) -> PhotoReading:
     return reading
 
 
+def _first_move_read_right(index: int) -> PhotoReading:
+    """One first move of the benchmark's realistic sets, read as its line of
+    tiles (either way round: an empty board has no frame to set it)."""
+    rc = _benchmark_case("first move crisscross", index)
+    reading = read_move(synth_real.photo(rc), [])
+    want = [t[2:] for t in rc.case.move]
+    got = [(t.color, t.shape) for t in reading.tiles]
+    assert got in (want, want[::-1])
+    return reading
+
+
 def test_a_painted_symbol_on_a_half_dark_rim_next_to_the_move_is_a_warning() -> None:
     # The benchmark's first move #28: a line of four crisscrosses, the orange
     # one at the line's end on an orange table, where the tile's rim is only
@@ -238,12 +249,7 @@ def test_three_tiles_whose_middle_symbol_is_not_found_are_read_as_three(
     # step: #317 and #319 read as two neighbours, the middle tile missing
     # with no word of it. Symbols are far smaller than such a step, so the
     # cells are read at half of it, and the tile between them is read.
-    rc = _benchmark_case("first move crisscross", index)
-    reading = read_move(synth_real.photo(rc), [])
-    want = [t[2:] for t in rc.case.move]
-    got = [(t.color, t.shape) for t in reading.tiles]
-    assert len(want) == 3
-    assert got in (want, want[::-1])
+    assert len(_first_move_read_right(index).tiles) == 3
 
 
 @pytest.mark.parametrize("index", [698, 704, 786])
@@ -255,11 +261,7 @@ def test_small_symbols_two_tiles_apart_set_the_lattice(index: int) -> None:
     # a lone tile's body could not be found among its neighbours either
     # (`no_tiles`). Two steps are within 5.6 extents; the step of two then
     # reads the tiles between.
-    rc = _benchmark_case("first move crisscross", index)
-    reading = read_move(synth_real.photo(rc), [])
-    want = [t[2:] for t in rc.case.move]
-    got = [(t.color, t.shape) for t in reading.tiles]
-    assert got in (want, want[::-1])
+    _first_move_read_right(index)
 
 
 @pytest.mark.parametrize("index", [439, 767])
@@ -281,11 +283,7 @@ def test_a_red_and_an_orange_read_alike_are_told_apart_by_which_is_less_sure(
     # round): green, red, orange and yellow crisscrosses. The red (5.9°) and
     # the orange (13.0°) were both named orange, uncertain; the rules
     # allowed either runner-up, and the first tried made the orange red.
-    rc = _benchmark_case("first move crisscross", 987)
-    reading = read_move(synth_real.photo(rc), [])
-    want = [t[2:] for t in rc.case.move]
-    got = [(t.color, t.shape) for t in reading.tiles]
-    assert got in (want, want[::-1])
+    reading = _first_move_read_right(987)
     assert sum(t.confidence < LOW_CONFIDENCE for t in reading.tiles) == 2
 
 
@@ -630,11 +628,7 @@ def test_the_band_round_a_symbol_is_looked_at_only_when_too_few_were_found(
     # neighbours (found on first move #565, three purple tiles read at half
     # their step). It is looked at only where the other passes leave fewer
     # symbols than a lattice needs.
-    rc = _benchmark_case("first move crisscross", 565)
-    reading = read_move(synth_real.photo(rc), [])
-    want = [t[2:] for t in rc.case.move]
-    got = [(t.color, t.shape) for t in reading.tiles]
-    assert got in (want, want[::-1])
+    _first_move_read_right(565)
 
 
 def test_the_step_is_a_lattice_distance_when_a_gap_skews_the_median() -> None:
