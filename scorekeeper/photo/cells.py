@@ -164,6 +164,10 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     # Blown out: white, every channel near the top (a bright yellow symbol
     # tops one or two channels, never blue).
     white = darkest_channel(rect) >= WHITE
+    # Each cell's share blown out, by (row, col) in the window; the window is
+    # whole cells, one spare all round.
+    blown = white.reshape(white.shape[0] // CELL, CELL,
+                          white.shape[1] // CELL, CELL).mean(axis=(1, 3))
     # A grey rim tells a lamp only on a table with colour (wood, cloth): on a
     # grey one, a washed tile looks like the table.
     table = ~dark & (seen > 0)
@@ -179,7 +183,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             body = float(dark[y:y + CELL, x:x + CELL][rim].mean())
             cell = Cell(r, c, body)
             out[(r, c)] = cell
-            cell.glare = float(white[y:y + CELL, x:x + CELL].mean())
+            cell.glare = float(blown[r - r0 + 1, c - c0 + 1])
             if coloured_table and body < TILE_BODY and cell.glare < GLARE and \
                     grey[y:y + CELL, x:x + CELL][rim].mean() >= LIT:
                 cell.glare = GLARE
@@ -215,7 +219,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 if cell.hint and probe.is_tile:
                     cell.probe = probe
                 elif coloured_table and cell.glare < GLARE and \
-                        _beside_lamp(white, x, y):
+                        _beside_lamp(blown, r - r0 + 1, c - c0 + 1):
                     # The lamp blown out beside it lit this rim grey too, as
                     # the lamp's own cell is (`_lit_body`): read as lit, the
                     # tile may join the move to the board (glare #675, #839).
@@ -229,15 +233,13 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     return out
 
 
-def _beside_lamp(white: np.ndarray, x: int, y: int) -> bool:
-    """True when a cell beside the one at (x, y) of the rectified window is
-    blown out (`GLARE`)."""
-    h, w = white.shape
-    for dx, dy in ((CELL, 0), (-CELL, 0), (0, CELL), (0, -CELL)):
-        if 0 <= x + dx and x + dx + CELL <= w and 0 <= y + dy and y + dy + CELL <= h \
-                and white[y + dy:y + dy + CELL, x + dx:x + dx + CELL].mean() >= GLARE:
-            return True
-    return False
+def _beside_lamp(blown: np.ndarray, i: int, j: int) -> bool:
+    """True when a cell beside cell (i, j) of the window's blown-out shares
+    (`read_cells`) is blown out (`GLARE`)."""
+    rows, cols = blown.shape
+    return any(0 <= i + di < rows and 0 <= j + dj < cols
+               and blown[i + di, j + dj] >= GLARE
+               for di, dj in ((0, 1), (0, -1), (1, 0), (-1, 0)))
 
 
 def _lit_body(grey: np.ndarray, dark: np.ndarray, rim: np.ndarray) -> float:

@@ -413,11 +413,12 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
     """Return the typical neighbour distance and the lattice angle (radians)."""
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
     np.fill_diagonal(d, np.inf)
-    nn = d.min(axis=1)
+    nearest = d.argmin(axis=1)
+    nn = d[np.arange(len(pts)), nearest]
     # Two symbols a tile apart lie further apart than either is wide: a
     # speck of grain inside a symbol's tile set a step of half a tile
     # (first moves #439, #767: the lone tile was refused).
-    wider = np.maximum(ext, ext[d.argmin(axis=1)])
+    wider = np.maximum(ext, ext[nearest])
     ok = (nn > 1.05 * wider) & (nn < TWO_STEPS * ext)
     if not ok.any():
         return None
