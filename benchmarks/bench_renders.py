@@ -198,8 +198,10 @@ def main(argv: list[str] | None = None) -> int:
             server.terminate()
             server.wait(10)
 
+    # A folder's name, never its path: the output is committed (results/).
+    source = "this checkout" if args.source == ROOT else args.source.name
     print(f"server: python -m scorekeeper --host 127.0.0.1 (default threads) from"
-          f" {args.source}; {len(ids)} games of {args.moves} moves")
+          f" {source}; {len(ids)} games of {args.moves} moves")
     print(f"moves, no PDF load:      {percentiles(quiet)}")
     print(f"moves, {args.clients} PDF clients:    {percentiles(loaded)}")
     print(f"PDF answers: {dict(sorted(answers.items()))}")

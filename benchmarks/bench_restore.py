@@ -170,8 +170,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         valid, bad, games = cut_backups(args.db, args.mb, Path(tmp))
         size = valid.stat().st_size / 1024 / 1024
+        # A folder's name, never its path: the output is committed (results/).
+        source = "this checkout" if args.source == ROOT else args.source.name
         print(f"backup: {games} games, {size:.1f} MB; {args.repeat} runs each,"
-              f" code from {args.source}")
+              f" code from {source}")
         print(f"{'case':<26} {'status':>6} {'median s':>9} {'peak MB':>8}")
         for via in ways:
             for label, path in (("valid", valid), ("last game bad", bad)):
