@@ -343,15 +343,15 @@ def test_c13_the_history_page_says_when_the_last_snapshot_was_made(
     assert "Feb 3, 2026" in moment.text() and "UTC" in moment.text()
 
 
-def test_c13_the_readme_way_of_restoring_a_snapshot_brings_every_game_back(
+def test_c13_the_documented_way_of_restoring_a_snapshot_brings_every_game_back(
     tmp_path: Path,
 ) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "### Restoring from a snapshot" in readme
+    serving = (ROOT / "docs" / "SERVING.md").read_text(encoding="utf-8")
+    assert "### Restoring from a snapshot" in serving
     instance = instance_with_games(tmp_path / "inst", corpus_names()[:3])
     path = snapshots.take_snapshot(str(instance / "scorekeeper.sqlite3"),
                                    instance / "snapshots")
-    # A change after the snapshot, then the README's steps: the server stopped,
+    # A change after the snapshot, then the documented steps: the server stopped,
     # the database and its -wal and -shm moved away, the snapshot in its place.
     with sqlite3.connect(instance / "scorekeeper.sqlite3") as conn:
         conn.execute("UPDATE games SET players = '[\"Late\", \"Change\"]'")
