@@ -1,4 +1,4 @@
-"""Run the benchmarks and rewrite the README's benchmark table from their output.
+"""Run the benchmarks and rewrite benchmarks/README.md's table from their output.
 
 Usage:
     python benchmarks/report.py                 # every benchmark, then the table
@@ -14,8 +14,8 @@ file names the command that makes it (`setup`), run only when the file is
 missing. Each run's output is kept whole in benchmarks/results/<name>.txt and
 its summary in benchmarks/results/results.json, with the machine, the date and
 the load average before and after (the machine is shared: a figure means
-little without its load); the table between the README's markers is rewritten
-from those, so rows measured on different days say so.
+little without its load); the table between benchmarks/README.md's markers is
+rewritten from those, so rows measured on different days say so.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+README = ROOT / "benchmarks" / "README.md"
+"""The page whose table this rewrites (the project's README links to it)."""
 RESULTS = ROOT / "benchmarks" / "results"
 BEGIN = "<!-- benchmarks:begin (python benchmarks/report.py rewrites this table) -->"
 END = "<!-- benchmarks:end -->"
@@ -43,7 +44,7 @@ H10K = "/tmp/scorekeeper-bench-h10k.sqlite3"
 
 @dataclass(frozen=True)
 class Bench:
-    """One benchmark: one row of the README's table."""
+    """One benchmark: one row of the table."""
 
     name: str
     command: list[str]
@@ -112,7 +113,7 @@ BENCHMARKS = [
           "the photo endpoint end to end; other routes while photos are read",
           "< 1.5 s", r"^(photo end|other|photos)"),
     Bench("teach", ["benchmarks/bench_teach.py"],
-          "teaching the colours (issue 20): six tiles of real shifted paint,"
+          "teaching the colours: six tiles of real shifted paint,"
           " apart / in a row, cool / plain / warm light; first moves of"
           " far-shifted paint before / after teaching",
           "0 named wrong; first moves all right after", r"^(teaching|first)"),
@@ -247,7 +248,8 @@ def table(results: dict[str, dict[str, object]]) -> str:
 def rewrite_readme(results: dict[str, dict[str, object]]) -> None:
     text = README.read_text(encoding="utf-8")
     if BEGIN not in text or END not in text:
-        raise SystemExit(f"README.md has no markers {BEGIN!r} ... {END!r}")
+        raise SystemExit(f"{README.relative_to(ROOT)} has no markers"
+                         f" {BEGIN!r} ... {END!r}")
     head, rest = text.split(BEGIN, 1)
     _old, tail = rest.split(END, 1)
     README.write_text(f"{head}{BEGIN}\n{table(results)}\n{END}{tail}",
@@ -284,8 +286,8 @@ def main() -> int:
                               encoding="utf-8")
     repick(results)
     rewrite_readme(results)
-    print(f"README.md's table rewritten ({len(results)} of {len(BENCHMARKS)} rows"
-          " measured)")
+    print(f"{README.relative_to(ROOT)}'s table rewritten ({len(results)} of"
+          f" {len(BENCHMARKS)} rows measured)")
     return 0
 
 
