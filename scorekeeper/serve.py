@@ -42,7 +42,7 @@ DEFAULT_WORKERS = 0
 """Worker processes; 0: this process alone, on waitress (the household's
 server). A club night may want more (`--workers 4`): each runs Python under its
 own GIL, so while one computes a board's options the others keep answering, at
-the memory of one more process each (README, "Benchmarks")."""
+the memory of one more process each (docs/SERVING.md, "Workers")."""
 
 DEFAULT_THREADS = 8
 """Threads per worker: requests waiting on SQLite's write lock don't hold the rest."""

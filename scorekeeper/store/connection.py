@@ -25,7 +25,7 @@ def connect(path: str, *, check_same_thread: bool = True) -> sqlite_utils.Databa
     db = sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
     db.execute("PRAGMA foreign_keys = ON")
     # WAL survives a process crash intact; NORMAL skips the fsync per commit
-    # that only guards against power loss (see README, "Trust").
+    # that only guards against power loss (docs/SERVING.md, "Trust").
     db.execute("PRAGMA synchronous = NORMAL")
     return db
 

@@ -5,8 +5,8 @@ and ratings appear.
 The server listens as `scorekeeper.test` (chromium maps that name to
 127.0.0.1), so the join link in the QR code is the address other phones use,
 and cookies go over a plain-HTTP name that is not loopback (ECOSYSTEM.md,
-pitfall 2). Set CLUB_SCREENSHOTS to a folder to keep the screenshots the
-README shows (docs/screenshots/).
+pitfall 2). Set CLUB_SCREENSHOTS to a folder to keep the screenshots the docs'
+club night page shows (docs/CLUB.md, docs/screenshots/).
 """
 
 from __future__ import annotations
