@@ -511,7 +511,7 @@ def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
         if parts is not None:
             if peel:
                 grown = np.asarray(cv2.dilate(parts, kernel, iterations=peel))
-                return grown & np.asarray(light)
+                return cast(np.ndarray, grown & np.asarray(light))
             return parts
     return None
 
@@ -541,7 +541,7 @@ def _unlike_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                                   x - wx0 + q:x - wx0 + CELL - q], 90))
     if top - usual < 16:
         return light
-    return (far > usual + 0.45 * (top - usual)).astype(np.uint8)
+    return cast(np.ndarray, (far > usual + 0.45 * (top - usual)).astype(np.uint8))
 
 
 def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:

@@ -89,9 +89,10 @@ def value_ratio(img: np.ndarray, radius: float, floor: bool = False) -> np.ndarr
 
     light = smooth(cv2.dilate(small, kernel))
     if not floor:
-        return v.astype(np.float32) / np.maximum(light, 24.0)
+        return cast(np.ndarray, v.astype(np.float32) / np.maximum(light, 24.0))
     low = np.minimum(smooth(cv2.erode(small, kernel)), light - 24.0)
-    return (v.astype(np.float32) - low) / np.maximum(light - low, 24.0)
+    return cast(np.ndarray,
+                (v.astype(np.float32) - low) / np.maximum(light - low, 24.0))
 
 
 def dark_threshold(ratio: np.ndarray, mask: np.ndarray | None = None) -> float:
@@ -197,7 +198,8 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
     x1 = np.clip(x[idx] + bw[idx] + m, 0, w)
     y1 = np.clip(y[idx] + bh[idx] + m, 0, h)
     def box_sum(table: np.ndarray) -> np.ndarray:
-        return table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+        return cast(np.ndarray,
+                    table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0])
 
     box = (x1 - x0) * (y1 - y0)
     enclosed = box_sum(integral) >= 0.8 * (box - area[idx])
@@ -366,7 +368,7 @@ def _like_table(img: np.ndarray, labels: np.ndarray, n: int, idx: np.ndarray,
     chroma = mean / total
     near = np.abs(chroma[idx] - chroma[table]).sum(axis=1) < 0.06
     level = np.abs(np.log((total[idx, 0] + 1) / (total[table, 0] + 1))) < 0.3
-    return near & level
+    return cast(np.ndarray, near & level)
 
 
 LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])

@@ -242,7 +242,7 @@ class NewGameForm(NamedForm):
         except engine.InvalidName:
             return names
 
-    def validate_names(self, field: FieldList) -> None:
+    def validate_names(self, field: FieldList[StringField]) -> None:
         """Apply the one name rule to the table (CONTRACT §8)."""
         try:
             variant = self.variant()
