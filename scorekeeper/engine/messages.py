@@ -495,7 +495,7 @@ class Words:
         return self.gettext(template, **values)
 
 
-def _raw(words: Words, value: Any) -> Any:
+def _raw(_words: Words, value: Any) -> Any:
     return value
 
 

@@ -67,7 +67,3 @@ HOOKS: dict[str, Any] = {
 def loads(text: str | bytes) -> Any:
     """json.loads with the number checks."""
     return json.loads(text, **HOOKS)
-
-
-DECODER = json.JSONDecoder(**HOOKS)
-"""A decoder with the number checks (raw_decode for streamed reading)."""

@@ -21,7 +21,6 @@ could belong to either of two groups is reported uncertain.
 from __future__ import annotations
 
 import colorsys
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -234,12 +233,3 @@ def name_colors(hues: Sequence[float], saturations: Sequence[float],
             conf *= max(0.0, sat / GREY)
         named[i] = Named(int(best[0]), round(conf, 3), costs)
     return [x for x in named if x is not None]
-
-
-def spread_of(hues: Sequence[float]) -> tuple[float, float]:
-    """The circular mean and spread (degrees) of some hues."""
-    rad = np.radians(np.asarray(hues, np.float64))
-    c, s = np.cos(rad).mean(), np.sin(rad).mean()
-    mean = math.degrees(math.atan2(s, c)) % 360.0
-    diffs = (np.asarray(hues) - mean + 180.0) % 360.0 - 180.0
-    return mean, float(np.sqrt((diffs ** 2).mean())) if len(diffs) > 1 else 3.0
