@@ -408,7 +408,7 @@ in the benchmark's photos), so two steps are at most 5.6 extents. A first
 move whose middle symbols are too dark to find shows symbols two tiles
 apart; the grid found so is halved where tiles lie between
 (`reader._step_of_two`). (At 3.2 extents, small crisscrosses two tiles
-apart were no lattice at all: first move #786, four tiles, refused.)"""
+apart were no lattice at all: such first moves were refused.)"""
 
 
 def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | None:
@@ -418,8 +418,8 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
     nearest = d.argmin(axis=1)
     nn = d[np.arange(len(pts)), nearest]
     # Two symbols a tile apart lie further apart than either is wide: a
-    # speck of grain inside a symbol's tile set a step of half a tile
-    # (first moves #439, #767: the lone tile was refused).
+    # speck of grain inside a symbol's tile set a step of half a tile (and
+    # a first move's lone tile was refused).
     wider = np.maximum(ext, ext[nearest])
     ok = (nn > 1.05 * wider) & (nn < TWO_STEPS * ext)
     if not ok.any():
@@ -581,8 +581,8 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
             or top + height == win.shape[0]:
         # Dark out to the window's edge: the window itself (a dark table
         # joins the body), whose square would give the tile its side and
-        # angle, or the body joined to dark beside it (glare #605: dark wood
-        # by a tile the lamp blew out), whose box is far larger than a tile.
+        # angle, or the body joined to dark beside it (dark wood by a tile
+        # the lamp blew out), whose box is far larger than a tile.
         return None
     (_, _), (bw, bh), a = cv2.minAreaRect(c)
     side = (bw + bh) / 2

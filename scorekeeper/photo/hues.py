@@ -1,4 +1,4 @@
-"""Name the symbols' colours from the photo itself (issue 20).
+"""Name the symbols' colours from the photo itself.
 
 Real paint is not the renderers' paint: a real orange sits a few degrees of
 hue from red, a real purple close to blue, and the light moves every hue.
@@ -76,7 +76,7 @@ colour a guess."""
 GREY = 0.22
 """Below this saturation a symbol's hue says little (glare, a washed-out
 print) and shows no paint (real paint measures 0.5 and more in every light
-issue 20's sets draw): its colour is reported uncertain, and it cannot teach
+the test sets draw): its colour is reported uncertain, and it cannot teach
 a colour (`teach`)."""
 
 
