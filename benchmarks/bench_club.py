@@ -255,7 +255,6 @@ class Tally:
         self.statuses: dict[int, int] = {}
         self.errors: list[str] = []
         self.locked = 0
-        self.wire = 0
         self.recording = True
 
     def add(self, kind: str, seconds: float, status: int, body: bytes) -> None:

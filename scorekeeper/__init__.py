@@ -26,7 +26,7 @@ SECURITY_HEADERS = {
 STATIC_HEADERS = {"X-Content-Type-Options": "nosniff"}
 """Headers on a static file: the CSP and framing rules govern documents, not the
 scripts and styles they load, and a game page loads ten of those (headers are
-bytes on the wire too: issue 12)."""
+bytes on the wire too: benchmarks/bench_page.py)."""
 
 STATIC_DROPPED = ("Content-Disposition", "Last-Modified", "Accept-Ranges")
 """Headers Flask's static files carry that nothing uses here: the ETag

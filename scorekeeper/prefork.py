@@ -6,8 +6,8 @@ as a shared socket). Each worker creates its own app (serve.worker_app) and
 runs waitress on the socket: the kernel gives each new connection to one of
 them. So a club night gets N GILs, and each worker keeps what waitress gives
 one process: a request's body is read whole in its I/O thread before a thread
-is given to the app, so a guest trickling a body holds no thread (issue 19;
-granian, used before, handed the body to a thread as it arrived).
+is given to the app, so a guest trickling a body holds no thread (granian,
+used before, handed the body to a thread as it arrived).
 
 The command supervises: a worker that dies is started again (after a pause if
 it died young, so a worker failing at start does not spin); Ctrl+C or SIGTERM

@@ -1,4 +1,4 @@
-"""Child processes that die with the server (issue 19: no orphans).
+"""Child processes that die with the server: no orphans.
 
 The server starts children: the helper that reads photos and draws PDFs
 (web/helper.py) and, with `--workers N`, the worker processes. Stopped

@@ -82,7 +82,7 @@
       Object.keys(free).forEach(function (k) {
         if (!drawnSlots[k]) {
           var rect = drawnSlots[k] = cellRect(layers.slots, free[k][0], free[k][1], slotClass(k, free[k]), 6);
-          // A dead cell says what it is to a finger held on it or a mouse (issue 18).
+          // A dead cell says what it is to a finger held on it or a mouse.
           if (b.dead[k]) { sk.svg("title", {}, rect).textContent = b.t("dead"); }
         }
       });

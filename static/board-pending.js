@@ -186,7 +186,7 @@
         b.say("…", "wait");
       }, SLOW_MS);
       var move = {type: "place", tiles: pending, turn: b.state.turn};
-      // Table discipline (issue 10): countdown.js keeps the thinking time on its element.
+      // Table discipline (CONTRACT §10): countdown.js keeps the thinking time on its element.
       var clock = document.querySelector("[data-countdown][data-thinking]");
       if (clock) { move.seconds = parseInt(clock.getAttribute("data-thinking"), 10); }
       sk.net.send("POST", b.api + "/moves", move)
@@ -215,7 +215,7 @@
         .catch(function () {
           b.busy = false;
           clearTimeout(slow);
-          // Offline (issue 10): offline.js keeps the move and sends it when the server is back.
+          // Offline: offline.js keeps the move and sends it when the server is back.
           var offline = sk.offline;
           if (offline && offline.keep(b.api + "/moves", move)) { b.say(offline.message(), "wait"); return; }
           b.say(b.t("offline"), "error");

@@ -4,7 +4,7 @@
    tappable size, and the gestures: one finger pans, two pinch, a wheel zooms,
    a short touch is a tap (b.tap). Opening the picker may scroll the page to
    bring the board up on a short phone; once the move is stored or cleared the
-   page scrolls back (b.unscroll), so the totals are where they were (issue 18). */
+   page scrolls back (b.unscroll), so the totals are where they were. */
 (function () {
   "use strict";
   var sk = window.scorekeeper, CELL = sk.boardParts.CELL;

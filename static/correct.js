@@ -1,4 +1,4 @@
-/* Correct a past move by tapping (issue 10): the board as it was before the
+/* Correct a past move by tapping: the board as it was before the
    move, with the move's tiles on it. A tap on a free cell next to the tiles
    opens the picker; a tap on one of the move's tiles takes it off. The form's
    tile rows (row, column, colour, shape) stay the truth the server reads: this

@@ -1,4 +1,4 @@
-/* A club night's page follows its tables by itself (issue 23): live.js polls
+/* A club night's page follows its tables by itself (CONTRACT §14): live.js polls
    the event's state (tv.json, 304 while nothing changed); on a change the
    page's own name, tables and standings are fetched again and swapped in,
    drawn by the server as on a reload, so nothing is drawn twice (a rename on

@@ -1,4 +1,4 @@
-/* A club night's TV view (issue 23): every table's totals and whose turn it
+/* A club night's TV view (CONTRACT §14): every table's totals and whose turn it
    is, and the standings; follows the event by itself through live.js (the
    game's table view does the same) and redraws from each new state, the
    night's name too (a rename on another device). Once the night is deleted

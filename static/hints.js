@@ -1,4 +1,4 @@
-/* Hints on the game page (issue 11): a toggle, off by default and remembered
+/* Hints on the game page (CONTRACT §11): a toggle, off by default and remembered
    per game on this device, that marks on the board the cells where one tile
    makes a Qwirkle (overlay "threat"), the hot cells: every one the engine
    lists (up to 5), the best single-tile score apart (overlay "hot") from the

@@ -1,5 +1,5 @@
 /* Scripts a page fetches only once they are needed, so that a game page
-   stays within 30 KB on the wire (issue 22): each is a bundle of its own
+   stays within 30 KB on the wire (benchmarks/bench_page.py): each is a bundle of its own
    (web/assets.py) named by the data-src of the element that needs it.
    - static/hints.js, when the hints are on for this game on this device
      (hints.js remembers it), or once their switch is turned on: hints.js

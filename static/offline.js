@@ -1,4 +1,4 @@
-/* A move confirmed while the scorekeeper cannot be reached (issue 10).
+/* A move confirmed while the scorekeeper cannot be reached.
 
    board.js (a placing move) and table.js (a trade or a pass) hand such a move
    to window.scorekeeper.offline.keep(url, move): it is kept in localStorage

@@ -1,4 +1,4 @@
-/* A photo of the board as the move (issue 13): the camera button's photo goes
+/* A photo of the board as the move (CONTRACT §12): the camera button's photo goes
    to the server, which reads the new tiles; they join the pending move through
    the board's hook (window.scorekeeper.board.propose), so the usual preview,
    fixing by tap and Confirm follow. Tiles the reader was unsure of are marked
@@ -6,7 +6,7 @@
    readers; the marks go once a tile is changed or the move is stored. Every
    sentence comes from the page or the server's answer, in the page's language.
    Listens on the document: table.js may swap <main> after a move. A bundle of
-   its own: static/later.js fetches it once a photo is taken (issue 22). */
+   its own: static/later.js fetches it once a photo is taken (the game page's 30 KB). */
 (function () {
   "use strict";
   var KIND = "photo-low";

@@ -167,7 +167,7 @@
     text(one("[data-replay-step]"), String(n));
   }
 
-  /* The better placement of the same tiles (issue 11): drawn over the board
+  /* The better placement of the same tiles (CONTRACT §11): drawn over the board
      as the server draws it (history/_board.html), with its line of text. */
   function showBest(facts) {
     var layer = board && board.querySelector("[data-best]");

@@ -1,4 +1,4 @@
-/* Says the score aloud (issue 21): after each move, the device speaks the
+/* Says the score aloud: after each move, the device speaks the
    move in the page's language with the browser's own speechSynthesis
    ("Anna: 12 points, Qwirkle!"), and at the end the winner and the totals.
 

@@ -169,7 +169,7 @@
   }
 
   /* After a move made here the totals and the whole last-move line are on
-     screen, below the sticky header (issue 18): scroll up to them if needed. */
+     screen, below the sticky header: scroll up to them if needed. */
   function bringTotals(main) {
     var scores = main.querySelector("[data-scores]");
     var header = document.querySelector("header");
@@ -263,7 +263,7 @@
     return send("POST", api() + "/moves", body)
       .then(function (res) { answered(res, done, flashed); })
       .catch(function () {
-        // Offline (issue 10): a trade or pass is kept and sent later, as a placing move is.
+        // Offline: a trade or pass is kept and sent later, as a placing move is.
         var offline = sk.offline;
         if (body.type !== "penalty" && offline && offline.keep(api() + "/moves", body)) {
           say(offline.message(), "wait");

@@ -1,4 +1,4 @@
-/* The table view (issue 10): follows the game by itself (live.js: server-
+/* The table view: follows the game by itself (live.js: server-
    sent events, or polling tv.json); shows the totals, the live board (its
    tiles drawn by core.js's sk.tile, the last move marked), the player to
    move, the last move and the turn's clock (labelled: the thinking time

@@ -1,4 +1,4 @@
-"""Refusals read correctly for every tile in nl, de, fr and es (issue 21).
+"""Refusals read correctly for every tile in nl, de, fr and es.
 
 The agreement rules are data, declared beside the catalogs in
 scorekeeper/translations/grammar.toml: each shape's gender, each colour's form

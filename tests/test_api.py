@@ -376,7 +376,7 @@ def test_an_illegal_move_gives_its_cells_and_names_its_tile(table: Table) -> Non
 
     answer = game.place((0, 0, "red", "diamond"), status=422)
 
-    # The page marks the cells; the sentence names the tile (issue 18).
+    # The page marks the cells; the sentence names the tile.
     assert [0, 0] in answer["error"]["cells"]
     assert answer["error"]["message"] == "This cell already holds a tile: red circle."
 

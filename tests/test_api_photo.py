@@ -1,4 +1,4 @@
-"""POST /api/games/<id>/photo (issue 13, CONTRACT §12): a photo of the board is
+"""POST /api/games/<id>/photo (CONTRACT §12): a photo of the board is
 read as a proposed move, nothing stored; a bad upload is a 422 or a 400, never a
 500, and a body over the limit is refused before it is read."""
 
@@ -365,11 +365,11 @@ def test_every_reason_of_the_reader_has_a_sentence_in_every_language(
                 if language == "en" and reason in {"blurred", "no_tiles", "not_read"}:
                     assert sentence == REASONS[reason]
             # The cells stay in the error's params for the page; the sentence
-            # names no coordinates (issue 18).
+            # names no coordinates.
             assert "(0, 1)" not in text.photo_unreadable("not_one_line", params)
 
 
-# --- issue 20: what the table's confirmed moves teach ----------------------------
+# --- what the table's confirmed moves teach -------------------------------------
 
 REDDER_ORANGE = synth_real.Paint((
     ("red", 356.0, 0.85, 0.55), ("orange", 7.0, 0.9, 0.55),

@@ -1,4 +1,4 @@
-"""The photo route under attack (issue 19): a pixel bomb is refused before it is
+"""The photo route under attack: a pixel bomb is refused before it is
 decoded, a device and a game have a photo rate, and photos sent by a stranger
 from one device never keep the table's own photo out."""
 
@@ -59,7 +59,7 @@ def test_a_png_declaring_40_megapixels_is_refused_before_it_is_decoded(
     response = send(game, bomb, mimetype="image/png")
     assert response.status_code == 422
     error = response.get_json()["error"]
-    # Before issue 19 it was decoded whole (120 MB of pixels), then "no tiles".
+    # Unguarded, it was decoded whole (120 MB of pixels), then "no tiles".
     assert error["reason"] == "too_large"
     assert "16" in error["message"] and "7300" in error["message"]
     assert game.state()["turn"] == 0
@@ -142,7 +142,7 @@ def test_a_strangers_photos_never_keep_the_tables_photo_out(
     threads.append(sender("table", ours))
     for thread in threads:
         thread.join(60)
-    # Before issue 19 the stranger's eight readings filled the one slot for
+    # Without a queue per device, the stranger's eight readings filled the one slot for
     # sixteen seconds and the table's photo got 503 after three.
     assert answers["table"] == [200]
     assert answers["stranger"].count(200) == 1

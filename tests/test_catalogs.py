@@ -162,7 +162,7 @@ def test_game_terms_are_the_rule_books_words(
 
 
 def test_spanish_calls_a_game_partida_and_the_hand_mano() -> None:
-    # "juego 6" read as "game 6" under a player (issue 21, GLOSSARY §13).
+    # "juego 6" read as "game 6" under a player (GLOSSARY §13).
     with i18n.language("es"):
         assert i18n.gettext("hand %(n)s", n=6) == "6 en mano"
         assert "juego" not in i18n.gettext("New game").lower()

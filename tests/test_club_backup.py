@@ -1,4 +1,4 @@
-"""Backups carry club nights (issue 23): the optional top-level "events" key."""
+"""Backups carry club nights (CONTRACT §14): the optional top-level "events" key."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Club nights, standings and ratings (issue 23, CONTRACT §14), through the API.
+"""Club nights, standings and ratings (CONTRACT §14), through the API.
 
 Standings and ratings are computed here independently from the finished games
 as the API reports them (final scores, excluded seats), with the openskill

@@ -1,4 +1,4 @@
-"""Club night pages (issue 23): creating one, its page, joining by its link,
+"""Club night pages (CONTRACT §14): creating one, its page, joining by its link,
 seating the next round, the standings files, the TV view, ratings on the
 player pages."""
 

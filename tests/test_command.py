@@ -1,4 +1,4 @@
-"""Running it at home for years (issue 14, CONTRACT §13): the terminal at start,
+"""Running it at home for years (CONTRACT §13): the terminal at start,
 `scorekeeper backup` and `scorekeeper restore`, automatic snapshots."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Edit rights that last (issue 18): a device cookie that outlives the session,
+"""Edit rights that last: a device cookie that outlives the session,
 the admin page (every running game's PIN, rights, ending), and stale games
 offered for ending in the history."""
 

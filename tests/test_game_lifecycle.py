@@ -1,4 +1,4 @@
-"""Ending and abandoning a game (issue 10): the engine's close, the record, the
+"""Ending and abandoning a game: the engine's close, the record, the
 store, the API, the game page, history and the players table."""
 
 from __future__ import annotations

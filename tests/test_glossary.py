@@ -1,4 +1,4 @@
-"""One voice and one word per concept in each catalog (issue 21).
+"""One voice and one word per concept in each catalog.
 
 GLOSSARY.md §13 lists, per language, the words to use and the synonyms and
 forms of address to avoid; every msgstr of that language's catalog is held to
@@ -62,7 +62,7 @@ def test_no_catalog_uses_a_word_its_glossary_avoids(lang: str) -> None:
 
 
 @pytest.mark.parametrize(("lang", "sentence"), [
-    # Strings of the catalogs before issue 21: each breaks a rule.
+    # Strings the catalogs once held: each breaks a rule.
     ("es", "Ya no cabe nada en esta casilla. Toca una ficha gris para ver por qué."),
     ("es", "juego %(n)s"),
     ("fr", "Trop de pions dans une main."),

@@ -1,4 +1,4 @@
-"""Bad input never reaches a 500 and changes nothing (issue 19): huge numbers in
+"""Bad input never reaches a 500 and changes nothing: huge numbers in
 any JSON (API, the restore page, `scorekeeper restore`), a time-zone cookie
 naming a folder of zones, and hostile values in every cookie and header the
 app reads."""
@@ -187,7 +187,7 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Flask, int]:
     page=st.sampled_from(PAGES),
     remote=st.sampled_from(["127.0.0.1", "192.168.1.50", "::1", "fe80::1"]),
 )
-# The attacks issue 19 found, always tried: a folder of zones, a 5,000-digit PIN.
+# Attacks found once, always tried: a folder of zones, a 5,000-digit PIN.
 @example(cookies={"tz": "Etc"}, headers={}, page="/", remote="192.168.1.50")
 @example(cookies={}, headers={"X-Admin-Pin": "9" * 5000}, page="/restore",
          remote="192.168.1.50")

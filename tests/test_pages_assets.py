@@ -1,6 +1,6 @@
 """A page's scripts and styles as bundles (web/assets.py): one answer each,
 minified inside their gzip, kept by the browser until a file changes; static
-files carry only the headers a file needs (issue 12: bytes on the wire)."""
+files carry only the headers a file needs (bytes on the wire: bench_page.py)."""
 
 from __future__ import annotations
 

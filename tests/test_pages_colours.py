@@ -1,4 +1,4 @@
-"""Teach the colours (issue 20), end to end: a household photographs one tile
+"""Teach the colours, end to end: a household photographs one tile
 of each colour on the page, sees the six colours read, keeps them, and the
 first photo of a new game reads their real paint right; a photo that is not
 one tile of each colour is a clear 422 and stores nothing."""

@@ -75,7 +75,7 @@ def test_s7_a_friendly_table_never_touches_the_section(client: FlaskClient) -> N
     doc = page(client, f"/games/{game_id}")
     assert doc.find_all(data_discipline=True) == []
     assert doc.find_all(data_countdown=True) == []
-    # Nor loads the countdown's script (a page's bytes on the wire: issue 12).
+    # Nor loads the countdown's script (a page's bytes on the wire: bench_page.py).
     scripts = [s.attrs.get("src", "") for s in doc.find_all("script")]
     assert any(src.startswith("/assets/game.js?v=") for src in scripts)
     assert "/static/countdown.js" not in scripts

@@ -1,4 +1,4 @@
-"""Insights on the pages (issue 11): the replay's best spot, the analysis page."""
+"""Insights on the pages (CONTRACT §11): the replay's best spot, the analysis page."""
 
 from __future__ import annotations
 

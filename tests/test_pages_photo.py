@@ -1,4 +1,4 @@
-"""The game page's camera button (issue 13): there for a device that may enter
+"""The game page's camera button (CONTRACT §12): there for a device that may enter
 moves in a running game of tiles, labelled, opening the back camera."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def test_the_game_page_has_a_labelled_camera_button_for_the_moving_device(
                      r"[^>]*data-photo-input>", field.group(1))
     assert f'data-url="/api/games/{game_id}/photo"' in page
     # photo.js is a bundle of its own that static/later.js fetches once a
-    # photo is taken (web/assets.py; issue 22's 30 KB).
+    # photo is taken (web/assets.py; the game page's 30 KB: bench_page.py).
     bundle = re.search(r'data-photo data-src="(/assets/photo\.js\?v=\w+)"', page)
     assert bundle is not None
     with client.get(bundle.group(1)) as script:

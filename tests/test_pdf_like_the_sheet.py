@@ -1,4 +1,4 @@
-"""The PDF score sheet says what the printable page says (issue 18): how the game
+"""The PDF score sheet says what the printable page says: how the game
 ended ("ended early") beside the winner, and a row of each player's Qwirkles."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""PINs that hold and never lock the owner out; proxy headers (issue 19).
+"""PINs that hold and never lock the owner out; proxy headers.
 
 The attacks the red team ran: guessing spread over a whole history of games,
 a finished game claimed by its PIN, one wrong try every 15 minutes keeping the

@@ -219,7 +219,7 @@ def test_player_totals_follow_every_kind_of_write(
     assert summarised(app) == recounted(app)
     cut.undo()
     assert summarised(app) == recounted(app)
-    # Ending, abandoning and reopening a game (issue 10).
+    # Ending, abandoning and reopening a game.
     with app.test_request_context():
         stored.close_game(game.id, "ended")
         assert summarised(app) == recounted(app)

@@ -212,7 +212,7 @@ def state_sentences(state: dict[str, Any]) -> Iterator[str]:
     last = state.get("last_move") or {}
     if last:
         yield last["text"]
-        yield last["spoken"]  # said aloud by static/speech.js (issue 21)
+        yield last["spoken"]  # said aloud by static/speech.js
         for line in (last.get("breakdown") or {}).get("lines", []):
             yield line["label"]
 

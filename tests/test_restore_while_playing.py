@@ -1,4 +1,4 @@
-"""A restore never breaks the table (issue 19): it stores its games a short
+"""A restore never breaks the table: it stores its games a short
 batch per transaction, so a move or a new game posted while it runs is stored at
 once; a restore that fails part-way leaves nothing; and a database kept locked by
 another writer answers 503 with Retry-After, never 500, on the API and on pages."""

@@ -1,4 +1,4 @@
-"""Nothing a guest on the network can break (issue 9, CONTRACT §8): the admin PIN,
+"""Nothing a guest on the network can break (CONTRACT §8): the admin PIN,
 restores that skip what is stored, bounded sizes, renders that cannot pile up,
 join links, allowed hosts, private files, a full disk, the game PIN."""
 
@@ -864,7 +864,7 @@ def test_wrong_game_pins_are_rate_limited(app: Flask, client: FlaskClient) -> No
     assert [t.status_code for t in tries] == [403] * limits.FREE_TRIES
     assert locked.status_code == 429
     assert int(locked.headers["Retry-After"]) > 0
-    # The lock is the guesser's (issue 19): not spread over other games, and
+    # The lock is the guesser's: not spread over other games, and
     # never the owner's, who gets in from another device.
     assert elsewhere.status_code == 429
     assert back.status_code == 302

@@ -1,4 +1,4 @@
-"""The real `python -m scorekeeper` as a household runs it (issue 19): one
+"""The real `python -m scorekeeper` as a household runs it: one
 process, one helper for photos and PDFs, no process left behind by `kill -9`,
 its port free again right after Ctrl+C, and no slow client holding it up.
 
@@ -168,7 +168,7 @@ def a_pdf(port: int) -> None:
 def test_the_default_command_is_one_process_and_one_helper_at_most(
         tmp_path: Path) -> None:
     with server(tmp_path / "inst") as (proc, port):
-        # Before issue 19: granian and four worker processes.
+        # Not granian and four worker processes, as it once was.
         assert descendants(proc.pid) == []
         a_pdf(port)
         a_pdf(port)
@@ -186,7 +186,7 @@ def test_kill_9_of_the_server_leaves_no_process_behind(
         assert started, "the PDFs were drawn in a helper process"
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
-        # Before issue 19 the helpers (and the workers) lived on.
+        # Once, the helpers (and the workers) lived on.
         assert wait_until(lambda: not any(alive(p) for p in started), 15), \
             [p for p in started if alive(p)]
 
@@ -206,7 +206,7 @@ def test_a_restart_right_after_ctrl_c_binds_the_port_at_once(
         assert proc.wait(30) == 0
         # Every worker stopped with the command (Ctrl+C reaches the group).
         assert wait_until(lambda: not any(alive(p) for p in workers), 10)
-    # Before issue 19: "Port ... is already in use" and exit 1, for a minute.
+    # Not "Port ... is already in use" and exit 1, for a minute, as it once was.
     proc = start(instance, port, *extra)
     try:
         assert call(port, "GET", "/api/games")["games"] == []
@@ -238,7 +238,7 @@ def test_trickled_request_bodies_leave_other_requests_answered(
 
             threading.Thread(target=trickle, daemon=True).start()
             time.sleep(3)
-            # Before issue 19 (granian, 4 workers of 8 threads) 64 trickling
+            # Under granian (4 workers of 8 threads), as before, 64 trickling
             # bodies held every thread: these waited as long as they trickled.
             # Each worker is waitress now, which reads a body before a thread
             # sees it.

@@ -1,4 +1,4 @@
-"""Never a 500 from any route (issue 9): every registered URL rule, walked with
+"""Never a 500 from any route: every registered URL rule, walked with
 hostile path values, query strings, form fields and bodies, from this machine
 and from another one."""
 

@@ -1,4 +1,4 @@
-"""What a device says aloud after a move (issue 21): built by text.py from the
+"""What a device says aloud after a move: built by text.py from the
 catalogs, carried in the game page's state (last_move.spoken) and the TV's."""
 
 from __future__ import annotations

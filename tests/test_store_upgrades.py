@@ -236,7 +236,7 @@ def test_an_older_database_gets_player_totals_that_count_every_seat(
 def test_a_database_that_kept_player_totals_before_table_discipline_upgrades(
     tmp_path: Path,
 ) -> None:
-    # The release that served with worker processes (issue 12) applied the
+    # The release that served with worker processes applied the
     # player totals and the games' revision as m300 and m301, before table
     # discipline and the restore guards were merged: it gets those two, and
     # then its totals learn the discipline columns; none of its own runs again.

@@ -1,4 +1,4 @@
-"""The QR code `python -m scorekeeper` prints scans with a phone's camera (issue 18):
+"""The QR code `python -m scorekeeper` prints scans with a phone's camera:
 the printed characters are drawn as a terminal draws them, on a dark and on a light
 theme, and the picture is decoded with OpenCV."""
 

@@ -1,4 +1,4 @@
-"""The table view (issue 10): its page, its poll and its bounded event stream."""
+"""The table view: its page, its poll and its bounded event stream."""
 
 from __future__ import annotations
 

@@ -3,9 +3,9 @@
 An engine error carries a message key and structured parameters (cells, tiles
 as (colour, shape) pairs, counts, a line's direction and kind); `str(exc)` is
 the template filled in English. The sentences name tiles and lines, never
-coordinates the board does not show (issue 18): the cells stay in the
+coordinates the board does not show: the cells stay in the
 parameters, and the page marks them on the board. A tile's name stands where
-no article, ordinal or adjective has to agree with it (issue 21; the rules a
+no article, ordinal or adjective has to agree with it (the rules a
 test checks are in translations/grammar.toml). `scorekeeper.text` fills the
 same template through gettext, so a page shows it in its own language. `N_`
 only marks a string for the translation catalog (`N_plural` a singular/plural
@@ -495,7 +495,7 @@ class Words:
         return self.gettext(template, **values)
 
 
-def _raw(words: Words, value: Any) -> Any:
+def _raw(_words: Words, value: Any) -> Any:
     return value
 
 

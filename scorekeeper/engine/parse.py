@@ -38,10 +38,6 @@ class Placement(NamedTuple):
 TileInput = Sequence[Any]
 """A placed tile as callers give it: (row, col, color, shape) or a Placement."""
 
-MOVE_TYPES = ("place", "trade", "pass", "penalty")
-"""The kinds of move a record or a request may carry (CONTRACT §5, §10)."""
-
-
 @dataclass(slots=True)  # not frozen: its __init__ runs once per replayed move
 class MoveInput:
     """A move as read from a record or a request, before the game judges it."""

@@ -1,7 +1,7 @@
 """Numbers in JSON a client sends: refused when no game could hold them.
 
 Python turns a JSON integer of any length into an int, and one of more than
-4,300 digits into a ValueError deep inside the parser (issue 19: a 500 from the
+4,300 digits into a ValueError deep inside the parser (a 500 from the
 API, a traceback from `scorekeeper restore`). Every JSON this app reads from
 outside goes through these hooks instead: an integer longer than MAX_DIGITS,
 a float that is not finite (1e999) or NaN/Infinity (not JSON at all) raises
@@ -67,7 +67,3 @@ HOOKS: dict[str, Any] = {
 def loads(text: str | bytes) -> Any:
     """json.loads with the number checks."""
     return json.loads(text, **HOOKS)
-
-
-DECODER = json.JSONDecoder(**HOOKS)
-"""A decoder with the number checks (raw_decode for streamed reading)."""

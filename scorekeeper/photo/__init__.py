@@ -1,4 +1,4 @@
-"""Read a move from a photo of the board (issue 13, CONTRACT §12).
+"""Read a move from a photo of the board (CONTRACT §12).
 
 Classical computer vision with numpy and OpenCV, offline: no Flask, no SQL, no
 model weights. `read_move(image, stored, variant)` finds the tiles and their

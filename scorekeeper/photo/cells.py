@@ -64,7 +64,7 @@ FAINT_BODY = 0.4
 """A rim this dark (but under `HALF_BODY`) is looked at for a painted symbol
 too, to warn only beside a tile of the move (`Cell.paint`): cool light
 lights a black tile bluish grey, and a dark orange tile continuing the move
-showed a rim 0.42 dark (cool light #344). Elsewhere such rims are mostly
+showed a rim 0.42 dark (bench_photo.py's cool light). Elsewhere such rims are mostly
 table grain: warned of anywhere, 11 of 400 right readings gained a warning
 of a tile that is not there."""
 
@@ -222,7 +222,8 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                         _beside_lamp(blown, r - r0 + 1, c - c0 + 1):
                     # The lamp blown out beside it lit this rim grey too, as
                     # the lamp's own cell is (`_lit_body`): read as lit, the
-                    # tile may join the move to the board (glare #675, #839).
+                    # tile may join the move to the board (bench_photo.py's
+                    # glare: such tiles were left out).
                     lit = Cell(r, c, _lit_body(grey[y:y + CELL, x:x + CELL],
                                                dark[y:y + CELL, x:x + CELL], rim))
                     if lit.body >= TILE_BODY:
@@ -322,11 +323,10 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
         mask = _peeled(light, mid)
     if _speck(mask) and cell.body >= TILE_BODY:
         # A lamp beside the tile lit part of its body grey, joining the symbol
-        # to the table past it (glare #482): paint is never grey. Only on a
-        # body that vouches for a tile (on a lighter rim, probed for paint,
-        # it found wood grain in bluish light, cool light #280), and where
-        # something is lit grey (on dark wood it found paint in the grain,
-        # paint shifted #309).
+        # to the table past it (bench_photo.py's glare): paint is never grey.
+        # Only on a body that vouches for a tile (on a lighter rim, probed for
+        # paint, it found wood grain in bluish light), and where something is
+        # lit grey (on dark wood it found paint in the grain).
         grey = hues.colourless(rect[wy0:wy1, wx0:wx1])
         light = ~dark[wy0:wy1, wx0:wx1]
         if float((light & grey).mean()) >= LIT_SHARE:
@@ -511,7 +511,7 @@ def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
         if parts is not None:
             if peel:
                 grown = np.asarray(cv2.dilate(parts, kernel, iterations=peel))
-                return grown & np.asarray(light)
+                return cast(np.ndarray, grown & np.asarray(light))
             return parts
     return None
 
@@ -541,7 +541,7 @@ def _unlike_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                                   x - wx0 + q:x - wx0 + CELL - q], 90))
     if top - usual < 16:
         return light
-    return (far > usual + 0.45 * (top - usual)).astype(np.uint8)
+    return cast(np.ndarray, (far > usual + 0.45 * (top - usual)).astype(np.uint8))
 
 
 def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:

@@ -16,6 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
 import cv2
 import numpy as np
@@ -40,7 +41,7 @@ def chroma(rgb: np.ndarray) -> np.ndarray:
     """Return rg chromaticity (brightness removed) of linear RGB rows."""
     rgb = np.atleast_2d(rgb)
     total = np.maximum(rgb.sum(axis=-1, keepdims=True), 1e-4)
-    return (rgb / total)[..., :2]
+    return cast(np.ndarray, (rgb / total)[..., :2])
 
 
 def paint_linear(name: str) -> np.ndarray:
@@ -52,8 +53,7 @@ def paint_linear(name: str) -> np.ndarray:
 
 def _poly(points: Sequence[tuple[float, float]], turn: float) -> np.ndarray:
     c, s = math.cos(turn), math.sin(turn)
-    pts = np.array(points, np.float64) @ np.array([[c, s], [-s, c]])
-    return pts
+    return cast(np.ndarray, np.array(points, np.float64) @ np.array([[c, s], [-s, c]]))
 
 
 def _circle(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -162,12 +162,12 @@ def _overlap(refs: np.ndarray, query: np.ndarray,
     if ref_area is None:
         ref_area = _area(refs)
     union = ref_area + _area(query[None])[0] - inter
-    return inter / np.maximum(union, 1)
+    return cast(np.ndarray, inter / np.maximum(union, 1))
 
 
 def _area(packed: np.ndarray) -> np.ndarray:
     """Pixels set in each packed mask."""
-    return np.bitwise_count(packed).sum(axis=-1, dtype=np.int32)
+    return cast(np.ndarray, np.bitwise_count(packed).sum(axis=-1, dtype=np.int32))
 
 
 @cache

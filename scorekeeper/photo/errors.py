@@ -1,4 +1,4 @@
-"""Why a photo could not be read: a small vocabulary of reasons (issue 13).
+"""Why a photo could not be read: a small vocabulary of reasons (CONTRACT §12).
 
 The web layer answers 422 `photo_unreadable`; its text module can translate a
 reason from its code and parameters. The English sentence here says how to

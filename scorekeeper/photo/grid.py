@@ -89,9 +89,10 @@ def value_ratio(img: np.ndarray, radius: float, floor: bool = False) -> np.ndarr
 
     light = smooth(cv2.dilate(small, kernel))
     if not floor:
-        return v.astype(np.float32) / np.maximum(light, 24.0)
+        return cast(np.ndarray, v.astype(np.float32) / np.maximum(light, 24.0))
     low = np.minimum(smooth(cv2.erode(small, kernel)), light - 24.0)
-    return (v.astype(np.float32) - low) / np.maximum(light - low, 24.0)
+    return cast(np.ndarray,
+                (v.astype(np.float32) - low) / np.maximum(light - low, 24.0))
 
 
 def dark_threshold(ratio: np.ndarray, mask: np.ndarray | None = None) -> float:
@@ -197,7 +198,8 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
     x1 = np.clip(x[idx] + bw[idx] + m, 0, w)
     y1 = np.clip(y[idx] + bh[idx] + m, 0, h)
     def box_sum(table: np.ndarray) -> np.ndarray:
-        return table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+        return cast(np.ndarray,
+                    table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0])
 
     box = (x1 - x0) * (y1 - y0)
     enclosed = box_sum(integral) >= 0.8 * (box - area[idx])
@@ -366,7 +368,7 @@ def _like_table(img: np.ndarray, labels: np.ndarray, n: int, idx: np.ndarray,
     chroma = mean / total
     near = np.abs(chroma[idx] - chroma[table]).sum(axis=1) < 0.06
     level = np.abs(np.log((total[idx, 0] + 1) / (total[table, 0] + 1))) < 0.3
-    return near & level
+    return cast(np.ndarray, near & level)
 
 
 LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])
@@ -406,7 +408,7 @@ in the benchmark's photos), so two steps are at most 5.6 extents. A first
 move whose middle symbols are too dark to find shows symbols two tiles
 apart; the grid found so is halved where tiles lie between
 (`reader._step_of_two`). (At 3.2 extents, small crisscrosses two tiles
-apart were no lattice at all: first move #786, four tiles, refused.)"""
+apart were no lattice at all: such first moves were refused.)"""
 
 
 def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | None:
@@ -416,8 +418,8 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
     nearest = d.argmin(axis=1)
     nn = d[np.arange(len(pts)), nearest]
     # Two symbols a tile apart lie further apart than either is wide: a
-    # speck of grain inside a symbol's tile set a step of half a tile
-    # (first moves #439, #767: the lone tile was refused).
+    # speck of grain inside a symbol's tile set a step of half a tile (and
+    # a first move's lone tile was refused).
     wider = np.maximum(ext, ext[nearest])
     ok = (nn > 1.05 * wider) & (nn < TWO_STEPS * ext)
     if not ok.any():
@@ -579,8 +581,8 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
             or top + height == win.shape[0]:
         # Dark out to the window's edge: the window itself (a dark table
         # joins the body), whose square would give the tile its side and
-        # angle, or the body joined to dark beside it (glare #605: dark wood
-        # by a tile the lamp blew out), whose box is far larger than a tile.
+        # angle, or the body joined to dark beside it (dark wood by a tile
+        # the lamp blew out), whose box is far larger than a tile.
         return None
     (_, _), (bw, bh), a = cv2.minAreaRect(c)
     side = (bw + bh) / 2

@@ -1,6 +1,6 @@
 """A photo's format and size from its first bytes, before any pixel is decoded
 (no numpy, no OpenCV: the server checks an upload with it before handing it to
-the helper process, issue 19)."""
+the helper process)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ MAX_WHOLE_PIXELS = 16_000_000
 """The largest PNG or progressive JPEG decoded, in pixels. A baseline JPEG is
 decoded at 1/2, 1/4 or 1/8 of its size (libjpeg scales while decoding); a PNG
 only whole (40 MP of PNG is 120 MB of pixels and seconds of work, from a file
-of 116 KB that declares them, issue 19), and a progressive JPEG keeps every
+of 116 KB that declares them), and a progressive JPEG keeps every
 coefficient of the whole image (40 MP: +145 MB). Cameras send baseline JPEGs;
 a PNG is a screenshot, well below this."""
 

@@ -1,4 +1,4 @@
-"""Name the symbols' colours from the photo itself (issue 20).
+"""Name the symbols' colours from the photo itself.
 
 Real paint is not the renderers' paint: a real orange sits a few degrees of
 hue from red, a real purple close to blue, and the light moves every hue.
@@ -21,7 +21,6 @@ could belong to either of two groups is reported uncertain.
 from __future__ import annotations
 
 import colorsys
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -77,7 +76,7 @@ colour a guess."""
 GREY = 0.22
 """Below this saturation a symbol's hue says little (glare, a washed-out
 print) and shows no paint (real paint measures 0.5 and more in every light
-issue 20's sets draw): its colour is reported uncertain, and it cannot teach
+the test sets draw): its colour is reported uncertain, and it cannot teach
 a colour (`teach`)."""
 
 
@@ -234,12 +233,3 @@ def name_colors(hues: Sequence[float], saturations: Sequence[float],
             conf *= max(0.0, sat / GREY)
         named[i] = Named(int(best[0]), round(conf, 3), costs)
     return [x for x in named if x is not None]
-
-
-def spread_of(hues: Sequence[float]) -> tuple[float, float]:
-    """The circular mean and spread (degrees) of some hues."""
-    rad = np.radians(np.asarray(hues, np.float64))
-    c, s = np.cos(rad).mean(), np.sin(rad).mean()
-    mean = math.degrees(math.atan2(s, c)) % 360.0
-    diffs = (np.asarray(hues) - mean + 180.0) % 360.0 - 180.0
-    return mean, float(np.sqrt((diffs ** 2).mean())) if len(diffs) > 1 else 3.0

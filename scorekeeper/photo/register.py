@@ -59,7 +59,7 @@ def register(photo: Mapping[Cell, Label], empty: set[Cell],
         turned = np.array([turn((int(r), int(c)), quarter) for r, c in pcells])
         shifts = scells[None, :, :] - turned[:, None, :]
         keys = shifts[..., 0] * 100_003 + shifts[..., 1]
-        uniq, inverse = np.unique(keys.ravel(), return_inverse=True)
+        _, inverse = np.unique(keys.ravel(), return_inverse=True)
         votes = np.bincount(inverse, weights=agree.ravel())
         for k in np.argsort(votes)[::-1][:6]:
             where = np.flatnonzero(inverse == k)[0]

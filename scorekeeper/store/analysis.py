@@ -1,4 +1,4 @@
-"""Stored move analyses (issue 11): "same tiles, best spot" for each placing move.
+"""Stored move analyses (CONTRACT §11): "same tiles, best spot" for each placing move.
 
 The analysis lives beside its move in the moves table (best_same_tiles,
 best_tiles), so an undo (the row goes) or a correction (the rows are

@@ -1,4 +1,4 @@
-"""The running games with their PINs, for the admin page (issue 18)."""
+"""The running games with their PINs, for the admin page (web/admin.py)."""
 
 from __future__ import annotations
 

@@ -386,7 +386,7 @@ _INSIGHT_TOTALS = {
     "eff_available": "{r}.eff_available",
 }
 """player_totals since m420: the points a player's analysed moves scored and
-the points the same tiles could have scored (issue 11: efficiency)."""
+the points the same tiles could have scored (efficiency, CONTRACT §11)."""
 
 
 @migrations()
@@ -420,7 +420,7 @@ def m420_move_analysis(db: sqlite_utils.Database) -> None:
 @migrations()
 def m500_pin_tries(db: sqlite_utils.Database) -> None:
     """Count wrong PIN tries as leaking buckets per client, per target and in
-    all (store.limits, issue 19), instead of per scope with locks that only grew.
+    all (store.limits), instead of per scope with locks that only grew.
 
     attempts held a count that never fell and a lock time; pin_tries holds each
     bucket's level and when it was last filled: the level drains with time, so
@@ -514,7 +514,7 @@ def _mark(row: str) -> str:
 
 @migrations()
 def m600_club_nights(db: sqlite_utils.Database) -> None:
-    """Add club nights (events, each game's event) and stored ratings (issue 23).
+    """Add club nights (events, each game's event) and stored ratings (CONTRACT §14).
 
     Ratings are a chain: each finished game rates its players from their ratings
     after the games that finished before it. rating_steps keeps each seat's
@@ -538,7 +538,7 @@ def m600_club_nights(db: sqlite_utils.Database) -> None:
 
 @migrations()
 def m700_photo_lessons(db: sqlite_utils.Database) -> None:
-    """Keep what photos of confirmed moves teach the photo reader (issue 20).
+    """Keep what photos of confirmed moves teach the photo reader.
 
     photo_readings holds each game's last read photo's new tiles (their cell
     and measures) until the move after it is stored; photo_lessons a few sums
@@ -570,7 +570,7 @@ def m800_games_by_status(db: sqlite_utils.Database) -> None:
 
     The home page lists the running games and the last finished ones; without
     it, "status = 'active' ORDER BY updated_at" walks the whole updated_at
-    index to find the few running games (22 ms at 50,000 games, issue 19).
+    index to find the few running games (22 ms at 50,000 games).
     """
     db.execute("CREATE INDEX IF NOT EXISTS games_by_status"
                " ON games(status, updated_at, id)")
@@ -748,7 +748,7 @@ RENAMED = {
 """Migrations a database may have applied under an earlier name: the restore
 guards were m300 in the release before table discipline took that number; the
 player totals and the games' revision were m300 and m301 in the release that
-served with worker processes (issue 12), before either was merged."""
+served with worker processes, before either was merged."""
 
 
 def _rename_applied(db: sqlite_utils.Database) -> None:

@@ -1,4 +1,4 @@
-"""The admin page (issue 18): the machine running the scorekeeper, or a device
+"""The admin page: the machine running the scorekeeper, or a device
 that typed the admin PIN, sees every running game's PIN, gives itself the right
 to change any game, and ends or abandons any running game; a game nobody has
 touched for a day may also be closed from the history by a device that holds

@@ -2,7 +2,8 @@
 
 A game page used to load seven scripts and two style sheets, each a request
 with its own headers and its own gzip dictionary; as two bundles they cost ~6 KB
-less on the wire (issue 12's 30 KB) and fewer round trips on a club's Wi-Fi.
+less on the wire (of the game page's 30 KB: benchmarks/bench_page.py) and fewer
+round trips on a club's Wi-Fi.
 A bundle's URL carries a hash of its content, so a phone keeps it until the
 files change (`immutable`) and a revisit asks for nothing but the page. The
 files stay as written in static/; a bundle is built in memory, once per version
@@ -40,7 +41,8 @@ BUNDLES: dict[str, tuple[str, ...]] = {
     ),
     # Fetched by later.js only when needed: the hints and saying the score
     # aloud once their switch is on, reading a photo once one is taken
-    # (~2.4 KB on the wire a game page without them does not carry: issue 22).
+    # (~2.4 KB on the wire a game page without them does not carry within its
+    # 30 KB: benchmarks/bench_page.py).
     "hints.js": ("hints.js",),
     "photo.js": ("photo.js",),
     "speech.js": ("speech.js",),

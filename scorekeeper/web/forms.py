@@ -127,7 +127,7 @@ class NewGameForm(NamedForm):
     )
     # "" lets the app decide from the opening rows; a seat number is the table's pick.
     starter = SelectField(_l("Who starts"), choices=[choice("", "")], default="")
-    # A club night this device holds the token of (issue 23); "" for none. The
+    # A club night this device holds the token of (CONTRACT §14); "" for none. The
     # view offers the choices.
     event = SelectField(_l("Club night"), choices=[choice("", "")], default="")
     colors = IntegerField(
@@ -242,7 +242,7 @@ class NewGameForm(NamedForm):
         except engine.InvalidName:
             return names
 
-    def validate_names(self, field: FieldList) -> None:
+    def validate_names(self, field: FieldList[StringField]) -> None:
         """Apply the one name rule to the table (CONTRACT §8)."""
         try:
             variant = self.variant()

@@ -223,7 +223,8 @@ def in_helper(build: Callable[..., _T], *args: Any) -> _T:
     language = i18n.current()
     zone = language.zone if language.zone_known else None
     try:
-        return helper().run(_in_language, language.code, zone, build, *args)
+        result: _T = helper().run(_in_language, language.code, zone, build, *args)
+        return result
     except HelperGone:
         # Never built in the server's thread instead: what killed the helper
         # (memory, most likely) would take the server with it.

@@ -62,7 +62,7 @@ def _list_row(row: dict[str, Any]) -> dict[str, Any]:
         if finished and row["end_reason"] else ""
     )
     row["set_name"] = text.set_name(variant)
-    # A running game nobody touched for a day: offered for ending (issue 18).
+    # A running game nobody touched for a day: offered for ending (admin.py).
     row["stale"] = not finished and is_stale(
         row.get("last_move_at") or row.get("created_at")
     )
@@ -166,7 +166,7 @@ def board_view(
 
 @dataclass(frozen=True)
 class Insight:
-    """What the replay shows of the moves' analysis (issue 11)."""
+    """What the replay shows of the moves' analysis (CONTRACT §11)."""
 
     moves: dict[int, engine.MoveAnalysis]
     """The analysis of each placing move, by move number (from 1)."""
@@ -330,7 +330,7 @@ def replay(game_id: int) -> str:
         )
 
 
-# --- the analysis of a game (issue 11) ---
+# --- the analysis of a game (CONTRACT §11) ---
 
 
 def analysis_context(row: GameRow) -> dict[str, Any]:

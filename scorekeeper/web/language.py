@@ -81,7 +81,7 @@ def select_zone() -> tzinfo | None:
 
     Only a known zone's name is looked up: ZoneInfo opens files by name, and a
     folder of zones ("America") or a data file beside them raises errors of
-    its own (issue 19: a 500 on every page).
+    its own (a 500 on every page the cookie is sent with).
     """
     name = unquote(request.cookies.get(ZONE_COOKIE, ""))
     if not name or len(name) > 64 or name not in known_zones():

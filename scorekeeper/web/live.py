@@ -11,7 +11,7 @@ at most STREAMS_PER_PROCESS run at once in a process (every kind of screen
 together); one more gets the state if it changed and a retry of BUSY_RETRY_MS,
 which makes it a poll: at a club night (200 screens) most screens poll, so a
 poll that finds nothing new costs one cheap read and a few bytes (quiet_poll),
-and polls often enough that a move shows within 1.5 s (issue 19). Without
+and polls often enough that a move shows within 1.5 s (bench_club.py). Without
 EventSource, the page polls the JSON state (ETag, 304 while
 nothing changed). static/live.js is the browser's half.
 """

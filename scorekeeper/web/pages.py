@@ -108,7 +108,7 @@ def can_edit(row: GameRow) -> bool:
 
 
 STALE_AFTER = timedelta(days=1)
-"""A running game nobody has touched this long is offered for ending (issue 18)."""
+"""A running game nobody has touched this long is offered for ending (admin.py)."""
 
 
 def is_stale(updated_at: str | None) -> bool:

@@ -1,4 +1,4 @@
-"""A photo of the board sent to the API (issue 13, CONTRACT §12): its limits,
+"""A photo of the board sent to the API (CONTRACT §12): its limits,
 who waits for the reader and for how long; the reading itself is
 scorekeeper/photo's, in the helper process (web/helper.py).
 
@@ -10,7 +10,7 @@ anyone who can reach the server can create a game and so hold a token to send
 photos: so each device (the socket's address) has one photo in the queue at a
 time and a rate, each game a rate, and the queue is first come, first served
 among devices. A stranger sending photos from one device thus keeps the
-table's own photo waiting for one reading at most, never for good (issue 19).
+table's own photo waiting for one reading at most, never for good.
 This machine (loopback, the host's own) has neither rate nor queue limit.
 """
 

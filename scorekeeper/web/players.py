@@ -22,7 +22,7 @@ def _rates(row: dict[str, Any]) -> dict[str, Any]:
     turns = row.get("turns") or 0
     row["win_rate"] = (row["wins"] / finished) if finished else None
     row["per_turn"] = (row["points"] / turns) if turns else None
-    # A ratio of sums over every analysed move (issue 11), not a mean of ratios.
+    # A ratio of sums over every analysed move (CONTRACT §11), not a mean of ratios.
     available = row.get("eff_available") or 0
     row["efficiency"] = (row["eff_scored"] / available) if available else None
     return row

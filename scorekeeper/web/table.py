@@ -178,7 +178,7 @@ def page_context(row: GameRow) -> dict[str, Any]:
         "turn_form": TurnForm(turn=game.turn),
         "final": final,
         "ranking": final.ranking() if final is not None and final.scored else [],
-        # Each seat's efficiency on the final screen (issue 11), stored as the
+        # Each seat's efficiency on the final screen (CONTRACT §11), stored as the
         # game ended.
         "efficiency": [
             text.percent(seat.ratio)
@@ -191,7 +191,8 @@ def page_context(row: GameRow) -> dict[str, Any]:
         ),
         "join_url": join_url,
         "game_pin": row.pin if editable else None,
-        # A finished game is not claimed by its PIN (issue 19).
+        # A finished game is not claimed by its PIN: renaming and deleting it
+        # belong to the devices that hold the right, and the admin (claim).
         "claim_form": None if editable or final is not None else ClaimForm(),
         **discipline_context(row, editable),
     }

@@ -1,4 +1,4 @@
-"""The table view (issue 10): big totals, the player to move, the last move and
+"""The table view: big totals, the player to move, the last move and
 the turn's timer, readable across the table; it doubles as a TV or second-screen
 spectator view.
 
@@ -51,7 +51,7 @@ def view_state(row: GameRow) -> dict[str, Any]:
             for seat, (name, score) in enumerate(zip(names, game.scores, strict=True))
         ],
         "bag": game.bag,
-        # The live board (issue 18): its tiles as [row, col, colour, shape] in the
+        # The live board: its tiles as [row, col, colour, shape] in the
         # order placed, and the cells of the last placing move, marked.
         "board": [list(tile) for tile in game.board.tiles()],
         "last_cells": [
@@ -69,7 +69,7 @@ def view_state(row: GameRow) -> dict[str, Any]:
         "timer": {
             "elapsed": turn_elapsed(row), "seconds": game.options.move_seconds,
         } if active else None,
-        # What static/speech.js says aloud after a new move (issue 21).
+        # What static/speech.js says aloud after a new move.
         "turn": game.turn,
         "spoken": text.spoken_last(game, names),
     }

@@ -1,4 +1,4 @@
-"""The home-screen app (issue 10): manifest, icons, and a dark scheme that follows
+"""The home-screen app: manifest, icons, and a dark scheme that follows
 the phone and keeps every text at WCAG AA contrast, in headless chromium."""
 
 from __future__ import annotations

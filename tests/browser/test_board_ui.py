@@ -1,4 +1,4 @@
-"""The board and controls at the table (issue 10): any-order entry, tap targets
+"""The board and controls at the table: any-order entry, tap targets
 of at least 44 CSS px, a view that follows the play, dead cells and greyed
 tiles that say why, and what the picker's tiles are called."""
 

@@ -1,4 +1,4 @@
-"""A club night in the browser (issue 23): three tables join by the event's QR
+"""A club night in the browser (CONTRACT §14): three tables join by the event's QR
 code, moves come in, the event's TV view follows by itself, and the standings
 and ratings appear.
 

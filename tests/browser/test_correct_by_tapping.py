@@ -1,4 +1,4 @@
-"""Correcting a past move by tapping on the board before it (issue 10), in
+"""Correcting a past move by tapping on the board before it, in
 headless chromium on a phone: no row or column number is typed or shown."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Edit rights that last (issue 18), in headless chromium: a browser restart
+"""Edit rights that last, in headless chromium: a browser restart
 keeps the right to enter moves, a second browser gets it with the game PIN, and
 the admin page shows PINs only to this machine or with the admin PIN.
 

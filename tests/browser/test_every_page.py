@@ -1,4 +1,4 @@
-"""Every page a person can reach, at the table and after (issue 10): what axe-core
+"""Every page a person can reach, at the table and after: what axe-core
 finds in the light and the dark scheme, tap targets of at least 44 CSS px, and
 no page that scrolls sideways on a 360 px phone."""
 
@@ -124,7 +124,7 @@ def every_page(page: Any, app: Flask, base: str) -> Iterator[str]:
     expect(page.locator("[data-excluded-players]")).to_be_visible()
     opened(page)
     yield "game with table discipline"
-    # A club night (issue 23) this browser joined by its link: its page with
+    # A club night (CONTRACT §14) this browser joined by its link: its page with
     # the seating form and the join code, then with tables suggested.
     event = club_night(app)
     page.goto(f"{base}/events/{event['id']}/join/{event['edit_token']}")

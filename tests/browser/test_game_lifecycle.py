@@ -1,4 +1,4 @@
-"""Ending or abandoning a game from the history page (issue 10), in headless
+"""Ending or abandoning a game from the history page, in headless
 chromium: the history's link lands on the game page's closing part, open."""
 
 from __future__ import annotations

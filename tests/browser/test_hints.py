@@ -67,7 +67,8 @@ def test_the_hints_toggle_is_off_until_asked_and_remembered_per_game(
     expect(toggle).not_to_be_checked()
     expect(page.locator("[data-hints-panel]")).to_be_hidden()
     assert overlay_cells(page, "threat") == []
-    # hints.js comes once the hints are on (static/later.js: issue 22's 30 KB).
+    # hints.js comes once the hints are on (static/later.js:
+    # the game page's 30 KB, bench_page.py).
     assert not [url for url in fetched if "/assets/hints.js" in url]
 
     toggle.tap()

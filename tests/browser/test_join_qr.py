@@ -1,4 +1,4 @@
-"""The join QR code shows and scans (issue 18): the game page's "Enter moves from
+"""The join QR code shows and scans: the game page's "Enter moves from
 another device" section, opened by a tap in chromium, shows an image that OpenCV
 decodes from the screenshot's pixels to the join link the page prints."""
 

@@ -1,4 +1,4 @@
-"""A move confirmed while the server cannot be reached (issue 10), in headless
+"""A move confirmed while the server cannot be reached, in headless
 chromium: kept on the device, shown as not sent, sent with its turn once the
 server is back, and never stored twice."""
 

@@ -1,4 +1,4 @@
-"""A photo of the board as the move, in headless chromium on a phone (issue 13):
+"""A photo of the board as the move, in headless chromium on a phone (CONTRACT §12):
 the camera button's photo becomes the pending move with its preview score, the
 tile the reader was unsure of is marked, and Confirm stores the move."""
 
@@ -94,7 +94,7 @@ def test_an_unreadable_photo_says_why_and_proposes_nothing(
     page.on("request", lambda request: fetched.append(request.url))
     page.goto(f"{live_server}/games/{made.json()['id']}")
     page.wait_for_selector("[data-board][data-drawn]")
-    # photo.js comes only once a photo is taken (static/later.js: issue 22).
+    # photo.js comes only once a photo is taken (static/later.js).
     assert not [url for url in fetched if "/assets/photo.js" in url]
     junk = tmp_path / "junk.jpg"
     junk.write_bytes(b"not a photo at all")

@@ -1,4 +1,4 @@
-"""Say the score aloud (issue 21): with the browser's speech replaced by a
+"""Say the score aloud: with the browser's speech replaced by a
 recorder, a device that turned the switch on says a move another device
 entered, in the page's language; the switch is remembered; a device with no
 voice for the language says so once and uses the nearest."""
@@ -206,10 +206,11 @@ def test_a_page_nobody_tapped_says_what_lets_it_speak(
 def test_the_switch_on_survives_a_browser_restart_and_speech_js_waits_for_it(
     live_app: Flask, live_server: str, browser: Any
 ) -> None:
-    """speech.js is fetched only once the switch is on (issue 22's 30 KB): off,
-    a page and a move later nobody asked for it; tapped, it comes and speaks;
-    after a browser restart (a new context with this one's storage) the next
-    move another device enters is said without a tap on the switch."""
+    """speech.js is fetched only once the switch is on (the game page's 30 KB,
+    bench_page.py): off, a page and a move later nobody asked for it; tapped,
+    it comes and speaks; after a browser restart (a new context with this one's
+    storage) the next move another device enters is said without a tap on the
+    switch."""
     api = live_app.test_client()
     created = api.post("/api/games", json={"players": ["Anna", "Bob"]}).get_json()
     game = f"{live_server}/games/{created['id']}"

@@ -1,4 +1,4 @@
-"""What a person at the table reaches (issue 18), in headless chromium on
+"""What a person at the table reaches, in headless chromium on
 phones: every total and the whole last-move line in sight after Confirm, one
 picker row per colour, a correction in a few taps, charts readable in both
 schemes, dead cells explained with hints off, "+N" always in one place, and

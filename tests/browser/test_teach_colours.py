@@ -1,4 +1,4 @@
-"""Teach the colours on a 390x844 phone (issue 20): from the game's photo
+"""Teach the colours on a 390x844 phone: from the game's photo
 section to the teaching page, a photo of one tile of each colour shows six
 named swatches that fit the screen; keeping them brings the game back, and
 the page can forget them again."""

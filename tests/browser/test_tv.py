@@ -1,4 +1,4 @@
-"""The table view (issue 10) in headless chromium: it follows moves entered on
+"""The table view in headless chromium: it follows moves entered on
 another device through server-sent events, or by polling without EventSource,
 and its totals are big on a 1920x1080 screen and on a phone."""
 

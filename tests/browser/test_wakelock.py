@@ -1,4 +1,4 @@
-"""Keeping the screen awake (issue 10) in headless chromium: the Wake Lock API
+"""Keeping the screen awake in headless chromium: the Wake Lock API
 where the browser offers it, else (plain HTTP) a looping silent video started by
 the first tap, and a switch that turns either off and is remembered.
 

@@ -1,4 +1,4 @@
-"""A move's tiles entered in any order (issue 10): what more tiles may still mend.
+"""A move's tiles entered in any order: what more tiles may still mend.
 
 RULES §3: a move's tiles form one unbroken line with the board and touch it. A
 page that takes the tiles one at a time in any order shows a tile before the

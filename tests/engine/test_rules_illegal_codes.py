@@ -82,7 +82,7 @@ def board_case_id(case) -> str:
 
 def check_message(refused: engine.IllegalMove, named: set, words: tuple) -> None:
     """The message is a sentence naming tiles and lines, never coordinates the
-    board does not show (issue 18); the cells stay in the error for the page to
+    board does not show; the cells stay in the error for the page to
     mark."""
     message = str(refused)
     assert message and message[0].isupper(), message

@@ -164,7 +164,7 @@ def test_sample_game_as_a_four_player_game_gives_each_player_their_total():
     assert again.scores == game.scores
 
 
-# The sample game in every language (issue 8): the same scores, and the
+# The sample game in every language: the same scores, and the
 # breakdowns in the rule books' own words (glossary, section 9).
 BREAKDOWNS = {
     "en": ("square line 3 + red line 4 = 7",

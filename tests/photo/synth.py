@@ -1,4 +1,4 @@
-"""Synthetic photos of a Qwirkle board on a wooden table (issue 13's test data).
+"""Synthetic photos of a Qwirkle board on a wooden table (the photo tests' data).
 
 Our own drawing code (numpy and OpenCV), independent of the page's SVG sprite:
 black rounded tiles with a coloured symbol, laid out from real positions of the

@@ -1,5 +1,5 @@
 """A second photo renderer with a different look, standing in for photos the
-reader was not tuned to (issue 13: "photos you did not tune to").
+reader was not tuned to.
 
 Written apart from `synth` and not tuned against the reader: bevelled tiles
 casting soft shadows, other symbol proportions and line weights, another

@@ -1,4 +1,4 @@
-"""Photos of real tiles in real light (issue 20): the project's renderer with
+"""Photos of real tiles in real light: the project's renderer with
 the facts a real game's photos showed.
 
 `synth.render` draws the camera, the table and the light; this module gives

@@ -1,4 +1,4 @@
-"""Teaching photos of real paint (issue 20): one tile of each colour, apart or
+"""Teaching photos of real paint: one tile of each colour, apart or
 in a row, rendered by `synth_real` in a given light."""
 
 from __future__ import annotations

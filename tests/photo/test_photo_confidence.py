@@ -1,4 +1,4 @@
-"""Honest confidence (issue 20): a shape that may be wrong is marked uncertain.
+"""Honest confidence: a shape that may be wrong is marked uncertain.
 
 Each rule of `classify.Classifier.shape` is shown on the benchmark photos
 (`bench_photo.REAL_SEED`) whose shapes were read wrong and sure: every new

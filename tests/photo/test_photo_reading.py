@@ -1,4 +1,4 @@
-"""Each stage of reading a move from a photo, on small synthetic photos (issue 13)."""
+"""Each stage of reading a move from a photo, on small synthetic photos."""
 
 from __future__ import annotations
 

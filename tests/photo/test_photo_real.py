@@ -1,4 +1,4 @@
-"""Real tiles in real light (issue 20): right, or honestly unsure.
+"""Real tiles in real light: right, or honestly unsure.
 
 Small photos from the realistic renderer (`synth_real`): real paint hues,
 dark symbols filling 80 % of the face, bevelled tiles, glare, warm and cool
@@ -142,7 +142,7 @@ def test_a_lone_dark_crisscross_of_40_px_on_an_empty_board_is_read(color: str
     # A first move of one tile: no second symbol gives the grid its step, and
     # dark paint on a small, slightly blurred tile is neither light at the
     # photo's usual level nor enclosed at the dark-paint one: refused as
-    # `no_tiles` before (issue 20's benchmark, "first move crisscross").
+    # `no_tiles` before (bench_photo.py, "first move crisscross").
     tile = (0, 0, color, "crisscross")
     real = synth_real.Real(DARK, inner=0.3)
     # (Seed 13 draws the tile smaller still: refused, honestly.)

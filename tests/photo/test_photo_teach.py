@@ -1,4 +1,4 @@
-"""Teach the colours (issue 20): a photo of one tile of each colour, read by
+"""Teach the colours: a photo of one tile of each colour, read by
 `photo.teach`, names six hues by their order around the wheel; a photo that
 does not show one tile of each colour is refused with a reason."""
 

@@ -1,5 +1,5 @@
 """Photos that cannot be read give PhotoUnreadable with a useful sentence, never
-another exception (issue 13; CONTRACT §12: 422 photo_unreadable)."""
+another exception (CONTRACT §12: 422 photo_unreadable)."""
 
 from __future__ import annotations
 
