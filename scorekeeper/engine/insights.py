@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from . import refusals
 from .board import Board
 from .errors import Cell
 from .game import Game, Move
@@ -403,7 +404,7 @@ def best_move(board: Board, hand: Sequence[tuple[str, str]]) -> BestPlay | None:
             raise ValueError(f"a hand's tile is (color, shape), not {kind!r}")
         kinds.append((color, shape))
         if (color, shape) not in variant.code_of:
-            raise board._unknown_tile(color, shape)
+            raise refusals.unknown_tile(board.variant, color, shape)
         key = variant.supply_key(color, shape)
         held[key] = held.get(key, 0) + 1
     unseen = board.unseen()
