@@ -29,22 +29,11 @@ from .errors import (
     RecordError,
 )
 from .game import (
-    CLOSING,
-    END_BONUS,
-    MAX_MOVES,
     MENDABLE,
-    EndReason,
-    Final,
     Game,
-    Move,
     PlacedTile,
     Position,
     Preview,
-    Standing,
-    move_record,
-    move_rounds,
-    ranks,
-    winners,
 )
 from .insights import (
     BestPlay,
@@ -66,6 +55,7 @@ from .insights import (
     hot_cells,
     threats,
 )
+from .moves import MAX_MOVES, Move, move_record, move_rounds
 from .names import (
     MAX_NAME_LENGTH,
     InvalidName,
@@ -86,6 +76,7 @@ from .parse import (
     thinking_time,
 )
 from .records import FORMAT, dumps_record, from_record, to_record, write_record
+from .results import CLOSING, END_BONUS, EndReason, Final, Standing, ranks, winners
 from .scoring import LineScore, MoveScore
 from .search import best_moves, legal_moves
 from .tiles import CLASSIC, COLOR_NAMES, CUBES, SHAPE_NAMES, Variant

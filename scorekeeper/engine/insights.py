@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from . import refusals
 from .board import Board
 from .errors import Cell
-from .game import Game, Move
+from .game import Game
+from .moves import Move
 from .parse import Placement
 from .search import best_moves
 from .tiles import COLOR_NAMES, SHAPE_NAMES, STRIDE
