@@ -9,7 +9,6 @@ Pure Python, standard library only; the web app builds on it, never the reverse.
 """
 
 from .board import Board
-from .club import SeatingError, rating_ranks, seat_tables, table_sizes
 from .discipline import (
     MAX_THINKING_SECONDS,
     MOVE_SECONDS,
@@ -28,6 +27,7 @@ from .errors import (
     IllegalMove,
     RecordError,
 )
+from .events import SeatingError, rating_ranks, seat_tables, table_sizes
 from .game import (
     MENDABLE,
     Game,
