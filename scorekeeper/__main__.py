@@ -191,7 +191,7 @@ def backup_reader() -> str:
             " restoring a large backup is several times slower).")
 
 
-QR_COLOURS = "\x1b[38;5;16;48;5;231m"
+QR_COLORS = "\x1b[38;5;16;48;5;231m"
 """Black on white (xterm's 256 colours 16 and 231), whatever the terminal's own
 scheme: a phone's camera reads dark modules on a light ground, and a code drawn in
 the terminal's colours comes out inverted on a dark (or a light) theme."""
@@ -214,7 +214,7 @@ def terminal_qr(url: str) -> str:
     if len(rows) % 2:
         rows.append([False] * len(rows[0]))
     lines = [
-        QR_COLOURS + "".join(_HALVES[pair] for pair in zip(top, bottom, strict=True))
+        QR_COLORS + "".join(_HALVES[pair] for pair in zip(top, bottom, strict=True))
         + QR_RESET
         for top, bottom in zip(rows[::2], rows[1::2], strict=True)
     ]

@@ -18,7 +18,7 @@ from .classify import Classifier, Example, four_fold
 from .decode import decode
 from .errors import PhotoUnreadable
 from .grid import Grid, find_grid, halved, refit
-from .memory import Taught
+from .lessons import Taught
 from .reading import Conflict, Look, PhotoReading, PhotoTile
 from .register import Placement, register, turn
 

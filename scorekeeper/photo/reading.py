@@ -26,7 +26,7 @@ class PhotoTile(NamedTuple):
 
 class Look(NamedTuple):
     """What a new tile looked like, for the table to learn from once the move
-    is confirmed (`memory`): its cell and its measures."""
+    is confirmed (`lessons`): its cell and its measures."""
 
     row: int
     col: int

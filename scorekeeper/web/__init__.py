@@ -32,7 +32,7 @@ from . import (
     api,
     assets,
     auth,
-    colours,
+    color_lessons,
     compress,
     errors,
     events,
@@ -108,7 +108,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_blueprint(events.api_bp, url_prefix="/api")
     for blueprint in (table.bp, history.bp, players.bp, files.bp, tv.bp, admin.bp,
-                      events.bp, colours.bp):
+                      events.bp, color_lessons.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(
         _=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, text=text,
