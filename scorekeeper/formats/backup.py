@@ -324,16 +324,6 @@ def check_event(item: object, number: int) -> BackupEvent:
     return BackupEvent(name, day, str(created), tuple(games))
 
 
-def check_events(value: object) -> BackupEvents:
-    """Return a backup's whole "events" part checked; BackupError naming the fault."""
-    if not isinstance(value, list):
-        raise BackupError(_("A backup's club nights must be a list."),
-                          code="bad_events")
-    return BackupEvents(tuple(
-        check_event(item, number) for number, item in enumerate(value, start=1)
-    ))
-
-
 LISTS: dict[str, ItemCheck] = {"games": check_record, "events": check_event}
 """The top-level lists a backup carries, each with the check of its items; read
 in this order, item by item. A new kind of content (say "events") is a new
@@ -520,8 +510,7 @@ def read_backup(
     before or after the games) come last, as one BackupEvents item.
     """
     events: list[BackupEvent] = []
-    lists: dict[str, ItemCheck] = {"games": check_record, "events": check_event}
-    for key, item in read_sections(stream, limit=limit, lists=lists):
+    for key, item in read_sections(stream, limit=limit):
         if key == "games":
             yield item
         elif key == "events":
