@@ -379,10 +379,10 @@ def _no_paint(reads: dict[Cell, _Read]) -> bool:
     a reading found tile bodies, not symbols: a grid a tile off, its step
     taken from two symbols two tiles apart, reads grey bodies between them
     and leaves tiles out without a word."""
-    colours = [rd.cell.color for rd in reads.values()
-               if rd.cell.color is not None and not rd.glare]
-    return len(colours) == len(reads) and all(
-        hues.hsv(np.asarray(c))[1] < hues.GREY for c in colours)
+    colors = [rd.cell.color for rd in reads.values()
+              if rd.cell.color is not None and not rd.glare]
+    return len(colors) == len(reads) and all(
+        hues.hsv(np.asarray(c))[1] < hues.GREY for c in colors)
 
 
 def _main_group(reads: dict[Cell, _Read]) -> dict[Cell, _Read]:
