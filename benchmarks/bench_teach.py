@@ -48,8 +48,8 @@ def main() -> None:
 
     from scorekeeper.engine.tiles import CLASSIC
     from scorekeeper.photo import PhotoUnreadable, read_move
-    from scorekeeper.photo.memory import Taught
-    from scorekeeper.photo.teach import lessons, read_colours
+    from scorekeeper.photo.color_lessons import lessons, read_colors
+    from scorekeeper.photo.lessons import Taught
 
     right = wrong = 0
     refused: Counter[str] = Counter()
@@ -62,7 +62,7 @@ def main() -> None:
                 data = photo(six(cells, seed), seed, warmth, paint)
                 start = time.perf_counter()
                 try:
-                    taught = read_colours(data)
+                    taught = read_colors(data)
                 except PhotoUnreadable as exc:
                     refused[exc.reason] += 1
                     continue
@@ -88,7 +88,7 @@ def main() -> None:
                          enumerate(("circle", "clover", "diamond")))
             first = photo(move, seed + 100, warmth, FAR_SHIFTED)
             try:
-                taught = read_colours(photo(six(APART, seed), seed, warmth,
+                taught = read_colors(photo(six(APART, seed), seed, warmth,
                                             FAR_SHIFTED))
             except PhotoUnreadable:
                 continue

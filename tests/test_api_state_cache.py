@@ -16,7 +16,7 @@ from flask import Flask
 from scorekeeper import engine
 from scorekeeper.store import games, loaded
 from scorekeeper.store.cache import per_move
-from scorekeeper.web import api
+from scorekeeper.web.api import games as api
 
 RED_PAIR = [{"row": 0, "col": 0, "color": "red", "shape": "circle"},
             {"row": 0, "col": 1, "color": "red", "shape": "square"}]

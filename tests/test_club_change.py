@@ -213,7 +213,7 @@ def test_a_game_started_while_its_night_is_deleted_is_not_kept(
     """The night is checked, then deleted by another device before the new game
     joins it: the answer is 404 and no game stays (it was a 500, the game kept
     in no night, when the foreign key refused the link)."""
-    from scorekeeper.web import api
+    from scorekeeper.web.api import games as api
 
     event, games = night_with_games(app)
     host = phone(app)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from test_history_helpers import corpus_record
 
 from scorekeeper.formats import backup
+from scorekeeper.formats import outline as outline_scan
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8),
@@ -192,7 +193,8 @@ def test_the_outline_scan_keeps_the_top_level_whatever_the_strings_hold(
     # pieces of the file, never count as structure.
     document = {"format": "qwirkle-backup/1", key: value, "games": []}
     data = json.dumps(document, ensure_ascii=ascii_only).encode()
-    outline = backup._Outline()
+    outline = outline_scan.Outline(
+        max_depth=backup.MAX_DEPTH, max_size=backup.MAX_OUTLINE)
     for start in range(0, len(data), size):
         outline.feed(data[start: start + size])
     assert (outline.depth, outline.in_string) == (0, False)

@@ -13,8 +13,7 @@ from test_history_helpers import corpus_record, parse
 
 from scorekeeper.formats import bgstats, chart
 from scorekeeper.formats.pdf import scoresheet_pdf
-from scorekeeper.formats.scoresheet import Cell, Round, ScoreSheet
-from scorekeeper.formats.sheet import cell_text
+from scorekeeper.formats.scoresheet import Cell, Round, ScoreSheet, cell_text
 
 
 def imported(client: FlaskClient, name: str = "classic-10003.json") -> int:

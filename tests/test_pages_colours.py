@@ -89,11 +89,11 @@ def test_teaching_once_makes_a_new_games_first_photo_read_the_real_paint(
     assert named(html, "data-colours-read") == [
         "red", "orange", "yellow", "green", "blue", "purple"]
     with app.app_context():
-        assert photo_lessons.installation_colours() == []  # not kept yet
+        assert photo_lessons.installation_colors() == []  # not kept yet
     kept = client.post(f"/games/{before}/colours/keep")
     assert kept.status_code == 302
     with app.app_context():
-        rows = photo_lessons.installation_colours()
+        rows = photo_lessons.installation_colors()
     assert sorted(name for _, name, _, _, _ in rows) == sorted(
         ["red", "orange", "yellow", "green", "blue", "purple"])
 
@@ -111,13 +111,13 @@ def test_teaching_again_replaces_the_colours_and_forgetting_clears_them(
         assert send_teaching(client, game, data).status_code == 200
         assert client.post(f"/games/{game}/colours/keep").status_code == 302
     with app.app_context():
-        rows = photo_lessons.installation_colours()
+        rows = photo_lessons.installation_colors()
     # Replaced, not added to: each colour counts as one teaching's examples.
     assert len(rows) == 6 and all(count == 3 for _, _, count, _, _ in rows)
     forgot = client.post(f"/games/{game}/colours/forget")
     assert forgot.status_code == 302
     with app.app_context():
-        assert photo_lessons.installation_colours() == []
+        assert photo_lessons.installation_colors() == []
     html = client.get(f"/games/{game}/colours").get_data(as_text=True)
     assert "data-colours-none" in html
 
@@ -136,7 +136,7 @@ def test_a_photo_that_is_not_one_tile_of_each_colour_is_422_and_stores_nothing(
     assert send_teaching(client, game, teaching).status_code == 200
     client.post(f"/games/{game}/colours/keep")
     with app.app_context():
-        taught = photo_lessons.installation_colours()
+        taught = photo_lessons.installation_colors()
     response = send_teaching(client, game, make())
     html = response.get_data(as_text=True)
     assert response.status_code == 422
@@ -146,7 +146,7 @@ def test_a_photo_that_is_not_one_tile_of_each_colour_is_422_and_stores_nothing(
     kept = client.post(f"/games/{game}/colours/keep")
     assert kept.status_code == 302
     with app.app_context():
-        assert photo_lessons.installation_colours() == taught
+        assert photo_lessons.installation_colors() == taught
 
 
 def test_without_a_photo_the_page_says_so(client: FlaskClient) -> None:
@@ -181,12 +181,12 @@ def test_every_form_needs_its_csrf_token(database: Path, teaching: bytes) -> Non
     assert response.status_code == 200
     assert client.post(f"/games/{game}/colours/keep").status_code == 400
     with app.app_context():
-        assert photo_lessons.installation_colours() == []
+        assert photo_lessons.installation_colors() == []
     kept = client.post(f"/games/{game}/colours/keep",
                        data={"csrf_token": token.group(1)})
     assert kept.status_code == 302
     with app.app_context():
-        assert len(photo_lessons.installation_colours()) == 6
+        assert len(photo_lessons.installation_colors()) == 6
 
 
 def test_the_photo_limit_and_its_body_limit_are_the_move_photos(
@@ -196,7 +196,7 @@ def test_the_photo_limit_and_its_body_limit_are_the_move_photos(
     response = send_teaching(client, game, b"\xff\xd8" + b"0" * 5000)
     assert response.status_code == 422
     assert "too large" in response.get_data(as_text=True)
-    assert "colours.read" in photo_upload.ENDPOINTS
+    assert "color_lessons.read" in photo_upload.ENDPOINTS
 
 
 def test_each_teaching_refusal_has_its_own_sentence_in_every_language(

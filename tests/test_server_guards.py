@@ -551,7 +551,7 @@ def test_the_correction_form_refuses_a_row_the_api_would_refuse(
 def test_renders_are_cached_per_game_and_turn(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scorekeeper.web import files
+    from scorekeeper.web import transfers
 
     built: list[int] = []
 
@@ -559,7 +559,7 @@ def test_renders_are_cached_per_game_and_turn(
         built.append(source.game.turn)
         return helper.in_helper(build, name, source)
 
-    monkeypatch.setattr(files, "in_helper", counted)
+    monkeypatch.setattr(transfers, "in_helper", counted)
     started = client.post("/api/games", json={"players": ["Ann", "Bob"]}).get_json()
     url = f"/games/{started['id']}/scoresheet.pdf"
 

@@ -9,7 +9,6 @@ Pure Python, standard library only; the web app builds on it, never the reverse.
 """
 
 from .board import Board
-from .club import SeatingError, rating_ranks, seat_tables, table_sizes
 from .discipline import (
     MAX_THINKING_SECONDS,
     MOVE_SECONDS,
@@ -28,23 +27,13 @@ from .errors import (
     IllegalMove,
     RecordError,
 )
+from .events import SeatingError, rating_ranks, seat_tables, table_sizes
 from .game import (
-    CLOSING,
-    END_BONUS,
-    MAX_MOVES,
     MENDABLE,
-    EndReason,
-    Final,
     Game,
-    Move,
     PlacedTile,
     Position,
     Preview,
-    Standing,
-    move_record,
-    move_rounds,
-    ranks,
-    winners,
 )
 from .insights import (
     BestPlay,
@@ -66,6 +55,7 @@ from .insights import (
     hot_cells,
     threats,
 )
+from .moves import MAX_MOVES, Move, move_record, move_rounds
 from .names import (
     MAX_NAME_LENGTH,
     InvalidName,
@@ -86,6 +76,7 @@ from .parse import (
     thinking_time,
 )
 from .records import FORMAT, dumps_record, from_record, to_record, write_record
+from .results import CLOSING, END_BONUS, EndReason, Final, Standing, ranks, winners
 from .scoring import LineScore, MoveScore
 from .search import best_moves, legal_moves
 from .tiles import CLASSIC, COLOR_NAMES, CUBES, SHAPE_NAMES, Variant

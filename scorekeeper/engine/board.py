@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from . import quick_play
+from . import quick_play, refusals
 from .errors import BadInput, Cell, IllegalMove
 from .parse import MAX_COORDINATE, Placement, TileInput
+from .placements import Placements
 from .quick_play import GRID_REACH, GRID_ROW, line_table
 from .scoring import LineScore, MoveScore
 from .tiles import (
@@ -23,11 +24,6 @@ from .tiles import (
 LINE_FAULT_RANK = {"line_too_long": 0, "mixed_line": 1, "duplicate_in_line": 2}
 """Which fault of a line is reported when a move's lines have several."""
 
-def _kind(code: int) -> tuple[str, str]:
-    """Return the (colour, shape) of a tile code, as messages name tiles."""
-    return COLOR_NAMES[code // STRIDE], SHAPE_NAMES[code % STRIDE]
-
-
 def _line_cells(line: int, first: int, length: int, horizontal: bool) -> list[Cell]:
     """List the cells of row (or column) `line` from index `first`, `length` long."""
     if horizontal:
@@ -35,13 +31,12 @@ def _line_cells(line: int, first: int, length: int, horizontal: bool) -> list[Ce
     return [(y, line) for y in range(first, first + length)]
 
 
-class Board:
+class Board(Placements):
     """A position: the tiles on the table, with the moves that put them there."""
 
     __slots__ = (
-        "variant", "_cells", "_counts", "_color_counts", "_history", "_masks",
-        "_allowed_memo", "_per_color", "_code_of", "_copies", "_hand_size", "_lines",
-        "_grid",
+        "variant", "_cells", "_counts", "_color_counts", "_history", "_per_color",
+        "_code_of", "_copies", "_hand_size", "_lines", "_grid",
     )
 
     def __init__(self, variant: Variant | None = None) -> None:
@@ -138,17 +133,6 @@ class Board:
                 copies - counts[code]
             for code in self.variant.codes
         }
-
-    def unplayed_mask(self) -> int:
-        """Return a mask of the tile codes that still have a copy off the board."""
-        copies = self.variant.copies
-        counts = self._color_counts if self._per_color else self._counts
-        shift = STRIDE.bit_length() - 1 if self._per_color else 0
-        mask = 0
-        for code in self.variant.codes:
-            if counts[code >> shift] < copies:
-                mask |= 1 << code
-        return mask
 
     # -- moves -----------------------------------------------------------------
 
@@ -248,7 +232,7 @@ class Board:
                 return fault
             holes = [cell for cell in span if cell not in cells]
             if len(holes) > spare:
-                return self._gap(holes[0])
+                return refusals.gap(holes[0])
             if reach:
                 continue
             # Board tiles in the span, or beside a cell more tiles may take:
@@ -295,7 +279,7 @@ class Board:
                         return fault
         if reach:
             return None
-        return fault_seen or self._not_connected(placed_cells)
+        return fault_seen or refusals.not_connected(placed_cells)
 
     @staticmethod
     def _beside(cell: Cell, horizontal: bool) -> tuple[Cell, Cell]:
@@ -327,8 +311,10 @@ class Board:
         elif sm & (sm - 1) == 0:
             ok = cm.bit_count() == len(known)
         else:
-            return self._mixed(known, horizontal, placed_cells)
-        return None if ok else self._duplicate(known, horizontal, placed_cells)
+            return refusals.mixed(self._cells, known, horizontal, placed_cells)
+        if ok:
+            return None
+        return refusals.duplicate(self._cells, known, horizontal, placed_cells)
 
     def pop(self) -> list[Placement]:
         """Take back the last placing move; return its tiles. IndexError if none."""
@@ -381,33 +367,11 @@ class Board:
             except TypeError:  # unhashable colour or shape: not a tile name
                 code = None
             if code is None:
-                raise self._unknown_tile(color, shape, (row, col))
+                raise refusals.unknown_tile(self.variant, color, shape, (row, col))
             placed.append(((row, col), code))
         if not placed:
             raise IllegalMove("empty_move")
         return placed
-
-    def _unknown_tile(
-        self, color: object, shape: object, cell: Cell | None = None
-    ) -> IllegalMove:
-        variant = self.variant
-        at = "_at" if cell is not None else ""
-        cells = (cell,) if cell is not None else ()
-        if color not in variant.color_names:
-            return IllegalMove(
-                "unknown_tile", "unknown_color" + at,
-                {"cell": cell, "value": color, "colors": variant.color_names}
-                if cell is not None
-                else {"value": color, "colors": variant.color_names},
-                cells,
-            )
-        return IllegalMove(
-            "unknown_tile", "unknown_shape" + at,
-            {"cell": cell, "value": shape, "shapes": variant.shape_names}
-            if cell is not None
-            else {"value": shape, "shapes": variant.shape_names},
-            cells,
-        )
 
     def _apply(self, placed: list[tuple[Cell, int]]) -> None:
         # _evaluate has already written the tiles into _cells.
@@ -438,7 +402,7 @@ class Board:
         cells = self._cells
         k = len(placed)
         if k > variant.hand_size:
-            raise self._too_many(k)
+            raise refusals.too_many(self.variant, k)
         counts = self._counts
         copies = variant.copies
         if self._per_color:
@@ -448,12 +412,12 @@ class Board:
         if k == 1:
             cell, code = placed[0]
             if counts[code] >= copies:
-                raise self._exhausted(code, cell, 1)
+                raise refusals.exhausted(self.variant, self._counts, code, cell, 1)
             if cell in cells:
-                raise self._occupied(cell)
+                raise refusals.occupied(self._cells, cell)
             first_move = not cells
             if first_move and variant.min_first_move > 1:
-                raise self._first_move_too_small(cell)
+                raise refusals.first_move_too_small(self.variant, cell)
             cells[cell] = code
             try:
                 return self._score_single(cell, code, first_move, detail)
@@ -464,23 +428,25 @@ class Board:
         codes = {code for _, code in placed}
         for cell, code in placed:
             if counts[code] >= copies:
-                raise self._exhausted(code, cell, 1)
+                raise refusals.exhausted(self.variant, self._counts, code, cell, 1)
         if len(codes) < k:
             for code in codes:
                 times = sum(1 for _, c in placed if c == code)
                 if counts[code] + times > copies:
                     cell = next(cell for cell, c in placed if c == code)
-                    raise self._exhausted(code, cell, times)
+                    raise refusals.exhausted(
+                        self.variant, self._counts, code, cell, times
+                    )
         used = {cell for cell, _ in placed}
         if len(used) < k:
             used = set()
             for cell, _ in placed:
                 if cell in used:
-                    raise self._same_cell_twice(cell)
+                    raise refusals.same_cell_twice(cell)
                 used.add(cell)
         for cell, _ in placed:
             if cell in cells:
-                raise self._occupied(cell)
+                raise refusals.occupied(self._cells, cell)
         row0, col0 = placed[0][0]
         if len({cell[0] for cell in used}) == 1:
             horizontal = True
@@ -491,7 +457,7 @@ class Board:
             off_col = next(cell for cell, _ in placed if cell[1] != col0)
             if off_row == off_col:
                 off_col = placed[0][0]
-            raise self._not_in_line(off_col, off_row)
+            raise refusals.not_in_line(off_col, off_row)
 
         first_move = not cells
         for cell, code in placed:
@@ -572,7 +538,7 @@ class Board:
         col_first, col_len, col_m = self._run_col(r, c)
         if row_len == 1 and col_len == 1:
             if not first_move:
-                raise self._not_connected((cell,))
+                raise refusals.not_connected((cell,))
             if detail is not None:
                 detail.append(LineScore("single", (cell,), "tile", "", 1, False))
             return 1
@@ -596,7 +562,7 @@ class Board:
             lo = min(positions)
             first, length, m = self._run_row(r, lo)
             if first + length <= max(positions):
-                raise self._gap((r, first + length))
+                raise refusals.gap((r, first + length))
             line = r
         else:
             c = placed_cells[0][1]
@@ -604,7 +570,7 @@ class Board:
             lo = min(positions)
             first, length, m = self._run_col(lo, c)
             if first + length <= max(positions):
-                raise self._gap((first + length, c))
+                raise refusals.gap((first + length, c))
             line = c
 
         crosses = []
@@ -618,7 +584,7 @@ class Board:
                     crosses.append((r, c, self._run_row(r, c)))
 
         if not first_move and length == k and not crosses:
-            raise self._not_connected(placed_cells)
+            raise refusals.not_connected(placed_cells)
         if crosses:
             crosses.sort()
         try:
@@ -690,20 +656,20 @@ class Board:
             )
         if cm & (cm - 1) == 0:
             if sm.bit_count() != length:
-                raise self._duplicate(
+                raise refusals.duplicate(self._cells,
                     _line_cells(line, first, length, horizontal), horizontal,
                     placed_cells,
                 )
             is_color = True
         elif sm & (sm - 1) == 0:
             if cm.bit_count() != length:
-                raise self._duplicate(
+                raise refusals.duplicate(self._cells,
                     _line_cells(line, first, length, horizontal), horizontal,
                     placed_cells,
                 )
             is_color = False
         else:
-            raise self._mixed(
+            raise refusals.mixed(self._cells,
                 _line_cells(line, first, length, horizontal), horizontal, placed_cells
             )
         if length == n:
@@ -723,282 +689,3 @@ class Board:
                 qwirkle,
             ))
         return points
-
-    # -- messages ------------------------------------------------------------------
-
-    def _too_many(self, k: int) -> IllegalMove:
-        return IllegalMove(
-            "too_many_tiles", None, {"hand_size": self.variant.hand_size, "count": k}
-        )
-
-    def _first_move_too_small(self, cell: Cell) -> IllegalMove:
-        return IllegalMove(
-            "first_move_too_small", None,
-            {"minimum": self.variant.min_first_move}, (cell,),
-        )
-
-    @staticmethod
-    def _same_cell_twice(cell: Cell) -> IllegalMove:
-        return IllegalMove("same_cell_twice", None, {"cell": cell}, (cell,))
-
-    @staticmethod
-    def _not_in_line(cell: Cell, other: Cell) -> IllegalMove:
-        return IllegalMove(
-            "not_in_line", None, {"cell": cell, "cell2": other}, (cell, other)
-        )
-
-    def _exhausted(self, code: int, cell: Cell, times: int) -> IllegalMove:
-        copies = self.variant.copies
-        on_board = self._counts[code]
-        if on_board >= copies:
-            return IllegalMove(
-                "tile_exhausted", "tile_exhausted_all",
-                {"copies": copies, "kinds": _kind(code), "tile": _kind(code),
-                 "cell": cell},
-                (cell,),
-            )
-        return IllegalMove(
-            "tile_exhausted", "tile_exhausted_more",
-            {"count": on_board + times, "kinds": _kind(code), "copies": copies},
-            (cell,),
-        )
-
-    def _occupied(self, cell: Cell) -> IllegalMove:
-        return IllegalMove(
-            "occupied", None, {"cell": cell, "tile": _kind(self._cells[cell])},
-            (cell,),
-        )
-
-    @staticmethod
-    def _gap(cell: Cell) -> IllegalMove:
-        return IllegalMove("gap", None, {"cell": cell}, (cell,))
-
-    @staticmethod
-    def _not_connected(placed_cells: tuple[Cell, ...]) -> IllegalMove:
-        return IllegalMove(
-            "not_connected", None, {"cells": placed_cells}, placed_cells
-        )
-
-    def _duplicate(
-        self, line: list[Cell], horizontal: bool, placed_cells: tuple[Cell, ...]
-    ) -> IllegalMove:
-        direction = "row" if horizontal else "column"
-        cells = self._cells
-        codes = [cells[cell] for cell in line]
-        # Prefer naming a placed tile: that is the one the player can change.
-        order = [i for i, cell in enumerate(line) if cell in placed_cells] + [
-            i for i, cell in enumerate(line) if cell not in placed_cells
-        ]
-        for i in order:
-            code = codes[i]
-            if codes.count(code) > 1:
-                cell = line[i]
-                return IllegalMove(
-                    "duplicate_in_line", None,
-                    {"tile": _kind(code), "cell": cell,
-                     "line": self._line_name(codes, direction), "span": line},
-                    (cell, *(c for c in line if cells[c] == code and c != cell)),
-                )
-        raise AssertionError("no duplicate in a line flagged as duplicate")
-
-    def _mixed(
-        self, line: list[Cell], horizontal: bool, placed_cells: tuple[Cell, ...]
-    ) -> IllegalMove:
-        direction = "row" if horizontal else "column"
-        cells = self._cells
-        existing = [cells[cell] for cell in line if cell not in placed_cells]
-        if len(existing) >= 2:
-            cm = sm = 0
-            for code in existing:
-                cm |= COLOR_BIT[code]
-                sm |= SHAPE_BIT[code]
-            if cm & (cm - 1) == 0 or sm & (sm - 1) == 0:
-                same_color = cm & (cm - 1) == 0
-                for cell in line:
-                    if cell not in placed_cells:
-                        continue
-                    code = cells[cell]
-                    fits = (COLOR_BIT[code] == cm) if same_color else (
-                        SHAPE_BIT[code] == sm
-                    )
-                    if not fits:
-                        params: dict[str, object] = {
-                            "tile": _kind(code), "cell": cell,
-                            "line": self._line_name(existing, direction),
-                            "span": line,
-                        }
-                        if same_color:
-                            params["color"] = COLOR_NAMES[cm.bit_length() - 1]
-                        else:
-                            params["shape"] = SHAPE_NAMES[sm.bit_length() - 1]
-                        return IllegalMove(
-                            "mixed_line",
-                            "mixed_line_color" if same_color else "mixed_line_shape",
-                            params, (cell,),
-                        )
-        return IllegalMove(
-            "mixed_line", None,
-            {"direction": direction, "span": line,
-             "tiles": [_kind(cells[cell]) for cell in line]},
-            tuple(cell for cell in line if cell in placed_cells) or tuple(line),
-        )
-
-    @staticmethod
-    def _line_name(codes: list[int], direction: str) -> tuple[str, str, str]:
-        """Return (direction, kind, value) naming a line by what its tiles share."""
-        cm = sm = 0
-        for code in codes:
-            cm |= COLOR_BIT[code]
-            sm |= SHAPE_BIT[code]
-        if cm & (cm - 1) == 0 and sm & (sm - 1) != 0:
-            return direction, "color", COLOR_NAMES[cm.bit_length() - 1]
-        if sm & (sm - 1) == 0 and cm & (cm - 1) != 0:
-            return direction, "shape", SHAPE_NAMES[sm.bit_length() - 1]
-        return direction, "", ""
-
-    # -- analysis ------------------------------------------------------------------
-
-    def allowed(self, cm: int, sm: int, n: int) -> int:
-        """Return the tile codes that may join a run of n tiles with these masks.
-
-        cm and sm are the OR of the run's colour and shape bits; the run may be
-        two runs about to be joined by the new tile.
-        """
-        key = cm | sm << 8 | n << 16
-        memo = self._allowed_memo
-        found = memo.get(key)
-        if found is not None:
-            return found
-        size = self.variant.colors
-        mask = 0
-        if n == 0:
-            mask = self.variant.all_mask
-        elif n < size:
-            if cm & (cm - 1) == 0 and sm.bit_count() == n:
-                color = cm.bit_length() - 1
-                for shape in range(size):
-                    if not sm >> shape & 1:
-                        mask |= 1 << (color * STRIDE + shape)
-            if sm & (sm - 1) == 0 and cm.bit_count() == n:
-                shape = sm.bit_length() - 1
-                for color in range(size):
-                    if not cm >> color & 1:
-                        mask |= 1 << (color * STRIDE + shape)
-        memo[key] = mask
-        return mask
-
-    def cross_masks(self, cell: Cell) -> tuple[int, int, int, int]:
-        """For an empty cell: (row_mask, row_len, col_mask, col_len).
-
-        A mask holds the tiles the existing run(s) in that direction accept; a
-        length counts the tiles that line would hold with one tile put on the cell.
-        """
-        get = self._cells.get
-        r, c = cell
-        m = 0
-        x = c - 1
-        code = get((r, x))
-        while code is not None:
-            m |= PACKED[code]
-            x -= 1
-            code = get((r, x))
-        y = c + 1
-        code = get((r, y))
-        while code is not None:
-            m |= PACKED[code]
-            y += 1
-            code = get((r, y))
-        row_n = y - x - 2
-        row_mask = self.allowed(m & 0xFF, m >> 8, row_n)
-        m = 0
-        x = r - 1
-        code = get((x, c))
-        while code is not None:
-            m |= PACKED[code]
-            x -= 1
-            code = get((x, c))
-        y = r + 1
-        code = get((y, c))
-        while code is not None:
-            m |= PACKED[code]
-            y += 1
-            code = get((y, c))
-        col_n = y - x - 2
-        col_mask = self.allowed(m & 0xFF, m >> 8, col_n)
-        return row_mask, row_n + 1, col_mask, col_n + 1
-
-    def frontier(self) -> list[Cell]:
-        """Return the empty cells that touch a tile, in a stable order."""
-        cells = self._cells
-        seen: dict[Cell, None] = {}
-        for r, c in cells:
-            for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if cell not in cells:
-                    seen[cell] = None
-        return list(seen)
-
-    def legal_masks(self) -> dict[Cell, int]:
-        """Return, for each frontier cell, a mask of the tiles legal there alone.
-
-        Tiles whose copies are all on the board are left out (tile_exhausted).
-        Cached until the next play or pop.
-        """
-        if self._masks is not None:
-            return self._masks
-        available = self.unplayed_mask()
-        if not self._cells:
-            masks = {(0, 0): available}
-        else:
-            masks = {}
-            for cell in self.frontier():
-                row_mask, _, col_mask, _ = self.cross_masks(cell)
-                mask = row_mask & col_mask & available
-                if mask:
-                    masks[cell] = mask
-        self._masks = masks
-        return masks
-
-    def legal_cells(self, color: str, shape: str) -> set[Cell]:
-        """Return the cells where this tile alone may go ((0, 0) when empty)."""
-        code = self.variant.code_of.get((color, shape))
-        if code is None:
-            raise self._unknown_tile(color, shape)
-        bit = 1 << code
-        return {cell for cell, mask in self.legal_masks().items() if mask & bit}
-
-    def legal_map(self) -> dict[tuple[str, str], set[Cell]]:
-        """Return legal_cells for every tile of the set at once."""
-        result: dict[tuple[str, str], set[Cell]] = {
-            (COLOR_NAMES[code // STRIDE], SHAPE_NAMES[code % STRIDE]): set()
-            for code in self.variant.codes
-        }
-        by_code = {code: result[(COLOR_NAMES[code // STRIDE],
-                                 SHAPE_NAMES[code % STRIDE])]
-                   for code in self.variant.codes}
-        for cell, mask in self.legal_masks().items():
-            while mask:
-                low = mask & -mask
-                by_code[low.bit_length() - 1].add(cell)
-                mask ^= low
-        return result
-
-    def can_place_any(self, kinds: int) -> bool:
-        """Return whether any tile in the code mask `kinds` fits some cell alone."""
-        if not kinds:
-            return False
-        if not self._cells:
-            return True
-        if self._masks is not None:
-            return any(mask & kinds for mask in self._masks.values())
-        cells = self._cells
-        checked: set[Cell] = set()
-        # Newest tiles first: their neighbourhood is the likeliest to be open.
-        for r, c in reversed(cells):
-            for cell in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if cell in cells or cell in checked:
-                    continue
-                checked.add(cell)
-                row_mask, _, col_mask, _ = self.cross_masks(cell)
-                if row_mask & col_mask & kinds:
-                    return True
-        return False

@@ -5,232 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 from .board import Board
 from .discipline import PENALIZING, Consequence, Options, Reason, check_seconds
 from .errors import BadInput, IllegalMove
+from .moves import MAX_MOVES, Move
 from .parse import MoveInput, Placement, TileInput, parse_move
+from .results import CLOSING, END_BONUS, EndReason, Final
 from .scoring import MoveScore
 from .tiles import CLASSIC, Variant
 
-MAX_MOVES = 1000
-"""The most moves a game holds (CONTRACT §8): a real game has about 50, and every
-path that adds moves (API, forms, import, restore, correction) stops here."""
-
-END_BONUS = 6
-"""Points for the player who empties their hand once the bag is empty (RULES §6);
-6 in every variant (RULES §7)."""
-
-
 MENDABLE = frozenset({"gap", "first_move_too_small"})
 """Refusals of a move that more tiles of the same move may still put right."""
-
-
-class EndReason(StrEnum):
-    """Why a game ended (CONTRACT §5 final.reason)."""
-
-    HAND_EMPTIED = "hand_emptied"
-    """The bag was empty and a player placed their last tile (+6)."""
-    STALLED = "stalled"
-    """No unplayed tile fits anywhere on the board; no bonus."""
-    ALL_PASSED = "all_passed"
-    """Every player passed in turn; no bonus."""
-    EXCLUDED = "excluded"
-    """Every player but one was excluded (RULES §7); no bonus."""
-    ENDED = "ended"
-    """The table ended the game before its end: scored as it stood; no bonus."""
-    ABANDONED = "abandoned"
-    """The table abandoned the game: kept, but with no result."""
-
-
-CLOSING = frozenset({EndReason.ENDED, EndReason.ABANDONED})
-"""End reasons the table chooses (Game.close) rather than the moves."""
-
-
-def ranks(scores: Sequence[int]) -> list[int]:
-    """Return each seat's rank, 1 for the best; seats with equal totals share a
-    rank and the next rank counts them (1, 1, 3)."""
-    return [1 + sum(1 for other in scores if other > own) for own in scores]
-
-
-def winners(
-    scores: Sequence[int], excluded: Iterable[int] = ()
-) -> tuple[int, ...]:
-    """Return the seats with the highest total (ties are shared, RULES §6);
-    excluded seats are not ranked (RULES §7)."""
-    out = set(excluded)
-    ranked = [score for seat, score in enumerate(scores) if seat not in out]
-    if not ranked:
-        return ()
-    best = max(ranked)
-    return tuple(
-        seat for seat, score in enumerate(scores) if score == best and seat not in out
-    )
-
-
-def move_rounds(movers: Iterable[int]) -> list[int]:
-    """Return the round of each move, from 1, given the seat that made each: a
-    round is one turn of every seat in play, so a new one starts when a seat
-    that has moved in it moves again (with nobody excluded, every `players`
-    moves)."""
-    rounds: list[int] = []
-    number, seen = 1, set[int]()
-    for seat in movers:
-        if seat in seen:
-            number, seen = number + 1, set()
-        seen.add(seat)
-        rounds.append(number)
-    return rounds
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One seat's place in a finished game's ranking."""
-
-    rank: int
-    """1 for the winner(s); tied seats share a rank."""
-    seat: int
-    """The seat."""
-    score: int
-    """The final total, end bonus included."""
-    end_bonus: bool
-    """Whether this seat earned the end bonus."""
-
-
-@dataclass(frozen=True)
-class Final:
-    """How a game ended."""
-
-    scores: tuple[int, ...]
-    """Final totals in seat order, end bonus included."""
-    end_bonus_player: int | None
-    """Seat that earned the end bonus, or None."""
-    reason: EndReason
-    """Why the game ended."""
-    excluded: tuple[int, ...] = ()
-    """Seats excluded from the game (RULES §7): on the sheet, not in the ranking."""
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """Seats in play with the highest total (ties are shared); none for an
-        abandoned game."""
-        return winners(self.scores, self.excluded) if self.scored else ()
-
-    def ranking(self) -> list[Standing]:
-        """Return the standing of every seat in play, best first (seat order among
-        ties); excluded seats are listed apart (`excluded`)."""
-        seats = [seat for seat in range(len(self.scores)) if seat not in self.excluded]
-        places = ranks([self.scores[seat] for seat in seats])
-        return sorted(
-            (
-                Standing(rank, seat, self.scores[seat], seat == self.end_bonus_player)
-                for seat, rank in zip(seats, places, strict=True)
-            ),
-            key=lambda standing: (standing.rank, standing.seat),
-        )
-
-    @property
-    def scored(self) -> bool:
-        """Whether the game has a result (an abandoned game has none)."""
-        return self.reason is not EndReason.ABANDONED
-
-    def to_dict(self) -> dict[str, object]:
-        """Return the record's "final" object (CONTRACT §5)."""
-        return {
-            "scores": list(self.scores),
-            "end_bonus_player": self.end_bonus_player,
-            "reason": self.reason.value,
-        }
-
-
-@dataclass(frozen=True)
-class Move:
-    """One turn: a placing move, a trade, a pass or a penalty (RULES §7)."""
-
-    player: int
-    """Seat of the player who moved."""
-    type: str
-    """'place', 'trade', 'pass' or 'penalty'."""
-    tiles: tuple[Placement, ...] = ()
-    """The tiles placed (placing moves only), in the order given."""
-    count: int = 0
-    """Tiles traded (trades only)."""
-    score: int = 0
-    """Points of the move, end bonus excluded."""
-    breakdown: MoveScore | None = None
-    """The lines a placing move scored."""
-    end_bonus: int = 0
-    """End bonus this move earned (0 or 6)."""
-    reason: str = ""
-    """Why a penalty was given: 'illegal' or 'timeout' (penalties only)."""
-    consequence: str = ""
-    """What the penalty did: 'lose_turn', 'deduct' or 'exclude' (penalties only)."""
-    seconds: int | None = None
-    """The player's thinking time in whole seconds, when the move carried it."""
-
-    @property
-    def excludes(self) -> bool:
-        """Whether this move took its player out of the game."""
-        return self.consequence == Consequence.EXCLUDE
-
-    @property
-    def qwirkles(self) -> int:
-        """Lines this move completed (0 for a trade or pass)."""
-        return self.breakdown.qwirkles if self.breakdown is not None else 0
-
-    @property
-    def points(self) -> int:
-        """Everything the move earned: its score plus the end bonus."""
-        return self.score + self.end_bonus
-
-    def to_dict(self, with_score: bool = False) -> dict[str, object]:
-        """Return the move as in a game record (CONTRACT §5).
-
-        Placing moves always carry their score; trades, passes and penalties
-        only when `with_score` asks for it.
-        """
-        return move_record(
-            self.player, self.type,
-            [
-                {"row": t.row, "col": t.col, "color": t.color, "shape": t.shape}
-                for t in self.tiles
-            ],
-            self.count, self.score, with_score, reason=self.reason,
-            seconds=self.seconds,
-        )
-
-
-def move_record(
-    player: int, kind: str, tiles: Sequence[Mapping[str, object]], count: int,
-    score: int, with_score: bool = False, *, reason: str = "",
-    seconds: int | None = None,
-) -> dict[str, object]:
-    """Return one move of a game record (CONTRACT §5, §10); the one writer of its
-    keys.
-
-    tiles are {row, col, color, shape} dicts (placing moves); count the tiles
-    traded; reason why a penalty was given; seconds the thinking time, written
-    only when known. Placing moves carry their score; the others only
-    with_score (a penalty's is 0, or minus the points it deducted).
-    """
-    data: dict[str, object] = {"player": player, "type": kind}
-    if kind == "place":
-        data["tiles"] = list(tiles)
-        data["score"] = score
-    elif kind == "trade":
-        data["count"] = count
-        if with_score:
-            data["score"] = 0
-    elif kind == "penalty":
-        data["reason"] = reason
-        if with_score:
-            data["score"] = score
-    elif with_score:
-        data["score"] = 0
-    if seconds is not None:
-        data["seconds"] = seconds
-    return data
 
 
 @dataclass(frozen=True)
@@ -466,10 +252,6 @@ class Game:
         return {
             kind: unseen[supply_key(*kind)] for kind in self.variant.kinds
         }
-
-    def peek(self) -> Move:
-        """Return the last move; IndexError when there is none."""
-        return self.moves[-1]
 
     def can_pass(self) -> bool:
         """Return whether the current player may pass (bag empty, game running)."""

@@ -35,9 +35,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from . import refusals
 from .board import Board
 from .errors import Cell
-from .game import Game, Move
+from .game import Game
+from .moves import Move
 from .parse import Placement
 from .search import best_moves
 from .tiles import COLOR_NAMES, SHAPE_NAMES, STRIDE
@@ -403,7 +405,7 @@ def best_move(board: Board, hand: Sequence[tuple[str, str]]) -> BestPlay | None:
             raise ValueError(f"a hand's tile is (color, shape), not {kind!r}")
         kinds.append((color, shape))
         if (color, shape) not in variant.code_of:
-            raise board._unknown_tile(color, shape)
+            raise refusals.unknown_tile(board.variant, color, shape)
         key = variant.supply_key(color, shape)
         held[key] = held.get(key, 0) + 1
     unseen = board.unseen()

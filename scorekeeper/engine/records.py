@@ -7,8 +7,10 @@ from collections.abc import Mapping, Sequence
 
 from .discipline import Options
 from .errors import BadInput, IllegalMove, RecordError
-from .game import CLOSING, MAX_MOVES, Final, Game
+from .game import Game
+from .moves import MAX_MOVES
 from .names import InvalidName, check_stored_players
+from .results import CLOSING, Final
 from .tiles import Variant
 
 FORMAT = "qwirkle-game/1"

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from itertools import combinations, permutations
 
+from . import refusals
 from .board import Board
 from .errors import Cell
 from .tiles import COLOR_BIT, COLOR_NAMES, SHAPE_BIT, SHAPE_NAMES, STRIDE
@@ -30,7 +31,7 @@ def best_moves(
     for color, shape in hand:
         code = variant.code_of.get((color, shape))
         if code is None:
-            raise board._unknown_tile(color, shape)
+            raise refusals.unknown_tile(board.variant, color, shape)
         codes.append(code)
     available = board.unplayed_mask()
     hand_mask = 0

@@ -1,7 +1,7 @@
 """Files people take away, built from the engine's data (no Flask, no SQL).
 
-- `scoresheet`: the score sheet's rows and its CSV (CONTRACT §6)
-- `sheet`: what the printable sheet shows; `pdf`: that sheet as a PDF
+- `scoresheet`: the score sheet's rows, its CSV (CONTRACT §6) and what the
+  printed sheet shows; `pdf`: that sheet as a PDF
 - `record`: game records (CONTRACT §5); `backup`: `qwirkle-backup/1` files
 - `chart`: the running-total chart (SVG); `bgstats`: BG Stats push-play links
 - `standings`: a club night's standings (CSV, PDF); `rating_chart`: a

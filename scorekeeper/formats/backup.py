@@ -6,13 +6,15 @@ timestamps the history needs: ``created_at``, ``updated_at``, ``finished_at``
 and ``move_times`` (one ISO timestamp per move). Edit tokens are not part of
 it: a backup file may travel, and restored games get fresh tokens.
 
-An optional top-level ``"events"`` key (issue 23) lists the club nights:
+An optional top-level ``"events"`` key lists the club nights:
 ``[{"name", "date", "created_at", "games": [i, ...]}]``, each game an index
-into ``"games"``. A backup without it restores as before.
+into ``"games"``. A backup without it restores as before
+(tests/test_club_backup.py).
 
 Backups are read with ijson (its C backend, yajl2_c, where the wheel has it),
 one game at a time, after a scan of the file's outline with numpy
-(`read_sections`). Another top-level list is one entry in `LISTS`.
+(formats/outline.py), in `read_sections`. Another top-level list is one entry
+in `LISTS`.
 """
 
 from __future__ import annotations
@@ -27,11 +29,11 @@ from datetime import UTC, datetime
 from typing import IO, Any, Protocol
 
 import ijson  # type: ignore[import-untyped]
-import numpy as np
 
 from .. import engine, text
 from ..i18n import gettext as _
 from . import numbers
+from .outline import SCAN_SIZE, Outline, TooDeep, TooLarge
 
 FORMAT = "qwirkle-backup/1"
 """The format tag of a backup file."""
@@ -322,16 +324,6 @@ def check_event(item: object, number: int) -> BackupEvent:
     return BackupEvent(name, day, str(created), tuple(games))
 
 
-def check_events(value: object) -> BackupEvents:
-    """Return a backup's whole "events" part checked; BackupError naming the fault."""
-    if not isinstance(value, list):
-        raise BackupError(_("A backup's club nights must be a list."),
-                          code="bad_events")
-    return BackupEvents(tuple(
-        check_event(item, number) for number, item in enumerate(value, start=1)
-    ))
-
-
 LISTS: dict[str, ItemCheck] = {"games": check_record, "events": check_event}
 """The top-level lists a backup carries, each with the check of its items; read
 in this order, item by item. A new kind of content (say "events") is a new
@@ -413,71 +405,9 @@ def _broken(exc: Exception, stream: _Counted) -> BackupError:
     return _not_json(_("it is broken before byte %(pos)s", pos=where))
 
 
-SCAN_SIZE = 1024 * 1024
-"""Bytes the outline scan looks at in one go."""
-
 MAX_OUTLINE = 8 * 1024 * 1024
 """The most a backup's top level may hold beside its lists' items (a format tag
 and a date are a few dozen bytes)."""
-
-
-class _Outline:
-    """The backup's top level, scanned from its bytes with numpy: every byte at
-    depth 1 (the object's keys and plain values) and the brackets of the values
-    one level down, so that `{"format": "…", "games": [ …thousands of games… ]}`
-    outlines as `{"format": "…", "games": []}`; and the deepest nesting.
-
-    ijson names every value by its path, so a file of 100,000 nested lists
-    (200 KB) would take it gigabytes: this scan refuses such a file before
-    ijson sees it, at about 20 MB/s, where letting ijson read it twice took
-    five times as long. Brackets inside strings do not count: a quote ends a
-    string unless an odd run of backslashes stands before it. Whether the rest
-    is JSON is ijson's to say, as it reads.
-    """
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.in_string = False
-        self.backslashes = 0
-        """Backslashes at the end of the bytes scanned so far."""
-        self.kept: list[bytes] = []
-        self.size = 0
-
-    def feed(self, data: bytes) -> None:
-        """Scan the next bytes of the file."""
-        a = np.frombuffer(data, np.uint8)
-        backslash = a == 92
-        quotes = a == 34
-        run = self.backslashes
-        if run or backslash.any():
-            index = np.arange(len(a))
-            last_other = np.maximum.accumulate(np.where(backslash, -1, index))
-            before = np.empty(len(a), np.int64)
-            before[0] = run
-            before[1:] = index[:-1] - last_other[:-1] + np.where(
-                last_other[:-1] < 0, run, 0)
-            quotes &= before % 2 == 0
-            run = int(len(a) - 1 - last_other[-1] + (run if last_other[-1] < 0 else 0))
-        self.backslashes = run
-        inside = np.logical_xor.accumulate(quotes)
-        if self.in_string:
-            inside = ~inside
-        outside = ~inside
-        opens = ((a == 91) | (a == 123)) & outside
-        closes = ((a == 93) | (a == 125)) & outside
-        depth = np.cumsum(opens.view(np.int8) - closes.view(np.int8), dtype=np.int64)
-        depth += self.depth
-        if int(depth.max()) > MAX_DEPTH:
-            raise _not_json(_("it is nested too deeply"))
-        keep = depth <= 1
-        keep |= opens & (depth == 2)
-        part = a[keep].tobytes()
-        self.size += len(part)
-        if self.size > MAX_OUTLINE:
-            raise _too_large(self.size, MAX_OUTLINE)
-        self.kept.append(part)
-        self.depth = int(depth[-1])
-        self.in_string = bool(inside[-1])
 
 
 class _Members(list[tuple[str, Any]]):
@@ -485,15 +415,20 @@ class _Members(list[tuple[str, Any]]):
 
 
 def _frame(stream: _Counted) -> _Frame:
-    """Scan the whole file once (_Outline): nested at most MAX_DEPTH deep, its
+    """Scan the whole file once (outline.Outline): nested at most MAX_DEPTH deep, its
     top level JSON with the format tag and the top-level lists LISTS names."""
-    outline = _Outline()
-    while chunk := stream.read(SCAN_SIZE):
-        outline.feed(chunk)
-    if outline.depth > 0 or outline.in_string:
+    scan = Outline(max_depth=MAX_DEPTH, max_size=MAX_OUTLINE)
+    try:
+        while chunk := stream.read(SCAN_SIZE):
+            scan.feed(chunk)
+    except TooDeep:
+        raise _not_json(_("it is nested too deeply")) from None
+    except TooLarge as exc:
+        raise _too_large(exc.size, exc.limit) from None
+    if not scan.complete:
         raise _not_json(_("it ends too early"))
     try:
-        members = json.loads(b"".join(outline.kept), object_pairs_hook=_Members)
+        members = json.loads(scan.text(), object_pairs_hook=_Members)
     except (ValueError, RecursionError) as exc:
         raise BackupError(_("The file is not JSON."), code="not_json") from exc
     if not isinstance(members, _Members):
@@ -533,7 +468,7 @@ def read_sections(
     """Yield (key, checked item) for every item of the backup's top-level lists.
 
     Two passes over the file (a stream that cannot seek is spooled first): the
-    first scans its bytes (_Outline: nesting, the top level's JSON, format tag
+    first scans its bytes (outline.Outline: nesting, the top level's JSON, format tag
     and lists), so a truncated, too deep or wrongly framed file is refused
     before any game is replayed or stored; the second builds one item at a
     time with ijson (`ijson.items`, its C backend where installed:
@@ -575,8 +510,7 @@ def read_backup(
     before or after the games) come last, as one BackupEvents item.
     """
     events: list[BackupEvent] = []
-    lists: dict[str, ItemCheck] = {"games": check_record, "events": check_event}
-    for key, item in read_sections(stream, limit=limit, lists=lists):
+    for key, item in read_sections(stream, limit=limit):
         if key == "games":
             yield item
         elif key == "events":

@@ -167,7 +167,7 @@ def score_chart_svg(
     out += [plot.x_tick(x(r), r) for r in range(0, rounds + 1, nice_step(rounds))]
     out.append(plot.axis_titles(round_label, points_label, top + plot_h + 34))
     for seat, values in enumerate(series):
-        colour = PALETTE[seat % len(PALETTE)]
+        color = PALETTE[seat % len(PALETTE)]
         dash = DASHES[seat % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
@@ -175,14 +175,14 @@ def score_chart_svg(
         final = values[-1] if values else 0
         out.append(
             f'<polyline class="series" data-seat="{seat}" fill="none" '
-            f'stroke="{colour}" stroke-width="2.5"{dash_attr} points="{points}">'
+            f'stroke="{color}" stroke-width="2.5"{dash_attr} points="{points}">'
             f"<title>{escape(name)}: {final}</title></polyline>"
         )
         lx = 8 + (seat % 2) * (width // 2)
         ly = height + 8 + (seat // 2) * 22
         out.append(
             f'<line x1="{lx}" y1="{ly}" x2="{lx + 24}" y2="{ly}" '
-            f'stroke="{colour}" stroke-width="3"{dash_attr}/>'
+            f'stroke="{color}" stroke-width="3"{dash_attr}/>'
             f'<text x="{lx + 30}" y="{ly}" dominant-baseline="middle">'
             f"{escape(name[:16])} {final}</text>"
         )

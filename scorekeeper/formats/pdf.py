@@ -9,8 +9,7 @@ from fpdf import FPDF
 
 from .. import i18n, text
 from .base import GameFile
-from .scoresheet import ScoreSheet
-from .sheet import EXCLUDED_MARK, cell_text, legend, sheet_view
+from .scoresheet import EXCLUDED_MARK, ScoreSheet, cell_text, legend, sheet_view
 
 FONT = Path(__file__).resolve().parent.parent / "fonts" / "DejaVuSans.ttf"
 """The sheet's font, shipped in the package (DejaVu Sans, from Debian's

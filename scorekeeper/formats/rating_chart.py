@@ -47,7 +47,7 @@ def rating_chart_svg(
     def y(v: float) -> float:
         return top + plot_h * (1 - (v - y_bottom) / span)
 
-    colour = PALETTE[0]
+    color = PALETTE[0]
     plot = Plot(width, height, left, top, plot_w, plot_h)
     out = plot.frame("rating-chart", title,
                      [(y(v), v) for v in range(y_bottom, y_top + 1, step)])
@@ -61,13 +61,13 @@ def rating_chart_svg(
         lower = [f"{x(i):.1f},{y(mu - sigma):.1f}" for i, (_, mu, sigma)
                  in enumerate(points)]
         out.append(
-            f'<polygon class="band" fill="{colour}" fill-opacity="0.18" '
+            f'<polygon class="band" fill="{color}" fill-opacity="0.18" '
             f'stroke="none" points="{" ".join(upper + lower[::-1])}">'
             f"<title>{escape(band_label)}</title></polygon>"
         )
         line = " ".join(f"{x(i):.1f},{y(p[0]):.1f}" for i, p in enumerate(points))
         out.append(
-            f'<polyline class="series" fill="none" stroke="{colour}" '
+            f'<polyline class="series" fill="none" stroke="{color}" '
             f'stroke-width="2.5" points="{line}"/>'
         )
         if len(points) == 1:
@@ -75,12 +75,12 @@ def rating_chart_svg(
             _, mu, sigma = points[0]
             out.append(
                 f'<line x1="{x(0):.1f}" y1="{y(mu - sigma):.1f}" x2="{x(0):.1f}" '
-                f'y2="{y(mu + sigma):.1f}" stroke="{colour}" stroke-opacity="0.3" '
+                f'y2="{y(mu + sigma):.1f}" stroke="{color}" stroke-opacity="0.3" '
                 f'stroke-width="14"/>'
             )
             out.append(
                 f'<circle cx="{x(0):.1f}" cy="{y(points[0][0]):.1f}" r="4" '
-                f'fill="{colour}"/>'
+                f'fill="{color}"/>'
             )
     out.append("</svg>")
     return "".join(out)

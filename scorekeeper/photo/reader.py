@@ -6,7 +6,6 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice, product
-from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -19,7 +18,8 @@ from .classify import Classifier, Example, four_fold
 from .decode import decode
 from .errors import PhotoUnreadable
 from .grid import Grid, find_grid, halved, refit
-from .memory import Taught
+from .lessons import Taught
+from .reading import Conflict, Look, PhotoReading, PhotoTile
 from .register import Placement, register, turn
 
 Cell = tuple[int, int]
@@ -35,95 +35,6 @@ Sharp photos measure 0.05–0.13 (the benchmark's blurriest small tiles)."""
 
 SMALL = 3
 """Symbols found up to this many make a small board (see `_read`)."""
-
-
-class PhotoTile(NamedTuple):
-    """A tile the photo shows on a cell that is empty on the stored board."""
-
-    row: int
-    col: int
-    color: str
-    shape: str
-    confidence: float
-    """0 (a guess) to 1 (sure): how clearly the colour and shape stood out."""
-    likely: tuple[tuple[str, str], ...] = ()
-    """The kinds (colour, shape) it may be, best first, the reading itself
-    first: 2–4 of them when the tile is uncertain, else none."""
-
-
-class Look(NamedTuple):
-    """What a new tile looked like, for the table to learn from once the move
-    is confirmed (`memory`): its cell and its measures."""
-
-    row: int
-    col: int
-    hue: float
-    """The symbol's hue, degrees."""
-    four_fold: float
-    """How four-fold its outline is (`classify.four_fold`)."""
-
-
-class Conflict(NamedTuple):
-    """A stored tile the photo shows as a different tile."""
-
-    row: int
-    col: int
-    stored: tuple[str, str]
-    """The stored tile (colour, shape)."""
-    seen: tuple[str, str]
-    """The tile the photo shows there (colour, shape)."""
-    confidence: float
-
-
-@dataclass(frozen=True)
-class PhotoReading:
-    """What a photo of the board shows, in the stored board's coordinates."""
-
-    tiles: tuple[PhotoTile, ...]
-    """The new tiles: on cells empty on the stored board, in line order."""
-    matched: int
-    """Stored tiles the photo shows as stored (same cell, colour and shape)."""
-    conflicts: tuple[Conflict, ...]
-    """Stored tiles the photo shows differently: the table and the page differ."""
-    seen: int
-    """Stored tiles on cells the photo shows (matched, conflicting or missing)."""
-    glare: tuple[Cell, ...] = ()
-    """Cells on or next to the board (board coordinates; for a first move,
-    the move's own) where glare blew the photo out: a tile there may be
-    missing or misread."""
-    looks: tuple[Look, ...] = ()
-    """What each new tile looked like (for `store.photo_lessons`)."""
-    unread: tuple[Cell, ...] = ()
-    """Cells on or next to the board (coordinates as `glare`) where a tile
-    body lies whose symbol could not be read (dark paint, poor light): a
-    tile of the move may be missing there."""
-
-    def tile_dicts(self) -> list[dict[str, Any]]:
-        """The new tiles as JSON-ready data (`likely` only on uncertain ones)."""
-        return [_tile_dict(t) for t in self.tiles]
-
-    def to_dict(self) -> dict[str, object]:
-        """Return the reading as JSON-ready data (CONTRACT §12, plus conflicts)."""
-        return {
-            "tiles": self.tile_dicts(),
-            "matched": self.matched,
-            "conflicts": [
-                {"row": c.row, "col": c.col,
-                 "stored": {"color": c.stored[0], "shape": c.stored[1]},
-                 "seen": {"color": c.seen[0], "shape": c.seen[1]},
-                 "confidence": c.confidence}
-                for c in self.conflicts
-            ],
-        }
-
-
-def _tile_dict(tile: PhotoTile) -> dict[str, Any]:
-    """A tile as JSON-ready data: `likely` only where the tile is uncertain."""
-    data = tile._asdict()
-    data["likely"] = [list(kind) for kind in tile.likely]
-    if not tile.likely:
-        del data["likely"]
-    return data
 
 
 @dataclass
@@ -214,7 +125,7 @@ def _by_the_rules(reading: PhotoReading, stored: Sequence[tuple[int, int, str, s
     they allow among what its uncertain tiles may be (`PhotoTile.likely`).
 
     A blurred square and a clover overlap their templates alike (0.949
-    against 0.950, glare #785): where only one of them fits the line, the
+    against 0.950 in one glare photo): where only one of them fits the line, the
     rules tell them apart as the eye could not. The tiles stay uncertain,
     so the table still looks; their likeliest kinds now lead with the
     reading the rules allow."""
@@ -232,8 +143,8 @@ def _by_the_rules(reading: PhotoReading, stored: Sequence[tuple[int, int, str, s
     def cost(ranks: tuple[int, ...]) -> tuple[int, float]:
         # By the sum of each tile's rank among its kinds: one runner-up before
         # two; among as many, the runners-up of the tiles read least surely
-        # (a red and an orange in one line, both read orange: first move
-        # #987, where the red was the less sure of the two).
+        # (a red and an orange in one line, both read orange, in a first
+        # move where the red was the less sure of the two).
         return sum(ranks), sum(t.confidence for t, k in zip(tiles, ranks, strict=True)
                                if k)
 
@@ -351,7 +262,7 @@ def _joined_by_paint(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
     to the board along their line (RULES §3.4), marked uncertain; else none.
     A dark green diamond's rim in cool light was 0.73 dark, under the 0.75
     that vouches for a tile: the move's other tile, beyond it, touched
-    nothing and the photo was refused (cool light #778)."""
+    nothing and the photo was refused."""
     new = [key for key in reads if placement.to_board(key) not in board]
 
     def touches(key: Cell) -> bool:
@@ -468,10 +379,10 @@ def _no_paint(reads: dict[Cell, _Read]) -> bool:
     a reading found tile bodies, not symbols: a grid a tile off, its step
     taken from two symbols two tiles apart, reads grey bodies between them
     and leaves tiles out without a word."""
-    colours = [rd.cell.color for rd in reads.values()
-               if rd.cell.color is not None and not rd.glare]
-    return len(colours) == len(reads) and all(
-        hues.hsv(np.asarray(c))[1] < hues.GREY for c in colours)
+    colors = [rd.cell.color for rd in reads.values()
+              if rd.cell.color is not None and not rd.glare]
+    return len(colors) == len(reads) and all(
+        hues.hsv(np.asarray(c))[1] < hues.GREY for c in colors)
 
 
 def _main_group(reads: dict[Cell, _Read]) -> dict[Cell, _Read]:
@@ -527,9 +438,9 @@ def _tile_count(cells: dict[Cell, GridCell]) -> int:
 
 def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
     """True when a tile is on the outermost row or column of the cells: read,
-    or a tile body or painted symbol not read (cool light #439: a dark red
-    diamond unread on the edge, the move's dark red circle two cells beyond
-    it missing without a word)."""
+    or a tile body or painted symbol not read (in cool light, a dark red
+    diamond unread on the edge left the move's dark red circle two cells
+    beyond it missing without a word)."""
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
     if not rows:
@@ -686,8 +597,8 @@ def _doubtful_off_line(reads: dict[Cell, _Read], new: set[Cell]
     """The reads without the doubtful new tiles that break the move's line: a
     tile read only through a lamp's wash (`cells.Cell.washed`) or beside glare,
     off the line of the new tiles read plainly. Such a guess at a lit empty
-    cell made a move of two "not one line" and the photo was refused (own
-    render #39, glare #589); its cell stays a glare warning."""
+    cell made a move of two "not one line" and the photo was refused (in
+    glare, and in a rendered board); its cell stays a glare warning."""
     if len({r for r, _ in new}) <= 1 or len({c for _, c in new}) <= 1:
         return reads
     plain = [key for key in new

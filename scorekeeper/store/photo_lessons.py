@@ -6,7 +6,7 @@ the move stored after the reading filled those cells, each look is labelled
 with the tile the players confirmed there (a correction included) and its
 sums are added to the lessons, for the game and for the installation
 (game_id NULL); then the pending reading goes. The sums per kind are a few
-numbers (`photo.memory.Lesson`): colour: count, Σcos(hue), Σsin(hue);
+numbers (`photo.lessons.Lesson`): colour: count, Σcos(hue), Σsin(hue);
 shape: count, Σfour-fold, Σfour-fold².
 """
 
@@ -140,7 +140,7 @@ def lessons(game_id: int, db: sqlite_utils.Database | None = None
     return game, everywhere
 
 
-def teach_colours(rows: Sequence[LessonRow],
+def teach_colors(rows: Sequence[LessonRow],
                   db: sqlite_utils.Database | None = None) -> None:
     """Make rows (colour lessons, from a photo of one tile of each colour) the
     installation's colour lessons: what was taught or learnt before for the
@@ -158,7 +158,7 @@ def teach_colours(rows: Sequence[LessonRow],
                 " VALUES (NULL, ?, ?, ?, ?, ?)", [what, name, count, a, b])
 
 
-def forget_colours(db: sqlite_utils.Database | None = None) -> int:
+def forget_colors(db: sqlite_utils.Database | None = None) -> int:
     """Forget the installation's colour lessons (taught or learnt); return
     how many colours were forgotten. Each game's own lessons stay."""
     db = db or get_db()
@@ -168,7 +168,7 @@ def forget_colours(db: sqlite_utils.Database | None = None) -> int:
         ).rowcount)
 
 
-def installation_colours(db: sqlite_utils.Database | None = None
+def installation_colors(db: sqlite_utils.Database | None = None
                          ) -> list[LessonRow]:
     """The installation's colour lessons."""
     db = db or get_db()

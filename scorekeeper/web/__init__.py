@@ -1,17 +1,19 @@
 """The web app: blueprints take requests in and give pages and JSON out.
 
-- `api`: the JSON API (CONTRACT §4); `table`: home, new game, the game page
+- `api`: every /api/ route, one module per area (games, events, files; the
+  rule: api/__init__.py); `table`: home, new game, the game page
 - `history`: history list, replay, corrections, renames, deletes, the sheet
 - `players`: player statistics, ratings, head-to-head; `tv`: the table view
   and its event stream; `events`: club nights (tables, standings, their TV
-  view, seating) and the ratings API; `files`: every file, import,
-  backup, restore
+  view, seating); `files`: every file, import, backup, restore;
+  `color_lessons`: teaching the reader the table's colours
 - shared: `forms` (every FlaskForm), `auth` (edit tokens), `errors` (error
   answers), `language` (the request's language and zone), `live` (screens
   that follow a state: event streams and polls), `pages` (helpers
-  the blueprints share)
+  the blueprints share); what a page and the API answer alike: `state`
+  (a game), `event_json` (a club night), `transfers` (files, backups)
 
-No blueprint imports another; shared view code lives in `pages`.
+No blueprint imports another; shared view code lives in those shared modules.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from . import (
     api,
     assets,
     auth,
-    colours,
+    color_lessons,
     compress,
     errors,
     events,
@@ -100,15 +102,12 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
     # Scripts authenticate with X-Edit-Token, pages with session + X-CSRFToken,
     # which auth.request_may_edit checks itself.
-    csrf.exempt(api.bp)
-    csrf.exempt(events.api_bp)
-    # The API's restore takes a JSON body only (a page elsewhere cannot send one
-    # without asking first), and the admin PIN off this machine.
-    csrf.exempt(files.api_restore)
-    app.register_blueprint(api.bp, url_prefix="/api")
-    app.register_blueprint(events.api_bp, url_prefix="/api")
+    # Every /api/ route: see web/api/__init__.py for why it is CSRF-exempt.
+    for blueprint in api.BLUEPRINTS:
+        csrf.exempt(blueprint)
+        app.register_blueprint(blueprint, url_prefix="/api")
     for blueprint in (table.bp, history.bp, players.bp, files.bp, tv.bp, admin.bp,
-                      events.bp, colours.bp):
+                      events.bp, color_lessons.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(
         _=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, text=text,

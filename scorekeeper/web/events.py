@@ -1,5 +1,6 @@
-"""Club nights (issue 23, CONTRACT §14): events with several tables, their
+"""Club nights (CONTRACT §14), the pages: events with several tables, their
 standings, the event's TV view, seating for the next round, and the ratings.
+Their JSON API is api/events.py.
 
 The event's edit token is what adds a table: the host's device holds it from
 creating the event, and shows it as a join link and QR code; a device that
@@ -11,9 +12,8 @@ from __future__ import annotations
 import io
 import json
 import random
-import re
 from datetime import date as Date
-from typing import Any, NoReturn
+from typing import Any
 
 import segno
 from flask import (
@@ -21,7 +21,6 @@ from flask import (
     abort,
     current_app,
     flash,
-    jsonify,
     redirect,
     render_template,
     request,
@@ -34,10 +33,11 @@ from werkzeug.wrappers import Response
 from .. import engine, formats, net, text
 from ..i18n import gettext as _
 from ..store import GameNotFound, loaded, ratings
-from ..store import events as club
+from ..store import events as stored_events
 from ..store import games as stored
 from . import auth
-from .errors import error_page, error_response, is_api_path
+from .errors import error_page
+from .event_json import standings_json
 from .forms import (
     MAX_EVENT_NAME,
     MAX_PRESENT,
@@ -45,167 +45,22 @@ from .forms import (
     EventForm,
     SeatingForm,
     TablesForm,
+    check_event_date,
+    check_event_name,
 )
 from .live import event_stream, polled_state
 
 bp = Blueprint("events", __name__)
 
-api_bp = Blueprint("events_api", __name__)
-"""The JSON half (CONTRACT §14): CSRF-exempt like the games API, since a page
-elsewhere cannot send a JSON body without asking first."""
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-class _Refused(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-
-@api_bp.errorhandler(_Refused)
-def _refused(exc: _Refused) -> Response:
-    return error_response(exc.status, exc.code, exc.message)
-
-
-@bp.errorhandler(club.EventNotFound)
-@api_bp.errorhandler(club.EventNotFound)
-def _no_event(exc: club.EventNotFound) -> Response | Any:
-    if is_api_path():
-        return error_response(
-            404, "not_found", _("There is no event %(id)s.", id=exc.event_id)
-        )
+@bp.errorhandler(stored_events.EventNotFound)
+def _no_event(exc: stored_events.EventNotFound) -> ResponseReturnValue:
     return error_page(NotFound())
-
-
-def _bad(message: str, code: str = "invalid_event") -> NoReturn:
-    raise _Refused(400, code, message)
-
-
-def check_event_name(value: object) -> str:
-    """Return an event's name, trimmed; raise ValueError with the page's sentence."""
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(_("Give the evening a name."))
-    name = " ".join(value.split())
-    if len(name) > MAX_EVENT_NAME:
-        raise ValueError(_("A name is at most %(num)d characters.", num=MAX_EVENT_NAME))
-    if any(not ch.isprintable() for ch in name):
-        raise ValueError(_("The name holds characters that cannot be shown."))
-    return name
-
-
-def check_event_date(value: object) -> str:
-    """Return an ISO date (today when empty); raise ValueError with a sentence."""
-    if value is None or value == "":
-        return Date.today().isoformat()
-    if isinstance(value, str) and _DATE.fullmatch(value):
-        try:
-            return Date.fromisoformat(value).isoformat()
-        except ValueError:
-            pass
-    raise ValueError(_("The date is written as year-month-day, e.g. 2026-12-04."))
-
-
-def _with_standings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Return standings rows (CONTRACT §14 keys only)."""
-    keys = ("name", "games", "wins", "points", "rank")
-    return [{key: row[key] for key in keys} for row in rows]
-
-
-def event_json(event_id: int) -> dict[str, Any]:
-    """Return an event as CONTRACT §14 answers it."""
-    event = club.get_event(event_id)
-    return {
-        "id": event["id"], "name": event["name"], "date": event["date"],
-        "games": club.event_game_ids(event_id),
-        "standings": _with_standings(club.standings(event_id)),
-    }
-
-
-# --- the JSON API ---
-
-
-@api_bp.post("/events")
-def api_create() -> tuple[Response, int]:
-    """Create a club night: 201 with its id, name, date and edit_token."""
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        _bad(_("The request body must be a JSON object."), "bad_request")
-    try:
-        name = check_event_name(body.get("name"))
-        day = check_event_date(body.get("date"))
-    except ValueError as exc:
-        _bad(str(exc))
-    event_id, token = club.create_event(name, day)
-    auth.remember_event_token(event_id, token)
-    return jsonify({**event_json(event_id), "edit_token": token}), 201
-
-
-@api_bp.get("/events/<int:event_id>")
-def api_event(event_id: int) -> Response:
-    """Return an event: its games and standings."""
-    return jsonify(event_json(event_id))
-
-
-def _may_change_by_api(event_id: int) -> None:
-    """Let this API request rename or delete the event, or raise a 403: its
-    token (X-Event-Token, or the session's with CSRF), or this machine or an
-    admin session (CONTRACT §14)."""
-    token = club.event_token(event_id)
-    if token is None:
-        raise club.EventNotFound(event_id)
-    allowed, reason = auth.request_may_add_to_event(event_id, token)
-    if allowed or auth.is_admin():
-        return
-    messages = {
-        "bad_event_token": _("This event token does not belong to the event."),
-        "missing_event_token": _("Changing this club night needs its event token."),
-        "csrf_failed": _("The page's security token is missing or stale: reload."),
-    }
-    raise _Refused(403, reason, messages[reason])
-
-
-@api_bp.patch("/events/<int:event_id>")
-def api_change(event_id: int) -> Response:
-    """Rename an event or change its date: 200 with the event."""
-    event = club.get_event(event_id)
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        _bad(_("The request body must be a JSON object."), "bad_request")
-    _may_change_by_api(event_id)
-    try:
-        name = check_event_name(body.get("name", event["name"]))
-        day = check_event_date(body.get("date", event["date"]))
-    except ValueError as exc:
-        raise _Refused(422, "invalid_event", str(exc)) from None
-    club.rename_event(event_id, name, day)
-    return jsonify(event_json(event_id))
-
-
-@api_bp.delete("/events/<int:event_id>")
-def api_delete(event_id: int) -> Response:
-    """Delete an event: its games stay stored, in no event (200, their ids)."""
-    club.get_event(event_id)
-    _may_change_by_api(event_id)
-    kept = club.delete_event(event_id)
-    return jsonify({"id": event_id, "deleted": True, "games": kept})
-
-
-@api_bp.get("/ratings")
-def api_ratings() -> Response:
-    """Return every rated player's rating, highest ordinal first."""
-    return jsonify([
-        {key: row[key] for key in ("name", "mu", "sigma", "ordinal", "games")}
-        for row in ratings.all_ratings()
-    ])
-
-
-# --- pages ---
 
 
 def may_add(event_id: int) -> bool:
     """Return whether this browser's session holds the event's token."""
-    token = club.event_token(event_id)
+    token = stored_events.event_token(event_id)
     held = auth.session_event_token(event_id)
     return token is not None and held is not None and auth.same_text(held, token)
 
@@ -218,7 +73,7 @@ def may_change(event_id: int) -> bool:
 
 def _require_change(event_id: int) -> dict[str, Any]:
     """Return the event, or answer 404 (none) or 403 (no right to change it)."""
-    event = club.get_event(event_id)
+    event = stored_events.get_event(event_id)
     if not may_change(event_id):
         abort(403)
     return event
@@ -255,21 +110,21 @@ def index() -> str | Response:
     form = EventForm()
     checked, error = _submitted(form)
     if checked is not None:
-        event_id, token = club.create_event(*checked)
+        event_id, token = stored_events.create_event(*checked)
         auth.remember_event_token(event_id, token)
         flash(_("Club night started. Add a table for each game."), "info")
         return redirect(url_for("events.event", event_id=event_id))
     if request.method == "GET":
         form.date.data = Date.today().isoformat()
     return render_template(
-        "events/index.html", form=form, error=error, events=club.list_events(),
+        "events/index.html", form=form, error=error, events=stored_events.list_events(),
         max_name=MAX_EVENT_NAME,
     )
 
 
 def _tables(event_id: int) -> list[dict[str, Any]]:
     """Return the event's tables with whose turn it is at each running one."""
-    tables = club.event_tables(event_id)
+    tables = stored_events.event_tables(event_id)
     for table in tables:
         table["current"] = None
         table["turn_line"] = ""
@@ -289,7 +144,7 @@ def _tables(event_id: int) -> list[dict[str, Any]]:
 
 
 def _standings_with_ratings(event_id: int) -> list[dict[str, Any]]:
-    rows = club.standings(event_id)
+    rows = stored_events.standings(event_id)
     found = ratings.ratings_by_key([engine.name_key(row["name"]) for row in rows])
     for row in rows:
         rated = found.get(engine.name_key(row["name"]))
@@ -300,23 +155,23 @@ def _standings_with_ratings(event_id: int) -> list[dict[str, Any]]:
 
 def event_context(event_id: int) -> dict[str, Any]:
     """Return what the event page shows."""
-    event = club.get_event(event_id)
+    event = stored_events.get_event(event_id)
     tables = _tables(event_id)
     standings = _standings_with_ratings(event_id)
     allowed = may_add(event_id)
-    token = club.event_token(event_id) if allowed else None
+    token = stored_events.event_token(event_id) if allowed else None
     finished = sum(1 for t in tables if t["status"] == "finished"
                    and t["end_reason"] != "abandoned")
     running = sum(1 for t in tables if t["status"] == "active")
     return {
-        "live_key": club.change_key(event_id),
+        "live_key": stored_events.change_key(event_id),
         "event": event, "tables": tables, "standings": standings,
         "may_add": allowed,
         "may_change": allowed or auth.is_admin(),
         "join_link": _join_link(event_id, token) if token else None,
         "finished": finished, "running": running,
         "note": text.standings_note(finished, running),
-        "players": club.event_players(event_id),
+        "players": stored_events.event_players(event_id),
     }
 
 
@@ -339,7 +194,7 @@ def edit(event_id: int) -> ResponseReturnValue:
     form = EventForm()
     checked, error = _submitted(form)
     if checked is not None:
-        club.rename_event(event_id, *checked)
+        stored_events.rename_event(event_id, *checked)
         flash(_("Club night saved."), "success")
         return redirect(url_for("events.event", event_id=event_id))
     if request.method == "GET":
@@ -347,7 +202,7 @@ def edit(event_id: int) -> ResponseReturnValue:
     status = 422 if error else 200
     return render_template(
         "events/edit.html", event=event, form=form, error=error,
-        max_name=MAX_EVENT_NAME, games=len(club.event_game_ids(event_id)),
+        max_name=MAX_EVENT_NAME, games=len(stored_events.event_game_ids(event_id)),
         delete_form=ConfirmForm(),
     ), status
 
@@ -358,7 +213,7 @@ def delete(event_id: int) -> Response:
     _require_change(event_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
-    kept = club.delete_event(event_id)
+    kept = stored_events.delete_event(event_id)
     flash(text.event_deleted(len(kept)), "success")
     return redirect(url_for("events.index"))
 
@@ -366,7 +221,7 @@ def delete(event_id: int) -> Response:
 @bp.get("/events/<int:event_id>/join/<token>")
 def join(event_id: int, token: str) -> Response:
     """Take an event's token into this browser's session (the QR code's link)."""
-    held = club.event_token(event_id)
+    held = stored_events.event_token(event_id)
     if held is None or not auth.same_text(token, held):
         abort(404)
     auth.remember_event_token(event_id, token)
@@ -377,10 +232,10 @@ def join(event_id: int, token: str) -> Response:
 @bp.get("/events/<int:event_id>/join.svg")
 def join_code(event_id: int) -> Response:
     """Draw the event's join link as a QR code, for a device holding the token."""
-    club.get_event(event_id)
+    stored_events.get_event(event_id)
     if not may_add(event_id):
         abort(403)
-    token = club.event_token(event_id) or ""
+    token = stored_events.event_token(event_id) or ""
     url = _join_link(event_id, token)
     if url is None:
         abort(404)
@@ -459,7 +314,7 @@ def seating(event_id: int) -> str:
 @bp.post("/events/<int:event_id>/tables")
 def start_tables(event_id: int) -> Response:
     """Start the suggested tables as games of the event, all or none."""
-    club.get_event(event_id)
+    stored_events.get_event(event_id)
     if not may_add(event_id):
         abort(403)
     form = TablesForm()
@@ -479,7 +334,7 @@ def start_tables(event_id: int) -> Response:
         return redirect(url_for("events.event", event_id=event_id))
     for names in checked:
         game_id, token = stored.create_game(names)
-        if not club.add_game(event_id, game_id):
+        if not stored_events.add_game(event_id, game_id):
             stored.delete_game(game_id)  # the night was deleted meanwhile
             abort(404)
         auth.remember_token(game_id, token)
@@ -523,8 +378,8 @@ def standings_file(event_id: int, name: str) -> Response:
 def tv_state(event_id: int) -> dict[str, Any]:
     """Return what the event's TV view shows: each table's totals and whose turn
     it is, and the standings; "key" changes whenever any of it may have."""
-    key = club.change_key(event_id)
-    event = club.get_event(event_id)
+    key = stored_events.change_key(event_id)
+    event = stored_events.get_event(event_id)
     tables = _tables(event_id)
     return {
         "key": key,
@@ -545,7 +400,7 @@ def tv_state(event_id: int) -> dict[str, Any]:
             }
             for number, table in enumerate(tables, start=1)
         ],
-        "standings": _with_standings(club.standings(event_id)),
+        "standings": standings_json(stored_events.standings(event_id)),
     }
 
 
@@ -570,7 +425,7 @@ def tv(event_id: int) -> str:
 def tv_json(event_id: int) -> Response:
     """Return the TV view's state; 304 while nothing at the event changed (a
     404 once it is gone: change_key says so)."""
-    return polled_state(club.change_key(event_id), lambda: tv_state(event_id))
+    return polled_state(stored_events.change_key(event_id), lambda: tv_state(event_id))
 
 
 @bp.get("/events/<int:event_id>/tv/events")
@@ -578,6 +433,6 @@ def tv_events(event_id: int) -> Response:
     """Stream the TV view's state as server-sent events (web/live.py)."""
     first = tv_state(event_id)
     return event_stream(
-        first, lambda key: club.change_key(event_id) != key,
-        lambda: tv_state(event_id), club.EventNotFound,
+        first, lambda key: stored_events.change_key(event_id) != key,
+        lambda: tv_state(event_id), stored_events.EventNotFound,
     )

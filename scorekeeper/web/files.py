@@ -1,78 +1,45 @@
-"""Files in and out: every registered format of a game, import, backup, restore."""
+"""Files in and out, the pages: every registered format of a game, import,
+backup, restore. Their JSON API is api/files.py; what both answer alike is
+transfers.py."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from flask import (
     Blueprint,
     Response,
-    current_app,
     flash,
-    jsonify,
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from flask.typing import ResponseReturnValue
 
-from ..formats import FORMATS, Format, backup, build
+from ..formats import FORMATS, backup
 from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..store import games as stored
-from ..store import loaded
-from ..store.backup import Restored, iter_stored_games, restore_backup
-from ..store.events import events_for_backup
+from ..store.backup import Restored, restore_backup
 from .auth import (
     MAX_SESSION_TOKENS,
-    PinRefusal,
     admin_pin_refusal,
     is_admin,
     remember_token,
 )
-from .errors import error_response
 from .forms import RestoreForm, UploadForm
-from .helper import in_helper
-from .pages import game_file, rendered
+from .transfers import backup_limit, backup_response, file_response, pin_message
 
 bp = Blueprint("files", __name__)
 
 NAMES = ", ".join(sorted(FORMATS))
 """The registered file names, for the route's `any` converter."""
 
-API_NAMES = {"scoresheet.csv": "scoresheet.csv", "record": "record.json"}
-"""The CONTRACT §4 API's file URLs and the format each serves."""
-
-
-def _file(game_id: int, fmt: Format, *, download: bool) -> Response:
-    with loaded(game_id) as row:
-        if fmt.heavy:
-            body = rendered(
-                row, fmt.name, lambda: in_helper(build, fmt.name, game_file(row))
-            )
-        else:
-            body = rendered(row, fmt.name, lambda: fmt.build(game_file(row)))
-    response = Response(body, mimetype=fmt.media_type)
-    filename = fmt.download_name(game_id) if download else None
-    if filename:
-        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 @bp.get(f"/games/<int:game_id>/<any({NAMES}):name>")
 def game_file_download(game_id: int, name: str) -> Response:
     """Return a game as one of the registered files (scoresheet.pdf, chart.svg…)."""
-    return _file(game_id, FORMATS[name], download=True)
-
-
-@bp.get("/api/games/<int:game_id>/<any(scoresheet.csv, record):name>")
-def api_file(game_id: int, name: str) -> Response:
-    """Return the API's score sheet CSV (a download) or record (JSON) of a game."""
-    fmt = FORMATS[API_NAMES[name]]
-    return _file(game_id, fmt, download=fmt.name != "record.json")
+    return file_response(game_id, FORMATS[name], download=True)
 
 
 # --- import, backup, restore ---
@@ -91,17 +58,12 @@ def _uploaded_bytes(form: UploadForm, limit: int) -> bytes:
         storage.close()
 
 
-def _backup_limit() -> int:
-    limit: int = current_app.config.get("MAX_BACKUP_BYTES", backup.MAX_BACKUP_BYTES)
-    return limit
-
-
 @bp.url_value_preprocessor
 def _allow_big_backups(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # Runs before the app's before_request (CSRF parses the form there), so the
     # larger limit is in place before the backup body is read.
-    if endpoint in ("files.restore", "files.api_restore") and request.method == "POST":
-        request.max_content_length = _backup_limit()
+    if endpoint == "files.restore" and request.method == "POST":
+        request.max_content_length = backup_limit()
 
 
 def _upload_page(
@@ -137,70 +99,10 @@ def import_game() -> ResponseReturnValue:
     return _upload_page("files/import.html", form, error)
 
 
-def _backup_response() -> Response:
-    """Return every game as one qwirkle-backup/1 file, streamed game by game."""
-    stamp = datetime.now(UTC).isoformat(timespec="seconds")
-    body = stream_with_context(
-        backup.stream(iter_stored_games(), stamp, events_for_backup)
-    )
-    response = Response(body, mimetype="application/json")
-    response.headers["Content-Disposition"] = (
-        f'attachment; filename="qwirkle-backup-{stamp[:10]}.json"'
-    )
-    return response
-
-
 @bp.get("/backup")
 def backup_file() -> Response:
     """Return every game as one qwirkle-backup/1 JSON file (the history's link)."""
-    return _backup_response()
-
-
-@bp.get("/api/backup")
-def api_backup() -> Response:
-    """Return every game as one qwirkle-backup/1 JSON document (CONTRACT §8)."""
-    return _backup_response()
-
-
-def _pin_message(refusal: PinRefusal) -> tuple[str, str]:
-    """Return the error code and sentence of a refused admin PIN."""
-    if refusal.status == 429:
-        return "too_many_tries", _(
-            "Too many wrong admin PINs: wait %(n)d seconds, then try again.",
-            n=refusal.retry_after,
-        )
-    return "admin_pin_required", _(
-        "Restoring from another device needs the admin PIN, which the computer"
-        " running the scorekeeper printed when it started (and keeps in the file"
-        " admin_pin in its instance folder)."
-    )
-
-
-@bp.post("/api/restore")
-def api_restore() -> Response:
-    """Restore a backup sent as the body: {"restored", "skipped"}; all or nothing."""
-    refusal = admin_pin_refusal()
-    if refusal is not None:
-        code, message = _pin_message(refusal)
-        response = error_response(refusal.status, code, message)
-        if refusal.retry_after:
-            response.headers["Retry-After"] = str(refusal.retry_after)
-        return response
-    if request.mimetype != "application/json":
-        # A page on another site can post text/plain without asking; JSON it cannot.
-        return error_response(
-            415, "unsupported_media_type",
-            _("Send the backup as the body, with Content-Type: application/json."),
-        )
-    try:
-        done = restore_backup(backup.read_backup(request.stream, limit=_backup_limit()))
-    except backup.BackupError as exc:
-        status = 413 if exc.code == "too_large" else 422
-        extra = {k: v for k, v in (("game_number", exc.game_number),
-                                   ("move_number", exc.move_number),
-                                   ("detail", exc.detail)) if v is not None}
-        return error_response(status, exc.code, str(exc), **extra)
-    return jsonify({"restored": len(done.ids), "skipped": done.skipped})
+    return backup_response()
 
 
 @bp.route("/restore", methods=["GET", "POST"])
@@ -213,7 +115,7 @@ def restore() -> ResponseReturnValue:
     if form.validate_on_submit():
         refusal = admin_pin_refusal(form.admin_pin.data)
         if refusal is not None:
-            error, status = _pin_message(refusal)[1], refusal.status
+            error, status = pin_message(refusal)[1], refusal.status
             if refusal.retry_after:
                 headers["Retry-After"] = str(refusal.retry_after)
         else:
@@ -238,7 +140,7 @@ def _restore_upload(form: RestoreForm) -> Restored:
     if storage is None or not getattr(storage, "filename", None):
         raise backup.BackupError(_("Choose a file to upload."), code="no_file")
     try:
-        done = restore_backup(backup.read_backup(storage.stream, limit=_backup_limit()))
+        done = restore_backup(backup.read_backup(storage.stream, limit=backup_limit()))
     finally:
         # Large uploads are spooled to a temporary file: close it now.
         storage.close()

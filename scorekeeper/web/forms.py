@@ -4,6 +4,8 @@ history's corrections, renames and uploads."""
 from __future__ import annotations
 
 import json
+import re
+from datetime import date as Date
 from typing import Any
 
 import wtforms
@@ -527,3 +529,30 @@ class TablesForm(PageForm):
         ):
             return None
         return value
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def check_event_name(value: object) -> str:
+    """Return an event's name, trimmed; raise ValueError with the page's sentence."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(_("Give the evening a name."))
+    name = " ".join(value.split())
+    if len(name) > MAX_EVENT_NAME:
+        raise ValueError(_("A name is at most %(num)d characters.", num=MAX_EVENT_NAME))
+    if any(not ch.isprintable() for ch in name):
+        raise ValueError(_("The name holds characters that cannot be shown."))
+    return name
+
+
+def check_event_date(value: object) -> str:
+    """Return an ISO date (today when empty); raise ValueError with a sentence."""
+    if value is None or value == "":
+        return Date.today().isoformat()
+    if isinstance(value, str) and _DATE.fullmatch(value):
+        try:
+            return Date.fromisoformat(value).isoformat()
+        except ValueError:
+            pass
+    raise ValueError(_("The date is written as year-month-day, e.g. 2026-12-04."))

@@ -20,8 +20,9 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-from .. import engine, text
-from ..formats import bgstats, chart, sheet
+from .. import engine, text, timestamps
+from ..formats import bgstats, chart
+from ..formats.scoresheet import sheet_view
 from ..i18n import gettext as _
 from ..store import GameRow, TurnConflict, analysis, loaded, snapshots, stats
 from ..store import games as stored
@@ -52,7 +53,7 @@ def _list_row(row: dict[str, Any]) -> dict[str, Any]:
     # The stored winners: an excluded player is never one (RULES §7).
     row["winners"] = tuple(p["seat"] for p in row["players"] if p["is_winner"])
     row["duration"] = text.duration(
-        text.duration_minutes(row["first_move_at"], row["last_move_at"])
+        timestamps.duration_minutes(row["first_move_at"], row["last_move_at"])
     )
     bonus = row["bonus_player"]
     row["reason"] = (
@@ -521,7 +522,7 @@ def scoresheet(game_id: int) -> str:
     with loaded(game_id) as row:
         drawn = chart_markup(row)
         paper = rendered(row, "scoresheet.html", lambda: Markup(render_template(
-            "history/_sheet.html", row=row, view=sheet.sheet_view(game_file(row)),
+            "history/_sheet.html", row=row, view=sheet_view(game_file(row)),
             chart=drawn,
         )))
         return render_template("history/scoresheet.html", row=row, paper=paper)

@@ -70,7 +70,7 @@ FIELD = "image"
 ENDPOINT = "api.read_photo"
 """The route that takes photos (its body limit is the photo's, not the app's)."""
 
-ENDPOINTS = (ENDPOINT, "colours.read")
+ENDPOINTS = (ENDPOINT, "color_lessons.read")
 """Every route that takes a photo: a move's, and the one teaching the colours."""
 
 _T = TypeVar("_T")
@@ -312,7 +312,7 @@ def read_photo(data: bytes, stored: list[tuple[int, int, str, str]],
     # Imported here: OpenCV and numpy load in the helper that reads, never in
     # the server process.
     from ..photo import LOW_CONFIDENCE, read_move
-    from ..photo.memory import Taught
+    from ..photo.lessons import Taught
 
     game, everywhere = taught or ([], [])
     try:

@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from scorekeeper.photo.teach import COLORS
+from scorekeeper.photo.color_lessons import COLORS
 
 from . import synth, synth_real
 

@@ -1,5 +1,5 @@
 """Teach the colours: a photo of one tile of each colour, read by
-`photo.teach`, names six hues by their order around the wheel; a photo that
+`photo.color_lessons`, names six hues by their order around the wheel; a photo that
 does not show one tile of each colour is refused with a reason."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 
 from scorekeeper.engine.tiles import CLASSIC
 from scorekeeper.photo import PhotoUnreadable, read_move
-from scorekeeper.photo.memory import Taught
-from scorekeeper.photo.teach import COLORS, lessons, name_hues, read_colours
+from scorekeeper.photo.color_lessons import COLORS, lessons, name_hues, read_colors
+from scorekeeper.photo.lessons import Taught
 
 from . import synth, synth_real
 from .teaching import APART, FAR_SHIFTED, IN_A_ROW, gap, photo, scattered, shot, six
@@ -27,7 +27,7 @@ from .teaching import APART, FAR_SHIFTED, IN_A_ROW, gap, photo, scattered, shot,
 def test_six_tiles_of_shifted_paint_are_named_by_their_hues(
         cells: tuple[tuple[int, int], ...], warmth: float, seed: int) -> None:
     paint = synth_real.paint(random.Random(seed), shifted=True)
-    taught = read_colours(photo(six(cells, seed), seed, warmth, paint))
+    taught = read_colors(photo(six(cells, seed), seed, warmth, paint))
     assert list(taught.hues) == list(COLORS)
     assert len(taught.seen) == 6
     for color, hue, _s, _v in paint.hsv:
@@ -41,7 +41,7 @@ def test_six_tiles_scattered_and_turned_by_hand_are_named_too(seed: int) -> None
     tiles = six(scattered(seed), seed)
     img = synth_real.render(tiles, replace(shot(seed, 0.0), turn=25.0), seed,
                             synth_real.Real(paint))
-    taught = read_colours(synth.encode(img, 90))
+    taught = read_colors(synth.encode(img, 90))
     for color, hue, _s, _v in paint.hsv:
         assert gap(taught.hues[color], hue) < 10, (color, hue, taught.hues)
 
@@ -55,7 +55,7 @@ def test_an_orange_alone_on_an_empty_board_reads_right_only_after_teaching() -> 
         # The case this teaching is for: with nothing taught, the reader takes
         # this paint for red (if it ever reads it right alone, pick a harder one).
         assert [t.color for t in before.tiles] == ["red"] * 3, "no longer a misread"
-        taught = read_colours(photo(six(APART, seed), seed, warmth, FAR_SHIFTED))
+        taught = read_colors(photo(six(APART, seed), seed, warmth, FAR_SHIFTED))
         after = read_move(first, [], CLASSIC, Taught.from_rows(lessons(taught.hues)))
         assert [t.color for t in after.tiles] == ["orange"] * 3
 
@@ -63,7 +63,7 @@ def test_an_orange_alone_on_an_empty_board_reads_right_only_after_teaching() -> 
 def test_five_tiles_are_refused_with_their_count() -> None:
     five = six(APART, 3)[:5]
     with pytest.raises(PhotoUnreadable) as caught:
-        read_colours(photo(five, 3, 0.0, FAR_SHIFTED))
+        read_colors(photo(five, 3, 0.0, FAR_SHIFTED))
     assert caught.value.reason == "teach_count"
     assert caught.value.params == {"count": 5, "expected": 6}
 
@@ -71,13 +71,13 @@ def test_five_tiles_are_refused_with_their_count() -> None:
 def test_two_tiles_of_one_colour_are_refused() -> None:
     colors = ("red", "orange", "yellow", "green", "blue", "blue")
     with pytest.raises(PhotoUnreadable) as caught:
-        read_colours(photo(six(APART, 4, colors), 4, 0.0, FAR_SHIFTED))
+        read_colors(photo(six(APART, 4, colors), 4, 0.0, FAR_SHIFTED))
     assert caught.value.reason == "teach_alike"
 
 
 def test_not_a_photo_is_refused() -> None:
     with pytest.raises(PhotoUnreadable) as caught:
-        read_colours(b"GIF89a not a photo")
+        read_colors(b"GIF89a not a photo")
     assert caught.value.reason == "not_an_image"
 
 
@@ -123,7 +123,7 @@ def test_a_tile_whose_symbol_cannot_be_read_is_named_as_such() -> None:
     # a finger): its body is there, its colour not. (Paint as dark as the
     # renderer draws it, value 0.25, is read since the dark-paint work.)
     data = photo(six(IN_A_ROW, 5), 5, 0.0, FAR_SHIFTED)
-    taught = read_colours(data)
+    taught = read_colors(data)
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     h, w = img.shape[:2]
     at = [(s.x * w, s.y * h) for s in taught.seen]
@@ -137,6 +137,6 @@ def test_a_tile_whose_symbol_cannot_be_read_is_named_as_such() -> None:
     ok, covered = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])
     assert ok
     with pytest.raises(PhotoUnreadable) as caught:
-        read_colours(covered.tobytes())
+        read_colors(covered.tobytes())
     assert caught.value.reason == "teach_unread"
     assert caught.value.params == {"count": 1}

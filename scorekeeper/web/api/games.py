@@ -1,4 +1,5 @@
-"""The JSON API (CONTRACT §4) plus the preview and legal-cells calls of the page."""
+"""The games' JSON API (CONTRACT §4) plus the preview and legal-cells calls of
+the page."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ from typing import Any, NoReturn, TypeGuard
 
 from flask import Blueprint, Response, jsonify, request
 
-from .. import engine, text
-from ..i18n import gettext as _
-from ..photo import PhotoUnreadable
-from ..store import (
+from ... import engine, text
+from ...i18n import gettext as _
+from ...photo import PhotoUnreadable
+from ...store import (
     GameNotFound,
     NothingToUndo,
     TurnConflict,
@@ -19,12 +20,12 @@ from ..store import (
     stats,
     version,
 )
-from ..store import events as club
-from ..store import games as stored
-from . import auth, photo_upload
-from .errors import error_response
-from .state import dumps as _dumps
-from .state import preview_json, refusal_json, state_json, state_text
+from ...store import events as stored_events
+from ...store import games as stored
+from .. import auth, photo_upload
+from ..errors import error_response
+from ..state import dumps as _dumps
+from ..state import preview_json, refusal_json, state_json, state_text
 
 bp = Blueprint("api", __name__)
 
@@ -210,7 +211,7 @@ def _event_for_new_game(value: object) -> int | None:
         return None
     if not _is_int(value) or value < 0:
         _bad(_('"event" must be an event\'s id (a whole number).'))
-    token = club.event_token(value)
+    token = stored_events.event_token(value)
     if token is None:
         raise ApiError(404, "not_found", _("There is no event %(id)s.", id=value))
     allowed, reason = auth.request_may_add_to_event(value, token)
@@ -228,7 +229,7 @@ def _event_for_new_game(value: object) -> int | None:
 def _join_event(event_id: int, game_id: int) -> None:
     """Make the new game one of the event's tables; if the event was deleted
     since it was checked, take the game back and answer 404: nothing stays."""
-    if not club.add_game(event_id, game_id):
+    if not stored_events.add_game(event_id, game_id):
         stored.delete_game(game_id)
         raise ApiError(404, "not_found", _("There is no event %(id)s.", id=event_id))
 

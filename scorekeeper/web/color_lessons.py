@@ -1,11 +1,11 @@
-"""Teach the colours (issue 20): a page where a household photographs one tile
+"""Teach the colours: a page where a household photographs one tile
 of each colour once, sees the six colours read, and keeps them as the
 installation's colours (or retakes the photo); and forgets them.
 
 A device that may change a running game reaches it from the game's photo
 section. The photo goes through the same guards as a move's photo (size,
 rates, queue: `photo_upload.guarded_upload`) and is read in the helper
-process (`photo.teach`); nothing is stored until the household keeps what
+process (`photo.color_lessons`); nothing is stored until the household keeps what
 was read, which waits in the session meanwhile (signed: a client cannot
 make it up)."""
 
@@ -21,15 +21,15 @@ from werkzeug.wrappers import Response
 from .. import text
 from ..i18n import gettext as _
 from ..photo import PhotoUnreadable
-from ..photo.memory import Taught
-from ..photo.teach import COLORS, lessons, name_hues
+from ..photo.color_lessons import COLORS, lessons, name_hues
+from ..photo.lessons import Taught
 from ..store import photo_lessons
 from . import photo_upload
 from .forms import ConfirmForm
 from .helper import in_helper
 from .pages import require_edit
 
-bp = Blueprint("colours", __name__)
+bp = Blueprint("color_lessons", __name__)
 
 PENDING = "taught_colours"
 """The session key of the hues read and not yet kept."""
@@ -38,10 +38,10 @@ PENDING = "taught_colours"
 def read_teaching(data: bytes) -> dict[str, Any]:
     """Read a teaching photo (in the helper process): {"hues": {colour: deg}},
     or {"unreadable": reason, "params": {...}}."""
-    from ..photo.teach import read_colours
+    from ..photo.color_lessons import read_colors
 
     try:
-        taught = read_colours(data)
+        taught = read_colors(data)
     except PhotoUnreadable as exc:
         return {"unreadable": exc.reason,
                 "params": {k: v if isinstance(v, int | str) else str(v)
@@ -65,7 +65,7 @@ def _swatches(hues: dict[str, float]) -> list[dict[str, object]]:
 
 def _known() -> dict[str, float]:
     """The installation's colours as it knows them now (taught or learnt)."""
-    rows = photo_lessons.installation_colours()
+    rows = photo_lessons.installation_colors()
     return {color: mean for color, (mean, _spread) in
             Taught.from_rows(rows).hues().items()}
 
@@ -77,7 +77,7 @@ def _page(game_id: int, status: int = 200, error: str | None = None
     if isinstance(pending, dict) and pending.get("game") == game_id:
         read = _swatches(pending.get("hues", {}))
     body = render_template(
-        "table/colours.html", game_id=game_id, known=_swatches(_known()),
+        "table/color_lessons.html", game_id=game_id, known=_swatches(_known()),
         read=read, error=error, form=ConfirmForm(),
         photo_text=text.photo_strings())
     return body, status
@@ -132,7 +132,7 @@ def keep(game_id: int) -> Response:
         named = name_hues(values)
     except (KeyError, TypeError, ValueError, PhotoUnreadable):
         abort(400)
-    photo_lessons.teach_colours(lessons(named))
+    photo_lessons.teach_colors(lessons(named))
     flash(_("The colours are kept: every photo now reads them as on this table."),
           "info")
     return redirect(url_for("table.game", game_id=game_id))
@@ -145,6 +145,6 @@ def forget(game_id: int) -> Response:
     if not ConfirmForm().validate_on_submit():
         abort(400)
     session.pop(PENDING, None)
-    photo_lessons.forget_colours()
+    photo_lessons.forget_colors()
     flash(_("The colours are forgotten: photos read the usual paint again."), "info")
     return redirect(url_for(".page", game_id=game_id))

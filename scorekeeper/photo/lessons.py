@@ -1,4 +1,4 @@
-"""What the table's confirmed moves taught the reader (issue 20).
+"""What the table's confirmed moves taught the reader: its lessons.
 
 Each confirmed move whose photo was read labels what its new tiles looked
 like (`reader.Look`: a hue, a four-fold measure) with the kinds the players

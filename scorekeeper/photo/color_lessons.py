@@ -1,4 +1,4 @@
-"""Teach the colours: one photo of one tile of each colour (issue 20).
+"""Teach the colours: one photo of one tile of each colour.
 
 A table's very first photo of a game (an empty board: no stored tile can
 anchor the colours) must name its paint from what paint usually looks like,
@@ -7,10 +7,10 @@ from red, a real purple close to blue. So a household may, once, lay one tile
 of each colour on the table (apart or in a row, any order, any shapes) and
 photograph them: their hues, named by their order around the colour wheel
 (red, orange, yellow, green, blue, purple), become the installation's colour
-lessons (`memory.Lesson`), a few examples' worth, and every later photo
+lessons (`lessons.Lesson`), a few examples' worth, and every later photo
 names its colours around where this table's paint and light put them.
 
-`read_colours(image)` reads such a photo in the helper process (OpenCV);
+`read_colors(image)` reads such a photo in the helper process (OpenCV);
 `name_hues(hues)` is the naming alone, against `hues.USUAL` (no OpenCV:
 the server checks with it too). Both raise `PhotoUnreadable` with a reason
 a household can act on.
@@ -117,7 +117,7 @@ def name_hues(hues: Sequence[float], saturations: Sequence[float] | None = None
 
 def lessons(hues: Mapping[str, float], weight: int = WEIGHT
             ) -> list[tuple[str, str, int, float, float]]:
-    """The taught hues as colour lessons' rows (`memory.Lesson`): each hue
+    """The taught hues as colour lessons' rows (`lessons.Lesson`): each hue
     counted `weight` times."""
     out = []
     for color in COLORS:
@@ -127,7 +127,7 @@ def lessons(hues: Mapping[str, float], weight: int = WEIGHT
     return out
 
 
-def read_colours(image: bytes) -> Teaching:
+def read_colors(image: bytes) -> Teaching:
     """Read a photo of one tile of each colour; return their hues by colour.
     Raise PhotoUnreadable when it does not show six tiles of six colours."""
     # Imported here: the server names this module (name_hues) without

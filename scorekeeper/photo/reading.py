@@ -1,0 +1,99 @@
+"""What a photo of the board gave: the new tiles, the stored tiles it shows
+otherwise, and the measures the table learns from (CONTRACT §12). Plain data,
+no numpy: the web layer reads it without the reader."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+Cell = tuple[int, int]
+
+
+class PhotoTile(NamedTuple):
+    """A tile the photo shows on a cell that is empty on the stored board."""
+
+    row: int
+    col: int
+    color: str
+    shape: str
+    confidence: float
+    """0 (a guess) to 1 (sure): how clearly the colour and shape stood out."""
+    likely: tuple[tuple[str, str], ...] = ()
+    """The kinds (colour, shape) it may be, best first, the reading itself
+    first: 2–4 of them when the tile is uncertain, else none."""
+
+
+class Look(NamedTuple):
+    """What a new tile looked like, for the table to learn from once the move
+    is confirmed (`lessons`): its cell and its measures."""
+
+    row: int
+    col: int
+    hue: float
+    """The symbol's hue, degrees."""
+    four_fold: float
+    """How four-fold its outline is (`classify.four_fold`)."""
+
+
+class Conflict(NamedTuple):
+    """A stored tile the photo shows as a different tile."""
+
+    row: int
+    col: int
+    stored: tuple[str, str]
+    """The stored tile (colour, shape)."""
+    seen: tuple[str, str]
+    """The tile the photo shows there (colour, shape)."""
+    confidence: float
+
+
+@dataclass(frozen=True)
+class PhotoReading:
+    """What a photo of the board shows, in the stored board's coordinates."""
+
+    tiles: tuple[PhotoTile, ...]
+    """The new tiles: on cells empty on the stored board, in line order."""
+    matched: int
+    """Stored tiles the photo shows as stored (same cell, colour and shape)."""
+    conflicts: tuple[Conflict, ...]
+    """Stored tiles the photo shows differently: the table and the page differ."""
+    seen: int
+    """Stored tiles on cells the photo shows (matched, conflicting or missing)."""
+    glare: tuple[Cell, ...] = ()
+    """Cells on or next to the board (board coordinates; for a first move,
+    the move's own) where glare blew the photo out: a tile there may be
+    missing or misread."""
+    looks: tuple[Look, ...] = ()
+    """What each new tile looked like (for `store.photo_lessons`)."""
+    unread: tuple[Cell, ...] = ()
+    """Cells on or next to the board (coordinates as `glare`) where a tile
+    body lies whose symbol could not be read (dark paint, poor light): a
+    tile of the move may be missing there."""
+
+    def tile_dicts(self) -> list[dict[str, Any]]:
+        """The new tiles as JSON-ready data (`likely` only on uncertain ones)."""
+        return [_tile_dict(t) for t in self.tiles]
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the reading as JSON-ready data (CONTRACT §12, plus conflicts)."""
+        return {
+            "tiles": self.tile_dicts(),
+            "matched": self.matched,
+            "conflicts": [
+                {"row": c.row, "col": c.col,
+                 "stored": {"color": c.stored[0], "shape": c.stored[1]},
+                 "seen": {"color": c.seen[0], "shape": c.seen[1]},
+                 "confidence": c.confidence}
+                for c in self.conflicts
+            ],
+        }
+
+
+def _tile_dict(tile: PhotoTile) -> dict[str, Any]:
+    """A tile as JSON-ready data: `likely` only where the tile is uncertain."""
+    data = tile._asdict()
+    data["likely"] = [list(kind) for kind in tile.likely]
+    if not tile.likely:
+        del data["likely"]
+    return data
