@@ -290,7 +290,7 @@ def test_text_writes_the_parameters_in_the_pages_language(
         "red circle": "rode cirkel", "red square": "rood vierkant",
         "blue square": "blauw vierkant",
         "This cell already holds a tile: %(tile)s.":
-            "Op dit vak ligt al een blokje: %(tile)s.",
+            "Op dit vakje ligt al een blokje: %(tile)s.",
         "This %(direction)s would hold %(tiles)s: the tiles of a line must share one"
         " colour or one shape.":
             "Deze %(direction)s: %(tiles)s.",
@@ -306,7 +306,7 @@ def test_text_writes_the_parameters_in_the_pages_language(
     mixed = refuse(lambda: game_for(None, [place((0, 0, "red", "circle"))])
                    .push(place((0, 1, "blue", "square"))), engine.IllegalMove)
 
-    assert text.illegal_move(occupied) == "Op dit vak ligt al een blokje: rode cirkel."
+    assert text.illegal_move(occupied) == "Op dit vakje ligt al een blokje: rode cirkel."
     assert text.illegal_move(mixed) == "Deze rij: rode cirkel, blauw vierkant."
     # The exception itself stays English (CONTRACT §3); the cells stay in its data.
     assert str(occupied) == "This cell already holds a tile: red circle."
