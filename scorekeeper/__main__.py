@@ -8,12 +8,10 @@ import argparse
 import os
 import sqlite3
 import sys
-import threading
-import time
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import TypeVar
 
 from flask import Flask
 
@@ -23,13 +21,6 @@ from .net import allowed_hosts, proxy_network, reachable_url, urls
 from .store import snapshots
 from .store.backup import PROGRESS_EVERY, iter_stored_games, restore_backup
 from .store.events import events_for_backup
-
-SNAPSHOT_EVERY = timedelta(days=1)
-"""How old the newest snapshot may get while serving."""
-
-SNAPSHOT_CHECK = 600.0
-"""Seconds between two looks at the newest snapshot's age (a laptop that slept
-through its snapshot makes it when it wakes)."""
 
 _T = TypeVar("_T")
 
@@ -135,7 +126,9 @@ def serve_command(args: argparse.Namespace) -> int:
         print(serve.port_in_use_text(args.port), file=sys.stderr)
         return 1
     print(start_text(app, args.host, args.port), flush=True)
-    scheduler = SnapshotScheduler(app.config["DATABASE"], app.config["SNAPSHOT_DIR"])
+    scheduler = snapshots.SnapshotScheduler(
+        app.config["DATABASE"], app.config["SNAPSHOT_DIR"]
+    )
     scheduler.start()
     try:
         return serve.serve(app, args.host, args.port, args)
@@ -232,57 +225,6 @@ def terminal_qr(url: str) -> str:
     except (UnicodeEncodeError, LookupError):
         return ""
     return text
-
-
-class SnapshotScheduler:
-    """Snapshots while serving (CONTRACT §13): one at start, then whenever the
-    newest is a day old. One thread, in the launching process only."""
-
-    def __init__(
-        self, database: str, folder: str, *, every: timedelta = SNAPSHOT_EVERY,
-        check: float = SNAPSHOT_CHECK, out: IO[str] | None = None,
-    ) -> None:
-        self.database = database
-        self.folder = folder
-        self.every = every
-        self.check = check
-        self.out = out
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="snapshots",
-                                        daemon=True)
-
-    def start(self) -> None:
-        """Start snapshotting in the background."""
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop after the snapshot under way, if any."""
-        self._stop.set()
-        self._thread.join(timeout=60)
-
-    def due(self, now: datetime | None = None) -> bool:
-        """Return whether the newest snapshot is missing or `every` old."""
-        newest = snapshots.latest(self.folder)
-        return newest is None or (now or datetime.now(UTC)) - newest >= self.every
-
-    def snapshot(self) -> Path | None:
-        """Make one snapshot now and say so; None (said on stderr) if it failed."""
-        out = self.out or sys.stdout
-        started = time.monotonic()
-        try:
-            path = snapshots.take_snapshot(self.database, self.folder)
-        except (sqlite3.Error, OSError) as exc:
-            print(f"scorekeeper: snapshot failed: {exc}", file=sys.stderr, flush=True)
-            return None
-        print(f"Snapshot written: {path} ({time.monotonic() - started:.1f} s)",
-              file=out, flush=True)
-        return path
-
-    def _run(self) -> None:
-        self.snapshot()
-        while not self._stop.wait(self.check):
-            if self.due():
-                self.snapshot()
 
 
 # --- backup and restore ---

@@ -289,7 +289,7 @@ def test_c13_the_newest_14_snapshots_are_kept(tmp_path: Path) -> None:
 
 def test_c13_a_snapshot_is_due_when_the_newest_is_a_day_old(tmp_path: Path) -> None:
     instance = instance_with_games(tmp_path / "inst", corpus_names()[:1])
-    scheduler = command.SnapshotScheduler(
+    scheduler = snapshots.SnapshotScheduler(
         str(instance / "scorekeeper.sqlite3"), str(instance / "snapshots")
     )
     made = datetime(2026, 1, 1, 3, 0, tzinfo=UTC)
@@ -305,7 +305,7 @@ def test_c13_the_scheduler_snapshots_at_start_and_again_when_due(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     instance = instance_with_games(tmp_path / "inst", corpus_names()[:1])
-    scheduler = command.SnapshotScheduler(
+    scheduler = snapshots.SnapshotScheduler(
         str(instance / "scorekeeper.sqlite3"), str(instance / "snapshots"),
         every=timedelta(0), check=0.05,
     )

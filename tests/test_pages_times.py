@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from test_history_helpers import Node, Stored, corpus_record, parse
 
 from scorekeeper.store import backup
-from scorekeeper.text import parse_utc
+from scorekeeper.timestamps import parse_utc
 from scorekeeper.web.pages import time_tag
 
 START = datetime(2025, 1, 1, 20, 5, tzinfo=UTC)

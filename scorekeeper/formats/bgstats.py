@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from .. import engine, text
+from .. import engine, text, timestamps
 from .base import GameFile
 
 SOURCE_NAME = "Qwirkle Scorekeeper"
@@ -128,7 +128,9 @@ def play_link(source: GameFile, source_url: str, *, scheme: bool = False) -> str
         winners=[seat in final.winners for seat in range(len(scores))],
         start_player=game.first_player,
         play_date=source.started_at,
-        duration_min=text.duration_minutes(source.first_move_at, source.last_move_at),
+        duration_min=timestamps.duration_minutes(
+            source.first_move_at, source.last_move_at
+        ),
         source_url=source_url,
         source_play_id=f"{source.id}-{source.created_at}",
         variant_name=game.variant.name,

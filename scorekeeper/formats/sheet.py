@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import engine, text
+from .. import engine, text, timestamps
 from .base import GameFile
 from .scoresheet import Cell, ScoreSheet, score_sheet
 
@@ -50,7 +50,7 @@ def sheet_view(source: GameFile) -> SheetView:
         started_at=source.started_at,
         date=text.date(source.started_at),
         duration=text.duration(
-            text.duration_minutes(source.first_move_at, source.last_move_at)
+            timestamps.duration_minutes(source.first_move_at, source.last_move_at)
         ),
         reason=(
             text.final_reason(final, source.names, game.variant)

@@ -5,7 +5,8 @@ pause between steps, inside one read transaction of its own: in WAL mode that
 reader never blocks a writer, and the copy is the database as it was when the
 snapshot began, whatever moves are stored meanwhile. It is written beside its
 final name, made self-contained (no WAL) and then renamed, so a snapshot file
-is always whole. The newest KEEP are kept.
+is always whole. The newest KEEP are kept. While the app serves, a
+SnapshotScheduler takes one at start and another whenever the newest is a day old.
 """
 
 from __future__ import annotations
@@ -13,9 +14,12 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import sys
+import threading
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import IO
 
 from .connection import BUSY_TIMEOUT_MS
 
@@ -106,3 +110,62 @@ def prune(folder: str | Path, keep: int = KEEP) -> list[Path]:
     for path in old:
         path.unlink(missing_ok=True)
     return old
+
+
+EVERY = timedelta(days=1)
+"""How old the newest snapshot may get while serving."""
+
+CHECK = 600.0
+"""Seconds between two looks at the newest snapshot's age (a laptop that slept
+through its snapshot makes it when it wakes)."""
+
+
+class SnapshotScheduler:
+    """Snapshots while serving (CONTRACT §13): one at start, then whenever the
+    newest is a day old. One thread, in the launching process only."""
+
+    def __init__(
+        self, database: str, folder: str, *, every: timedelta = EVERY,
+        check: float = CHECK, out: IO[str] | None = None,
+    ) -> None:
+        self.database = database
+        self.folder = folder
+        self.every = every
+        self.check = check
+        self.out = out
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="snapshots",
+                                        daemon=True)
+
+    def start(self) -> None:
+        """Start snapshotting in the background."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop after the snapshot under way, if any."""
+        self._stop.set()
+        self._thread.join(timeout=60)
+
+    def due(self, now: datetime | None = None) -> bool:
+        """Return whether the newest snapshot is missing or `every` old."""
+        newest = latest(self.folder)
+        return newest is None or (now or datetime.now(UTC)) - newest >= self.every
+
+    def snapshot(self) -> Path | None:
+        """Make one snapshot now and say so; None (said on stderr) if it failed."""
+        out = self.out or sys.stdout
+        started = time.monotonic()
+        try:
+            path = take_snapshot(self.database, self.folder)
+        except (sqlite3.Error, OSError) as exc:
+            print(f"scorekeeper: snapshot failed: {exc}", file=sys.stderr, flush=True)
+            return None
+        print(f"Snapshot written: {path} ({time.monotonic() - started:.1f} s)",
+              file=out, flush=True)
+        return path
+
+    def _run(self) -> None:
+        self.snapshot()
+        while not self._stop.wait(self.check):
+            if self.due():
+                self.snapshot()

@@ -20,7 +20,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-from .. import engine, text
+from .. import engine, text, timestamps
 from ..formats import bgstats, chart, sheet
 from ..i18n import gettext as _
 from ..store import GameRow, TurnConflict, analysis, loaded, snapshots, stats
@@ -52,7 +52,7 @@ def _list_row(row: dict[str, Any]) -> dict[str, Any]:
     # The stored winners: an excluded player is never one (RULES §7).
     row["winners"] = tuple(p["seat"] for p in row["players"] if p["is_winner"])
     row["duration"] = text.duration(
-        text.duration_minutes(row["first_move_at"], row["last_move_at"])
+        timestamps.duration_minutes(row["first_move_at"], row["last_move_at"])
     )
     bonus = row["bonus_player"]
     row["reason"] = (

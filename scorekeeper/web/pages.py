@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from flask import Flask, abort, current_app
 from markupsafe import Markup
 
-from .. import i18n, text
+from .. import i18n, text, timestamps
 from ..formats import GameFile
 from ..store import GameRow, loaded
 from ..store.stats import move_span
@@ -113,7 +113,7 @@ STALE_AFTER = timedelta(days=1)
 
 def is_stale(updated_at: str | None) -> bool:
     """Return whether a running game's last change is more than a day old."""
-    moment = text.parse_utc(updated_at)
+    moment = timestamps.parse_utc(updated_at)
     return moment is not None and datetime.now(UTC) - moment > STALE_AFTER
 
 
@@ -145,7 +145,7 @@ def time_tag(value: str | None, style: str = "datetime", empty: str = "–") -> 
     That text is what a browser without JavaScript shows; static/localtime.js
     rewrites it in the device's own time zone and keeps it as a title.
     """
-    moment = text.parse_utc(value)
+    moment = timestamps.parse_utc(value)
     if moment is None:
         return Markup.escape(empty)
     return Markup('<time datetime="{}" data-localtime="{}">{}</time>').format(
@@ -156,7 +156,7 @@ def time_tag(value: str | None, style: str = "datetime", empty: str = "–") -> 
 def turn_elapsed(row: GameRow) -> int:
     """Return the whole seconds since the turn started: since the game's last
     write (the last move stored, or an undo), or its creation."""
-    started = text.parse_utc(row.updated_at)
+    started = timestamps.parse_utc(row.updated_at)
     if started is None:
         return 0
     return max(0, int((datetime.now(UTC) - started).total_seconds()))

@@ -1,0 +1,104 @@
+"""Club nights: their standings, ratings, dates and deletion."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from babel import dates
+
+from .. import i18n
+from ..i18n import gettext, ngettext
+from .numbers import decimal
+
+
+def standings_labels() -> dict[str, str]:
+    """Return the column headings of a club night's standings."""
+    return {
+        "rank": gettext("Place"),
+        "name": gettext("Player"),
+        "games": gettext("Games"),
+        "wins": gettext("Wins"),
+        "points": gettext("Points"),
+        "rating": gettext("Rating"),
+    }
+
+
+def event_delete_note(games: int) -> str:
+    """Return what deleting a club night does to its games (they stay)."""
+    if not games:
+        return gettext("The club night has no games: nothing else goes with it.")
+    return ngettext(
+        "Its %(num)d game stays in the history, in no club night; only the"
+        " evening and its standings go.",
+        "Its %(num)d games stay in the history, in no club night; only the"
+        " evening and its standings go.",
+        games,
+    )
+
+
+def event_deleted(games: int) -> str:
+    """Return the notice after a club night was deleted."""
+    return ngettext(
+        "Club night deleted; its %(num)d game stays in the history.",
+        "Club night deleted; its %(num)d games stay in the history.",
+        games,
+    )
+
+
+def event_gone() -> str:
+    """Say on a club night's open page or TV view that the night was deleted
+    meanwhile (its games are never deleted with it)."""
+    return gettext(
+        "This club night was deleted. Its games are kept: you find them in the history."
+    )
+
+
+def standings_title(name: str) -> str:
+    """Return the heading of a club night's standings sheet."""
+    return gettext("Standings: %(name)s", name=name)
+
+
+def standings_note(finished: int, running: int) -> str:
+    """Return what the standings count: finished games, and those still running."""
+    done = ngettext("%(num)d finished game", "%(num)d finished games", finished)
+    if not running:
+        return done
+    return gettext(
+        "%(done)s (%(running)s still being played: not counted yet)",
+        done=done,
+        running=ngettext("%(num)d game", "%(num)d games", running),
+    )
+
+
+def rating_value(ordinal: float) -> str:
+    """Return a rating as shown: its ordinal with one decimal."""
+    return decimal(ordinal, 1)
+
+
+def rating_detail(mu: float, sigma: float, games: int) -> str:
+    """Return a rating's parts in words: mu plus or minus sigma, over n games."""
+    return ngettext(
+        "skill %(mu)s ± %(sigma)s (%(num)d rated game)",
+        "skill %(mu)s ± %(sigma)s (%(num)d rated games)",
+        games, mu=decimal(mu, 1), sigma=decimal(sigma, 1),
+    )
+
+
+def rating_chart_labels() -> dict[str, str]:
+    """Return the rating chart's title and axis labels."""
+    return {
+        "title": gettext("Rating after each game"),
+        "x": gettext("Rated games"),
+        "y": gettext("Rating"),
+        "band": gettext("skill ± 1 σ"),
+    }
+
+
+def day(value: str) -> str:
+    """Return a calendar date ("2026-12-04") in the reader's language, e.g.
+    "4 dec. 2026"; the text as given when it is not such a date."""
+    try:
+        moment = datetime.strptime(value, "%Y-%m-%d").date()
+    except (TypeError, ValueError):
+        return str(value)
+    return str(dates.format_date(moment, "medium", locale=i18n.current().locale))
