@@ -306,7 +306,8 @@ def test_text_writes_the_parameters_in_the_pages_language(
     mixed = refuse(lambda: game_for(None, [place((0, 0, "red", "circle"))])
                    .push(place((0, 1, "blue", "square"))), engine.IllegalMove)
 
-    assert text.illegal_move(occupied) == "Op dit vakje ligt al een blokje: rode cirkel."
+    assert text.illegal_move(occupied) == (
+        "Op dit vakje ligt al een blokje: rode cirkel.")
     assert text.illegal_move(mixed) == "Deze rij: rode cirkel, blauw vierkant."
     # The exception itself stays English (CONTRACT §3); the cells stay in its data.
     assert str(occupied) == "This cell already holds a tile: red circle."
