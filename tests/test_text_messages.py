@@ -77,6 +77,9 @@ MOVE_CASES: list[tuple[dict[str, Any] | None, list[dict[str, Any]], dict[str, An
      "mixed_line", "mixed_line"),
     (TINY, [place((0, 0, "red", "circle"))], {"type": "trade", "count": 3},
      "trade_exceeds_bag", "trade_exceeds_bag"),
+    # Nine tiles dealt round the table: the bag is empty from the start.
+    ({"colors": 3, "copies": 1, "hand_size": 6}, [place((0, 0, "red", "circle"))],
+     {"type": "trade", "count": 1}, "trade_exceeds_bag", "trade_bag_empty"),
     (None, [{"type": "place", "tiles": RED_PAIR}], {"type": "trade", "count": 7},
      "too_many_tiles", "hand_trades"),
     # Nine tiles dealt round the table: the first player holds 5, not 6.

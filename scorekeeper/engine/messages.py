@@ -137,6 +137,10 @@ MESSAGES: dict[str, Template] = {
         "The bag holds %(num)d tile; a trade of %(count)d would need more.",
         "The bag holds %(num)d tiles; a trade of %(count)d would need more.",
     ),
+    "trade_bag_empty": N_(
+        "The bag is empty, so there is nothing to trade for: a player who cannot"
+        " place passes."
+    ),
     "pass_not_allowed": N_plural(
         "The bag still holds %(num)d tile: a player who cannot place must trade;"
         " passing is only allowed once the bag is empty.",
