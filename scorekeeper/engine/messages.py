@@ -60,9 +60,11 @@ MESSAGES: dict[str, Template] = {
         "In Qwirkle Cubes the first move places at least %(minimum)d cubes sharing a"
         " colour or shape (re-roll until you can)."
     ),
-    "tile_exhausted_all": N_(
-        "The set has %(copies)d × %(tile)s and all are already on the board, so"
-        " this one cannot be right."
+    "tile_exhausted_all": N_plural(
+        "The set has only one such tile (%(tile)s) and it is already on the"
+        " board, so this one cannot be right.",
+        "The set has %(num)d × %(tile)s and all are already on the board, so"
+        " this one cannot be right.",
     ),
     "tile_exhausted_more": N_(
         "This move would put %(count)d × %(kinds)s on the board; the set has only"
@@ -278,6 +280,7 @@ MESSAGES: dict[str, Template] = {
 """Every engine error's sentence, by message key."""
 
 COUNTED_BY: dict[str, str] = {
+    "tile_exhausted_all": "copies",
     "cubes_exhausted": "count",
     "line_too_long": "length",
     "record_too_many_moves": "count",
