@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from scorekeeper import engine, i18n, text
-from scorekeeper.engine.messages import MESSAGES, TILE_NAMES
+from scorekeeper.engine.messages import COUNTED_BY, MESSAGES, TILE_NAMES
 from scorekeeper.i18n import TRANSLATIONS
 
 GRAMMAR: dict[str, Any] = tomllib.loads(
@@ -52,7 +52,8 @@ def params_for(key: str, kind: tuple[str, str], line_kind: str) -> dict[str, Any
     }
     params = {name: values.get(name, 3) for name in names}
     if isinstance(template, tuple):
-        params["num"] = 2
+        params.pop("num", None)
+        params[COUNTED_BY.get(key, "num")] = 2
     return params
 
 

@@ -80,7 +80,7 @@ def test_the_analysis_page_shows_efficiency_missed_points_and_qwirkles(
     moves = page.find("table", data_moves=True).find_all("tr", data_move=True)
     assert [m.attrs["class"] for m in moves] == ["", "missed"]
     assert moves[1].find_all("strong", data_missed_qwirkle=True)
-    assert "Points left lying in all: 10" in page.text()
+    assert "Points missed in total: 10" in page.text()
     assert page.find("section", class_="chart").find_all("svg")
 
 

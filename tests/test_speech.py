@@ -45,6 +45,20 @@ def test_the_end_is_said_with_the_winner_and_every_total() -> None:
             " Anna 20 Punkte, Chris 18 Punkte.")
 
 
+def test_a_shared_win_names_the_winners_as_a_spoken_list() -> None:
+    # Joined as each language says a list aloud: a bare comma sounds clipped.
+    final = engine.Final(scores=(25, 25, 18), end_bonus_player=None,
+                         reason=engine.EndReason.HAND_EMPTIED)
+    names = ["Anna", "Bob", "Chris"]
+    said = {}
+    for code in ("en", "nl", "fr"):
+        with i18n.language(code):
+            said[code] = text.spoken_end(final, names)
+    assert "The winners are Anna and Bob." in said["en"]
+    assert "De winnaars zijn Anna en Bob." in said["nl"]
+    assert "Victoire partagée\xa0: Anna et Bob." in said["fr"]
+
+
 def test_the_game_state_and_the_tv_carry_the_sentence(table: Any) -> None:
     game = table.new(["Anna", "Bob"])
     game.place((0, 0, "red", "circle"), (0, 1, "red", "square"))

@@ -77,6 +77,9 @@ MOVE_CASES: list[tuple[dict[str, Any] | None, list[dict[str, Any]], dict[str, An
      "mixed_line", "mixed_line"),
     (TINY, [place((0, 0, "red", "circle"))], {"type": "trade", "count": 3},
      "trade_exceeds_bag", "trade_exceeds_bag"),
+    # Nine tiles dealt round the table: the bag is empty from the start.
+    ({"colors": 3, "copies": 1, "hand_size": 6}, [place((0, 0, "red", "circle"))],
+     {"type": "trade", "count": 1}, "trade_exceeds_bag", "trade_bag_empty"),
     (None, [{"type": "place", "tiles": RED_PAIR}], {"type": "trade", "count": 7},
      "too_many_tiles", "hand_trades"),
     # Nine tiles dealt round the table: the first player holds 5, not 6.
@@ -290,7 +293,7 @@ def test_text_writes_the_parameters_in_the_pages_language(
         "red circle": "rode cirkel", "red square": "rood vierkant",
         "blue square": "blauw vierkant",
         "This cell already holds a tile: %(tile)s.":
-            "Op dit vak ligt al een blokje: %(tile)s.",
+            "Op dit vakje ligt al een blokje: %(tile)s.",
         "This %(direction)s would hold %(tiles)s: the tiles of a line must share one"
         " colour or one shape.":
             "Deze %(direction)s: %(tiles)s.",
@@ -306,7 +309,8 @@ def test_text_writes_the_parameters_in_the_pages_language(
     mixed = refuse(lambda: game_for(None, [place((0, 0, "red", "circle"))])
                    .push(place((0, 1, "blue", "square"))), engine.IllegalMove)
 
-    assert text.illegal_move(occupied) == "Op dit vak ligt al een blokje: rode cirkel."
+    assert text.illegal_move(occupied) == (
+        "Op dit vakje ligt al een blokje: rode cirkel.")
     assert text.illegal_move(mixed) == "Deze rij: rode cirkel, blauw vierkant."
     # The exception itself stays English (CONTRACT §3); the cells stay in its data.
     assert str(occupied) == "This cell already holds a tile: red circle."

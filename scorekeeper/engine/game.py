@@ -517,8 +517,11 @@ class Game:
             raise IllegalMove("empty_move", "empty_trade")
         self._check_hand(state, count, "hand_trades")
         if count > state.bag:
+            # An empty bag has nothing to trade for: "the bag holds 0 tiles; a
+            # trade of 1 would need more" says it the long way round.
             raise IllegalMove(
-                "trade_exceeds_bag", None, {"num": state.bag, "count": count}
+                "trade_exceeds_bag", None if state.bag else "trade_bag_empty",
+                {"num": state.bag, "count": count},
             )
         seat = state.current
         move = Move(seat, "trade", (), count, seconds=seconds)

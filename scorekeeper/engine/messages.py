@@ -31,7 +31,8 @@ def N_plural(singular: str, plural: str) -> tuple[str, str]:
 
 
 Template = str | tuple[str, str]
-"""A sentence, or a (singular, plural) pair chosen by the parameter `num`."""
+"""A sentence, or a (singular, plural) pair chosen by the parameter `num` (or
+the one COUNTED_BY names)."""
 
 MESSAGES: dict[str, Template] = {
     # -- placing moves (RULES §3) --
@@ -59,17 +60,21 @@ MESSAGES: dict[str, Template] = {
         "In Qwirkle Cubes the first move places at least %(minimum)d cubes sharing a"
         " colour or shape (re-roll until you can)."
     ),
-    "tile_exhausted_all": N_(
-        "The set has %(copies)d × %(tile)s and all are already on the board, so"
-        " this one cannot be right."
+    "tile_exhausted_all": N_plural(
+        "The set has only one such tile (%(tile)s) and it is already on the"
+        " board, so this one cannot be right.",
+        "The set has %(num)d × %(tile)s and all are already on the board, so"
+        " this one cannot be right.",
     ),
     "tile_exhausted_more": N_(
         "This move would put %(count)d × %(kinds)s on the board; the set has only"
         " %(copies)d."
     ),
-    "cubes_exhausted": N_(
-        "This move would put %(count)d cubes of colour %(color)s on the board;"
-        " the set has only %(copies)d."
+    "cubes_exhausted": N_plural(
+        "This move would put %(num)d cube of colour %(color)s on the board;"
+        " the set has only %(copies)d.",
+        "This move would put %(num)d cubes of colour %(color)s on the board;"
+        " the set has only %(copies)d.",
     ),
     "same_cell_twice": N_(
         "This move uses one cell twice: each tile needs a cell of its own."
@@ -87,9 +92,11 @@ MESSAGES: dict[str, Template] = {
         "No tile of this move touches a tile on the board: at least one must touch"
         " one along a side (corners do not count)."
     ),
-    "line_too_long": N_(
-        "This %(direction)s would be %(length)d tiles long; a line holds at most"
-        " %(max)d."
+    "line_too_long": N_plural(
+        "This %(direction)s would be %(num)d tile long; a line holds at most"
+        " %(max)d.",
+        "This %(direction)s would be %(num)d tiles long; a line holds at most"
+        " %(max)d.",
     ),
     "duplicate_in_line": N_(
         "This %(tile)s is already in the %(line)s: a line holds each tile once."
@@ -131,6 +138,10 @@ MESSAGES: dict[str, Template] = {
     "trade_exceeds_bag": N_plural(
         "The bag holds %(num)d tile; a trade of %(count)d would need more.",
         "The bag holds %(num)d tiles; a trade of %(count)d would need more.",
+    ),
+    "trade_bag_empty": N_(
+        "The bag is empty, so there is nothing to trade for: a player who cannot"
+        " place passes."
     ),
     "pass_not_allowed": N_plural(
         "The bag still holds %(num)d tile: a player who cannot place must trade;"
@@ -240,8 +251,9 @@ MESSAGES: dict[str, Template] = {
         " %(first)s."
     ),
     "record_start": N_("The record cannot start a game: %(reason)s."),
-    "record_too_many_moves": N_(
-        "The record holds %(count)d moves; a game holds at most %(max)d."
+    "record_too_many_moves": N_plural(
+        "The record holds %(num)d move; a game holds at most %(max)d.",
+        "The record holds %(num)d moves; a game holds at most %(max)d.",
     ),
     "record_move_not_object": N_("Move %(number)d is not an object."),
     "record_out_of_turn": N_(
@@ -266,6 +278,15 @@ MESSAGES: dict[str, Template] = {
     ),
 }
 """Every engine error's sentence, by message key."""
+
+COUNTED_BY: dict[str, str] = {
+    "tile_exhausted_all": "copies",
+    "cubes_exhausted": "count",
+    "line_too_long": "length",
+    "record_too_many_moves": "count",
+}
+"""The parameter that chooses a plural template's form where it is not `num`
+(the engine's parameters keep their names; the template says %(num)d)."""
 
 COLOR_WORDS: tuple[str, ...] = (
     N_("red"), N_("orange"), N_("yellow"), N_("green"), N_("blue"), N_("purple"),
@@ -487,10 +508,11 @@ class Words:
             name: _RENDER.get(name, _raw)(self, value) for name, value in params.items()
         }
         if isinstance(template, tuple):
-            num = params["num"]
+            counted = COUNTED_BY.get(key, "num")
+            num = params[counted]
             if not isinstance(num, int):
-                raise TypeError(f"message {key!r} needs a whole-number num")
-            values.pop("num", None)
+                raise TypeError(f"message {key!r} needs a whole-number {counted}")
+            values.pop(counted, None)
             return self.ngettext(template[0], template[1], num, **values)
         return self.gettext(template, **values)
 

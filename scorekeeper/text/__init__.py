@@ -103,6 +103,10 @@ from .photo import (
     photo_unreadable,
     photo_unsure_label,
 )
+from .pins import (
+    admin_pins_refused,
+    game_pins_refused,
+)
 from .scores import (
     LINE_LABELS,
     breakdown,
@@ -203,6 +207,8 @@ __all__ = [
     "photo_unread",
     "photo_unreadable",
     "photo_unsure_label",
+    "admin_pins_refused",
+    "game_pins_refused",
     "points_label",
     "points_word",
     "preview",

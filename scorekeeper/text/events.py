@@ -27,11 +27,13 @@ def event_delete_note(games: int) -> str:
     """Return what deleting a club night does to its games (they stay)."""
     if not games:
         return gettext("The club night has no games: nothing else goes with it.")
+    # The singular names no number: "its 1 game" is not how one thing is
+    # counted, in English or in the catalogs.
     return ngettext(
-        "Its %(num)d game stays in the history, in no club night; only the"
-        " evening and its standings go.",
-        "Its %(num)d games stay in the history, in no club night; only the"
-        " evening and its standings go.",
+        "Its game stays in the history, outside any club night; only the evening"
+        " and its standings are deleted.",
+        "Its %(num)d games stay in the history, outside any club night; only the"
+        " evening and its standings are deleted.",
         games,
     )
 
@@ -39,7 +41,7 @@ def event_delete_note(games: int) -> str:
 def event_deleted(games: int) -> str:
     """Return the notice after a club night was deleted."""
     return ngettext(
-        "Club night deleted; its %(num)d game stays in the history.",
+        "Club night deleted; its game stays in the history.",
         "Club night deleted; its %(num)d games stay in the history.",
         games,
     )
@@ -63,10 +65,10 @@ def standings_note(finished: int, running: int) -> str:
     done = ngettext("%(num)d finished game", "%(num)d finished games", finished)
     if not running:
         return done
-    return gettext(
-        "%(done)s (%(running)s still being played: not counted yet)",
-        done=done,
-        running=ngettext("%(num)d game", "%(num)d games", running),
+    return ngettext(
+        "%(done)s (%(num)d game still being played: not counted yet)",
+        "%(done)s (%(num)d games still being played: not counted yet)",
+        running, done=done,
     )
 
 

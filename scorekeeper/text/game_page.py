@@ -39,10 +39,12 @@ def supply_heading(variant: engine.Variant) -> str:
 
 def cubes_hint(variant: engine.Variant = engine.CUBES) -> str:
     """Describe Qwirkle Cubes for the new-game form (RULES §7)."""
-    return gettext(
-        "Qwirkle Cubes: %(copies)d cubes of each colour, open hands, no trading or"
+    return ngettext(
+        "Qwirkle Cubes: %(num)d cube of each colour, open hands, no trading or"
         " passing; the first move places at least %(n)d cubes.",
-        copies=variant.copies, n=variant.min_first_move,
+        "Qwirkle Cubes: %(num)d cubes of each colour, open hands, no trading or"
+        " passing; the first move places at least %(n)d cubes.",
+        variant.copies, n=variant.min_first_move,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import engine
 from ..engine.messages import N_, N_plural, Template
-from ..i18n import gettext, ngettext
+from ..i18n import gettext, ngettext, pgettext
 from .scores import breakdown
 from .tiles import color_letters, tile_name
 from .units import by_unit
@@ -72,6 +72,12 @@ def move_points(move: engine.Move) -> str:
         return f"+{move.points}"
     if move.type == "penalty" and move.score:
         return f"−{-move.score}"
+    # A player card is a quarter of a phone's width with four players: the
+    # catalogs keep these shorter than the sentence after a name.
+    if move.type == "trade":
+        return pgettext("player card", "traded %(n)d", n=move.count)
+    if move.type == "pass":
+        return pgettext("player card", "passed")
     return move_result(move)
 
 

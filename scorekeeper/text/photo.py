@@ -52,16 +52,6 @@ PHOTO_REASONS: dict[str, str] = {
         "The photo could not be read. Take it again from straight above, with the"
         " whole board in the picture and enough light."
     ),
-    "too_many_tiles": N_(
-        "The photo shows %(count)d new tiles, more than one move can place"
-        " (%(limit)d). Check the board on the page, or take the photo again with"
-        " the whole board in the picture."
-    ),
-    "teach_count": N_(
-        "%(count)d tiles were found in the photo, not %(expected)d. Lay out one"
-        " tile of each colour, a little apart, and take the photo again from"
-        " above, close enough that they fill most of it."
-    ),
     "teach_alike": N_(
         "Two of the tiles are too alike in colour to tell apart. Lay out one tile"
         " of each colour, and take the photo again in even light."
@@ -112,11 +102,25 @@ def photo_unreadable(reason: str, params: dict[str, object]) -> str:
             max(1, _whole(params.get("count"))),
         )
     elif reason == "teach_count":
-        values = {"count": _whole(params.get("count")),
-                  "expected": _whole(params.get("expected"))}
+        return ngettext(
+            "%(num)d tile was found in the photo, not %(expected)d. Lay out one"
+            " tile of each colour, a little apart, and take the photo again from"
+            " above, close enough that they fill most of it.",
+            "%(num)d tiles were found in the photo, not %(expected)d. Lay out one"
+            " tile of each colour, a little apart, and take the photo again from"
+            " above, close enough that they fill most of it.",
+            _whole(params.get("count")), expected=_whole(params.get("expected")),
+        )
     elif reason == "too_many_tiles":
-        values = {"count": _whole(params.get("count")),
-                  "limit": _whole(params.get("limit"))}
+        return ngettext(
+            "The photo shows %(num)d new tile, more than one move can place"
+            " (%(limit)d). Check the board on the page, or take the photo again"
+            " with the whole board in the picture.",
+            "The photo shows %(num)d new tiles, more than one move can place"
+            " (%(limit)d). Check the board on the page, or take the photo again"
+            " with the whole board in the picture.",
+            _whole(params.get("count")), limit=_whole(params.get("limit")),
+        )
     template = PHOTO_REASONS.get(key, PHOTO_REASONS["not_read"])
     return gettext(template, **values)
 
@@ -160,9 +164,9 @@ def photo_conflicts(conflicts: Sequence[tuple[int, int, str, str, str, str]]) ->
             seen=tile_name(seen_color, seen_shape), stored=tile_name(color, shape),
         )
     return ngettext(
-        "The photo shows %(num)d stored tile otherwise than the page: check that"
+        "The photo shows %(num)d stored tile differently from the page: check that"
         " the table and the page agree.",
-        "The photo shows %(num)d stored tiles otherwise than the page: check that"
+        "The photo shows %(num)d stored tiles differently from the page: check that"
         " the table and the page agree.",
         len(conflicts),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from babel import Locale
+from babel.lists import format_list
 
 from .. import engine, i18n
 from ..i18n import gettext, ngettext
@@ -40,6 +41,12 @@ def spoken_move(move: engine.Move, names: Sequence[str]) -> str:
     return gettext("%(name)s, %(what)s.", name=name, what=move_result(move))
 
 
+def spoken_list(items: Sequence[str]) -> str:
+    """Return names joined as the language says them aloud: "Anna and Bob",
+    "Anna en Bob", "Anna, Bob et Chris" (a bare comma sounds clipped)."""
+    return str(format_list(list(items), locale=i18n.current().locale))
+
+
 def spoken_end(final: engine.Final, names: Sequence[str]) -> str:
     """Return what the device says when the game ends: the winner, then every
     total in play, best first."""
@@ -54,7 +61,7 @@ def spoken_end(final: engine.Final, names: Sequence[str]) -> str:
     return " ".join([
         ngettext("Game over. The winner is %(names)s.",
                  "Game over. The winners are %(names)s.", len(winners),
-                 names=", ".join(names[seat] for seat in winners)),
+                 names=spoken_list([names[seat] for seat in winners])),
         gettext("Totals: %(totals)s.", totals=totals),
     ])
 

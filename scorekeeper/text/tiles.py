@@ -51,8 +51,9 @@ def set_name(variant: engine.Variant) -> str:
     box = BOX_NAMES.get(variant.name)
     if box is not None:
         return gettext(box) if box else ""
-    return gettext(
-        "%(c)d colours, %(k)d copies", c=variant.colors, k=variant.copies
+    return ngettext(
+        "%(c)d colours, %(num)d copy", "%(c)d colours, %(num)d copies",
+        variant.copies, c=variant.colors,
     )
 
 
@@ -60,9 +61,10 @@ def set_description(variant: engine.Variant) -> str:
     """Describe a set that is not the classic box, for a sheet's heading."""
     if variant.name == "classic":
         return ""
-    return gettext(
-        "%(c)d colours, %(k)d copies, hands of %(h)d",
-        c=variant.colors, k=variant.copies, h=variant.hand_size,
+    return ngettext(
+        "%(c)d colours, %(num)d copy, hands of %(h)d",
+        "%(c)d colours, %(num)d copies, hands of %(h)d",
+        variant.copies, c=variant.colors, h=variant.hand_size,
     )
 
 

@@ -45,8 +45,7 @@ def _login() -> ResponseReturnValue:
             return redirect(url_for(".index"))
         status = refusal.status
         if refusal.status == 429:
-            error = _("Too many wrong admin PINs: wait %(n)d seconds, then try again.",
-                      n=refusal.retry_after)
+            error = text.admin_pins_refused(refusal.retry_after)
             headers["Retry-After"] = str(refusal.retry_after)
         else:
             error = _("That is not the admin PIN.")

@@ -32,6 +32,7 @@ from werkzeug.wrappers import Response
 
 from .. import engine, formats, net, text
 from ..i18n import gettext as _
+from ..i18n import ngettext, pgettext
 from ..store import GameNotFound, loaded, ratings
 from ..store import events as stored_events
 from ..store import games as stored
@@ -338,7 +339,8 @@ def start_tables(event_id: int) -> Response:
             stored.delete_game(game_id)  # the night was deleted meanwhile
             abort(404)
         auth.remember_token(game_id, token)
-    flash(_("%(num)d tables started.", num=len(checked)), "info")
+    flash(ngettext("%(num)d table started.", "%(num)d tables started.",
+                   len(checked)), "info")
     return redirect(url_for("events.event", event_id=event_id))
 
 
@@ -410,7 +412,7 @@ def tv(event_id: int) -> str:
     state = tv_state(event_id)
     strings = {
         "table": _("Table %(num)s", num="{n}"),
-        "finished": _("Finished"),
+        "finished": pgettext("a table's state", "Finished"),
         "abandoned": _("Abandoned"),
         "none": _("No finished games yet."),
     }

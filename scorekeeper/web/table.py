@@ -371,10 +371,7 @@ def claim(game_id: int) -> ResponseReturnValue:
             "This game is over: its PIN no longer gives the right to change it."
         ), {}
     elif refusal.status == 429:
-        message = _(
-            "Too many wrong game PINs: wait %(n)d seconds, then try again.",
-            n=refusal.retry_after,
-        )
+        message = text.game_pins_refused(refusal.retry_after)
         headers = {"Retry-After": str(refusal.retry_after)}
     else:
         message, headers = _("That is not this game's PIN."), {}

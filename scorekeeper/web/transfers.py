@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from flask import Response, current_app, stream_with_context
 
+from .. import text
 from ..formats import Format, backup, build
 from ..i18n import gettext as _
 from ..store import loaded
@@ -53,10 +54,7 @@ def backup_response() -> Response:
 def pin_message(refusal: PinRefusal) -> tuple[str, str]:
     """Return the error code and sentence of a refused admin PIN."""
     if refusal.status == 429:
-        return "too_many_tries", _(
-            "Too many wrong admin PINs: wait %(n)d seconds, then try again.",
-            n=refusal.retry_after,
-        )
+        return "too_many_tries", text.admin_pins_refused(refusal.retry_after)
     return "admin_pin_required", _(
         "Restoring from another device needs the admin PIN, which the computer"
         " running the scorekeeper printed when it started (and keeps in the file"

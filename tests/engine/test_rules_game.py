@@ -130,6 +130,8 @@ def test_s5_no_trade_once_the_bag_is_empty():
         game.trade(1)
 
     assert refused.value.code == "trade_exceeds_bag"
+    # Said as an empty bag, not as "holds 0 tiles; a trade of 1 would need more".
+    assert str(refused.value).startswith("The bag is empty")
 
 
 def test_s5_a_pass_while_the_bag_holds_tiles_is_not_allowed():
