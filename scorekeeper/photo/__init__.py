@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from .errors import REASONS, PhotoUnreadable
 
 if TYPE_CHECKING:
-    from .reader import LOW_CONFIDENCE, Conflict, PhotoReading, PhotoTile, read_move
+    from .reader import LOW_CONFIDENCE, read_move
+    from .reading import Conflict, PhotoReading, PhotoTile
 
 __all__ = [
     "read_move", "PhotoReading", "PhotoTile", "Conflict", "PhotoUnreadable",
