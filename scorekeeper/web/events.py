@@ -206,8 +206,7 @@ def api_ratings() -> Response:
 def may_add(event_id: int) -> bool:
     """Return whether this browser's session holds the event's token."""
     token = club.event_token(event_id)
-    held = auth.session_event_token(event_id)
-    return token is not None and held is not None and auth.same_text(held, token)
+    return auth.holds_event(event_id, token)
 
 
 def may_change(event_id: int) -> bool:
@@ -365,7 +364,7 @@ def delete(event_id: int) -> Response:
 
 @bp.get("/events/<int:event_id>/join/<token>")
 def join(event_id: int, token: str) -> Response:
-    """Take an event's token into this browser's session (the QR code's link)."""
+    """Give this device the club night's right (the QR code's link)."""
     held = club.event_token(event_id)
     if held is None or not auth.same_text(token, held):
         abort(404)

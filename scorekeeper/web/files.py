@@ -27,7 +27,7 @@ from ..store import loaded
 from ..store.backup import Restored, iter_stored_games, restore_backup
 from ..store.events import events_for_backup
 from .auth import (
-    MAX_SESSION_TOKENS,
+    MAX_DEVICE_GAMES,
     PinRefusal,
     admin_pin_refusal,
     is_admin,
@@ -170,9 +170,9 @@ def _pin_message(refusal: PinRefusal) -> tuple[str, str]:
             n=refusal.retry_after,
         )
     return "admin_pin_required", _(
-        "Restoring from another device needs the admin PIN, which the computer"
-        " running the scorekeeper printed when it started (and keeps in the file"
-        " admin_pin in its instance folder)."
+        "Restoring needs the admin right: open the admin link that the computer"
+        " running the scorekeeper printed when it started, or type its admin PIN"
+        " (kept in the file admin_pin in its instance folder)."
     )
 
 
@@ -242,9 +242,9 @@ def _restore_upload(form: RestoreForm) -> Restored:
     finally:
         # Large uploads are spooled to a temporary file: close it now.
         storage.close()
-    # The restoring browser may edit what it restored (the session keeps the
-    # most recent few dozen tokens; older ones drop out).
-    for game_id in done.ids[-MAX_SESSION_TOKENS:]:
+    # The restoring device may change what it restored (its cookie keeps the
+    # newest MAX_DEVICE_GAMES; older ones drop out).
+    for game_id in done.ids[-MAX_DEVICE_GAMES:]:
         token = stored.edit_token(game_id)
         if token:
             remember_token(game_id, token)
