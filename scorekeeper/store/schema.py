@@ -702,7 +702,8 @@ def m830_pin_tries_since(db: sqlite_utils.Database) -> None:
     """Remember when each PIN-try bucket began to fill (store.limits): a full
     address bucket holds back only the devices that appeared after its wrong
     tries began, never a phone that was there before (CONTRACT §15)."""
-    db.execute("ALTER TABLE pin_tries ADD COLUMN since REAL")
+    if "since" not in db["pin_tries"].columns_dict:
+        db.execute("ALTER TABLE pin_tries ADD COLUMN since REAL")
     db.execute("DELETE FROM pin_tries")
 
 
