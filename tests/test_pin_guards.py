@@ -82,8 +82,8 @@ def test_guessing_spread_over_many_games_is_heard_a_few_times_in_all(
                for game_id in games for _ in range(3)]
 
     # One try per game used to be free for every game of the history.
-    assert answers.count(403) == limits.FREE_TRIES
-    assert set(answers[limits.FREE_TRIES:]) == {429}
+    assert answers.count(403) == limits.ADDRESS.capacity
+    assert set(answers[limits.ADDRESS.capacity:]) == {429}
 
 
 def test_s15_wrong_guesses_from_many_addresses_lock_out_nobody_else(
@@ -104,7 +104,7 @@ def test_s15_wrong_guesses_from_many_addresses_lock_out_nobody_else(
     neighbour_claims = claim(neighbour, target, pin)
 
     heard = [g.status_code for g in guesses].count(403)
-    assert heard == 8 * limits.FREE_TRIES
+    assert heard == 8 * limits.ADDRESS.capacity
     assert player.status_code == 302
     assert neighbour_claims.status_code == 302
     assert claim(owner, target, pin).status_code == 302  # holds it: never asked
@@ -119,8 +119,8 @@ def test_s15_a_guest_dropping_its_cookie_is_held_by_its_address(
     guess = wrong(pin_of(app, game_id))
     # A new test client per guess: no cookie is ever sent back.
     answers = [claim(device(app, "10.0.4.4"), game_id, guess).status_code
-               for _ in range(limits.FREE_TRIES + 3)]
-    assert answers == [403] * limits.FREE_TRIES + [429] * 3
+               for _ in range(limits.ADDRESS.capacity + 3)]
+    assert answers == [403] * limits.ADDRESS.capacity + [429] * 3
 
 
 def test_s15_cookies_made_ahead_of_time_buy_one_bucket_more(
@@ -133,10 +133,10 @@ def test_s15_cookies_made_ahead_of_time_buy_one_bucket_more(
     for phone in made:
         new_game(phone, "X", "Y")
     fresh = [claim(device(app, "10.0.5.5"), target, guess).status_code
-             for _ in range(limits.FREE_TRIES)]
+             for _ in range(limits.ADDRESS.capacity)]
     early = [claim(phone, target, guess).status_code for phone in made]
 
-    assert fresh == [403] * limits.FREE_TRIES
+    assert fresh == [403] * limits.ADDRESS.capacity
     assert early.count(403) == limits.ELDERS.capacity
 
 
@@ -186,8 +186,8 @@ def test_200_guesses_at_once_are_heard_five_times(app: Flask, client: FlaskClien
     for worker in workers:
         worker.join(timeout=60)
 
-    assert heard.count(403) == limits.FREE_TRIES
-    assert heard.count(429) == 200 - limits.FREE_TRIES
+    assert heard.count(403) == limits.ADDRESS.capacity
+    assert heard.count(429) == 200 - limits.ADDRESS.capacity
 
 
 def test_a_slow_guesser_never_keeps_the_owner_out(app: Flask, client: FlaskClient,
@@ -199,7 +199,7 @@ def test_a_slow_guesser_never_keeps_the_owner_out(app: Flask, client: FlaskClien
     monkeypatch.setattr(limits.time, "time", lambda: now[0])
     guesser, owner = device(app, "192.168.1.66"), device(app, "192.168.1.20")
 
-    for _ in range(limits.FREE_TRIES):
+    for _ in range(limits.ADDRESS.capacity):
         claim(guesser, game_id, wrong(pin))
     answers = []
     for _ in range(96):  # a day of one wrong try every 15 minutes
@@ -218,7 +218,7 @@ def test_s15_a_right_pin_costs_nothing_and_buys_nothing(
 ) -> None:
     first, second = new_game(client, "Anna", "Chris"), new_game(client, "Bo", "Cy")
     forgetful = device(app)
-    for _ in range(limits.FREE_TRIES - 1):
+    for _ in range(limits.ADDRESS.capacity - 1):
         assert claim(forgetful, first, wrong(pin_of(app, first))).status_code == 403
     assert claim(forgetful, first, pin_of(app, first)).status_code == 302
     # Knowing one game's PIN gives no more guesses at another's.
@@ -312,7 +312,7 @@ def test_behind_a_trusted_proxy_guesses_count_per_client(
     guesser = device(app, "127.0.0.1", **{"X-Forwarded-For": "192.168.1.66"})
     owner = device(app, "127.0.0.1", **{"X-Forwarded-For": "192.168.1.20"})
 
-    for _ in range(limits.FREE_TRIES + 2):
+    for _ in range(limits.ADDRESS.capacity + 2):
         claim(guesser, game_id, wrong(pin))
 
     assert claim(guesser, game_id, pin).status_code == 429
@@ -343,10 +343,10 @@ def test_an_ipv6_device_is_counted_by_its_network(app: Flask,
     guess = wrong(pin_of(app, game_id))
     # A phone may take any address of its /64: a new one per guess gains nothing.
     answers = [claim(device(app, f"2001:db8:1:2::{i:x}"), game_id, guess).status_code
-               for i in range(1, limits.FREE_TRIES + 3)]
+               for i in range(1, limits.ADDRESS.capacity + 3)]
     other_network = claim(device(app, "2001:db8:1:3::1"), game_id, guess)
 
-    assert answers.count(403) == limits.FREE_TRIES
+    assert answers.count(403) == limits.ADDRESS.capacity
     assert other_network.status_code == 403
 
 

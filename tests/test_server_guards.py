@@ -155,7 +155,7 @@ def test_s8_wrong_admin_pins_are_rate_limited_for_every_process(
     body = b'{"format": "qwirkle-backup/1", "games": []}'
     answers = [
         api_restore(other, body, **{"X-Admin-Pin": f"0000000{i}"}).status_code
-        for i in range(limits.FREE_TRIES)
+        for i in range(limits.ADDRESS.capacity)
     ]
     locked = api_restore(other, body, **{"X-Admin-Pin": PIN})
     # Another server process on the same database sees the same lock.
@@ -163,7 +163,7 @@ def test_s8_wrong_admin_pins_are_rate_limited_for_every_process(
                             **{"X-Admin-Pin": PIN})
     admin = api_restore(as_admin(guest(app)), body)
 
-    assert answers == [403] * limits.FREE_TRIES
+    assert answers == [403] * limits.ADDRESS.capacity
     for response in (locked, elsewhere):
         assert response.status_code == 429
         assert int(response.headers["Retry-After"]) > 0
@@ -176,12 +176,12 @@ def test_a_lock_decays_with_time(app: Flask) -> None:
     trier = limits.Trier("10.0.0.9", "a-device", 0.0)
     with app.app_context():
         heard = [limits.take_try(trier, now=1000.0).wait
-                 for _ in range(limits.FREE_TRIES)]
+                 for _ in range(limits.ADDRESS.capacity)]
         locked = limits.take_try(trier, now=1000.0).wait
         still = limits.take_try(trier, now=1000.0 + bucket.drain / 2).wait
         later = limits.take_try(trier, now=1000.0 + bucket.drain).wait
 
-    assert heard == [0.0] * limits.FREE_TRIES
+    assert heard == [0.0] * limits.ADDRESS.capacity
     assert locked == pytest.approx(bucket.drain)
     assert still == pytest.approx(bucket.drain / 2)
     assert later == 0.0  # one try drained away: one more is heard
@@ -856,7 +856,7 @@ def test_wrong_game_pins_are_rate_limited(app: Flask, client: FlaskClient) -> No
     stranger = guest(app)
 
     tries = [stranger.post(f"/games/{game_id}/claim", data={"pin": wrong_pin})
-             for _ in range(limits.FREE_TRIES)]
+             for _ in range(limits.ADDRESS.capacity)]
     locked = stranger.post(f"/games/{game_id}/claim", data={"pin": pin})
     other_game = new_game(client, "Bo", "Cy")
     elsewhere = stranger.post(f"/games/{other_game}/claim",
@@ -865,7 +865,7 @@ def test_wrong_game_pins_are_rate_limited(app: Flask, client: FlaskClient) -> No
     owner.environ_base.update({"REMOTE_ADDR": "192.168.1.77"})
     back = owner.post(f"/games/{game_id}/claim", data={"pin": pin})
 
-    assert [t.status_code for t in tries] == [403] * limits.FREE_TRIES
+    assert [t.status_code for t in tries] == [403] * limits.ADDRESS.capacity
     assert locked.status_code == 429
     assert int(locked.headers["Retry-After"]) > 0
     # The lock is the guesser's (issue 19): not spread over other games, and

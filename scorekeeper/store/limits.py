@@ -36,7 +36,7 @@ class Bucket:
     """A kind of bucket: how many tries it holds and how fast it drains."""
 
     prefix: str
-    capacity: float
+    capacity: int
     """Tries heard in a row before it is full."""
     drain: float
     """Seconds for one try to drain away."""
@@ -61,9 +61,6 @@ as many tries again, in all."""
 DEVICE = Bucket("device", 5, 600.0)
 """One device cookie: as an address, so that a phone sharing its address with
 a guesser keeps its own five tries."""
-
-FREE_TRIES = int(ADDRESS.capacity)
-"""Wrong tries a client has before it waits (the tests' and the docs' figure)."""
 
 FORGET_AFTER = 24 * 3600.0
 """Rows untouched this long are empty whatever they held: deleted as we go."""

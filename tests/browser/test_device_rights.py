@@ -115,7 +115,7 @@ def test_a_second_browser_gets_the_right_with_the_game_pin(
     game_url = page.url
     page.click("details.share summary")
     pin = re.sub(r"\D", "", page.locator("p.game-pin").inner_text().split("(")[0])
-    assert len(pin) == 6
+    assert len(pin) == 8  # store.games.PIN_DIGITS
 
     other = phone(lan_browser, "192.168.1.30").new_page()
     other.goto(game_url)
