@@ -77,6 +77,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = config.load_secret_key(app.instance_path)
     if not app.config.get("ADMIN_PIN"):
         app.config["ADMIN_PIN"] = config.load_admin_pin(app.instance_path)
+    if not app.config.get("ADMIN_KEY"):
+        app.config["ADMIN_KEY"] = config.load_admin_key(app.instance_path)
 
     app.json = JSONProvider(app)
     store.init_app(app)

@@ -163,9 +163,13 @@ def start_text(app: Flask, host: str, port: int) -> str:
             lines.append(f"Scan this code with a phone to open {lan}")
             lines.append(qr.rstrip("\n"))
     lines.append(
-        f"Admin PIN: {app.config['ADMIN_PIN']} (restoring a backup from another"
-        " device asks for it, and so does the admin page, /admin, with every"
-        " running game's PIN)"
+        f"Admin link: {admin_link(found[0], app.config['ADMIN_KEY'])} (the"
+        " browser that opens it holds the admin right for a month: every running"
+        " game's PIN, restoring backups; keep it to yourself)"
+    )
+    lines.append(
+        f"Admin PIN: {app.config['ADMIN_PIN']} (type it on /admin to give"
+        " another device the admin right)"
     )
     if app.config.get("TRUSTED_PROXIES"):
         lines.append(
@@ -178,6 +182,11 @@ def start_text(app: Flask, host: str, port: int) -> str:
     )
     lines.append("Press Ctrl+C to stop.")
     return "\n".join(lines)
+
+
+def admin_link(base: str, key: str) -> str:
+    """Return the admin link at the address base (CONTRACT §15)."""
+    return f"{base.rstrip('/')}/admin/key/{key}"
 
 
 def backup_reader() -> str:

@@ -93,6 +93,23 @@ def load_admin_pin(instance_path: str) -> str:
     return pin
 
 
+ADMIN_KEY_FILE = "admin_key"
+"""The file in the instance folder holding the admin link's key (CONTRACT §15):
+removing it (and restarting) ends every device's admin right."""
+
+
+def load_admin_key(instance_path: str) -> str:
+    """Return the admin link's key from instance/admin_key, creating it on first
+    start: 256 random bits, so the link needs no try counting."""
+    path = Path(instance_path) / ADMIN_KEY_FILE
+    key = _read_private(path)
+    if len(key) >= 32:
+        return key
+    key = secrets.token_urlsafe(32)
+    _write_private(path, key)
+    return key
+
+
 def load_secret_key(instance_path: str) -> str:
     """Return the secret key from the environment, else from or into instance/."""
     from_env = os.environ.get(SECRET_KEY_ENV)

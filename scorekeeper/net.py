@@ -109,11 +109,6 @@ def host_name(host: str) -> str:
     return host
 
 
-PROXY_HEADERS = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
-"""Headers a reverse proxy adds: a request carrying one was relayed, so its
-socket's peer (the proxy) is not the person asking."""
-
-
 def proxy_network(value: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
     """Return the network a `--trusted-proxy` value names (an address or a
     network such as 10.0.0.0/8); ValueError when it names none."""
@@ -155,21 +150,24 @@ def _forwarded_for(value: str) -> str:
 
 
 def forwarded_chain(
-    x_forwarded_for: Iterable[str], forwarded: Iterable[str]
+    x_forwarded_for: Iterable[str], forwarded: Iterable[str],
+    x_real_ip: Iterable[str] = (),
 ) -> list[str]:
     """Return the addresses a request passed through, client first, as the
-    proxies wrote them: X-Forwarded-For, else the `for=` of Forwarded (RFC 7239)."""
+    proxies wrote them: X-Forwarded-For, else the `for=` of Forwarded (RFC 7239),
+    else X-Real-IP (nginx's `proxy_set_header X-Real-IP $remote_addr`)."""
     chain = [part.strip() for header in x_forwarded_for
              for part in header.split(",") if part.strip()]
     if chain:
         return [_forwarded_for(part) for part in chain]
+    real = [value.strip() for value in x_real_ip if value.strip()]
     for header in forwarded:
         for element in header.split(","):
             for pair in element.split(";"):
                 key, _, value = pair.partition("=")
                 if key.strip().lower() == "for" and value.strip():
                     chain.append(_forwarded_for(value))
-    return chain
+    return chain or [_forwarded_for(value) for value in real[-1:]]
 
 
 def client_address(

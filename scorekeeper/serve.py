@@ -6,7 +6,8 @@ calls `serve`. By default a household's server is one process on waitress
 (pure Python): `--threads` threads, and one helper process for photos and PDFs
 while there are some (web/helper.py): about 70 MB at idle. Waitress reads a
 request's whole body in its I/O thread before a thread is given to the app, so
-a client trickling a body a byte at a time holds no thread (issue 19).
+a client trickling a body a byte at a time holds no thread
+(tests/test_server_process.py).
 
 For a large club night, `--workers N` runs N such waitress processes on one
 listening socket (prefork.py), each with `--threads` threads and its own
@@ -62,6 +63,10 @@ RENDER_SLOTS = 2
 """Expensive renders (PDFs) at once on the whole machine, shared out among the
 workers, at least one each (web.pages.RENDER_SLOTS is one process's share)."""
 
+ADMIN_LINK_PATH = "/admin/key/"
+"""Where the admin link's key stands in a path (web/admin.py): the access log
+writes the path without it."""
+
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
@@ -102,6 +107,9 @@ class AccessLog:
             return self.app(environ, record)
         finally:
             path = environ.get("PATH_INFO", "")
+            if path.startswith(ADMIN_LINK_PATH):
+                # The admin link's key is a secret: never in a log.
+                path = ADMIN_LINK_PATH + "..."
             if environ.get("QUERY_STRING"):
                 path += "?" + environ["QUERY_STRING"]
             stamp = time.strftime("%Y-%m-%d %H:%M:%S")
@@ -192,6 +200,11 @@ def _waitress_options(threads: int) -> dict[str, Any]:
         # Every phone and screen keeps a connection open: waitress's default of
         # 100 made the 101st wait for a free one (seconds on a club night).
         "connection_limit": 2000, "_quiet": True,
+        # The proxy headers reach the app, which reads them only from a
+        # --trusted-proxy and only to count a client's tries (web.auth): a
+        # header never gives a right. Waitress would otherwise delete them,
+        # and every client of a trusted proxy would share its address.
+        "clear_untrusted_proxy_headers": False,
         # Waitress buffers a body (on disk beyond 512 KB) before the app sees
         # it: no body longer than the largest the app takes (a backup) is read.
         "max_request_body_size": MAX_BACKUP_BYTES + 1024 * 1024,

@@ -113,10 +113,19 @@ def app(database: Path) -> Iterator[Flask]:
     yield make_app(fresh_database(database))
 
 
+def as_admin(client: FlaskClient) -> FlaskClient:
+    """Open the admin link in this client, as the host does from the start
+    text (CONTRACT §15); return the client, now holding the admin right."""
+    app = client.application
+    response = client.get(f"/admin/key/{app.config['ADMIN_KEY']}")
+    assert response.status_code == 302
+    return client
+
+
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
-    """A test client for app."""
-    return app.test_client()
+    """A test client for app: the host's browser, which opened the admin link."""
+    return as_admin(app.test_client())
 
 
 @pytest.fixture
@@ -152,10 +161,26 @@ def new_game(client: FlaskClient, *names: str, **fields: Any) -> int:
     return int(response.headers["Location"].rstrip("/").rsplit("/", 1)[1])
 
 
+def hold(client: FlaskClient, game_id: int, token: str) -> None:
+    """Give the client's device the right to a game by its join link."""
+    response = client.get(f"/games/{game_id}/join/{token}")
+    assert response.status_code == 302
+
+
 def token_of(client: FlaskClient, game_id: int) -> str:
-    """The edit token the browser session holds for the game."""
-    with client.session_transaction() as session:
-        return str(session["tokens"][str(game_id)])
+    """The edit token of a game the client's device holds a right to."""
+    from scorekeeper.store.cache import loaded
+    from scorekeeper.web import auth
+
+    with client.application.test_request_context(), loaded(game_id) as row:
+        token = str(row.edit_token)
+    cookie = client.get_cookie(auth.DEVICE_COOKIE)
+    assert cookie is not None, "this device holds no right"
+    with client.application.test_request_context(
+        headers={"Cookie": f"{auth.DEVICE_COOKIE}={cookie.value}"}
+    ):
+        assert auth.session_may_edit(game_id, token), "not this device's game"
+    return token
 
 
 class TableGame:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Table, TableGame, make_app
+from conftest import Table, TableGame, as_admin, make_app
 from flask.testing import FlaskClient
 from test_export_backup import restore
 from test_history_helpers import parse
@@ -291,7 +291,7 @@ def test_s7_backup_and_restore_keep_options_penalties_and_thinking_times(
     assert "options" not in entries[1]
     assert {k: v for k, v in entries[1].items() if k in plain_record} == plain_record
 
-    fresh = make_app(tmp_path / "restored.sqlite3").test_client()
+    fresh = as_admin(make_app(tmp_path / "restored.sqlite3").test_client())
     restored = restore(fresh, backup.data)
     assert restored.status_code == 302, restored.data
     assert fresh.get("/api/games").get_json()["total"] == 2

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Table, TableGame, fresh_database, make_app
+from conftest import Table, TableGame, as_admin, fresh_database, make_app
 from flask import Flask
 from test_api_photo import png_bomb, send
 
@@ -100,8 +100,11 @@ def test_a_device_sending_photos_too_fast_gets_429_and_others_do_not(
     assert send(stranger.new(), png_bomb(200, 200)).status_code == 429
     # Another device is not held back by the first one's rate.
     assert send(device(app, TABLE).new(), png_bomb(200, 200)).status_code == 200
-    # This machine, the host's own, has no rate (as it needs no PIN).
-    here = device(app, "127.0.0.1").new()
+    # This machine by itself has a rate; the admin's device has none.
+    local = device(app, "127.0.0.1")
+    assert [send(local.new(), png_bomb(200, 200)).status_code
+            for _ in range(burst + 1)] == [200] * burst + [429]
+    here = Table(as_admin(client_at(app, "127.0.0.1"))).new()
     assert [send(here, png_bomb(200, 200)).status_code
             for _ in range(burst + 2)] == [200] * (burst + 2)
 

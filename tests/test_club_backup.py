@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import TableGame, make_app
+from conftest import TableGame, as_admin, make_app
 from flask.testing import FlaskClient
 from test_club_night import close, event_game, new_event
 
@@ -49,7 +49,7 @@ def test_restoring_a_backup_brings_its_club_nights_back_once(
     event, _games = evening(client)
     before = client.get(f"/api/events/{event['id']}").get_json()
     document = json.loads(client.get("/api/backup").data)
-    fresh = make_app(tmp_path / "fresh.sqlite3").test_client()
+    fresh = as_admin(make_app(tmp_path / "fresh.sqlite3").test_client())
     response = restore(fresh, document)
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["restored"] == 3
@@ -75,7 +75,7 @@ def test_club_nights_before_the_games_restore_too(
     document = json.loads(client.get("/api/backup").data)
     reordered = {"format": document["format"], "events": document["events"],
                  "exported_at": document["exported_at"], "games": document["games"]}
-    fresh = make_app(tmp_path / "fresh.sqlite3").test_client()
+    fresh = as_admin(make_app(tmp_path / "fresh.sqlite3").test_client())
     assert restore(fresh, reordered).status_code == 200
     assert len(fresh.get("/api/events/1").get_json()["games"]) == 2
 
@@ -85,7 +85,7 @@ def test_malformed_club_nights_refuse_the_whole_backup(
 ) -> None:
     evening(client)
     document = json.loads(client.get("/api/backup").data)
-    fresh = make_app(tmp_path / "fresh.sqlite3").test_client()
+    fresh = as_admin(make_app(tmp_path / "fresh.sqlite3").test_client())
     for events in (
         {"name": "x"},
         [{"name": "", "date": "2026-12-04", "created_at": "2026-12-04T19:00:00",

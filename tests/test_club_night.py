@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Table, TableGame
+from conftest import Table, TableGame, hold
 from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
 
@@ -219,8 +219,7 @@ def test_a_correction_re_rates_the_game_and_every_game_after_it(
     before = client.get("/api/ratings").get_json()
     assert_ratings_match(client, [final_of(client, g.id) for g in order])
 
-    with client.session_transaction() as session:
-        session["tokens"] = {str(flip.id): flip.token}
+    hold(client, flip.id, flip.token)
     form: dict[str, Any] = {"type": "place", "count": ""}
     tiles = [(0, 0, "red", "circle"), (0, 1, "red", "square"), (0, 2, "red", "diamond")]
     for i, tile in enumerate(tiles + [("", "", "", "")] * 3):
@@ -351,8 +350,7 @@ def test_renaming_a_player_of_a_finished_game_re_rates_by_the_new_name(
     second = event_game(client, None, ["Bob", "Cas"])
     second.place((0, 0, "red", "circle"), (0, 1, "red", "square"))
     close(second)
-    with client.session_transaction() as session:
-        session["tokens"] = {str(first.id): first.token}
+    hold(client, first.id, first.token)
     # The first game's Bob was someone else: Rob.
     response = client.post(f"/games/{first.id}/rename",
                            data={"names-0": "Ann", "names-1": "Rob"})

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_app
+from conftest import as_admin, make_app
 from test_history_helpers import corpus_names, corpus_record, parse
 
 from scorekeeper import __main__ as command
@@ -221,7 +221,7 @@ def test_the_restore_page_says_how_many_games_it_restored_and_skipped(
 
     old = instance_with_games(tmp_path / "old", corpus_names()[:3])
     body = make_app(old / "scorekeeper.sqlite3").test_client().get("/backup").data
-    client = make_app(tmp_path / "new.sqlite3").test_client()
+    client = as_admin(make_app(tmp_path / "new.sqlite3").test_client())
 
     first = restore(client, body)
     again = restore(client, body)

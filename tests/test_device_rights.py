@@ -1,6 +1,6 @@
-"""Edit rights that last: a device cookie that outlives the session,
-the admin page (every running game's PIN, rights, ending), and stale games
-offered for ending in the history."""
+"""Edit rights that last (CONTRACT §15): a device cookie that outlives the
+session, the admin page (every running game's PIN, rights, ending), and stale
+games offered for ending in the history."""
 
 from __future__ import annotations
 
@@ -124,22 +124,25 @@ def test_the_api_answer_keeps_its_edit_token_and_scripts_write_with_it(
 # --- the admin page ---
 
 
-def test_the_admin_page_shows_pins_to_this_machine_and_the_admin_pin_only(
+def test_s15_the_admin_page_shows_pins_to_the_admin_link_and_pin_only(
     app: Flask, client: FlaskClient
 ) -> None:
     game_id = new_game(client, "Anna", "Chris")
     with app.app_context(), loaded(game_id) as row:
         pin = row.pin
     guest = device(app)
+    linked = device(app, "192.168.1.40")
+    linked.get(f"/admin/key/{app.config['ADMIN_KEY']}")
 
-    here = client.get("/admin")
+    here = client.get("/admin")  # the server's own machine: nothing by itself
     refused = guest.get("/admin")
     wrong = guest.post("/admin", data={"admin_pin": "11111111"})
     right = guest.post("/admin", data={"admin_pin": PIN})
     after = guest.get("/admin")
 
-    assert here.status_code == 200 and pin in here.get_data(as_text=True)
-    for response in (refused, wrong):
+    assert linked.get("/admin").status_code == 200
+    assert pin in linked.get("/admin").get_data(as_text=True)
+    for response in (here, refused, wrong):
         assert response.status_code == 403
         assert pin not in response.get_data(as_text=True)
     assert right.status_code == 302

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_app
+from conftest import as_admin, make_app
 from flask import Flask
 from flask.testing import FlaskClient
 from test_export_records import BOUNDARY, multipart
@@ -89,7 +89,7 @@ def test_backup_then_restore_into_a_fresh_database_is_equal(
     import_corpus(client)
     first = json.loads(client.get("/backup").data)
 
-    fresh = make_app(tmp_path / "fresh.sqlite3").test_client()
+    fresh = as_admin(make_app(tmp_path / "fresh.sqlite3").test_client())
     response = restore(fresh, client.get("/backup").data)
     assert response.status_code == 302
     second = json.loads(fresh.get("/backup").data)
@@ -109,7 +109,7 @@ def test_restore_keeps_durations(client: FlaskClient, tmp_path: Path) -> None:
     entry["move_times"] = [
         f"2025-03-01T19:{10 + i // 2:02d}:00+00:00" for i in range(len(entry["moves"]))
     ]
-    fresh = make_app(tmp_path / "fresh.sqlite3").test_client()
+    fresh = as_admin(make_app(tmp_path / "fresh.sqlite3").test_client())
     assert restore(fresh, json.dumps(document).encode()).status_code == 302
     row = parse(fresh.get("/history").data).find("tr", data_game_id="1")
     assert "Mar 1, 2025, 7:00 PM UTC" in row.text()
@@ -217,7 +217,7 @@ def test_the_restoring_browser_may_edit_what_it_restored(
 ) -> None:
     import_corpus(client, ["classic-10001.json"])
     fresh_app = make_app(tmp_path / "fresh.sqlite3")
-    fresh = fresh_app.test_client()
+    fresh = as_admin(fresh_app.test_client())
     assert restore(fresh, client.get("/backup").data).status_code == 302
     assert fresh.get("/games/1/delete").status_code == 200
     assert fresh_app.test_client().get("/games/1/delete").status_code == 403
@@ -235,7 +235,7 @@ def test_a_game_without_moves_keeps_its_first_player_through_backup_and_restore(
             expected = engine.to_record(row.game, row.names)
     entry = document["games"][0]
 
-    fresh = make_app(tmp_path / "fresh.sqlite3").test_client()
+    fresh = as_admin(make_app(tmp_path / "fresh.sqlite3").test_client())
     assert restore(fresh, client.get("/backup").data).status_code == 302
     restored = fresh.get("/api/games/1").get_json()
 

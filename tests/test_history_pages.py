@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from conftest import hold
 from flask import Flask
 from flask.testing import FlaskClient
 from test_history_helpers import Node, Stored, corpus_names, corpus_record, parse
@@ -268,8 +269,7 @@ def opened_game(client: FlaskClient) -> dict[str, Any]:
             ).status_code
             == 201
         )
-    with client.session_transaction() as session:
-        session["tokens"] = {str(game["id"]): game["edit_token"]}
+    hold(client, game["id"], game["edit_token"])
     return game
 
 
@@ -469,8 +469,7 @@ def test_deleting_needs_the_edit_token(app: Flask, client: FlaskClient) -> None:
 
 def test_deleting_needs_the_csrf_token(csrf_client: FlaskClient) -> None:
     game = csrf_client.post("/api/games/import", json=corpus_record()).get_json()
-    with csrf_client.session_transaction() as session:
-        session["tokens"] = {str(game["id"]): game["edit_token"]}
+    hold(csrf_client, game["id"], game["edit_token"])
     assert csrf_client.post(f"/games/{game['id']}/delete").status_code == 400
     assert csrf_client.get(f"/games/{game['id']}/replay").status_code == 200
     page = parse(csrf_client.get(f"/games/{game['id']}/delete").data)

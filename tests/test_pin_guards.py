@@ -1,9 +1,10 @@
-"""PINs that hold and never lock the owner out; proxy headers.
+"""PINs that hold and lock out nobody but the guesser; proxy headers that give
+nothing (CONTRACT §15).
 
-The attacks the red team ran: guessing spread over a whole history of games,
-a finished game claimed by its PIN, one wrong try every 15 minutes keeping the
-owner out, 200 guesses sent at once, and a reverse proxy on this machine making
-every guest "this machine"."""
+The attacks: guessing spread over a whole history of games, wrong guesses from
+many addresses meant to lock everyone else out, a finished game claimed by its
+PIN, one wrong try every 15 minutes keeping the owner out, 200 guesses sent at
+once, a guest dropping its cookie, and a reverse proxy on this machine."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from test_history_helpers import parse
 
 from scorekeeper import net
 from scorekeeper.__main__ import _parser
+from scorekeeper.store import games as stored
 from scorekeeper.store import limits
 from scorekeeper.store.cache import loaded
 from scorekeeper.web import auth
@@ -43,6 +45,15 @@ def device(app: Flask, address: str = "192.168.1.50", **headers: str) -> FlaskCl
 def pin_of(app: Flask, game_id: int) -> str:
     with app.app_context(), loaded(game_id) as row:
         return str(row.pin)
+
+
+def token_of(app: Flask, game_id: int) -> str:
+    with app.app_context(), loaded(game_id) as row:
+        return str(row.edit_token)
+
+
+def trade(client: FlaskClient, game_id: int) -> int:
+    return client.post(f"/games/{game_id}/trade", data={"count": "1"}).status_code
 
 
 def wrong(pin: str) -> str:
@@ -71,25 +82,71 @@ def test_guessing_spread_over_many_games_is_heard_a_few_times_in_all(
                for game_id in games for _ in range(3)]
 
     # One try per game used to be free for every game of the history.
-    assert answers.count(403) == limits.FREE_TRIES
-    assert set(answers[limits.FREE_TRIES:]) == {429}
+    assert answers.count(403) == limits.ADDRESS.capacity
+    assert set(answers[limits.ADDRESS.capacity:]) == {429}
 
 
-def test_many_addresses_guessing_hit_the_ceiling_for_one_game_and_for_all(
+def test_s15_wrong_guesses_from_many_addresses_lock_out_nobody_else(
+    app: Flask, client: FlaskClient
+) -> None:
+    target = new_game(client, "Anna", "Chris")
+    pin = pin_of(app, target)
+    owner = device(app, "10.0.1.1")
+    owner.get(f"/games/{target}/join/{token_of(app, target)}")
+    neighbour = device(app, "10.0.1.2")  # on a guesser's address, from before
+    neighbours_game = new_game(neighbour, "Bo", "Cy")
+    admin = device(app, "10.0.1.3")
+    admin.get(f"/admin/key/{app.config['ADMIN_KEY']}")
+    guesses = [claim(device(app, f"10.0.1.{1 + i % 8}"), target, wrong(pin))
+               for i in range(200)]
+
+    player = claim(device(app, "10.0.9.9"), target, pin)
+    neighbour_claims = claim(neighbour, target, pin)
+
+    heard = [g.status_code for g in guesses].count(403)
+    assert heard == 8 * limits.ADDRESS.capacity
+    assert player.status_code == 302
+    assert neighbour_claims.status_code == 302
+    assert claim(owner, target, pin).status_code == 302  # holds it: never asked
+    assert admin.get("/admin").status_code == 200
+    assert trade(neighbour, neighbours_game) == 302
+
+
+def test_s15_a_guest_dropping_its_cookie_is_held_by_its_address(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = new_game(client, "Anna", "Chris")
+    guess = wrong(pin_of(app, game_id))
+    # A new test client per guess: no cookie is ever sent back.
+    answers = [claim(device(app, "10.0.4.4"), game_id, guess).status_code
+               for _ in range(limits.ADDRESS.capacity + 3)]
+    assert answers == [403] * limits.ADDRESS.capacity + [429] * 3
+
+
+def test_s15_cookies_made_ahead_of_time_buy_one_bucket_more(
     app: Flask, client: FlaskClient
 ) -> None:
     target = new_game(client, "Anna", "Chris")
     guess = wrong(pin_of(app, target))
-    one_game = [claim(device(app, f"10.0.1.{i}"), target, guess).status_code
-                for i in range(1, 30)]
-    others = [new_game(client, "Bo", "Cy") for _ in range(6)]
-    spread = [claim(device(app, f"10.0.2.{i}"), game_id,
-                    wrong(pin_of(app, game_id))).status_code
-              for i, game_id in enumerate(others * 4, 1)]
+    # A guest who made many devices (each a game of its own) before guessing.
+    made = [device(app, "10.0.5.5") for _ in range(12)]
+    for phone in made:
+        new_game(phone, "X", "Y")
+    fresh = [claim(device(app, "10.0.5.5"), target, guess).status_code
+             for _ in range(limits.ADDRESS.capacity)]
+    early = [claim(phone, target, guess).status_code for phone in made]
 
-    assert one_game.count(403) == limits.TARGET.capacity
-    assert one_game.count(403) + spread.count(403) == limits.ALL.capacity
-    assert set(one_game + spread) == {403, 429}
+    assert fresh == [403] * limits.ADDRESS.capacity
+    assert early.count(403) == limits.ELDERS.capacity
+
+
+def test_s15_the_odds_of_guessing_a_game_pin_from_a_whole_network() -> None:
+    # A guest holding every address of an IPv4 /24 (an IPv6 /56: 256 /64s)
+    # during a 3-hour game, each address with its own and its elders' bucket.
+    tries = 256 * (limits.ADDRESS.tries_within(3 * 3600)
+                   + limits.ELDERS.tries_within(3 * 3600))
+    odds = tries / 10 ** stored.PIN_DIGITS
+    assert odds < 1 / 1000
 
 
 def _guesser(database: str, game_id: int, guess: str, start: Any,
@@ -129,8 +186,8 @@ def test_200_guesses_at_once_are_heard_five_times(app: Flask, client: FlaskClien
     for worker in workers:
         worker.join(timeout=60)
 
-    assert heard.count(403) == limits.FREE_TRIES
-    assert heard.count(429) == 200 - limits.FREE_TRIES
+    assert heard.count(403) == limits.ADDRESS.capacity
+    assert heard.count(429) == 200 - limits.ADDRESS.capacity
 
 
 def test_a_slow_guesser_never_keeps_the_owner_out(app: Flask, client: FlaskClient,
@@ -142,7 +199,7 @@ def test_a_slow_guesser_never_keeps_the_owner_out(app: Flask, client: FlaskClien
     monkeypatch.setattr(limits.time, "time", lambda: now[0])
     guesser, owner = device(app, "192.168.1.66"), device(app, "192.168.1.20")
 
-    for _ in range(limits.FREE_TRIES):
+    for _ in range(limits.ADDRESS.capacity):
         claim(guesser, game_id, wrong(pin))
     answers = []
     for _ in range(96):  # a day of one wrong try every 15 minutes
@@ -156,26 +213,33 @@ def test_a_slow_guesser_never_keeps_the_owner_out(app: Flask, client: FlaskClien
     assert 429 not in answers[1:]
 
 
-def test_a_right_pin_empties_the_devices_count(app: Flask, client: FlaskClient) -> None:
+def test_s15_a_right_pin_costs_nothing_and_buys_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
     first, second = new_game(client, "Anna", "Chris"), new_game(client, "Bo", "Cy")
     forgetful = device(app)
-    for _ in range(limits.FREE_TRIES - 1):
+    for _ in range(limits.ADDRESS.capacity - 1):
         assert claim(forgetful, first, wrong(pin_of(app, first))).status_code == 403
     assert claim(forgetful, first, pin_of(app, first)).status_code == 302
+    # Knowing one game's PIN gives no more guesses at another's.
     answers = [claim(forgetful, second, wrong(pin_of(app, second))).status_code
-               for _ in range(limits.FREE_TRIES)]
-    assert answers == [403] * limits.FREE_TRIES
+               for _ in range(3)]
+    assert answers == [403, 429, 429]
 
 
-def test_this_machine_is_never_locked(app: Flask, client: FlaskClient) -> None:
-    game_id = new_game(client, "Anna", "Chris")
-    pin = pin_of(app, game_id)
-    for i in range(30):
-        claim(device(app, f"10.0.3.{i}"), game_id, wrong(pin))
-    here = app.test_client()
+def test_s15_this_machine_is_given_nothing_by_where_it_is(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = new_game(device(app, "10.0.3.1"), "Anna", "Chris")
+    here = app.test_client()  # 127.0.0.1, as a proxy on this machine is
+    body = b'{"format": "qwirkle-backup/1", "games": []}'
 
-    assert claim(here, game_id, wrong(pin)).status_code == 403
-    assert claim(here, game_id, pin).status_code == 302
+    assert here.get("/admin").status_code == 403
+    assert here.post("/api/restore", data=body,
+                     content_type="application/json").status_code == 403
+    assert here.post(f"/admin/games/{game_id}/grant").status_code == 403
+    assert trade(here, game_id) == 403
+    here.get(f"/admin/key/{app.config['ADMIN_KEY']}")
     assert here.get("/admin").status_code == 200
 
 
@@ -224,22 +288,19 @@ def test_a_request_relayed_by_a_proxy_is_not_this_machine(
 
 def test_a_trusted_proxy_names_the_client(database: Path) -> None:
     app = make_app(database, ADMIN_PIN=PIN, TRUSTED_PROXIES=["127.0.0.1"])
-    body = b'{"format": "qwirkle-backup/1", "games": []}'
 
-    def restore(**headers: str) -> int:
-        client = device(app, "127.0.0.1", **headers)
-        return client.post("/api/restore", data=body,
-                           content_type="application/json").status_code
+    def key(address: str = "127.0.0.1", **headers: str) -> str:
+        environ = {"REMOTE_ADDR": address}
+        with app.test_request_context("/", environ_base=environ, headers=headers):
+            return auth.client_key()
 
     # The proxy appends the peer it saw: a client's own "127.0.0.1" stays left.
-    assert restore(**{"X-Forwarded-For": "127.0.0.1, 192.168.1.50"}) == 403
-    assert restore(**{"Forwarded": 'for="[2001:db8::5]:4711"'}) == 403
-    assert restore(**{"X-Forwarded-For": "127.0.0.1"}) == 200
-    assert restore() == 403  # a proxy that names nobody names no local client
+    assert key(**{"X-Forwarded-For": "127.0.0.1, 192.168.1.50"}) == "192.168.1.50"
+    assert key(**{"Forwarded": 'for="[2001:db8::5]:4711"'}) == "2001:db8::/64"
+    assert key(**{"X-Real-IP": "192.168.1.51"}) == "192.168.1.51"
+    assert key() == "unknown"  # a proxy that names nobody
     # Not from the proxy: the header is not believed.
-    assert device(app, "192.168.1.9", **{"X-Forwarded-For": "127.0.0.1"}).post(
-        "/api/restore", data=body, content_type="application/json"
-    ).status_code == 403
+    assert key("192.168.1.9", **{"X-Forwarded-For": "10.1.1.1"}) == "192.168.1.9"
 
 
 def test_behind_a_trusted_proxy_guesses_count_per_client(
@@ -251,7 +312,7 @@ def test_behind_a_trusted_proxy_guesses_count_per_client(
     guesser = device(app, "127.0.0.1", **{"X-Forwarded-For": "192.168.1.66"})
     owner = device(app, "127.0.0.1", **{"X-Forwarded-For": "192.168.1.20"})
 
-    for _ in range(limits.FREE_TRIES + 2):
+    for _ in range(limits.ADDRESS.capacity + 2):
         claim(guesser, game_id, wrong(pin))
 
     assert claim(guesser, game_id, pin).status_code == 429
@@ -282,19 +343,27 @@ def test_an_ipv6_device_is_counted_by_its_network(app: Flask,
     guess = wrong(pin_of(app, game_id))
     # A phone may take any address of its /64: a new one per guess gains nothing.
     answers = [claim(device(app, f"2001:db8:1:2::{i:x}"), game_id, guess).status_code
-               for i in range(1, limits.FREE_TRIES + 3)]
+               for i in range(1, limits.ADDRESS.capacity + 3)]
     other_network = claim(device(app, "2001:db8:1:3::1"), game_id, guess)
 
-    assert answers.count(403) == limits.FREE_TRIES
+    assert answers.count(403) == limits.ADDRESS.capacity
     assert other_network.status_code == 403
 
 
-def test_the_start_text_names_the_trusted_proxies_and_the_admin_page(
+def test_s15_the_start_text_prints_the_admin_link_that_gives_the_right(
     database: Path,
 ) -> None:
     from scorekeeper.__main__ import start_text
 
     app = make_app(database, ADMIN_PIN=PIN, TRUSTED_PROXIES=["127.0.0.1/32"])
     shown = start_text(app, "127.0.0.1", 5000)
-    assert "/admin" in shown
+    link = next(word for word in shown.split() if "/admin/key/" in word)
+    browser = device(app)
+
     assert "Trusted reverse proxies" in shown and "127.0.0.1/32" in shown
+    assert PIN in shown
+    assert browser.get("/admin").status_code == 403
+    opened = browser.get(link.removeprefix("http://127.0.0.1:5000"))
+    assert opened.status_code == 302 and opened.location.endswith("/admin")
+    assert browser.get("/admin").status_code == 200
+    assert device(app).get("/admin/key/" + "x" * 43).status_code == 404

@@ -27,7 +27,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from conftest import make_app, new_game, tiles_json, token_of
+from conftest import as_admin, make_app, new_game, tiles_json, token_of
 from flask import Flask
 from flask.testing import FlaskClient
 from test_history_helpers import corpus_record
@@ -127,8 +127,9 @@ def app(
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
-    """A browser that chose the pseudo-locale."""
-    client = app.test_client()
+    """A browser that chose the pseudo-locale (the host's: it opened the
+    admin link)."""
+    client = as_admin(app.test_client())
     client.get(f"/?lang={PSEUDO}")
     return client
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_app
+from conftest import as_admin, make_app
 from flask import Flask
 from flask.testing import FlaskClient
 from test_history_helpers import corpus_names, corpus_record
@@ -77,7 +77,7 @@ def restoring(app: Flask, document: dict[str, Any]) -> tuple[threading.Thread, l
     body = json.dumps(document).encode()
 
     def run() -> None:
-        answers.append(app.test_client().post(
+        answers.append(as_admin(app.test_client()).post(
             "/api/restore", data=body, content_type="application/json"))
 
     thread = threading.Thread(target=run)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import fresh_database, make_app, new_game, token_of
+from conftest import as_admin, fresh_database, make_app, new_game, token_of
 from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
@@ -24,6 +24,7 @@ from test_export_records import BOUNDARY, multipart
 from test_history_helpers import corpus_names, corpus_record, parse
 
 from scorekeeper import create_app, engine
+from scorekeeper.store import games as stored
 from scorekeeper.store import limits, stats
 from scorekeeper.web import helper, pages
 
@@ -93,8 +94,9 @@ def test_the_admin_pin_is_made_at_first_start_private_and_kept(
     assert stat.S_IMODE(os.stat(pin_file).st_mode) == 0o600
 
 
-def test_s8_restore_from_this_machine_needs_no_pin(app: Flask, client: FlaskClient,
-                                                   tmp_path: Path) -> None:
+def test_s8_restore_by_the_admins_device_needs_no_pin(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
     source = make_app(tmp_path / "source.sqlite3").test_client()
     imported(source, corpus_names()[:2])
     response = api_restore(client, source.get("/api/backup").data)
@@ -153,41 +155,43 @@ def test_s8_wrong_admin_pins_are_rate_limited_for_every_process(
     body = b'{"format": "qwirkle-backup/1", "games": []}'
     answers = [
         api_restore(other, body, **{"X-Admin-Pin": f"0000000{i}"}).status_code
-        for i in range(limits.FREE_TRIES)
+        for i in range(limits.ADDRESS.capacity)
     ]
     locked = api_restore(other, body, **{"X-Admin-Pin": PIN})
     # Another server process on the same database sees the same lock.
     elsewhere = api_restore(guest(make_app(database, ADMIN_PIN=PIN)), body,
                             **{"X-Admin-Pin": PIN})
-    local = api_restore(app.test_client(), body)
+    admin = api_restore(as_admin(guest(app)), body)
 
-    assert answers == [403] * limits.FREE_TRIES
+    assert answers == [403] * limits.ADDRESS.capacity
     for response in (locked, elsewhere):
         assert response.status_code == 429
         assert int(response.headers["Retry-After"]) > 0
         assert response.get_json()["error"]["code"] == "too_many_tries"
-    assert local.status_code == 200  # this machine needs no PIN at all
+    assert admin.status_code == 200  # the admin's device needs no PIN at all
 
 
 def test_a_lock_decays_with_time(app: Flask) -> None:
-    client = limits.CLIENT
+    bucket = limits.ADDRESS
+    trier = limits.Trier("10.0.0.9", "a-device", 0.0)
     with app.app_context():
-        heard = [limits.take_try("10.0.0.9", "game:1", now=1000.0)
-                 for _ in range(limits.FREE_TRIES)]
-        locked = limits.take_try("10.0.0.9", "game:1", now=1000.0)
-        still = limits.take_try("10.0.0.9", "game:1", now=1000.0 + client.drain / 2)
-        later = limits.take_try("10.0.0.9", "game:1", now=1000.0 + client.drain)
+        heard = [limits.take_try(trier, now=1000.0).wait
+                 for _ in range(limits.ADDRESS.capacity)]
+        locked = limits.take_try(trier, now=1000.0).wait
+        still = limits.take_try(trier, now=1000.0 + bucket.drain / 2).wait
+        later = limits.take_try(trier, now=1000.0 + bucket.drain).wait
 
-    assert heard == [0.0] * limits.FREE_TRIES
-    assert locked == pytest.approx(client.drain)
-    assert still == pytest.approx(client.drain / 2)
+    assert heard == [0.0] * limits.ADDRESS.capacity
+    assert locked == pytest.approx(bucket.drain)
+    assert still == pytest.approx(bucket.drain / 2)
     assert later == 0.0  # one try drained away: one more is heard
 
 
 def test_scripts_restore_over_the_api_with_csrf_on(csrf_app: Flask) -> None:
     client = csrf_app.test_client()
     body = json.dumps({"format": "qwirkle-backup/1", "games": [corpus_record()]})
-    response = client.post("/api/restore", data=body, content_type="application/json")
+    response = client.post("/api/restore", data=body, content_type="application/json",
+                           headers={"X-Admin-Pin": csrf_app.config["ADMIN_PIN"]})
     assert response.status_code == 200, response.get_json()
     assert response.get_json() == {"restored": 1, "skipped": 0}
 
@@ -219,7 +223,7 @@ def test_s8_a_win_restored_three_times_is_counted_once(tmp_path: Path) -> None:
     imported(source, ["classic-10001.json"])
     body = source.get("/api/backup").data
     target_app = make_app(tmp_path / "target.sqlite3")
-    target = target_app.test_client()
+    target = as_admin(target_app.test_client())
 
     answers = [api_restore(target, body).get_json() for _ in range(3)]
 
@@ -315,13 +319,13 @@ def disciplined_game(client: FlaskClient, options: dict[str, Any] | None = None,
 def test_s8_a_disciplined_game_is_recognised_in_its_own_backup(
     tmp_path: Path,
 ) -> None:
-    source = make_app(tmp_path / "source.sqlite3").test_client()
+    source = as_admin(make_app(tmp_path / "source.sqlite3").test_client())
     disciplined_game(source)
     body = source.get("/api/backup").data
     game = json.loads(body)["games"][0]
     assert game["options"] == DISCIPLINE
     assert [m["type"] for m in game["moves"]].count("penalty") == 2
-    target = make_app(tmp_path / "target.sqlite3").test_client()
+    target = as_admin(make_app(tmp_path / "target.sqlite3").test_client())
 
     answers = [api_restore(client, body).get_json()
                for client in (source, target, target)]
@@ -815,7 +819,7 @@ def test_the_game_pin_shows_only_to_a_device_that_may_edit(
 
     pin = mine.find("p", class_="game-pin").text()
     digits = "".join(ch for ch in pin if ch.isdigit())
-    assert len(digits) == 6
+    assert len(digits) == stored.PIN_DIGITS
     assert digits not in theirs.text()
     assert theirs.find("input", name="pin")
 
@@ -852,7 +856,7 @@ def test_wrong_game_pins_are_rate_limited(app: Flask, client: FlaskClient) -> No
     stranger = guest(app)
 
     tries = [stranger.post(f"/games/{game_id}/claim", data={"pin": wrong_pin})
-             for _ in range(limits.FREE_TRIES)]
+             for _ in range(limits.ADDRESS.capacity)]
     locked = stranger.post(f"/games/{game_id}/claim", data={"pin": pin})
     other_game = new_game(client, "Bo", "Cy")
     elsewhere = stranger.post(f"/games/{other_game}/claim",
@@ -861,7 +865,7 @@ def test_wrong_game_pins_are_rate_limited(app: Flask, client: FlaskClient) -> No
     owner.environ_base.update({"REMOTE_ADDR": "192.168.1.77"})
     back = owner.post(f"/games/{game_id}/claim", data={"pin": pin})
 
-    assert [t.status_code for t in tries] == [403] * limits.FREE_TRIES
+    assert [t.status_code for t in tries] == [403] * limits.ADDRESS.capacity
     assert locked.status_code == 429
     assert int(locked.headers["Retry-After"]) > 0
     # The lock is the guesser's: not spread over other games, and

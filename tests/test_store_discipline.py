@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Table, TableGame
+from conftest import Table, TableGame, hold
 from flask import Flask
 from flask.testing import FlaskClient
 from test_history_helpers import parse
@@ -128,8 +128,7 @@ def test_s7_a_correction_replays_the_game_with_its_options(
     game.place((0, 0, "red", "circle"), seconds=5)
     game.move({"type": "penalty", "reason": "illegal"})     # Bob -3
     game.place((0, 1, "red", "square"), seconds=9)          # Ann 2
-    with client.session_transaction() as session:
-        session["tokens"] = {str(game.id): game.token}
+    hold(client, game.id, game.token)
 
     response = client.post(f"/games/{game.id}/moves/1/edit", data={
         "type": "place", "tiles-0-row": "0", "tiles-0-col": "0",
@@ -150,8 +149,7 @@ def test_s7_a_penalty_can_be_corrected_into_a_move_and_back(
     game = table.new(["Ann", "Bob"], options=STRICT)
     game.place((0, 0, "red", "circle"))
     game.move({"type": "penalty", "reason": "illegal"})
-    with client.session_transaction() as session:
-        session["tokens"] = {str(game.id): game.token}
+    hold(client, game.id, game.token)
 
     page = parse(client.get(f"/games/{game.id}/moves/2/edit").data)
     choices = [o.attrs["value"] for o in page.find("select", name="type")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_app
+from conftest import as_admin, make_app
 from test_export_records import upload
 from test_history_helpers import corpus_record
 
@@ -130,7 +130,7 @@ def test_migrated_games_export_back_up_and_restore(tmp_path: Path) -> None:
         assert client.get(f"/games/{game_id}/scoresheet.pdf").status_code == 200
     backup = client.get("/backup").data
 
-    fresh = make_app(tmp_path / "fresh.sqlite3").test_client()
+    fresh = as_admin(make_app(tmp_path / "fresh.sqlite3").test_client())
     restored = upload(fresh, backup, url="/restore")
 
     assert restored.status_code == 302, restored.data

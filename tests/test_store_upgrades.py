@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_app
+from conftest import as_admin, make_app
 from flask.testing import FlaskClient
 
 FIXTURES = sorted((Path(__file__).parent / "data" / "databases").glob("*.sqlite3"))
@@ -36,7 +36,7 @@ def _opened(fixture: Path, tmp_path: Path) -> FlaskClient:
     """Open a copy of the fixture with today's code (which migrates it)."""
     copy = tmp_path / fixture.name
     shutil.copyfile(fixture, copy)
-    return make_app(copy).test_client()
+    return as_admin(make_app(copy).test_client())
 
 
 @pytest.fixture(params=FIXTURES, ids=[f.stem for f in FIXTURES])
@@ -93,7 +93,7 @@ def test_an_older_database_backs_up_and_restores_into_a_new_one(
     client = _opened(fixture, tmp_path)
     expected = _expected(fixture)["games"]
     backup = client.get("/backup").data
-    fresh = make_app(tmp_path / "fresh.sqlite3").test_client()
+    fresh = as_admin(make_app(tmp_path / "fresh.sqlite3").test_client())
 
     restored = fresh.post(
         "/restore",

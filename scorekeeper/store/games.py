@@ -31,7 +31,7 @@ from .cache import (
 )
 from .connection import get_db, immediate
 
-PIN_DIGITS = 6
+PIN_DIGITS = 8
 """Digits of a game PIN (the short code that gives a device its edit right back)."""
 
 

@@ -1,20 +1,26 @@
 """Wrong PIN tries, counted in the database so every server process sees them.
 
-Each try fills three leaking buckets at once: the client's (its address), the
-target's (the admin PIN, or one game's PIN) and one for all PINs together.
-A bucket holds `capacity` tries and drains one every `drain` seconds, so a
-lock decays by itself and a slow guesser never keeps anyone out for long;
-while any of the three is full, no PIN is heard (429). The try is taken,
-atomically, before the PIN is compared (one BEGIN IMMEDIATE transaction for the
-three buckets: 200 guesses sent at once get `capacity` heard, no more), and a
-right PIN gives it back and empties the client's and the target's buckets.
+Each wrong try fills two leaking buckets: the address's (the device's network
+address, an IPv6 one by its /64) and the device's own (the id in its device
+cookie). A bucket holds `capacity` tries and drains one every `drain` seconds,
+so a lock decays by itself. Nobody is locked out by someone else's guesses
+(docs/CONTRACT.md §15):
 
-What this bounds (issue 19): one client hears CLIENT.capacity wrong guesses,
-then one every CLIENT.drain seconds; any number of clients together hear one
-every ALL.drain seconds: with a 6-digit game PIN, ALL lets 144 wrong guesses a
-day reach all games together, 1 in ~7,000 per running game per day.
-Who is never locked is the caller's business (web.auth): this machine, and a
-device that already holds the right.
+- a try is refused (429) while the device's own bucket is full;
+- a full address bucket refuses only devices that appeared after its wrong
+  tries began, or that have guessed wrong themselves: a phone that shared the
+  address before (a household behind one router) and never guessed wrong is
+  heard at once. A guest who drops its cookie comes back as a new device,
+  which the address's bucket then holds; the devices known before count in
+  a second bucket of the address (ELDERS), so cookies a guest made ahead of
+  time buy no more than one more bucket's tries;
+- no bucket is shared between addresses or between PINs, so no number of
+  guests locks a PIN for anybody else.
+
+The try is taken atomically before the PIN is compared (one BEGIN IMMEDIATE
+transaction): 200 guesses sent at once get `capacity` heard, no more. A right
+PIN empties nothing: a guest who knows one PIN (their own table's) cannot use
+it to buy more guesses at another.
 """
 
 from __future__ import annotations
@@ -30,114 +36,118 @@ class Bucket:
     """A kind of bucket: how many tries it holds and how fast it drains."""
 
     prefix: str
-    capacity: float
+    capacity: int
     """Tries heard in a row before it is full."""
     drain: float
     """Seconds for one try to drain away."""
 
     def scope(self, key: str) -> str:
-        """Return the row's key for one client or target."""
+        """Return the row's key for one address or device."""
         return f"{self.prefix}:{key}"
 
+    def tries_within(self, seconds: float) -> int:
+        """Return how many tries one key has heard at most within `seconds`
+        starting from an empty bucket (the README's odds are computed so)."""
+        return int(self.capacity + seconds // self.drain)
 
-CLIENT = Bucket("client", 5, 300.0)
-"""One device: 5 wrong tries, then one every 5 minutes."""
 
-TARGET = Bucket("target", 10, 600.0)
-"""One PIN (the admin PIN or a game's): 10 wrong tries from anywhere, then one
-every 10 minutes."""
+ADDRESS = Bucket("address", 5, 600.0)
+"""One address (an IPv6 /64): 5 wrong tries, then one every 10 minutes."""
 
-ALL = Bucket("all", 20, 600.0)
-"""Every PIN together: the ceiling for a guest with many addresses."""
+ELDERS = Bucket("elders", 5, 600.0)
+"""The devices of one address that were known before its wrong tries began:
+as many tries again, in all."""
 
-FREE_TRIES = int(CLIENT.capacity)
-"""Wrong tries a client has before it waits (the tests' and the docs' figure)."""
+DEVICE = Bucket("device", 5, 600.0)
+"""One device cookie: as an address, so that a phone sharing its address with
+a guesser keeps its own five tries."""
 
 FORGET_AFTER = 24 * 3600.0
 """Rows untouched this long are empty whatever they held: deleted as we go."""
 
 
-def _level(row: tuple[float, float] | None, now: float, bucket: Bucket) -> float:
+@dataclass(frozen=True)
+class Trier:
+    """Who tries a PIN: the address key, the device's id, and when the device's
+    cookie was first given (0 for a device that has none yet: it is new)."""
+
+    address: str
+    device: str
+    born: float
+
+
+def _level(level: float, at: float, now: float, bucket: Bucket) -> float:
     """Return a bucket's level now: what it held, less what drained since."""
-    if row is None:
-        return 0.0
-    level, at = row
     return max(0.0, level - max(0.0, now - at) / bucket.drain)
 
 
-def _scopes(client: str, target: str) -> list[tuple[str, Bucket]]:
-    return [(CLIENT.scope(client), CLIENT), (TARGET.scope(target), TARGET),
-            (ALL.scope("pins"), ALL)]
+def _wait(level: float, bucket: Bucket) -> float:
+    """Return the seconds until a bucket at `level` hears one more try (0: now)."""
+    return max(0.0, (level + 1 - bucket.capacity) * bucket.drain)
 
 
-def take_try(client: str, target: str, now: float | None = None) -> float:
-    """Take one try for client at target; return 0 when it may be heard, else
-    the seconds until it may (and nothing is counted).
+@dataclass(frozen=True)
+class Taken:
+    """A try asked for: 0 seconds to wait when it is heard (and counted in
+    `scopes`), else how long until it may be."""
 
-    The try counts as wrong until `succeeded` gives it back.
-    """
+    wait: float
+    scopes: tuple[str, ...] = ()
+
+
+def take_try(trier: Trier, now: float | None = None) -> Taken:
+    """Take one try for trier; say whether it may be heard now (nothing is
+    counted when it may not). The try counts as wrong until `succeeded`."""
     now = time.time() if now is None else now
-    scopes = _scopes(client, target)
+    address, elders, device = (ADDRESS.scope(trier.address),
+                               ELDERS.scope(trier.address),
+                               DEVICE.scope(trier.device))
+    buckets = {address: ADDRESS, elders: ELDERS, device: DEVICE}
     db = get_db()
     with immediate(db):
-        rows = dict(
-            (scope, (level, at)) for scope, level, at in db.conn.execute(
-                "SELECT scope, level, at FROM pin_tries WHERE scope IN (?, ?, ?)",
-                [scope for scope, _ in scopes],
+        found = {
+            scope: (level, at, since) for scope, level, at, since in db.conn.execute(
+                "SELECT scope, level, at, since FROM pin_tries"
+                " WHERE scope IN (?, ?, ?)", list(buckets),
             )
-        )
-        levels = {
-            scope: _level(rows.get(scope), now, bucket)
-            for scope, bucket in scopes
         }
-        wait = max(
-            (levels[scope] + 1 - bucket.capacity) * bucket.drain
-            for scope, bucket in scopes
-        )
+        levels: dict[str, tuple[float, float]] = {}
+        for scope, bucket in buckets.items():
+            level, at, since = found.get(scope, (0.0, now, now))
+            levels[scope] = (_level(level, at, now, bucket), since or now)
+        # The address's streak began at `since`: a device already known then,
+        # with no wrong try of its own, is not the guesser; it counts with the
+        # address's other elders instead.
+        known_before = 0 < trier.born < levels[address][1] and levels[device][0] == 0
+        counted = (elders if known_before else address, device)
+        wait = max(_wait(levels[scope][0], buckets[scope]) for scope in counted)
         if wait > 0:
-            return wait
+            return Taken(wait)
         db.conn.executemany(
-            "INSERT INTO pin_tries (scope, level, at) VALUES (?, ?, ?)"
+            "INSERT INTO pin_tries (scope, level, at, since) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (scope) DO UPDATE SET level = excluded.level,"
-            " at = excluded.at",
-            [(scope, levels[scope] + 1, now) for scope, _ in scopes],
+            " at = excluded.at, since = excluded.since",
+            [(scope, levels[scope][0] + 1, now,
+              levels[scope][1] if levels[scope][0] > 0 else now)
+             for scope in counted],
         )
         db.conn.execute("DELETE FROM pin_tries WHERE at < ?", [now - FORGET_AFTER])
-    return 0.0
+    return Taken(0.0, counted)
 
 
-def succeeded(client: str, target: str, now: float | None = None) -> None:
-    """A right PIN: empty the client's and the target's buckets and give the
-    try back to the bucket of all PINs."""
+def succeeded(taken: Taken, now: float | None = None) -> None:
+    """A right PIN: give back the try `take_try` counted (and nothing more)."""
     now = time.time() if now is None else now
-    client_scope, target_scope, all_scope = (scope for scope, _ in
-                                             _scopes(client, target))
     db = get_db()
     with immediate(db):
-        db.conn.execute("DELETE FROM pin_tries WHERE scope IN (?, ?)",
-                        [client_scope, target_scope])
-        row = db.conn.execute("SELECT level, at FROM pin_tries WHERE scope = ?",
-                              [all_scope]).fetchone()
-        if row:
-            db.conn.execute(
-                "UPDATE pin_tries SET level = ?, at = ? WHERE scope = ?",
-                [max(0.0, _level((row[0], row[1]), now, ALL) - 1), now, all_scope],
-            )
-
-
-def locked_for(client: str, target: str, now: float | None = None) -> float:
-    """Return how many seconds until client's next try at target is heard (0:
-    now), without taking one (the page says so before anyone types)."""
-    now = time.time() if now is None else now
-    scopes = _scopes(client, target)
-    rows = dict(
-        (scope, (level, at)) for scope, level, at in get_db().conn.execute(
-            "SELECT scope, level, at FROM pin_tries WHERE scope IN (?, ?, ?)",
-            [scope for scope, _ in scopes],
-        )
-    )
-    return max(0.0, max(
-        (_level(rows.get(scope), now, bucket) + 1 - bucket.capacity)
-        * bucket.drain
-        for scope, bucket in scopes
-    ))
+        for scope in taken.scopes:
+            bucket = next(b for b in (ADDRESS, ELDERS, DEVICE)
+                          if scope.startswith(b.prefix + ":"))
+            row = db.conn.execute(
+                "SELECT level, at FROM pin_tries WHERE scope = ?", [scope]
+            ).fetchone()
+            if row:
+                db.conn.execute(
+                    "UPDATE pin_tries SET level = ?, at = ? WHERE scope = ?",
+                    [max(0.0, _level(row[0], row[1], now, bucket) - 1), now, scope],
+                )

@@ -697,6 +697,16 @@ def m820_game_ids_never_reused(db: sqlite_utils.Database) -> None:
         db.execute("PRAGMA foreign_keys = ON")
 
 
+@migrations()
+def m830_pin_tries_since(db: sqlite_utils.Database) -> None:
+    """Remember when each PIN-try bucket began to fill (store.limits): a full
+    address bucket holds back only the devices that appeared after its wrong
+    tries began, never a phone that was there before (CONTRACT §15)."""
+    if "since" not in db["pin_tries"].columns_dict:
+        db.execute("ALTER TABLE pin_tries ADD COLUMN since REAL")
+    db.execute("DELETE FROM pin_tries")
+
+
 def _named_games(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
     """Return (type, name, sql) of every index on games, and of every trigger
     or view that is on games or names it, in the order they were made."""

@@ -1,8 +1,8 @@
-"""The admin page: the machine running the scorekeeper, or a device
-that typed the admin PIN, sees every running game's PIN, gives itself the right
-to change any game, and ends or abandons any running game; a game nobody has
-touched for a day may also be closed from the history by a device that holds
-its right."""
+"""The admin page: a device holding the admin right (it opened the admin link
+the command prints, or typed the admin PIN: CONTRACT §15) sees every running
+game's PIN, gives itself the right to change any game, and ends or abandons
+any running game; a game nobody has touched for a day may also be closed from
+the history by a device that holds its right."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from .. import engine, text
 from ..i18n import gettext as _
 from ..store import TurnConflict, loaded, running
 from ..store import games as stored
-from .auth import admin_login, is_admin, is_local_request, remember_token
+from .auth import admin_key_opens, admin_login, grant_admin, is_admin, remember_token
 from .forms import AdminLoginForm, CloseForm, ConfirmForm
 from .pages import can_edit, is_stale
 
@@ -24,7 +24,7 @@ bp = Blueprint("admin", __name__)
 @bp.route("/admin", methods=["GET", "POST"])
 def index() -> ResponseReturnValue:
     """List the running games with their PINs; ask for the admin PIN first
-    off this machine (403 while it is missing or wrong, 429 while locked)."""
+    (403 while it is missing or wrong, 429 while locked)."""
     if not is_admin():
         return _login()
     games = running.running_games()
@@ -32,8 +32,18 @@ def index() -> ResponseReturnValue:
         game["stale"] = is_stale(game["updated_at"])
     return render_template(
         "admin/index.html", games=games, grant_form=ConfirmForm(),
-        close_form=CloseForm(), local=is_local_request(),
+        close_form=CloseForm(),
     )
+
+
+@bp.get("/admin/key/<key>")
+def open_link(key: str) -> Response:
+    """The admin link the command prints: the browser that opens it holds the
+    admin right on its device cookie, and the key leaves the address bar."""
+    if not admin_key_opens(key):
+        abort(404)
+    grant_admin()
+    return redirect(url_for(".index"))
 
 
 def _login() -> ResponseReturnValue:

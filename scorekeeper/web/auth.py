@@ -1,5 +1,13 @@
-"""Who may write: edit tokens (CONTRACT §4) by header or browser session, the admin
-PIN for restores (CONTRACT §8), and the game PIN that gives a device its right back.
+"""Who may do what (docs/CONTRACT.md §15): rights are held, never inferred.
+
+A right is given to a device by a secret it shows once (a game's edit token in
+its join link or the new-game page, an event's token, the game PIN, the admin
+link or PIN) and then held in the device cookie: signed with the secret key,
+dated inside the signed value, holding no token, no PIN and nothing derived
+from a PIN. Where a request comes from grants nothing: loopback is what a
+reverse proxy on this machine is, so a proxy in front changes nothing. A
+script may instead send the secret itself with every request (X-Edit-Token,
+X-Event-Token, X-Admin-Pin).
 """
 
 from __future__ import annotations
@@ -8,179 +16,253 @@ import hashlib
 import hmac
 import ipaddress
 import math
+import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from flask import Response, current_app, g, request, session
+from flask import Response, current_app, g, request
 from flask_wtf.csrf import validate_csrf
-from itsdangerous import BadData, URLSafeSerializer
+from itsdangerous import (
+    BadData,
+    SignatureExpired,
+    URLSafeSerializer,
+    URLSafeTimedSerializer,
+)
 from wtforms import ValidationError
 
 from .. import net
 from ..store import limits
 
-MAX_SESSION_TOKENS = 40
-"""Games a browser session remembers; the oldest drop out so the cookie stays small."""
-
-
 DEVICE_COOKIE = "scorekeeper_device"
-"""The cookie holding the games this device may change, signed with the secret key."""
+"""The cookie holding what this device may do, signed with the secret key."""
 
 DEVICE_AGE = 365 * 24 * 3600
-"""How long the device cookie lives: a year (browsers cap cookies at 400 days)."""
+"""Seconds a right to a game or a club night lasts, counted inside the signed
+value from when it was given (a year: browsers cap cookies at 400 days)."""
+
+ADMIN_AGE = 30 * 24 * 3600
+"""Seconds the admin right lasts on a device: a month, then the admin link or
+PIN again (a lost phone stops being the admin by itself)."""
 
 MAX_DEVICE_GAMES = 80
-"""Games the device cookie remembers, newest kept (80 take ~1.5 KB of the 4 KB
+"""Games the device cookie remembers, newest kept (80 take ~2 KB of the 4 KB
 a cookie may hold)."""
+
+MAX_DEVICE_EVENTS = 20
+"""Club nights the device cookie remembers, newest kept."""
 
 _SALT = "scorekeeper-device-rights"
 """Keeps the device cookie's signature apart from the session's."""
 
+_FORMAT = 2
+"""The device cookie's layout: {"v", "d" (device id), "b" (born), "g" (games),
+"e" (events), "a" (admin)}; a layout-1 cookie ({game id: digest}, undated) is
+read once and written anew."""
 
-def _serializer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.secret_key or "", salt=_SALT)
+DIGEST_CHARS = 16
+"""Hex characters of a token's digest kept in the cookie: 64 bits, which tell
+one game's token from another; the token itself (128 random bits) cannot be
+found from them."""
+
+
+def _serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.secret_key or "", salt=_SALT)
 
 
 def token_digest(token: str) -> str:
-    """Return the short digest of an edit token that the device cookie keeps
-    (the cookie, readable to whoever holds the device, never holds the token)."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()[:16]
+    """Return the short digest of a random token that the device cookie keeps
+    in its place (a cookie is readable to whoever holds the device)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()[:DIGEST_CHARS]
 
 
-def device_games() -> dict[str, str]:
-    """Return the games this device's cookie names, {game id: token digest}."""
-    if "device_games" not in g:
-        found: dict[str, str] = {}
-        raw = request.cookies.get(DEVICE_COOKIE, "")
-        if raw and len(raw) < 8192:
-            try:
-                data = _serializer().loads(raw)
-            except (BadData, ValueError, TypeError):
-                data = None
-            if isinstance(data, dict):
-                found = {k: v for k, v in data.items()
-                         if isinstance(k, str) and isinstance(v, str)}
-        g.device_games = found
-    games: dict[str, str] = g.device_games
-    return games
+@dataclass
+class Device:
+    """What the device cookie says: who the device is and what it may do."""
+
+    id: str
+    born: float
+    """When the cookie was first given (0: this request gives it)."""
+    games: dict[str, list[Any]]
+    """{game id: [token digest, given at]}."""
+    events: dict[str, list[Any]]
+    """{event id: [token digest, given at]}."""
+    admin: list[Any] | None
+    """[admin key's digest, given at], or None."""
 
 
-def remember_token(game_id: int, token: str) -> None:
-    """Give this browser the right to edit game_id (new game, join link, PIN):
-    in its session and in its device cookie, which outlives a browser restart."""
-    _session_hold("tokens", game_id, token)
-    games = dict(device_games())
-    games.pop(str(game_id), None)
-    games[str(game_id)] = token_digest(token)
-    while len(games) > MAX_DEVICE_GAMES:
-        games.pop(next(iter(games)))
-    g.device_games = games
+def _rights(raw: object, now: float) -> dict[str, list[Any]]:
+    """Return the well-formed, unexpired rights of a cookie's dict."""
+    if not isinstance(raw, dict):
+        return {}
+    return {
+        key: [value[0], value[1]] for key, value in raw.items()
+        if isinstance(key, str) and key.isdigit() and isinstance(value, list)
+        and len(value) == 2 and isinstance(value[0], str)
+        and isinstance(value[1], int | float) and now - value[1] < DEVICE_AGE
+    }
+
+
+def _read_cookie() -> Device:
+    now = time.time()
+    raw = request.cookies.get(DEVICE_COOKIE, "")
+    data: object = None
+    if raw and len(raw) < 8192:
+        try:
+            data = _serializer().loads(raw, max_age=DEVICE_AGE)
+        except SignatureExpired:
+            data = None
+        except (BadData, ValueError, TypeError):
+            data = _legacy(raw, now)
+    if isinstance(data, dict) and data.get("v") == _FORMAT \
+            and isinstance(data.get("d"), str) \
+            and isinstance(data.get("b"), int | float):
+        admin = data.get("a")
+        if not (isinstance(admin, list) and len(admin) == 2
+                and isinstance(admin[0], str) and isinstance(admin[1], int | float)
+                and now - admin[1] < ADMIN_AGE):
+            admin = None
+        return Device(data["d"], float(data["b"]), _rights(data.get("g"), now),
+                      _rights(data.get("e"), now), admin)
+    return Device(secrets.token_hex(8), 0.0, {}, {}, None)
+
+
+def _legacy(raw: str, now: float) -> dict[str, Any] | None:
+    """Read a layout-1 cookie (games only, undated): its rights start now, and
+    the cookie is written anew in the dated layout."""
+    try:
+        old = URLSafeSerializer(current_app.secret_key or "", salt=_SALT).loads(raw)
+    except (BadData, ValueError, TypeError):
+        return None
+    if not isinstance(old, dict) or "v" in old:
+        return None
     g.device_changed = True
+    return {"v": _FORMAT, "d": secrets.token_hex(8), "b": now,
+            "g": {k: [v, now] for k, v in old.items()
+                  if isinstance(k, str) and isinstance(v, str)}}
+
+
+def device() -> Device:
+    """Return this request's device (read from its cookie once per request)."""
+    if "device" not in g:
+        g.device = _read_cookie()
+    found: Device = g.device
+    return found
+
+
+def _changed() -> Device:
+    """Return the device, marked to have its cookie written with the answer."""
+    found = device()
+    if not found.born:
+        found.born = time.time()
+    g.device_changed = True
+    return found
+
+
+def _hold(rights: dict[str, list[Any]], number: int, token: str, most: int) -> None:
+    rights.pop(str(number), None)
+    rights[str(number)] = [token_digest(token), int(time.time())]
+    while len(rights) > most:
+        rights.pop(next(iter(rights)))
 
 
 def save_device_cookie(response: Response) -> Response:
-    """Write the device cookie when this request gave the device a right
-    (after_request). HttpOnly, SameSite=Lax, Secure only when the session
+    """Write the device cookie when this request changed what the device may
+    do (after_request). HttpOnly, SameSite=Lax, Secure only when the session
     cookie is (never by default: plain HTTP on a LAN drops Secure cookies)."""
     if g.get("device_changed"):
+        found = device()
+        # Rounded up: a device is never older than it is (store.limits).
+        payload: dict[str, Any] = {"v": _FORMAT, "d": found.id,
+                                   "b": math.ceil(found.born * 1000) / 1000,
+                                   "g": found.games, "e": found.events}
+        if found.admin:
+            payload["a"] = found.admin
         response.set_cookie(
-            DEVICE_COOKIE, _serializer().dumps(g.device_games), max_age=DEVICE_AGE,
+            DEVICE_COOKIE, _serializer().dumps(payload), max_age=DEVICE_AGE,
             httponly=True, samesite="Lax",
             secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
         )
     return response
 
 
-def _session_held(key: str, item_id: int) -> str | None:
-    """Return the token this browser session keeps under key for item_id, if any
-    (a session cookie is the client's: anything else in it counts as none)."""
-    tokens = session.get(key)
-    if isinstance(tokens, dict):
-        token = tokens.get(str(item_id))
-        return token if isinstance(token, str) else None
-    return None
+# --- games ---
 
 
-def session_token(game_id: int) -> str | None:
-    """Return the edit token this browser session holds for game_id, if any."""
-    return _session_held("tokens", game_id)
+def device_games() -> dict[str, str]:
+    """Return the games this device holds a right to, {game id: token digest}."""
+    return {key: value[0] for key, value in device().games.items()}
+
+
+def remember_token(game_id: int, token: str) -> None:
+    """Give this device the right to change game_id (a new game, the join
+    link, the game PIN, the admin's grant)."""
+    _hold(_changed().games, game_id, token, MAX_DEVICE_GAMES)
 
 
 def names_game(game_id: int) -> bool:
-    """Return whether this browser's session or device cookie names the game
-    (what a list shows; a change checks the token itself)."""
-    return session_token(game_id) is not None or str(game_id) in device_games()
+    """Return whether this device holds a right to the game (what a list
+    shows; a change checks the right against the token)."""
+    return str(game_id) in device().games
 
 
 def session_may_edit(game_id: int, edit_token: str) -> bool:
-    """Return whether this browser holds the right to edit the game: the edit
-    token in its session, or the token's digest in its device cookie."""
-    held = session_token(game_id)
-    if held is not None and same_text(held, edit_token):
-        return True
-    digest = device_games().get(str(game_id))
-    return digest is not None and same_text(digest, token_digest(edit_token))
+    """Return whether this device holds the right to change the game."""
+    held = device().games.get(str(game_id))
+    return held is not None and same_text(held[0], token_digest(edit_token))
 
 
 def request_may_edit(game_id: int, edit_token: str) -> tuple[bool, str]:
     """Decide whether this API request may write; return (allowed, reason code).
 
-    A script sends X-Edit-Token; a browser page sends its session cookie plus the
-    CSRF token as X-CSRFToken (the API blueprint is otherwise CSRF-exempt).
+    A script sends X-Edit-Token; a browser page holds the right in its device
+    cookie and sends the CSRF token as X-CSRFToken (the API blueprint is
+    otherwise CSRF-exempt).
     """
-    return _header_or_session("X-Edit-Token", edit_token, "edit_token",
-                              lambda: session_may_edit(game_id, edit_token))
+    return _header_or_device("X-Edit-Token", edit_token, "edit_token",
+                             lambda: session_may_edit(game_id, edit_token))
+
+
+# --- club nights ---
 
 
 def remember_event_token(event_id: int, token: str) -> None:
-    """Give this browser session the right to add tables to an event (the host's
-    device when it creates the event, or a device that followed its join link)."""
-    _session_hold("event_tokens", event_id, token)
+    """Give this device the right to add tables to a club night (the device
+    that created it, or one that followed its join link)."""
+    _hold(_changed().events, event_id, token, MAX_DEVICE_EVENTS)
 
 
-def _session_hold(key: str, number: int, token: str) -> None:
-    """Keep a token in the session's dict `key` (newest last; the oldest go
-    beyond MAX_SESSION_TOKENS, so the cookie stays small)."""
-    tokens = dict(session.get(key, {}))
-    tokens.pop(str(number), None)
-    tokens[str(number)] = token
-    while len(tokens) > MAX_SESSION_TOKENS:
-        tokens.pop(next(iter(tokens)))
-    session[key] = tokens
+def holds_event(event_id: int, event_token: str | None) -> bool:
+    """Return whether this device holds the right to the club night whose
+    token is event_token (None: the night is gone)."""
+    held = device().events.get(str(event_id))
+    return (event_token is not None and held is not None
+            and same_text(held[0], token_digest(event_token)))
 
 
-def session_event_token(event_id: int) -> str | None:
-    """Return the event token this browser session holds for event_id, if any."""
-    return _session_held("event_tokens", event_id)
-
-
-def session_event_ids() -> list[int]:
-    """Return the events this browser session may add tables to."""
-    tokens = session.get("event_tokens")
-    if not isinstance(tokens, dict):
-        return []
-    return [int(key) for key in tokens if key.isdigit()]
+def device_event_ids() -> list[int]:
+    """Return the club nights this device holds a right to (not yet checked
+    against their tokens)."""
+    return [int(key) for key in device().events]
 
 
 def request_may_add_to_event(event_id: int, event_token: str) -> tuple[bool, str]:
     """Decide whether this API request may add a game to the event; return
-    (allowed, reason code): X-Event-Token, or the session's token plus CSRF."""
-    def held() -> bool:
-        token = session_event_token(event_id)
-        return token is not None and same_text(token, event_token)
-
-    return _header_or_session("X-Event-Token", event_token, "event_token", held)
+    (allowed, reason code): X-Event-Token, or the device's right plus CSRF."""
+    return _header_or_device("X-Event-Token", event_token, "event_token",
+                             lambda: holds_event(event_id, event_token))
 
 
-def _header_or_session(header_name: str, expected: str, what: str,
-                       session_holds: Callable[[], bool]) -> tuple[bool, str]:
+def _header_or_device(header_name: str, expected: str, what: str,
+                      device_holds: Callable[[], bool]) -> tuple[bool, str]:
     """A script's token header decides alone (bad_<what> when wrong); without
-    it, the browser session must hold the right (missing_<what>) and send the
-    CSRF token, since the API blueprint is otherwise CSRF-exempt."""
+    it, the device must hold the right (missing_<what>) and send the CSRF
+    token, since the API blueprint is otherwise CSRF-exempt."""
     header = request.headers.get(header_name)
     if header is not None:
         return (True, "ok") if same_text(header, expected) else (False, f"bad_{what}")
-    if not session_holds():
+    if not device_holds():
         return False, f"missing_{what}"
     if current_app.config.get("WTF_CSRF_ENABLED", True):
         try:
@@ -190,64 +272,28 @@ def _header_or_session(header_name: str, expected: str, what: str,
     return True, "ok"
 
 
-ADMIN_SCOPE = "admin"
-"""The try counter of the admin PIN (store.limits)."""
-
-
-@dataclass(frozen=True)
-class PinRefusal:
-    """A refused PIN: 403 when missing or wrong, 429 while too many tries lock it."""
-
-    status: int
-    retry_after: int = 0
-    """Seconds until the next try is heard (429 only)."""
+# --- addresses, for counting tries only ---
 
 
 def client_address() -> str | None:
     """Return the address of the device asking: the socket's peer, or, from a
     `--trusted-proxy`, the client it names (net.client_address); None when a
-    trusted proxy named none."""
+    trusted proxy named none. Used to count tries, never to give a right."""
     trusted = current_app.config.get("TRUSTED_PROXIES") or ()
     peer = request.remote_addr
     if not trusted:
         return peer
     chain = net.forwarded_chain(
-        request.headers.getlist("X-Forwarded-For"), request.headers.getlist("Forwarded")
+        request.headers.getlist("X-Forwarded-For"),
+        request.headers.getlist("Forwarded"),
+        request.headers.getlist("X-Real-IP"),
     )
     return net.client_address(peer, chain, trusted)
 
 
-def relayed_by_stranger() -> bool:
-    """Return whether the request carries a proxy's headers from a peer that is
-    not a trusted proxy: a reverse proxy on this machine would otherwise make
-    every guest "this machine" (issue 19)."""
-    if net.is_trusted(request.remote_addr,
-                      current_app.config.get("TRUSTED_PROXIES") or ()):
-        return False
-    return any(name in request.headers for name in net.PROXY_HEADERS)
-
-
-def is_local_request() -> bool:
-    """Return whether the request comes from this machine.
-
-    Decided by the socket's peer address (request.remote_addr), never by a
-    header a guest could send; a request relayed by a proxy (it carries
-    Forwarded or X-Forwarded-For) is not this machine's unless the proxy is
-    trusted and names a loopback client.
-    """
-    if relayed_by_stranger():
-        return False
-    return net.is_loopback_address(client_address())
-
-
-def same_text(given: str, expected: str) -> bool:
-    """Compare a secret a client sent with the stored one, as bytes (any text)."""
-    return hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8"))
-
-
 def client_key() -> str:
-    """Return the key the client's wrong tries are counted under: its address,
-    an IPv6 one by its /64 (one device may take any address of its network)."""
+    """Return the key the client's tries are counted under: its address, an
+    IPv6 one by its /64 (one device may take any address of its network)."""
     address = client_address()
     try:
         ip = ipaddress.ip_address(address or "")
@@ -260,70 +306,98 @@ def client_key() -> str:
     return str(ip)
 
 
+def same_text(given: str, expected: str) -> bool:
+    """Compare a secret a client sent with the stored one, as bytes (any text)."""
+    return hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8"))
+
+
+# --- PINs ---
+
+
+@dataclass(frozen=True)
+class PinRefusal:
+    """A refused PIN: 403 when missing or wrong, 429 while too many tries lock it."""
+
+    status: int
+    retry_after: int = 0
+    """Seconds until the next try is heard (429 only)."""
+
+
 MAX_PIN_CHARS = 64
 """Longest PIN text compared (PINs have 6 or 8 digits)."""
 
 
-def check_pin(target: str, given: str | None, expected: str) -> PinRefusal | None:
+def check_pin(given: str | None, expected: str) -> PinRefusal | None:
     """Check a PIN; None when it is right.
 
-    Every try off this machine is taken from the client's, the target's and the
-    global bucket of store.limits before it is compared: while one is full,
-    429 and nothing is compared. This machine is never counted or locked.
+    Every try is taken from the address's and the device's buckets of
+    store.limits before it is compared: while this device may not try, 429
+    and nothing is compared. A device that tried gets its cookie (its id and
+    birth), so that its own record follows it.
     """
     given = (given or "").strip()[:MAX_PIN_CHARS]
     if not given:
         return PinRefusal(403)
-    if is_local_request():
-        return None if same_text(given, expected) else PinRefusal(403)
-    client = client_key()
-    wait = limits.take_try(client, target)
-    if wait > 0:
-        return PinRefusal(429, math.ceil(wait))
+    found = device()
+    trier = limits.Trier(client_key(), found.id, found.born)
+    taken = limits.take_try(trier)
+    _changed()
+    if taken.wait > 0:
+        return PinRefusal(429, math.ceil(taken.wait))
     if same_text(given, expected):
-        limits.succeeded(client, target)
+        limits.succeeded(taken)
         return None
     return PinRefusal(403)
-
-
-ADMIN_SESSION = "admin"
-"""The session key marking a browser that typed the admin PIN (the admin page)."""
-
-
-def _admin_mark() -> str:
-    # Bound to the PIN: a new admin PIN ends every admin session.
-    return token_digest(f"admin:{current_app.config['ADMIN_PIN']}")
-
-
-def is_admin() -> bool:
-    """Return whether this request may see every game's PIN and hand out rights:
-    this machine, or a browser that typed the admin PIN (its session)."""
-    if is_local_request():
-        return True
-    mark = session.get(ADMIN_SESSION)
-    return isinstance(mark, str) and same_text(mark, _admin_mark())
-
-
-def admin_login(given: str | None) -> PinRefusal | None:
-    """Check the admin PIN typed on the admin page; remember it in the session."""
-    refusal = check_pin(ADMIN_SCOPE, given, current_app.config["ADMIN_PIN"])
-    if refusal is None:
-        session[ADMIN_SESSION] = _admin_mark()
-    return refusal
-
-
-def admin_pin_refusal(form_field: str | None = None) -> PinRefusal | None:
-    """Return why this request may not restore, or None: this machine and an
-    admin session need no PIN, others send X-Admin-Pin or (a page) the form
-    field admin_pin (CONTRACT §8)."""
-    if is_admin():
-        return None
-    given = request.headers.get("X-Admin-Pin", form_field)
-    return check_pin(ADMIN_SCOPE, given, current_app.config["ADMIN_PIN"])
 
 
 def game_pin_refusal(game_id: int, given: str | None, pin: str) -> PinRefusal | None:
     """Return why this game PIN does not give the right to edit, or None."""
     if not pin:
         return PinRefusal(403)
-    return check_pin(f"game:{game_id}", given, pin)
+    return check_pin(given, pin)
+
+
+# --- the admin ---
+
+
+def _admin_mark() -> str:
+    # The admin key's digest: a new key (instance/admin_key removed) ends
+    # every device's admin right. Nothing here is derived from the PIN.
+    return token_digest(current_app.config["ADMIN_KEY"])
+
+
+def is_admin() -> bool:
+    """Return whether this device holds the admin right (it opened the admin
+    link or typed the admin PIN within ADMIN_AGE): it sees every game's PIN,
+    restores, and gives itself any game."""
+    held = device().admin
+    return held is not None and same_text(held[0], _admin_mark())
+
+
+def grant_admin() -> None:
+    """Give this device the admin right."""
+    _changed().admin = [_admin_mark(), int(time.time())]
+
+
+def admin_key_opens(given: str) -> bool:
+    """Return whether `given` is the admin link's key (the link's own check:
+    its 256 random bits need no try counting)."""
+    return same_text(given, current_app.config["ADMIN_KEY"])
+
+
+def admin_login(given: str | None) -> PinRefusal | None:
+    """Check the admin PIN typed on the admin page; give the right when it is."""
+    refusal = check_pin(given, current_app.config["ADMIN_PIN"])
+    if refusal is None:
+        grant_admin()
+    return refusal
+
+
+def admin_pin_refusal(form_field: str | None = None) -> PinRefusal | None:
+    """Return why this request may not restore, or None: a device holding the
+    admin right needs no PIN, others send X-Admin-Pin or (a page) the form
+    field admin_pin (CONTRACT §8)."""
+    if is_admin():
+        return None
+    given = request.headers.get("X-Admin-Pin", form_field)
+    return check_pin(given, current_app.config["ADMIN_PIN"])

@@ -4,7 +4,8 @@ Their JSON API is api/events.py.
 
 The event's edit token is what adds a table: the host's device holds it from
 creating the event, and shows it as a join link and QR code; a device that
-follows the link holds it too (in its session) and may start tables there.
+follows the link holds it too (in its device cookie) and may start tables
+there.
 """
 
 from __future__ import annotations
@@ -60,15 +61,13 @@ def _no_event(exc: stored_events.EventNotFound) -> ResponseReturnValue:
 
 
 def may_add(event_id: int) -> bool:
-    """Return whether this browser's session holds the event's token."""
-    token = stored_events.event_token(event_id)
-    held = auth.session_event_token(event_id)
-    return token is not None and held is not None and auth.same_text(held, token)
+    """Return whether this device holds the club night's right."""
+    return auth.holds_event(event_id, stored_events.event_token(event_id))
 
 
 def may_change(event_id: int) -> bool:
-    """Return whether this browser may rename or delete the event: it holds
-    the event's token, or it is this machine or an admin session."""
+    """Return whether this device may rename or delete the event: it holds
+    the club night's right, or the admin right."""
     return may_add(event_id) or auth.is_admin()
 
 
@@ -221,7 +220,7 @@ def delete(event_id: int) -> Response:
 
 @bp.get("/events/<int:event_id>/join/<token>")
 def join(event_id: int, token: str) -> Response:
-    """Take an event's token into this browser's session (the QR code's link)."""
+    """Give this device the club night's right (the QR code's link)."""
     held = stored_events.event_token(event_id)
     if held is None or not auth.same_text(token, held):
         abort(404)

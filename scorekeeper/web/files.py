@@ -23,7 +23,7 @@ from ..i18n import ngettext
 from ..store import games as stored
 from ..store.backup import Restored, restore_backup
 from .auth import (
-    MAX_SESSION_TOKENS,
+    MAX_DEVICE_GAMES,
     admin_pin_refusal,
     is_admin,
     remember_token,
@@ -144,9 +144,9 @@ def _restore_upload(form: RestoreForm) -> Restored:
     finally:
         # Large uploads are spooled to a temporary file: close it now.
         storage.close()
-    # The restoring browser may edit what it restored (the session keeps the
-    # most recent few dozen tokens; older ones drop out).
-    for game_id in done.ids[-MAX_SESSION_TOKENS:]:
+    # The restoring device may change what it restored (its cookie keeps the
+    # newest MAX_DEVICE_GAMES; older ones drop out).
+    for game_id in done.ids[-MAX_DEVICE_GAMES:]:
         token = stored.edit_token(game_id)
         if token:
             remember_token(game_id, token)

@@ -29,11 +29,11 @@ from ..store import events as club
 from ..store import games as stored
 from .auth import (
     PinRefusal,
+    device_event_ids,
     game_pin_refusal,
+    holds_event,
     remember_token,
     same_text,
-    session_event_ids,
-    session_event_token,
 )
 from .forms import (
     CLASSIC_SEATS,
@@ -270,9 +270,8 @@ def _events_offered() -> list[dict[str, Any]]:
     """Return the club nights this device may add a table to (it holds their
     token: it created them or followed their join link), newest first."""
     offered = []
-    for event_id in session_event_ids():
-        token, held = club.event_token(event_id), session_event_token(event_id)
-        if token is not None and held is not None and same_text(held, token):
+    for event_id in device_event_ids():
+        if holds_event(event_id, club.event_token(event_id)):
             offered.append(club.get_event(event_id))
     return sorted(offered, key=lambda e: (e["date"], e["id"]), reverse=True)
 
@@ -327,7 +326,7 @@ def join_code(game_id: int) -> Response:
 
 @bp.get("/games/<int:game_id>/join/<token>")
 def join(game_id: int, token: str) -> Response:
-    """Take a game's edit token into this browser's session, then open the game."""
+    """Give this device the game's right (the join link), then open the game."""
     with loaded(game_id) as row:
         edit_token = row.edit_token
     # As bytes: a str holding non-ASCII characters makes compare_digest raise.
@@ -342,10 +341,11 @@ def join(game_id: int, token: str) -> Response:
 def claim(game_id: int) -> ResponseReturnValue:
     """Give this device the right to enter moves back, for the right game PIN.
 
-    Wrong PINs count per device, per game and in all (web.auth.check_pin):
-    after a few, 429 with Retry-After. A device that holds the right is never
-    asked; a finished game is never claimed by its PIN (renaming and deleting
-    it belong to the devices that hold the right, and the admin).
+    Wrong PINs count per address and per device (web.auth.check_pin): after
+    a few, 429 with Retry-After, for the guesser only. A device that holds
+    the right is never asked; a finished game is never claimed by its PIN
+    (renaming and deleting it belong to the devices that hold the right, and
+    the admin).
     """
     form = ClaimForm()
     with loaded(game_id) as row:

@@ -56,7 +56,7 @@ def pin_message(refusal: PinRefusal) -> tuple[str, str]:
     if refusal.status == 429:
         return "too_many_tries", text.admin_pins_refused(refusal.retry_after)
     return "admin_pin_required", _(
-        "Restoring from another device needs the admin PIN, which the computer"
-        " running the scorekeeper printed when it started (and keeps in the file"
-        " admin_pin in its instance folder)."
+        "Restoring needs the admin right: open the admin link that the computer"
+        " running the scorekeeper printed when it started, or type its admin PIN"
+        " (kept in the file admin_pin in its instance folder)."
     )

@@ -1,10 +1,10 @@
-"""Edit rights that last, in headless chromium: a browser restart
-keeps the right to enter moves, a second browser gets it with the game PIN, and
-the admin page shows PINs only to this machine or with the admin PIN.
+"""Edit rights that last (CONTRACT §15), in headless chromium: a browser
+restart keeps the right to enter moves, a second browser gets it with the game
+PIN, and the admin page shows PINs only to the admin link or the admin PIN.
 
 Each browser context is its own device: the server trusts the test's loopback
 "proxy" (--trusted-proxy 127.0.0.1) and each context names its address in
-X-Forwarded-For, as a reverse proxy would (127.0.0.1: this machine).
+X-Forwarded-For, as a reverse proxy would.
 Pages are opened as http://scorekeeper.test (mapped to 127.0.0.1), a name
 chromium does not treat as a secure origin, like a LAN address (ECOSYSTEM
 pitfall 2: a Secure cookie would be dropped there).
@@ -30,6 +30,7 @@ from .helpers import PHONE, launch, start_game, tap_cell
 pytestmark = pytest.mark.browser
 
 ADMIN_PIN = "97531864"
+ADMIN_KEY = "k" * 43
 HOST = "scorekeeper.test"
 
 
@@ -41,6 +42,7 @@ def server(tmp_path: Path) -> Iterator[str]:
         "SECRET_KEY": "browser-test-key",
         "WTF_CSRF_ENABLED": True,
         "ADMIN_PIN": ADMIN_PIN,
+        "ADMIN_KEY": ADMIN_KEY,
         "TRUSTED_PROXIES": ["127.0.0.1"],
     })
     live = make_server("127.0.0.1", 0, files_read_at_once(app), threaded=True)
@@ -113,7 +115,7 @@ def test_a_second_browser_gets_the_right_with_the_game_pin(
     game_url = page.url
     page.click("details.share summary")
     pin = re.sub(r"\D", "", page.locator("p.game-pin").inner_text().split("(")[0])
-    assert len(pin) == 6
+    assert len(pin) == 8  # store.games.PIN_DIGITS
 
     other = phone(lan_browser, "192.168.1.30").new_page()
     other.goto(game_url)
@@ -126,7 +128,7 @@ def test_a_second_browser_gets_the_right_with_the_game_pin(
     place(other, 0, 0, "red circle", "1")
 
 
-def test_the_admin_page_shows_pins_to_this_machine_or_with_the_admin_pin(
+def test_s15_the_admin_page_shows_pins_to_the_admin_link_or_the_admin_pin(
     server: str, lan_browser: Any
 ) -> None:
     host = phone(lan_browser, "192.168.1.20").new_page()
@@ -147,8 +149,11 @@ def test_the_admin_page_shows_pins_to_this_machine_or_with_the_admin_pin(
     guest.click("main form button[type=submit]")
     expect(guest.locator("[data-pin]")).to_have_text(pin)
 
+    # The server's own machine is given nothing by where it is: it opens the
+    # admin link the command printed.
     here = phone(lan_browser, "127.0.0.1").new_page()
-    here.goto(f"{server}/admin")
+    assert here.goto(f"{server}/admin").status == 403
+    here.goto(f"{server}/admin/key/{ADMIN_KEY}")
     expect(here.locator("[data-pin]")).to_have_text(pin)
     # The admin hands itself the right, then enters a move.
     here.click("[data-grant]")

@@ -164,7 +164,8 @@ def every_page(page: Any, app: Flask, base: str) -> Iterator[str]:
         "club night, rename or delete": f"/events/{event['id']}/edit",
         "import": "/import",
         "restore": "/restore",
-        "admin": "/admin",
+        "admin, asking for the PIN": "/admin",
+        "admin, opened by the admin link": f"/admin/key/{app.config['ADMIN_KEY']}",
         "not found": "/no-such-page",
         "game not found": "/games/999999",
     }

@@ -57,8 +57,8 @@ def api_event(event_id: int) -> Response:
 
 def _may_change_by_api(event_id: int) -> None:
     """Let this API request rename or delete the event, or raise a 403: its
-    token (X-Event-Token, or the session's with CSRF), or this machine or an
-    admin session (CONTRACT §14)."""
+    token (X-Event-Token, or the device's right with CSRF), or the admin
+    right (CONTRACT §15)."""
     token = stored_events.event_token(event_id)
     if token is None:
         raise stored_events.EventNotFound(event_id)
