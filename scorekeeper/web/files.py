@@ -91,7 +91,12 @@ def _uploaded_bytes(form: UploadForm, limit: int) -> bytes:
         storage.close()
 
 
-def _backup_limit() -> int:
+RESTORE_ENDPOINTS = ("files.restore", "files.api_restore")
+"""The routes that take a backup (their body limit is the backup's, for an admin)."""
+
+
+def backup_limit() -> int:
+    """Return the largest backup the restore routes read."""
     limit: int = current_app.config.get("MAX_BACKUP_BYTES", backup.MAX_BACKUP_BYTES)
     return limit
 
@@ -100,8 +105,8 @@ def _backup_limit() -> int:
 def _allow_big_backups(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # Runs before the app's before_request (CSRF parses the form there), so the
     # larger limit is in place before the backup body is read.
-    if endpoint in ("files.restore", "files.api_restore") and request.method == "POST":
-        request.max_content_length = _backup_limit()
+    if endpoint in RESTORE_ENDPOINTS and request.method == "POST":
+        request.max_content_length = backup_limit()
 
 
 def _upload_page(
@@ -193,7 +198,7 @@ def api_restore() -> Response:
             _("Send the backup as the body, with Content-Type: application/json."),
         )
     try:
-        done = restore_backup(backup.read_backup(request.stream, limit=_backup_limit()))
+        done = restore_backup(backup.read_backup(request.stream, limit=backup_limit()))
     except backup.BackupError as exc:
         status = 413 if exc.code == "too_large" else 422
         extra = {k: v for k, v in (("game_number", exc.game_number),
@@ -238,7 +243,7 @@ def _restore_upload(form: RestoreForm) -> Restored:
     if storage is None or not getattr(storage, "filename", None):
         raise backup.BackupError(_("Choose a file to upload."), code="no_file")
     try:
-        done = restore_backup(backup.read_backup(storage.stream, limit=_backup_limit()))
+        done = restore_backup(backup.read_backup(storage.stream, limit=backup_limit()))
     finally:
         # Large uploads are spooled to a temporary file: close it now.
         storage.close()
