@@ -1,5 +1,6 @@
 """One guest against the real `python -m scorekeeper`: thousands of idle
-connections, a body far larger than its route takes (CONTRACT §8.1).
+connections, a body far larger than its route takes, a thousand new games, a
+disk nearly full (CONTRACT §8.1).
 
 Each test starts the command as test_server_process.py does and reaches the
 edge as a guest would, over TCP on the loopback.
@@ -7,16 +8,23 @@ edge as a guest would, over TCP on the loopback.
 
 from __future__ import annotations
 
+import json
+import shutil
 import socket
+import subprocess
 import time
+import urllib.error
 import urllib.request
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_server_process import HOST, alive, call, server
 
 from scorekeeper import connections
+from scorekeeper.web import quotas
 
 IDLE_CONNECTIONS = 5_000
 """Connections one guest opens and holds while the table plays."""
@@ -150,3 +158,81 @@ def test_a_large_restore_needs_the_admins_right_before_its_body_is_read(
             sock.sendall(head + b"X-Forwarded-For: 127.0.0.1\r\n\r\n" + b'{"format"')
             with pytest.raises(TimeoutError):
                 sock.recv(4096)
+
+
+def _post(port: int, path: str, body: Any,
+          headers: dict[str, str]) -> tuple[int, Any, Any]:
+    """POST JSON; return (status, JSON answer, headers), an error status too."""
+    try:
+        answer = call(port, "POST", path, body, headers)
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read()), refused.headers
+    return 201, answer, None
+
+
+def test_a_guest_starting_a_thousand_games_is_refused_after_a_few(
+    tmp_path: Path,
+) -> None:
+    guest = {"X-Forwarded-For": "192.0.2.7"}  # a device, as the proxy names it
+    with server(tmp_path / "instance", "--trusted-proxy", HOST) as (_proc, port):
+        statuses = []
+        for _ in range(1000):
+            status, answer, headers = _post(
+                port, "/api/games", {"players": ["Ann", "Bob"]}, guest)
+            statuses.append(status)
+        started = statuses.count(201)
+        assert started == quotas.NEW_GAMES[0]
+        assert statuses.count(429) == 1000 - started
+        assert answer["error"]["code"] == "too_many_games"
+        assert int(headers["Retry-After"]) > 0
+        assert call(port, "GET", "/api/games")["total"] == started
+
+
+@contextmanager
+def small_disk(folder: Path, megabytes: int) -> Iterator[Path]:
+    """A tmpfs of this size mounted on folder (root only), unmounted at the end."""
+    folder.mkdir(parents=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={megabytes}m", "tmpfs", str(folder)],
+        capture_output=True, check=False)
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a small filesystem here: "
+                    + mounted.stderr.decode(errors="replace"))
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def test_with_the_disk_nearly_full_moves_are_stored_and_new_games_refused(
+    tmp_path: Path,
+) -> None:
+    reserve = quotas.DISK_RESERVE_BYTES
+    with small_disk(tmp_path / "disk", reserve // 2**20 + 16) as disk, \
+            server(disk / "instance") as (_proc, port):
+        game = call(port, "POST", "/api/games", {"players": ["Ann", "Bob"]})
+        token = {"X-Edit-Token": game["edit_token"]}
+        # Fill the disk to a MiB under the reserve: room for many moves still.
+        free = shutil.disk_usage(disk).free
+        with open(disk / "filler", "wb") as filler:
+            filler.truncate(0)
+            for _ in range((free - reserve) // 2**20 + 1):
+                filler.write(b"\0" * 2**20)
+        assert shutil.disk_usage(disk).free < reserve
+
+        status, answer, _headers = _post(
+            port, "/api/games", {"players": ["Cas", "Dirk"]}, {})
+        assert status == 507
+        assert answer["error"]["code"] == "disk_full"
+        moves = [
+            {"type": "place", "tiles": [
+                {"row": 0, "col": 0, "color": "red", "shape": "circle"}]},
+            {"type": "place", "tiles": [
+                {"row": 0, "col": 1, "color": "red", "shape": "square"}]},
+        ]
+        for move in moves:
+            assert _post(port, f"/api/games/{game['id']}/moves", move, token)[0] == 201
+        assert call(port, "GET", f"/api/games/{game['id']}")["turn"] == 2
+
+        (disk / "filler").unlink()
+        assert _post(port, "/api/games", {"players": ["Cas", "Dirk"]}, {})[0] == 201

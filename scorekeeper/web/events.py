@@ -36,7 +36,7 @@ from ..i18n import gettext as _
 from ..store import GameNotFound, loaded, ratings
 from ..store import events as club
 from ..store import games as stored
-from . import auth
+from . import auth, quotas
 from .errors import error_page, error_response, is_api_path
 from .forms import (
     MAX_EVENT_NAME,
@@ -476,6 +476,10 @@ def start_tables(event_id: int) -> Response:
         _present_names([name for names in checked for name in names])
     except engine.EngineError as exc:
         flash(text.error(exc), "error")
+        return redirect(url_for("events.event", event_id=event_id))
+    refused = quotas.refusal(len(checked), event_id)
+    if refused is not None:
+        flash(refused.message, "error")
         return redirect(url_for("events.event", event_id=event_id))
     for names in checked:
         game_id, token = stored.create_game(names)

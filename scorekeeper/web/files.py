@@ -26,6 +26,7 @@ from ..store import games as stored
 from ..store import loaded
 from ..store.backup import Restored, iter_stored_games, restore_backup
 from ..store.events import events_for_backup
+from . import quotas
 from .auth import (
     MAX_SESSION_TOKENS,
     PinRefusal,
@@ -130,10 +131,14 @@ def import_game() -> ResponseReturnValue:
             data = _uploaded_bytes(form, backup.MAX_RECORD_BYTES)
             document = backup.loads(data, limit=backup.MAX_RECORD_BYTES)
             checked = backup.check_record(document)
-            game_id, token = stored.store_game(checked.names, checked.game)
         except backup.BackupError as exc:
             error = exc
         else:
+            refused = quotas.refusal()
+            if refused is not None:
+                return _upload_page("files/import.html", form, refused.message,
+                                    refused.status)
+            game_id, token = stored.store_game(checked.names, checked.game)
             remember_token(game_id, token)
             flash(_("Game imported as game %(id)d.", id=game_id), "success")
             return redirect(url_for("history.replay", game_id=game_id))
