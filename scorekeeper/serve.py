@@ -4,9 +4,10 @@
 or migrates the database before any worker starts: ECOSYSTEM pitfall 5) and
 calls `serve`. By default a household's server is one process on waitress
 (pure Python): `--threads` threads, and one helper process for photos and PDFs
-while there are some (web/helper.py): about 70 MB at idle. Waitress reads a
-request's whole body in its I/O thread before a thread is given to the app, so
-a client trickling a body a byte at a time holds no thread (issue 19).
+while there are some (web/helper.py): about 35 MB at idle, the heavy
+libraries loaded only in the helper (benchmarks/bench_server.py). Waitress
+reads a request's whole body in its I/O thread before a thread is given to the
+app, so a client trickling a body a byte at a time holds no thread (issue 19).
 
 For a large club night, `--workers N` runs N such waitress processes on one
 listening socket (prefork.py), each with `--threads` threads and its own

@@ -27,7 +27,6 @@ from datetime import UTC, datetime
 from typing import IO, Any, Protocol
 
 import ijson  # type: ignore[import-untyped]
-import numpy as np
 
 from .. import engine, text
 from ..i18n import gettext as _
@@ -445,6 +444,8 @@ class _Outline:
 
     def feed(self, data: bytes) -> None:
         """Scan the next bytes of the file."""
+        import numpy as np  # only while a backup is read: 20 MB an idle server spares
+
         a = np.frombuffer(data, np.uint8)
         backslash = a == 92
         quotes = a == 34
