@@ -24,7 +24,7 @@ import pytest
 from test_server_process import HOST, alive, call, server
 
 from scorekeeper import connections
-from scorekeeper.web import quotas
+from scorekeeper.web import live, quotas
 
 IDLE_CONNECTIONS = 5_000
 """Connections one guest opens and holds while the table plays."""
@@ -236,3 +236,17 @@ def test_with_the_disk_nearly_full_moves_are_stored_and_new_games_refused(
 
         (disk / "filler").unlink()
         assert _post(port, "/api/games", {"players": ["Cas", "Dirk"]}, {})[0] == 201
+
+
+def test_an_event_stream_outlasts_the_idle_time(tmp_path: Path) -> None:
+    with server(tmp_path / "instance") as (_proc, port):
+        game = call(port, "POST", "/api/games", {"players": ["Ann", "Bob"]})
+        began = time.monotonic()
+        url = f"http://{HOST}:{port}/games/{game['id']}/tv/events"
+        with urllib.request.urlopen(url, timeout=60) as stream:
+            lines = stream.read().decode().splitlines()
+        took = time.monotonic() - began
+        # A stream is a request under way: it runs its whole length (web/live.py),
+        # past the idle time, and the heartbeats reach the screen.
+        assert took >= live.STREAM_SECONDS - 1 > connections.IDLE_SECONDS
+        assert ": still here" in lines
