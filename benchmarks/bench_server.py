@@ -1,8 +1,10 @@
 """The server as a household runs it (issue 19): memory of the whole process
-tree, a photo and a pixel bomb, 64 slow clients, 64 busy ones.
+tree at rest, after a photo, a PDF and minutes later; a pixel bomb, 64 slow
+clients, 64 busy ones.
 
 Usage:
     python benchmarks/bench_server.py [--server-arg=--workers=4 ...] [--seconds 10]
+        [--later 150]
 
 Starts `python -m scorekeeper` from this checkout (bench_club's helpers: its
 own instance folder, a free loopback port), imports the corpus game the
@@ -17,12 +19,16 @@ example photo shows, then measures, in this order:
    the same size as a baseline JPEG (a 40 MP phone photo): the answer, its
    time, and the tree's peak PSS while it is read, over the tree just before
    it and above idle (the helper, started by step 2, included);
-4. **slow clients**: 64 connections each sending a POST's headers, then its
+4. **a PDF**: the game's score sheet as a PDF (drawn in the helper): the
+   tree's PSS after;
+5. **slow clients**: 64 connections each sending a POST's headers, then its
    body one byte every 2 s; meanwhile 20 ordinary requests (`GET` a game's
    state), one after another, each with a 10 s timeout: their median and
    slowest time, and how many got no answer;
-5. **busy clients**: 64 keep-alive clients asking a game's state back to back
-   for --seconds: requests/s, p50, p99, and the tree's CPU time per request.
+6. **busy clients**: 64 keep-alive clients asking a game's state back to back
+   for --seconds: requests/s, p50, p99, and the tree's CPU time per request;
+7. **later**: the tree's PSS --later seconds after the PDF (default 150: the
+   helper stops after HELPER_IDLE, 120 s, without work).
 
 Prints one line per measure.
 """
@@ -183,6 +189,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server-arg", action="append", default=[])
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--later", type=float, default=150.0,
+                        help="seconds after the last PDF to measure the tree again")
     args = parser.parse_args()
     meta = json.loads(PHOTO.with_suffix(".json").read_text(encoding="utf-8"))
     game_name, place = meta["game_and_move"].split("#")
@@ -223,8 +231,17 @@ def main() -> int:
                       f" {took:.2f} s, peak {peak - before:+.0f} MB over the tree"
                       f" before it ({peak - idle:.0f} MB above idle, the helper"
                       " included)")
+            status, _pdf, took = request(
+                port, "GET", f"/games/{game['id']}/scoresheet.pdf", timeout=60)
+            assert status == 200, status
+            last_work = time.monotonic()
+            print(f"after a PDF: {pss_mb(proc.pid):.0f} MB PSS"
+                  f" ({len(process_tree(proc.pid))} processes), drawn in {took:.2f} s")
             print(slow_clients(port, state))
             print(busy_clients(port, proc.pid, state, 64, args.seconds))
+            time.sleep(max(0.0, last_work + args.later - time.monotonic()))
+            print(f"{args.later:.0f} s after the PDF: {pss_mb(proc.pid):.0f} MB PSS"
+                  f" ({len(process_tree(proc.pid))} processes)")
         finally:
             stop_server(proc)
     return 0

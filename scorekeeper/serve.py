@@ -4,9 +4,10 @@
 or migrates the database before any worker starts: ECOSYSTEM pitfall 5) and
 calls `serve`. By default a household's server is one process on waitress
 (pure Python): `--threads` threads, and one helper process for photos and PDFs
-while there are some (web/helper.py): about 70 MB at idle. Waitress reads a
-request's whole body in its I/O thread before a thread is given to the app, so
-a client trickling a body a byte at a time holds no thread
+while there are some (web/helper.py): about 35 MB at idle, the heavy
+libraries loaded only in the helper (benchmarks/bench_server.py). Waitress
+reads a request's whole body in its I/O thread before a thread is given to the
+app, so a client trickling a body a byte at a time holds no thread
 (tests/test_server_process.py).
 
 For a large club night, `--workers N` runs N such waitress processes on one
@@ -34,7 +35,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -193,29 +194,43 @@ def serve(app: Flask, host: str, port: int, args: argparse.Namespace) -> int:
 
 def _waitress_options(threads: int) -> dict[str, Any]:
     """What waitress is told, in this process or in each worker."""
+    from .connections import raise_open_files_limit, waitress_options
     from .formats.backup import MAX_BACKUP_BYTES
 
     return {
         "threads": threads,
-        # Every phone and screen keeps a connection open: waitress's default of
-        # 100 made the 101st wait for a free one (seconds on a club night).
-        "connection_limit": 2000, "_quiet": True,
+        # Every phone and screen keeps a connection open (waitress's default of
+        # 100 made the 101st wait, seconds on a club night); how many one
+        # process holds follows from its open-files limit (connections.py).
+        **waitress_options(raise_open_files_limit()),
         # The proxy headers reach the app, which reads them only from a
         # --trusted-proxy and only to count a client's tries (web.auth): a
         # header never gives a right. Waitress would otherwise delete them,
         # and every client of a trusted proxy would share its address.
         "clear_untrusted_proxy_headers": False,
-        # Waitress buffers a body (on disk beyond 512 KB) before the app sees
-        # it: no body longer than the largest the app takes (a backup) is read.
+        # No body longer than the largest the app takes (a backup) is read;
+        # each route's own, smaller limit is guarded_waitress's (CONTRACT §8.1).
         "max_request_body_size": MAX_BACKUP_BYTES + 1024 * 1024,
     }
 
 
-def _serve_waitress(app: Flask, host: str, port: int, args: argparse.Namespace) -> None:
-    import waitress
+def _run_waitress(app: WSGIApp, **options: Any) -> None:
+    """Run waitress on app until interrupted, each body limited to its route's."""
+    from waitress.server import create_server
 
-    waitress.serve(wrap(app, args.quiet), host=host, port=port,
-                   **_waitress_options(args.threads))
+    from .guarded_waitress import guard
+    from .web.bodies import limit_for
+
+    servers: dict[int, Any] = {}
+    server = create_server(app, map=servers, **options)
+    flask_app = app.app if isinstance(app, AccessLog) else app
+    guard(servers, limit_for(cast("Flask", flask_app)))
+    server.run()
+
+
+def _serve_waitress(app: Flask, host: str, port: int, args: argparse.Namespace) -> None:
+    _run_waitress(wrap(app, args.quiet), host=host, port=port,
+                  **_waitress_options(args.threads))
 
 
 BACKLOG = 1024
@@ -237,11 +252,9 @@ def _serve_workers(app: Flask, host: str, port: int, args: argparse.Namespace) -
 def run_worker(sock: socket.socket, options: dict[str, Any]) -> None:
     """One worker process of `--workers N`: its own app, waitress on the
     command's socket (prefork.py)."""
-    import waitress
-
     from .prefork import ignore_ctrl_c
 
     ignore_ctrl_c()
     app = worker_app()
-    waitress.serve(app, sockets=[sock], backlog=BACKLOG,
-                   **_waitress_options(int(options["threads"])))
+    _run_waitress(app, sockets=[sock], backlog=BACKLOG,
+                  **_waitress_options(int(options["threads"])))

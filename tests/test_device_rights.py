@@ -235,7 +235,7 @@ def test_the_device_cookie_keeps_the_newest_games_within_a_cookies_size(
         for game_id in range(10**6, 10**6 + auth.MAX_DEVICE_GAMES + 20):
             auth.remember_token(game_id, secrets.token_urlsafe(32))
         header = auth.save_device_cookie(Response()).headers["Set-Cookie"]
-        kept = auth.device_games()
+        kept = auth.device().games
 
     assert len(header) < 4093  # what browsers keep of one cookie
     assert len(kept) == auth.MAX_DEVICE_GAMES

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import waitress
 from conftest import make_app
 from werkzeug.test import Client
 
@@ -79,7 +78,8 @@ def test_workers_0_serves_in_this_process_on_waitress(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     served: dict[str, Any] = {}
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: served.update(kw, app=app))
+    monkeypatch.setattr(serve, "_run_waitress",
+                        lambda app, **kw: served.update(kw, app=app))
     monkeypatch.setattr(serve, "port_in_use", lambda host, port: False)
     monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "unused"))
 
@@ -92,6 +92,8 @@ def test_workers_0_serves_in_this_process_on_waitress(
     assert served["port"] == 5124 and served["threads"] == 12
     # Every device keeps a connection: waitress's default limit of 100 is too few.
     assert served["connection_limit"] >= 1000
+    # select() cannot watch a descriptor numbered 1024 or more (connections.py).
+    assert served["asyncore_use_poll"] is True
     assert isinstance(served["app"], serve.AccessLog)
 
 

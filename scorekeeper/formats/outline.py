@@ -16,8 +16,6 @@ to say, as it reads.
 
 from __future__ import annotations
 
-import numpy as np
-
 SCAN_SIZE = 1024 * 1024
 """Bytes the outline scan looks at in one go."""
 
@@ -63,6 +61,8 @@ class Outline:
 
     def feed(self, data: bytes) -> None:
         """Scan the next bytes of the file; TooDeep or TooLarge past the limits."""
+        import numpy as np  # only while a backup is read: 20 MB an idle server spares
+
         a = np.frombuffer(data, np.uint8)
         backslash = a == _BACKSLASH
         quotes = a == _QUOTE

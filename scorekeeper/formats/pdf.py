@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from fpdf import FPDF
-
 from .. import i18n, text
 from .base import GameFile
 from .scoresheet import EXCLUDED_MARK, ScoreSheet, cell_text, legend, sheet_view
@@ -35,6 +33,10 @@ def scoresheet_pdf(
     """Return an A4 PDF of `sheet` laid out like the paper score pad (legend None
     prints none): as the printable page, the winner line with how the game ended
     (`reason`, e.g. "ended early") and, under the totals, each player's Qwirkles."""
+    # fpdf (with Pillow and fontTools, 50 MB) is imported where a sheet is
+    # drawn, in the helper process (web/helper.py): never by an idle server.
+    from fpdf import FPDF
+
     pdf = FPDF(orientation="P", unit="mm", format="A4")
     pdf.set_auto_page_break(auto=True, margin=15)
     pdf.set_title(title)

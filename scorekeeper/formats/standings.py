@@ -8,8 +8,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fpdf import FPDF
-
 from .. import i18n, text
 from .pdf import FONT
 from .scoresheet import neutralise
@@ -70,6 +68,8 @@ def standings_csv(source: StandingsFile) -> str:
 def standings_pdf(source: StandingsFile) -> bytes:
     """Return the standings as an A4 PDF, in the page's language."""
     labels = text.standings_labels()
+    from fpdf import FPDF  # as pdf.scoresheet_pdf: only where one is drawn
+
     pdf = FPDF(orientation="P", unit="mm", format="A4")
     pdf.set_auto_page_break(auto=True, margin=15)
     title = text.standings_title(source.name)

@@ -80,13 +80,10 @@ class Taught:
         have = {(x.what, x.name) for x in own}
         return cls(tuple(own + [x for x in everywhere if (x.what, x.name) not in have]))
 
-    def to_rows(self) -> list[list[object]]:
-        """Plain data (for a worker process)."""
-        return [list(x) for x in self.lessons]
-
     @classmethod
     def from_rows(cls, rows: Iterable[Sequence[object]]) -> Taught:
-        """The inverse of to_rows; a damaged row is left out."""
+        """Lessons from plain rows (what, name, count, a, b), as a worker
+        process receives them; a damaged row is left out."""
         out = []
         for row in rows:
             try:

@@ -15,11 +15,34 @@
 
 from __future__ import annotations
 
+import sys
+
 from flask import Flask
 
-from . import cache, connection, schema
-from .cache import GameNotFound, GameRow, change_key, loaded, version
-from .games import NothingToUndo, TurnConflict
+
+def _import_sqlite_utils_without_numpy() -> None:
+    """Import sqlite_utils with numpy (and pandas) hidden, unless already loaded.
+
+    sqlite_utils imports them where installed, only to name columns for their
+    number types when it creates a table from data; the store's tables come
+    from its migrations. numpy alone is about 20 MB that an idle server would
+    hold (benchmarks/bench_server.py); code that needs it imports it later.
+    """
+    hidden = [name for name in ("numpy", "pandas") if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # import fails
+    try:
+        import sqlite_utils  # noqa: F401
+    finally:
+        for name in hidden:
+            del sys.modules[name]
+
+
+_import_sqlite_utils_without_numpy()
+
+from . import cache, connection, schema  # noqa: E402
+from .cache import GameNotFound, GameRow, change_key, loaded, version  # noqa: E402
+from .games import NothingToUndo, TurnConflict  # noqa: E402
 
 
 def init_app(app: Flask) -> None:

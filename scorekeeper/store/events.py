@@ -114,14 +114,6 @@ def add_game(event_id: int, game_id: int) -> bool:
     return cursor.rowcount > 0
 
 
-def game_event(game_id: int) -> int | None:
-    """Return the id of the event a game belongs to, if any."""
-    row = get_db().conn.execute(
-        "SELECT event_id FROM games WHERE id = ?", [game_id]
-    ).fetchone()
-    return None if row is None or row[0] is None else int(row[0])
-
-
 def event_game_ids(event_id: int) -> list[int]:
     """Return the ids of the event's games, in the order they were made."""
     return [

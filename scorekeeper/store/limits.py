@@ -45,11 +45,6 @@ class Bucket:
         """Return the row's key for one address or device."""
         return f"{self.prefix}:{key}"
 
-    def tries_within(self, seconds: float) -> int:
-        """Return how many tries one key has heard at most within `seconds`
-        starting from an empty bucket (the README's odds are computed so)."""
-        return int(self.capacity + seconds // self.drain)
-
 
 ADDRESS = Bucket("address", 5, 600.0)
 """One address (an IPv6 /64): 5 wrong tries, then one every 10 minutes."""

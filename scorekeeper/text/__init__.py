@@ -7,7 +7,7 @@ is a catalog away. It is the only package that calls gettext for game text;
 the JavaScript gets its strings from the page. No Flask, no URLs.
 
 One submodule per subject (tiles, errors, scores, moves, discipline, end,
-time, numbers, game_page, insights, photo, speech, events); this module
+time, numbers, game_page, insights, photo, speech, events, pins, quotas); this module
 re-exports their public names, so callers write `text.breakdown(...)`.
 Reading a stored timestamp is not a sentence: scorekeeper.timestamps.
 """
@@ -107,6 +107,11 @@ from .pins import (
     admin_pins_refused,
     game_pins_refused,
 )
+from .quotas import (
+    night_full,
+    no_room_for_games,
+    too_many_games,
+)
 from .scores import (
     LINE_LABELS,
     breakdown,
@@ -155,6 +160,7 @@ __all__ = [
     "PHOTO_REASONS",
     "SPEECH_TAGS",
     "WORDS",
+    "admin_pins_refused",
     "average_thinking",
     "best_spot_line",
     "board_cell_strings",
@@ -184,6 +190,7 @@ __all__ = [
     "excluded_note",
     "final_reason",
     "first_move_hint",
+    "game_pins_refused",
     "hint_strings",
     "illegal_move",
     "invalid_name",
@@ -195,6 +202,8 @@ __all__ = [
     "move_points",
     "move_result",
     "move_summary",
+    "night_full",
+    "no_room_for_games",
     "penalty_action",
     "penalty_cost",
     "penalty_legend",
@@ -207,8 +216,6 @@ __all__ = [
     "photo_unread",
     "photo_unreadable",
     "photo_unsure_label",
-    "admin_pins_refused",
-    "game_pins_refused",
     "points_label",
     "points_word",
     "preview",
@@ -237,6 +244,7 @@ __all__ = [
     "supply_heading",
     "thinking_time",
     "tile_name",
+    "too_many_games",
     "total_label",
     "variant_comment",
     "winners_line",

@@ -190,11 +190,6 @@ def save_device_cookie(response: Response) -> Response:
 # --- games ---
 
 
-def device_games() -> dict[str, str]:
-    """Return the games this device holds a right to, {game id: token digest}."""
-    return {key: value[0] for key, value in device().games.items()}
-
-
 def remember_token(game_id: int, token: str) -> None:
     """Give this device the right to change game_id (a new game, the join
     link, the game PIN, the admin's grant)."""

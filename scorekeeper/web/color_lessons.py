@@ -21,7 +21,6 @@ from werkzeug.wrappers import Response
 from .. import text
 from ..i18n import gettext as _
 from ..photo import PhotoUnreadable
-from ..photo.color_lessons import COLORS, lessons, name_hues
 from ..photo.lessons import Taught
 from ..store import photo_lessons
 from . import photo_upload
@@ -51,6 +50,8 @@ def read_teaching(data: bytes) -> dict[str, Any]:
 
 def _swatches(hues: dict[str, float]) -> list[dict[str, object]]:
     """Each colour's name and a swatch of its hue, in wheel order."""
+    from ..photo.color_lessons import COLORS  # photo.hues holds numpy: not at rest
+
     out: list[dict[str, object]] = []
     for color in COLORS:
         if color in hues:
@@ -127,6 +128,8 @@ def keep(game_id: int) -> Response:
     if not isinstance(hues, dict) or pending.get("game") != game_id:
         flash(_("Take the photo of the colours first."), "error")
         return redirect(url_for(".page", game_id=game_id))
+    from ..photo.color_lessons import COLORS, lessons, name_hues
+
     try:
         values = [float(hues[color]) for color in COLORS]
         named = name_hues(values)

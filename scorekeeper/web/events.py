@@ -37,7 +37,7 @@ from ..i18n import ngettext, pgettext
 from ..store import GameNotFound, loaded, ratings
 from ..store import events as stored_events
 from ..store import games as stored
-from . import auth
+from . import auth, quotas
 from .errors import error_page
 from .event_json import standings_json
 from .forms import (
@@ -331,6 +331,10 @@ def start_tables(event_id: int) -> Response:
         _present_names([name for names in checked for name in names])
     except engine.EngineError as exc:
         flash(text.error(exc), "error")
+        return redirect(url_for("events.event", event_id=event_id))
+    refused = quotas.refusal(len(checked), event_id)
+    if refused is not None:
+        flash(refused.message, "error")
         return redirect(url_for("events.event", event_id=event_id))
     for names in checked:
         game_id, token = stored.create_game(names)

@@ -22,6 +22,7 @@ from ..i18n import gettext as _
 from ..i18n import ngettext
 from ..store import games as stored
 from ..store.backup import Restored, restore_backup
+from . import quotas
 from .auth import (
     MAX_DEVICE_GAMES,
     admin_pin_refusal,
@@ -29,7 +30,13 @@ from .auth import (
     remember_token,
 )
 from .forms import RestoreForm, UploadForm
-from .transfers import backup_limit, backup_response, file_response, pin_message
+from .transfers import (
+    RESTORE_ENDPOINTS,
+    backup_limit,
+    backup_response,
+    file_response,
+    pin_message,
+)
 
 bp = Blueprint("files", __name__)
 
@@ -62,7 +69,7 @@ def _uploaded_bytes(form: UploadForm, limit: int) -> bytes:
 def _allow_big_backups(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # Runs before the app's before_request (CSRF parses the form there), so the
     # larger limit is in place before the backup body is read.
-    if endpoint == "files.restore" and request.method == "POST":
+    if endpoint in RESTORE_ENDPOINTS and request.method == "POST":
         request.max_content_length = backup_limit()
 
 
@@ -87,10 +94,14 @@ def import_game() -> ResponseReturnValue:
             data = _uploaded_bytes(form, backup.MAX_RECORD_BYTES)
             document = backup.loads(data, limit=backup.MAX_RECORD_BYTES)
             checked = backup.check_record(document)
-            game_id, token = stored.store_game(checked.names, checked.game)
         except backup.BackupError as exc:
             error = exc
         else:
+            refused = quotas.refusal()
+            if refused is not None:
+                return _upload_page("files/import.html", form, refused.message,
+                                    refused.status)
+            game_id, token = stored.store_game(checked.names, checked.game)
             remember_token(game_id, token)
             flash(_("Game imported as game %(id)d.", id=game_id), "success")
             return redirect(url_for("history.replay", game_id=game_id))

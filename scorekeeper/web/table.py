@@ -27,6 +27,7 @@ from ..i18n import ngettext
 from ..store import GameRow, NothingToUndo, TurnConflict, analysis, loaded, stats
 from ..store import events as club
 from ..store import games as stored
+from . import quotas
 from .auth import (
     PinRefusal,
     device_event_ids,
@@ -236,6 +237,9 @@ def new() -> str | Response:
             form.starter.choices = [choice("", _("Pick who starts"))] + [
                 choice(str(i), form.names[i].data or "") for i in form.tied_seats()
             ]
+        elif (refused := quotas.refusal(
+                1, int(form.event.data) if form.event.data else None)) is not None:
+            flash(refused.message, "error")
         else:
             try:
                 game_id, token = stored.create_game(

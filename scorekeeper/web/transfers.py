@@ -33,6 +33,10 @@ def file_response(game_id: int, fmt: Format, *, download: bool) -> Response:
     return response
 
 
+RESTORE_ENDPOINTS = ("files.restore", "files_api.api_restore")
+"""The routes that take a backup (their body limit is the backup's, for an admin)."""
+
+
 def backup_limit() -> int:
     limit: int = current_app.config.get("MAX_BACKUP_BYTES", backup.MAX_BACKUP_BYTES)
     return limit

@@ -11,7 +11,13 @@ from ...i18n import gettext as _
 from ...store.backup import restore_backup
 from ..auth import admin_pin_refusal
 from ..errors import error_response
-from ..transfers import backup_limit, backup_response, file_response, pin_message
+from ..transfers import (
+    RESTORE_ENDPOINTS,
+    backup_limit,
+    backup_response,
+    file_response,
+    pin_message,
+)
 
 bp = Blueprint("files_api", __name__)
 
@@ -22,7 +28,7 @@ API_NAMES = {"scoresheet.csv": "scoresheet.csv", "record": "record.json"}
 @bp.url_value_preprocessor
 def _allow_big_backups(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # Before the body is read: a backup may be larger than other bodies.
-    if endpoint == "files_api.api_restore" and request.method == "POST":
+    if endpoint in RESTORE_ENDPOINTS and request.method == "POST":
         request.max_content_length = backup_limit()
 
 

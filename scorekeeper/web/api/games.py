@@ -22,7 +22,7 @@ from ...store import (
 )
 from ...store import events as stored_events
 from ...store import games as stored
-from .. import auth, photo_upload
+from .. import auth, photo_upload, quotas
 from ..errors import error_response
 from ..state import dumps as _dumps
 from ..state import preview_json, refusal_json, state_json, state_text
@@ -249,6 +249,9 @@ def create_game() -> tuple[Response, int]:
                last=len(names) - 1))
     options = parse_options(body.get("options"))
     event = _event_for_new_game(body.get("event"))
+    refused = quotas.refusal(1, event)
+    if refused is not None:
+        return quotas.refusal_response(refused), refused.status
     game_id, token = stored.create_game(names, variant, first, options)
     if event is not None:
         _join_event(event, game_id)
@@ -370,6 +373,9 @@ def import_game() -> tuple[Response, int]:
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
         # The engine checks structure; this only keeps a gap there from becoming a 500.
         return error_response(422, "bad_record", str(exc)), 422
+    refused = quotas.refusal(1, event)
+    if refused is not None:
+        return quotas.refusal_response(refused), refused.status
     game_id, token = stored.store_game(names, game)
     if event is not None:
         _join_event(event, game_id)
