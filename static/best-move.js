@@ -1,3 +1,6 @@
+/// <reference path="core.js" />
+/// <reference path="net.js" />
+/// <reference path="board-hooks.js" />
 /* Qwirkle Cubes: the best move of a roll, on request (the table decides);
    loaded by a Cubes game's page only, after the game bundle (core.js, net.js
    and the board's hooks).
@@ -6,7 +9,7 @@
    "best") and "Put it on the board" hands it to the board as a pending move. */
 (function () {
   "use strict";
-  var sk = window.scorekeeper, fill = sk.fill;
+  var sk = /** @type {SkCore & SkNet & SkBoard} */ (window.scorekeeper), fill = sk.fill;
   function hook() { return sk.board; }
   var onState = null;  // the listener of the page now on screen
   function start(main) {

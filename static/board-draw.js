@@ -1,15 +1,18 @@
+/// <reference path="core.js" />
+/// <reference path="board-hooks.js" />
 /* The game board's drawing (one part of board.js's board `b`): the tiles of
    the game state, the last move's marks, the free cells (a dead one darker,
    with its name), the pending tiles, the marks of the chosen cell, of the
    keyboard cursor and of the cells an engine refusal names, and the other
    scripts' overlays. A redraw touches only what changed: every change of the
    DOM costs a slow phone a style pass over the board. Each tile is sk.tile's. */
+/** board-draw.js's part of the board: @typedef {{boardParts: {draw: (b: any) => void}}} SkBoardDraw */
 (function () {
   "use strict";
-  var sk = window.scorekeeper, CELL = sk.boardParts.CELL, key = sk.boardParts.key;
+  var sk = /** @type {SkCore & SkBoard & SkBoardDraw} */ (window.scorekeeper), CELL = sk.boardParts.CELL, key = sk.boardParts.key;
 
   sk.boardParts.draw = function (b) {
-    var layers = b.layers = {};
+    var layers = b.layers = /** @type {Object<string, Element>} */ ({});
     ["slots", "tiles", "marks", "over", "pend", "sel"].forEach(function (name) {
       layers[name] = sk.svg("g", {"class": "layer-" + name}, b.svg);
     });

@@ -23,9 +23,20 @@
                   a greyed tile; the board marks those cells (class "bad")
 
    A listener's exception is rethrown on its own, never stopping the board. */
+/** What board-hooks.js gives every script (sk.board) and the board's parts
+ * (sk.boardParts, which board-*.js fill in; the board `b` they share is untyped):
+ * @typedef {{
+ *   board: {
+ *     overlay: (list: Array<Array<number>>, kind: string) => void,
+ *     propose: (tiles: Array<Array<*>>) => boolean,
+ *     choices: (list: Array<Array<*>>) => void,
+ *     on: (event: string, fn: (detail: any) => void) => void
+ *   },
+ *   boardParts: {CELL: number, key: (r: number, c: number) => string, hooks?: (b: any) => () => void}
+ * }} SkBoard */
 (function () {
   "use strict";
-  var sk = window.scorekeeper;
+  var sk = /** @type {SkBoard} */ (window.scorekeeper);
   var listeners = {pending: [], confirmed: [], state: [], refused: []};
   var overlays = {};  // kind -> [[row, col], ...]
   var choices = {};   // "r,c" -> ["colour shape", ...]

@@ -1,3 +1,7 @@
+/// <reference path="core.js" />
+/// <reference path="net.js" />
+/// <reference path="offline.js" />
+/// <reference path="board-hooks.js" />
 /* The game board's pending move (one part of board.js's board `b`): tiles
    gathered by taps (a cell, then a tile of the picker) or proposed by another
    script, the preview of what they score, Confirm, and a new game state from
@@ -6,11 +10,12 @@
    score, so picking a tile shows its score at once; the move's answer carries
    the new state, which table.js puts on the page and hands back (event
    "sk:state"). An engine refusal marks the cells it names on the board. */
+/** board-pending.js's part of the board: @typedef {{boardParts: {pending: (b: any) => void}}} SkBoardPending */
 (function () {
   "use strict";
   /* A move's answer later than this (ms) shows the wait mark ("…"). */
   var SLOW_MS = 300;
-  var sk = window.scorekeeper, key = sk.boardParts.key;
+  var sk = /** @type {SkCore & SkNet & SkOffline & SkBoard & SkBoardPending} */ (window.scorekeeper), key = sk.boardParts.key;
 
   sk.boardParts.pending = function (b) {
     var pending = b.pending;

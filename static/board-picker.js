@@ -1,3 +1,6 @@
+/// <reference path="core.js" />
+/// <reference path="net.js" />
+/// <reference path="board-hooks.js" />
 /* The game board's picker (one part of board.js's board `b`): what the server
    says may go on a cell and what each tile would score there (GET
    /games/<id>/options, asked ahead: every cell's first tile as soon as the
@@ -6,9 +9,10 @@
    the server why, and the board marks the cells its refusal names. A picker
    opened with `first` (b.openPicker: the kinds a photo's reader thought
    likely, best first) shows those tiles in a row of their own above the set. */
+/** board-picker.js's part of the board: @typedef {{boardParts: {picker: (b: any) => void}}} SkBoardPicker */
 (function () {
   "use strict";
-  var sk = window.scorekeeper, key = sk.boardParts.key;
+  var sk = /** @type {SkCore & SkNet & SkBoard & SkBoardPicker} */ (window.scorekeeper), key = sk.boardParts.key;
 
   sk.boardParts.picker = function (b) {
     var picker = b.picker;

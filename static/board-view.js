@@ -1,3 +1,4 @@
+/// <reference path="board-hooks.js" />
 /* The game board's zoom and pan (one part of board.js's board `b`): the view
    box (kept per game for the tab's session), fitting the board into the part
    of its frame on screen, keeping the cells being played in sight at a
@@ -5,9 +6,10 @@
    a short touch is a tap (b.tap). Opening the picker may scroll the page to
    bring the board up on a short phone; once the move is stored or cleared the
    page scrolls back (b.unscroll), so the totals are where they were. */
+/** board-view.js's part of the board: @typedef {{boardParts: {view: (b: any) => void}}} SkBoardView */
 (function () {
   "use strict";
-  var sk = window.scorekeeper, CELL = sk.boardParts.CELL;
+  var sk = /** @type {SkBoard & SkBoardView} */ (window.scorekeeper), CELL = sk.boardParts.CELL;
   /* Where a finger taps, a cell is never smaller than this (CSS px): a tap on a
      smaller one zooms in to COMFORT_PX around it instead of choosing it. */
   var MIN_PX = 44, COMFORT_PX = 56;

@@ -1,3 +1,9 @@
+/// <reference path="core.js" />
+/// <reference path="board-hooks.js" />
+/// <reference path="board-draw.js" />
+/// <reference path="board-view.js" />
+/// <reference path="board-picker.js" />
+/// <reference path="board-pending.js" />
 /* The game page's board: draws the tiles from the game state, pans and zooms by
    touch, gathers a placing move by taps and shows what the server says of it.
    This file starts a board `b` on each <main> that has one (table.js swaps in
@@ -15,7 +21,7 @@
    unseen, pending, selected, cursor, badCells, busy, view, dead. */
 (function () {
   "use strict";
-  var sk = window.scorekeeper;
+  var sk = /** @type {SkCore & SkBoard & SkBoardDraw & SkBoardView & SkBoardPicker & SkBoardPending} */ (window.scorekeeper);
   var parts = sk.boardParts;
   var stop = null;  // ends the board of the page swapped out
 

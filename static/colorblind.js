@@ -10,7 +10,7 @@
     var btn = document.querySelector("[data-cb-toggle]");
     if (!btn) { return; }
     btn.setAttribute("aria-pressed", on ? "true" : "false");
-    var said = document.querySelector("[data-cb-said]");
+    var said = /** @type {HTMLElement} */ (document.querySelector("[data-cb-said]"));
     var timer = 0;
     btn.addEventListener("click", function () {
       on = !on;

@@ -11,9 +11,21 @@
    sk.afterPaint(work)       run work once the next frame is out
    sk.onMain(start)          start(main) on the page's <main>, and again on each
                              <main> table.js swaps in (event "sk:main") */
+/** What core.js gives every script (`sk`):
+ * @typedef {{
+ *   fill: (template: string, vars?: Object<string, *>) => string,
+ *   countLabel: (el: Element | null, n: number) => void,
+ *   json: (text: string | null | undefined, fallback?: *) => any,
+ *   svg: (name: string, attrs: Object<string, *>, parent?: Element) => Element,
+ *   tile: (color: string, shape: string, o?: Object<string, *>) => Element,
+ *   ring: (el: Element, cls: string) => Element,
+ *   onTap: (parent: HTMLElement, selector: string, act: (el: HTMLButtonElement) => void) => void,
+ *   afterPaint: (work: () => void) => void,
+ *   onMain: (start: (main: HTMLElement) => void) => void
+ * }} SkCore */
 (function () {
   "use strict";
-  var sk = window.scorekeeper = window.scorekeeper || {};
+  var sk = /** @type {SkCore} */ (window.scorekeeper = window.scorekeeper || {});
   var NS = "http://www.w3.org/2000/svg";
 
   sk.fill = function (template, vars) {
@@ -62,6 +74,12 @@
     return sk.svg("rect", {"class": cls, x: 3, y: 3, width: 94, height: 94, rx: 13}, el);
   };
 
+  /* The element matching selector that an event happened in, if any. */
+  function tapped(ev, selector) {
+    var el = /** @type {Element} */ (ev.target);
+    return /** @type {HTMLButtonElement | null} */ (el.closest ? el.closest(selector) : null);
+  }
+
   /* Act on a tap when the finger lifts, on the element it went down on: the
      click a browser makes of a tap comes after a round of emulated mouse
      events, tens of milliseconds later on a slow phone. Keyboards and mice
@@ -69,12 +87,12 @@
   sk.onTap = function (parent, selector, act) {
     var pressed = null;
     parent.addEventListener("pointerdown", function (ev) {
-      pressed = ev.pointerType === "mouse" ? null : ev.target.closest(selector);
+      pressed = ev.pointerType === "mouse" ? null : tapped(ev, selector);
     });
     parent.addEventListener("pointercancel", function () { pressed = null; });
     var done = null;  // {el, at}: acted on by a finger, so its click is no new tap
     parent.addEventListener("pointerup", function (ev) {
-      var el = ev.target.closest(selector);
+      var el = tapped(ev, selector);
       if (el && el === pressed && !el.disabled) {
         pressed = null;
         done = {el: el, at: ev.timeStamp};
@@ -83,10 +101,10 @@
     });
     parent.addEventListener("touchend", function (ev) {
       // Handled at pointerup: no emulated mouse events, no click after it.
-      if (ev.target.closest && ev.target.closest(selector)) { ev.preventDefault(); }
+      if (tapped(ev, selector)) { ev.preventDefault(); }
     });
     parent.addEventListener("click", function (ev) {
-      var el = ev.target.closest(selector);
+      var el = tapped(ev, selector);
       if (done && done.el === el && ev.timeStamp - done.at < 1000) { done = null; return; }
       if (el && !el.disabled) { act(el); }
     });

@@ -1,3 +1,5 @@
+/// <reference path="core.js" />
+/// <reference path="net.js" />
 /* Correct a past move by tapping: the board as it was before the
    move, with the move's tiles on it. A tap on a free cell next to the tiles
    opens the picker; a tap on one of the move's tiles takes it off. The form's
@@ -9,17 +11,17 @@
    checks the correction. */
 (function () {
   "use strict";
-  var sk = window.scorekeeper;
+  var sk = /** @type {SkCore & SkNet} */ (window.scorekeeper);
   var CELL = 100;      // SVG units per cell
   var CELL_PX = 52;    // CSS px per cell: its free slot (inset 6%) is still 44 px or more
-  var section = document.querySelector("[data-correct-board]");
+  var section = /** @type {HTMLElement} */ (document.querySelector("[data-correct-board]"));
   var form = section && section.closest("form");
   if (!section || !form) { return; }
   var board = JSON.parse(section.querySelector("[data-correct-state]").textContent).board;
-  var svg = section.querySelector("[data-correct-svg]");
-  var picker = section.querySelector("[data-correct-picker]");
-  var typeField = form.querySelector('[name="type"]');
-  var coordinates = form.querySelector("[data-coordinates]");
+  var svg = /** @type {SVGSVGElement} */ (section.querySelector("[data-correct-svg]"));
+  var picker = /** @type {HTMLElement} */ (section.querySelector("[data-correct-picker]"));
+  var typeField = /** @type {HTMLSelectElement} */ (form.querySelector('[name="type"]'));
+  var coordinates = /** @type {HTMLElement} */ (form.querySelector("[data-coordinates]"));
   var chosen = null;   // [row, col] waiting for its tile
   var bad = [];        // [[row, col], ...] named by the engine's last refusal
   var words = sk.json(section.getAttribute("data-words"));
@@ -27,7 +29,7 @@
   var answers = {};    // options answers by cell and pending tiles
   var asking = null;   // the request the picker waits for
 
-  function field(i, name) { return form.querySelector('[name="tiles-' + i + '-' + name + '"]'); }
+  function field(i, name) { return /** @type {HTMLInputElement} */ (form.querySelector('[name="tiles-' + i + '-' + name + '"]')); }
   function rows() {
     var n = 0;
     while (field(n, "row")) { n += 1; }
@@ -175,7 +177,7 @@
     say("");
     draw();
     askOptions(rc);
-    var first = picker.querySelector("[data-kind]");
+    var first = /** @type {HTMLElement} */ (picker.querySelector("[data-kind]"));
     if (first) { first.focus({preventScroll: true}); }
     picker.scrollIntoView({block: "nearest"});
   }
@@ -210,10 +212,10 @@
     if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); activate(ev.target); }
   });
   picker.addEventListener("click", function (ev) {
-    var btn = ev.target.closest("[data-kind]");
+    var btn = /** @type {Element} */ (ev.target).closest("[data-kind]");
     if (btn && btn.classList.contains("off")) { explain(btn.getAttribute("data-kind")); }
     else if (btn) { say(""); put(btn.getAttribute("data-kind")); }
-    if (ev.target.closest("[data-correct-cancel]")) { chosen = null; asking = null; picker.hidden = true; draw(); }
+    if (/** @type {Element} */ (ev.target).closest("[data-correct-cancel]")) { chosen = null; asking = null; picker.hidden = true; draw(); }
   });
 
   function showForType() {

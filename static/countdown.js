@@ -86,7 +86,7 @@
     var elapsed = c.elapsed + Math.floor((Date.now() - c.start) / 1000);
     var thinking = String(Math.min(elapsed, MAX_SECONDS));
     el.setAttribute("data-thinking", thinking);
-    var fields = document.querySelectorAll("input[data-thinking]");
+    var fields = /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("input[data-thinking]"));
     for (var i = 0; i < fields.length; i++) { fields[i].value = thinking; }
     var left = el.querySelector("[data-countdown-left]");
     var shown = format(c.seconds - elapsed);

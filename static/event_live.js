@@ -1,3 +1,4 @@
+/// <reference path="live.js" />
 /* A club night's page follows its tables by itself (CONTRACT §14): live.js polls
    the event's state (tv.json, 304 while nothing changed); on a change the
    page's own name, tables and standings are fetched again and swapped in,
@@ -8,8 +9,9 @@
    the tables' links to their games stay (the games are kept). */
 (function () {
   "use strict";
+  var sk = /** @type {SkLive} */ (window.scorekeeper);
   var root = document.querySelector("[data-event-live]");
-  if (!root || !window.scorekeeper || !window.scorekeeper.follow || !window.DOMParser) { return; }
+  if (!root || !sk || !sk.follow || !window.DOMParser) { return; }
   var key = root.getAttribute("data-key");
   var parts = ["[data-event-name]", "[data-event-day]", "[data-tables-section]", "[data-standings-section]"];
   var stop = null;
@@ -17,8 +19,8 @@
   function gone() {
     if (stop) { stop(); }
     root.setAttribute("data-tv-mode", "gone");
-    document.querySelectorAll("[data-needs-event]").forEach(function (el) { el.hidden = true; });
-    document.querySelector("[data-event-gone]").hidden = false;
+    /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-needs-event]")).forEach(function (el) { el.hidden = true; });
+    /** @type {HTMLElement} */ (document.querySelector("[data-event-gone]")).hidden = false;
   }
 
   function refresh() {
@@ -41,7 +43,7 @@
       .catch(function () { /* offline for a moment: the next change tries again */ });
   }
 
-  stop = window.scorekeeper.follow(root, function (state) {
+  stop = sk.follow(root, function (state) {
     if (!state || state.key === key) { return; }
     key = state.key;
     refresh();

@@ -1,3 +1,4 @@
+/// <reference path="live.js" />
 /* A club night's TV view (CONTRACT §14): every table's totals and whose turn it
    is, and the standings; follows the event by itself through live.js (the
    game's table view does the same) and redraws from each new state, the
@@ -7,7 +8,8 @@
   "use strict";
   var root = document.querySelector("[data-etv]");
   var holder = document.querySelector("[data-etv-state]");
-  if (!root || !holder || !window.scorekeeper || !window.scorekeeper.follow) { return; }
+  var sk = /** @type {SkLive} */ (window.scorekeeper);
+  if (!root || !holder || !sk || !sk.follow) { return; }
   var state = JSON.parse(holder.textContent);
   var strings = JSON.parse(root.getAttribute("data-text") || "{}");
 
@@ -59,8 +61,8 @@
   }
 
   function gone() {
-    document.querySelectorAll("[data-needs-event]").forEach(function (el) { el.hidden = true; });
-    document.querySelector("[data-event-gone]").hidden = false;
+    /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-needs-event]")).forEach(function (el) { el.hidden = true; });
+    /** @type {HTMLElement} */ (document.querySelector("[data-event-gone]")).hidden = false;
   }
 
   function show(next) {
@@ -82,10 +84,10 @@
       row.appendChild(el("td", "", String(r.points)));
       body.appendChild(row);
     });
-    root.querySelector("[data-etv-none]").hidden = next.standings.length > 0;
+    /** @type {HTMLElement} */ (root.querySelector("[data-etv-none]")).hidden = next.standings.length > 0;
     root.setAttribute("data-etv-key", next.key);
   }
 
   root.setAttribute("data-etv-key", state.key);
-  window.scorekeeper.follow(root, show, gone);
+  sk.follow(root, show, gone);
 })();

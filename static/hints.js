@@ -1,3 +1,6 @@
+/// <reference path="core.js" />
+/// <reference path="net.js" />
+/// <reference path="board-hooks.js" />
 /* Hints on the game page (CONTRACT §11): a toggle, off by default and remembered
    per game on this device, that marks on the board the cells where one tile
    makes a Qwirkle (overlay "threat"), the hot cells: every one the engine
@@ -17,7 +20,7 @@
   var words = {};
   var latest = null;    // the newest turn a state said
 
-  var sk = window.scorekeeper, fill = sk.fill;
+  var sk = /** @type {SkCore & SkNet & SkBoard} */ (window.scorekeeper), fill = sk.fill;
   function hook() { return sk.board; }
   function overlay(cells, kind) { var b = hook(); if (b) { b.overlay(cells, kind); } }
   function clear() { KINDS.forEach(function (kind) { overlay([], kind); }); }

@@ -30,7 +30,7 @@
     if (section && remembered("sk-hints-" + section.getAttribute("data-game"), "1")) { load(section); }
   }
   document.addEventListener("change", function (ev) {
-    var input = ev.target, photo = input.closest && input.closest("[data-photo]");
+    var input = /** @type {Element} */ (ev.target), photo = input.closest && input.closest("[data-photo]");
     if (input.matches && input.matches("[data-hints-toggle]")) { load(input.closest("[data-hints]")); }
     if (!photo || !input.matches("[data-photo-input]") || asked[photo.getAttribute("data-src")]) { return; }
     load(photo, function () { input.dispatchEvent(new Event("change", {bubbles: true})); });
@@ -40,7 +40,7 @@
 
   if (!window.speechSynthesis || !window.SpeechSynthesisUtterance) { return; }
   var speech = window.skSpeech = {turn: null};
-  function speechSwitch() { return document.querySelector("[data-speech]"); }
+  function speechSwitch() { return /** @type {HTMLElement} */ (document.querySelector("[data-speech]")); }
   function show() {
     var button = speechSwitch();
     if (!button || asked[button.getAttribute("data-src")]) { return; }

@@ -8,6 +8,8 @@
    state answers 404 or 410 (the game or the night was deleted) it stops for
    good and calls gone(), if given. The mode in use is written to root's
    data-tv-mode ("gone" at the end); follow returns a function that stops. */
+/** What live.js gives the views that follow a state (sk.follow):
+ * @typedef {{follow: (root: Element, show: (state: any) => void, gone?: () => void) => () => void}} SkLive */
 (function () {
   "use strict";
   var POLL_MS = 3000;
@@ -74,6 +76,6 @@
     return stop;
   }
 
-  window.scorekeeper = window.scorekeeper || {};
-  window.scorekeeper.follow = follow;
+  var sk = /** @type {SkLive} */ (window.scorekeeper = window.scorekeeper || {});
+  sk.follow = follow;
 })();

@@ -19,7 +19,7 @@
   function formatter(style, withYear) {
     var key = style + (withYear ? "y" : "");
     if (!cache[key]) {
-      var options = { month: "short", day: "numeric" };
+      var options = /** @type {Intl.DateTimeFormatOptions} */ ({ month: "short", day: "numeric" });
       if (withYear) { options.year = "numeric"; }
       if (style !== "date") { options.hour = "2-digit"; options.minute = "2-digit"; }
       try { cache[key] = new Intl.DateTimeFormat(lang, options); }

@@ -7,9 +7,17 @@
                                 headers (added), accept ("application/json"), cache
    sk.net.send(method, url, body, headers)   the same, resolving {status, data,
                                 etag}; data is {} when the answer is not JSON */
+/** What net.js gives every script (sk.net):
+ * @typedef {{net: {
+ *   fetch: (url: string, o?: {method?: string, body?: *, headers?: Object<string, string>,
+ *                              accept?: string, cache?: RequestCache}) => Promise<Response>,
+ *   send: (method: string, url: string, body?: *, headers?: Object<string, string>)
+ *     => Promise<{status: number, data: any, etag: string | null}>,
+ *   language: () => string
+ * }}} SkNet */
 (function () {
   "use strict";
-  var sk = window.scorekeeper = window.scorekeeper || {};
+  var sk = /** @type {SkNet} */ (window.scorekeeper = window.scorekeeper || {});
 
   function language() { return document.documentElement.lang || "en"; }
   function csrf() {
@@ -26,7 +34,7 @@
       body = JSON.stringify(body);
     }
     Object.keys(o.headers || {}).forEach(function (k) { headers[k] = o.headers[k]; });
-    var opts = {method: o.method || "GET", credentials: "same-origin", headers: headers};
+    var opts = /** @type {RequestInit} */ ({method: o.method || "GET", credentials: "same-origin", headers: headers});
     if (body !== undefined) { opts.body = body; }
     if (o.cache) { opts.cache = o.cache; }
     return fetch(url, opts);

@@ -4,12 +4,12 @@
    stand: the names of a form sent back, else "Player N". */
 (function () {
   "use strict";
-  var select = document.querySelector("select[name=starter]");
+  var select = /** @type {HTMLSelectElement} */ (document.querySelector("select[name=starter]"));
   if (!select) { return; }
   function refresh() {
     Array.prototype.forEach.call(select.options, function (option) {
       if (option.value === "") { return; }
-      var input = document.getElementById("names-" + option.value);
+      var input = /** @type {HTMLInputElement} */ (document.getElementById("names-" + option.value));
       var name = input ? input.value.trim() : "";
       option.textContent = name || option.getAttribute("data-seat");
       option.hidden = !name;
@@ -21,7 +21,8 @@
     option.setAttribute("data-seat", option.textContent);
   });
   document.addEventListener("input", function (event) {
-    if (event.target && /^names-\d+$/.test(event.target.id || "")) { refresh(); }
+    var target = /** @type {Element} */ (event.target);
+    if (target && /^names-\d+$/.test(target.id || "")) { refresh(); }
   });
   refresh();
 }());

@@ -1,3 +1,5 @@
+/// <reference path="net.js" />
+/// <reference path="board-hooks.js" />
 /* A move confirmed while the scorekeeper cannot be reached.
 
    board.js (a placing move) and table.js (a trade or a pass) hand such a move
@@ -10,14 +12,19 @@
    as its move number `turn`, the first try was stored (only its answer was
    lost) and that counts as sent (a trade: as many tiles; a pass: any pass).
    Penalties are not kept: one is recorded at the table, at that moment. */
+/** What offline.js gives the scripts that send moves (sk.offline; a page
+ * without it sends moves only while the server answers):
+ * @typedef {{offline?: {keep: (url: string, move: Object<string, *>) => boolean,
+ *                       message: () => string, pending: () => boolean}}} SkOffline */
 (function () {
   "use strict";
+  var sk = /** @type {SkNet & SkBoard & SkOffline} */ (window.scorekeeper);
   var PREFIX = "scorekeeper.pending:";
   var RETRY_MS = 4000;
   var timer = null;
   var sending = false;
 
-  function note() { return document.querySelector("[data-offline]"); }
+  function note() { return /** @type {HTMLElement} */ (document.querySelector("[data-offline]")); }
   function strings() {
     var el = note();
     try { return JSON.parse((el && el.getAttribute("data-text")) || "{}"); } catch (e) { return {}; }
@@ -74,7 +81,7 @@
     var item = url && load(url);
     if (!item || sending) { return; }
     sending = true;
-    window.scorekeeper.net.send("POST", item.url, item.move).then(function (res) {
+    sk.net.send("POST", item.url, item.move).then(function (res) {
       var data = res.data, status = res.status;
       sending = false;
       if (status >= 500 || status === 408 || status === 429) { schedule(); return; }
@@ -88,7 +95,7 @@
       } else {
         tell("refused", "error", (data.error && data.error.message) || "");
         // The cells the engine's refusal names, marked until the move changes.
-        var board = window.scorekeeper.board;
+        var board = sk.board;
         if (board && data.error && data.error.cells) { board.overlay(data.error.cells, "refused"); }
       }
     }).catch(function () {
@@ -97,8 +104,7 @@
     });
   }
 
-  window.scorekeeper = window.scorekeeper || {};
-  window.scorekeeper.offline = {
+  sk.offline = {
     /* Keep a move the server could not be reached for; false when it cannot be kept. */
     keep: function (url, move) {
       if (!save(url, move)) { return false; }
@@ -110,7 +116,7 @@
     pending: function () { var url = pageUrl(); return !!(url && load(url)); }
   };
 
-  var hooks = window.scorekeeper.board;
+  var hooks = sk.board;
   if (hooks) {
     hooks.on("pending", function () { hooks.overlay([], "refused"); });
     hooks.on("state", function () { hooks.overlay([], "refused"); });

@@ -1,3 +1,6 @@
+/// <reference path="core.js" />
+/// <reference path="net.js" />
+/// <reference path="board-hooks.js" />
 /* A photo of the board as the move (CONTRACT §12): the camera button's photo goes
    to the server, which reads the new tiles; they join the pending move through
    the board's hook (window.scorekeeper.board.propose), so the usual preview,
@@ -12,7 +15,7 @@
   var KIND = "photo-low";
   var unsure = [];  // [[row, col, colour, shape], ...] proposed and still as read
 
-  var sk = window.scorekeeper;
+  var sk = /** @type {SkCore & SkNet & SkBoard} */ (window.scorekeeper);
   function hook() { return sk.board; }
   /* The status line: `lines` shown, `quiet` read by screen readers only (the
      board shows the same by its marks), so the sticky entry stays low and
@@ -72,7 +75,7 @@
     unsure = [];
     if (tiles.length && board) {
       // The photo's move replaces whatever was tapped so far.
-      var clear = document.querySelector("[data-clear]");
+      var clear = /** @type {HTMLButtonElement} */ (document.querySelector("[data-clear]"));
       if (clear && !clear.disabled) { clear.click(); }
       board.propose(tiles);
       unsure = data.tiles.filter(function (t) { return t.low; })
@@ -93,7 +96,7 @@
   var proposed = null;  // the photo's move as proposed, until the player changes it
 
   document.addEventListener("change", function (ev) {
-    var input = ev.target;
+    var input = /** @type {HTMLInputElement} */ (ev.target);
     if (!input.matches || !input.matches("[data-photo-input]")) { return; }
     var box = input.closest("[data-photo]");
     if (box) { upload(box, input); }

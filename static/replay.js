@@ -1,3 +1,4 @@
+/// <reference path="core.js" />
 /* Replay stepping in place: buttons, arrow keys and the slider show any step at
    once from the steps the page carries (data-replay-steps), and each step keeps
    its own address (?move=N, history.pushState), which the server also renders
@@ -5,10 +6,10 @@
    server's (text.py): this script only puts it in place. */
 (function () {
   "use strict";
-  var root = document.querySelector("[data-replay]");
+  var root = /** @type {HTMLElement} */ (document.querySelector("[data-replay]"));
   var holder = root && root.querySelector("[data-replay-steps]");
   if (!root || !holder) { return; }
-  var sk = window.scorekeeper;
+  var sk = /** @type {SkCore} */ (window.scorekeeper);
   var data = JSON.parse(holder.textContent);
   var steps = data.steps;
   var words = sk.json(root.getAttribute("data-text"));
@@ -206,14 +207,14 @@
   }
 
   root.addEventListener("click", function (event) {
-    var link = event.target.closest("a[data-replay-go]");
+    var link = /** @type {Element} */ (event.target).closest("a[data-replay-go]");
     if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button) { return; }
     event.preventDefault();
     go(link.getAttribute("data-replay-go"));
   });
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) { return; }
-    var tag = (event.target && event.target.tagName) || "";
+    var tag = (event.target && /** @type {Element} */ (event.target).tagName) || "";
     // The slider and text fields keep their own arrow keys.
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") { return; }
     var kind = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"}[event.key];

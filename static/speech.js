@@ -53,7 +53,7 @@
     return {voice: fallback, near: voices.length > 0};
   }
   function note(message) {
-    var el = document.querySelector("[data-speech-note]");
+    var el = /** @type {HTMLElement} */ (document.querySelector("[data-speech-note]"));
     if (!el) { return; }
     el.textContent = message;
     el.hidden = !message;

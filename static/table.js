@@ -1,3 +1,6 @@
+/// <reference path="core.js" />
+/// <reference path="net.js" />
+/// <reference path="offline.js" />
 /* The game page around the board: keeps scores, status, tracker and the other
    moves (trade, pass, undo) in step with the game state, without reloading.
 
@@ -14,7 +17,7 @@
   var POLL_MS = 3000;
   var game = null;    // {main, state, etag, text, clock, skew}: the page now on screen
 
-  var sk = window.scorekeeper;
+  var sk = /** @type {SkCore & SkNet & SkOffline} */ (window.scorekeeper);
   var fill = sk.fill, send = sk.net.send;
   /* Newer = more moves, or as many written later (an undo and a move, a rename). */
   function newer(a, b) {
@@ -376,7 +379,7 @@
   /* The history's "End or abandon" link reaches #close: open the part it names. */
   function openTarget() {
     var id = decodeURIComponent(location.hash.slice(1));
-    var el = id && document.getElementById(id);
+    var el = /** @type {HTMLDetailsElement} */ (id && document.getElementById(id));
     if (el && el.tagName === "DETAILS") {
       el.open = true;
       el.scrollIntoView({block: "center"});

@@ -1,3 +1,5 @@
+/// <reference path="core.js" />
+/// <reference path="live.js" />
 /* The table view: follows the game by itself (live.js: server-
    sent events, or polling tv.json); shows the totals, the live board (its
    tiles drawn by core.js's sk.tile, the last move marked), the player to
@@ -8,7 +10,7 @@
 (function () {
   "use strict";
   var CELL = 100;
-  var sk = window.scorekeeper;
+  var sk = /** @type {SkCore & SkLive} */ (window.scorekeeper);
   var root = document.querySelector("[data-tv]");
   var holder = document.querySelector("[data-tv-state]");
   if (!root || !holder) { return; }
@@ -28,7 +30,7 @@
   }
   function tick() {
     var el = document.querySelector("[data-tv-timer]");
-    var box = document.querySelector("[data-tv-clock]");
+    var box = /** @type {HTMLElement} */ (document.querySelector("[data-tv-clock]"));
     if (!el || !box) { return; }
     box.hidden = !state.timer;
     if (!state.timer) { return; }
@@ -89,7 +91,7 @@
     next.players.forEach(function (p, i) {
       var card = root.querySelector('[data-tv-player="' + i + '"]');
       if (!card) { return; }
-      var name = card.querySelector(".tv-name");
+      var name = /** @type {HTMLElement} */ (card.querySelector(".tv-name"));
       if (name.textContent !== p.name) {
         name.textContent = p.name;
         name.style.setProperty("--word", String(Math.max.apply(null, p.name.split(/\s+/).map(function (w) { return w.length; }))));
@@ -115,5 +117,5 @@
   if (document.fonts && document.fonts.ready) { document.fonts.ready.then(fitNames); }
   setTimer();
   setInterval(tick, 1000);
-  window.scorekeeper.follow(root, show);
+  sk.follow(root, show);
 })();

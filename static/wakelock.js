@@ -11,7 +11,7 @@
 (function () {
   "use strict";
   var KEY = "scorekeeper.awake";
-  var toggle = document.querySelector("[data-awake]");
+  var toggle = /** @type {HTMLElement} */ (document.querySelector("[data-awake]"));
   var lock = null;
   var video = null;
   var nativeFailed = !("wakeLock" in navigator);

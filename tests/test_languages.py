@@ -70,6 +70,18 @@ def test_accept_language_chooses_when_nothing_else_does(
     assert html_lang(client, headers={"Accept-Language": header}) == code
 
 
+def test_a_long_accept_language_chooses_as_a_short_one_does(
+    client: FlaskClient,
+) -> None:
+    # Matches of short headers are kept (web/language.py); a long one is
+    # matched afresh, to the same answer.
+    short = "de;q=0.8, fr"
+    long = short + "".join(f", x{i}-yy;q=0.1" for i in range(40))
+    assert len(long) > 200
+    for header in (short, short, long):
+        assert html_lang(client, headers={"Accept-Language": header}) == "fr"
+
+
 @pytest.mark.parametrize("bad", ["xx", "", "EN", "nl-NL", "../de"])
 def test_an_unknown_lang_is_ignored_and_not_remembered(
     client: FlaskClient, bad: str

@@ -93,11 +93,6 @@ RowValues = dict[str, Any]
 """A move's moves-table columns (move_to_row_values)."""
 
 
-def move_key(move: engine.Move) -> fingerprints.MoveKey:
-    """Return what the fingerprint hashes of a move (as the moves table stores it)."""
-    return row_key(move_to_row_values(move))
-
-
 def row_key(values: RowValues) -> fingerprints.MoveKey:
     """Return what the fingerprint hashes of a move's moves-table columns."""
     return (values["type"], values["tiles"], values["count"], values["reason"],
@@ -385,14 +380,16 @@ def recorded_move(
             _check_turn(row, expected_turn)
             played = row.game.push(move)
             stamp = _next_stamp(row.updated_at)
-            _insert_moves(db, game_id, [played], row.game.turn - 1, [stamp])
+            # One row's values for the insert and the fingerprint both.
+            values = move_to_row_values(played)
+            _insert_moves(db, game_id, [played], row.game.turn - 1, [stamp], [values])
             if row.game.final is not None:
                 # A finished game is analysed once, as it ends, so that every
                 # game played here counts in its players' efficiency. Each move
                 # is not: that would double a move's write (benchmarks/
                 # bench_api.py); a running game is analysed when asked.
                 analysis.complete(db, game_id, row.game)
-            row.fingerprint = fingerprints.chain(row.fingerprint, move_key(played))
+            row.fingerprint = fingerprints.chain(row.fingerprint, row_key(values))
             # A move changes its player's figures only (a penalty too: its
             # points, its exclusion), unless it ends the game.
             mover = None if row.game.final is not None else (played.player,)

@@ -26,11 +26,11 @@ from flask import Blueprint, Flask, Response, abort, current_app, request, url_f
 from .compress import STATIC_LEVEL, accepts_gzip
 
 BUNDLES: dict[str, tuple[str, ...]] = {
-    # core.js, net.js and the board's hooks first (what the others use), then
-    # in the order the page ran them as separate scripts; board.js after its parts.
+    # Each file after those it names (`/// <reference path>`, checked by
+    # .ci/check-scripts.mjs and tests/test_script_order.py); board.js after its parts.
     "game.js": (
-        "localtime.js", "core.js", "net.js", "board-hooks.js", "table.js",
-        "offline.js", "board-draw.js", "board-view.js", "board-picker.js",
+        "localtime.js", "core.js", "net.js", "board-hooks.js", "offline.js",
+        "table.js", "board-draw.js", "board-view.js", "board-picker.js",
         "board-pending.js", "board.js", "wakelock.js", "later.js",
     ),
     # The replay and the correction pages (each script finds its own page).

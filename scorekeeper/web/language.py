@@ -7,15 +7,18 @@ The time zone is the one static/localtime.js stores in a cookie; until then UTC.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, tzinfo
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import unquote, urlencode
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel import Locale
 from flask import Flask, Response, current_app, g, has_request_context, request
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel, get_locale
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from .. import i18n
 
@@ -60,8 +63,25 @@ def select_code() -> str:
         chosen = requested_language() or request.cookies.get(LANG_COOKIE, "")
         if chosen in offered:
             return chosen
-    best = request.accept_languages.best_match(offered)
+    best = best_match(request.headers.get("Accept-Language", ""), offered)
     return best or i18n.DEFAULT
+
+
+MATCHED_HEADER = 200
+"""The longest Accept-Language whose match is kept (a browser's is far shorter)."""
+
+
+def best_match(header: str, offered: Sequence[str]) -> str | None:
+    """Return the offered language an Accept-Language header prefers, if any."""
+    match = _matched if len(header) <= MATCHED_HEADER else _matched.__wrapped__
+    return match(header, tuple(offered))
+
+
+@lru_cache(maxsize=256)
+def _matched(header: str, offered: tuple[str, ...]) -> str | None:
+    # A device sends the same header with every request: parsing and matching
+    # it took a sixth of working out a move's language (benchmarks/bench_api.py).
+    return parse_accept_header(header, LanguageAccept).best_match(offered)
 
 
 def select_locale() -> Locale:
@@ -103,11 +123,13 @@ def current_language() -> i18n.Language | None:
     found: i18n.Language | None = g.get("_language")
     if found is None:
         zone = select_zone()
-        # Flask-Babel's catalogs: the app's BABEL_TRANSLATION_DIRECTORIES, cached.
-        found = i18n.Language(
-            str(get_locale() or i18n.DEFAULT), get_translations(), zone or UTC,
-            zone is not None,
-        )
+        code = select_code()
+        # The catalogs Flask-Babel reads (the app's BABEL_TRANSLATION_DIRECTORIES),
+        # each read once, without its locale and domain lookups on every request:
+        # they took a tenth of a move's server time (benchmarks/bench_api.py).
+        folder = current_app.config["BABEL_TRANSLATION_DIRECTORIES"]
+        found = i18n.Language(code, i18n.catalog(code, folder), zone or UTC,
+                              zone is not None)
         g._language = found
         g._language_token = i18n.use(found)
     return found
