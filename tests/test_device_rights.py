@@ -134,7 +134,7 @@ def test_s15_the_admin_page_shows_pins_to_the_admin_link_and_pin_only(
     linked = device(app, "192.168.1.40")
     linked.get(f"/admin/key/{app.config['ADMIN_KEY']}")
 
-    here = client.get("/admin")  # the server's own machine: nothing by itself
+    here = app.test_client().get("/admin")  # this machine: nothing by itself
     refused = guest.get("/admin")
     wrong = guest.post("/admin", data={"admin_pin": "11111111"})
     right = guest.post("/admin", data={"admin_pin": PIN})

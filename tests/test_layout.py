@@ -45,6 +45,10 @@ ALLOWED = {
     "prefork": set(),
     # Reading a stored timestamp: the standard library only.
     "timestamps": set(),
+    # How many connections a process holds, and waitress's server with each
+    # route's body limit and batched accepts: waitress and the standard library.
+    "connections": set(),
+    "guarded_waitress": set(),
     "text": {"text", "engine", "i18n", "timestamps"},
     "store": {"store", "engine"},
     "formats": {"formats", "text", "engine", "i18n", "timestamps"},
@@ -54,9 +58,11 @@ ALLOWED = {
     "web": {"web", "formats", "text", "store", "engine", "i18n", "net", "photo",
             "processes", "timestamps"},
     "app": {"config", "store", "web"},
-    # Serving knows the largest body the app takes (a backup's), its
-    # children's lifetime and its workers.
-    "serve": {"app", "formats", "processes", "prefork"},
+    # Serving knows the largest body the app takes (a backup's) and each
+    # route's (web.bodies), its connections, its children's lifetime and its
+    # workers.
+    "serve": {"app", "formats", "processes", "prefork", "connections",
+              "guarded_waitress", "web"},
     # The command reads and writes backups and snapshots besides serving.
     "main": {"config", "net", "app", "serve", "store", "formats"},
 }

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_app
+from conftest import as_admin, make_app
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -52,10 +52,14 @@ def test_the_rate_is_counted_per_device(app: Flask) -> None:
     assert new_game(client, {"REMOTE_ADDR": "192.0.2.8"}).status_code == 201
 
 
-def test_this_machine_is_not_counted(app: Flask) -> None:
-    client = app.test_client()
+def test_s15_the_admins_device_is_not_counted_and_this_machine_is(
+    app: Flask,
+) -> None:
     local = {"REMOTE_ADDR": "127.0.0.1"}
-    assert all(new_game(client, local).status_code == 201 for _ in range(6))
+    admin = as_admin(app.test_client())
+    here = app.test_client()
+    assert all(new_game(admin, local).status_code == 201 for _ in range(6))
+    assert [new_game(here, local).status_code for _ in range(4)] == [201] * 3 + [429]
 
 
 def test_an_imported_record_counts_as_a_new_game(app: Flask) -> None:

@@ -152,12 +152,29 @@ def test_a_large_restore_needs_the_admins_right_before_its_body_is_read(
         status, _took = _answer_to_headers(
             port, head + b"X-Forwarded-For: 192.0.2.7\r\nX-Admin-Pin: 0\r\n")
         assert status.startswith(b"HTTP/1.1 413"), status
-        # This machine (as the proxy names it) holds the admin's right: its
+        # This machine (as the proxy names it) holds nothing by where it is.
+        status, _took = _answer_to_headers(
+            port, head + b"X-Forwarded-For: 127.0.0.1\r\n")
+        assert status.startswith(b"HTTP/1.1 413"), status
+        # The device that opened the admin link holds the admin's right: its
         # body is read.
+        key = (tmp_path / "instance" / "admin_key").read_text().strip()
+        opened = urllib.request.build_opener(_NoRedirect()).open
+        try:
+            opened(f"http://{HOST}:{port}/admin/key/{key}", timeout=30)
+        except urllib.error.HTTPError as answer:
+            cookie = answer.headers["Set-Cookie"].split(";", 1)[0]
         with socket.create_connection((HOST, port), timeout=3) as sock:
-            sock.sendall(head + b"X-Forwarded-For: 127.0.0.1\r\n\r\n" + b'{"format"')
+            sock.sendall(head + f"Cookie: {cookie}\r\n\r\n".encode() + b'{"format"')
             with pytest.raises(TimeoutError):
                 sock.recv(4096)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Keep a redirect's answer (and its Set-Cookie) instead of following it."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
 
 
 def _post(port: int, path: str, body: Any,
