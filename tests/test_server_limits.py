@@ -229,13 +229,14 @@ def test_with_the_disk_nearly_full_moves_are_stored_and_new_games_refused(
             server(disk / "instance") as (_proc, port):
         game = call(port, "POST", "/api/games", {"players": ["Ann", "Bob"]})
         token = {"X-Edit-Token": game["edit_token"]}
-        # Fill the disk to a MiB under the reserve: room for many moves still.
+        # Fill the disk until one to two MiB are left: far under the reserve,
+        # and still room for the moves of the games being played.
         free = shutil.disk_usage(disk).free
         with open(disk / "filler", "wb") as filler:
             filler.truncate(0)
-            for _ in range((free - reserve) // 2**20 + 1):
+            for _ in range((free - 2**20) // 2**20):
                 filler.write(b"\0" * 2**20)
-        assert shutil.disk_usage(disk).free < reserve
+        assert 2**20 <= shutil.disk_usage(disk).free < 2 * 2**20 < reserve
 
         status, answer, _headers = _post(
             port, "/api/games", {"players": ["Cas", "Dirk"]}, {})
