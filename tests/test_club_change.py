@@ -305,10 +305,13 @@ def test_the_upgrade_to_unreused_night_ids_keeps_every_game_at_its_night(
         "BEGIN;"
         "CREATE TABLE events_old (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
         " date TEXT NOT NULL, edit_token TEXT NOT NULL, created_at TEXT NOT NULL);"
-        "INSERT INTO events_old SELECT * FROM events;"
+        "INSERT INTO events_old SELECT id, name, date, edit_token, created_at"
+        " FROM events;"
         "DROP TABLE events; ALTER TABLE events_old RENAME TO events;"
+        "DROP TABLE event_rounds; DROP TABLE seasons;"
         "DELETE FROM sqlite_sequence WHERE name = 'events';"
-        "DELETE FROM _sqlite_migrations WHERE name = 'm810_event_ids_never_reused';"
+        "DELETE FROM _sqlite_migrations WHERE name IN"
+        " ('m810_event_ids_never_reused', 'm840_club_organiser');"
         "COMMIT;"
     )
     conn.close()

@@ -84,8 +84,10 @@ def test_the_join_code_is_a_qr_of_the_link_for_the_host_only(app: Flask) -> None
     event = new_event(host)
     page = parse(host.get(f"/events/{event['id']}").data)
     link = page.find("a", data_join_link=True).attrs["href"]
+    # The join token, never the organiser's (CONTRACT §14).
+    assert event["join_token"] != event["edit_token"]
     assert link == (f"http://192.168.1.20:5000/events/{event['id']}/join/"
-                    f"{event['edit_token']}")
+                    f"{event['join_token']}")
     svg = host.get(f"/events/{event['id']}/join.svg")
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
     assert "no-store" in svg.headers["Cache-Control"]

@@ -23,28 +23,56 @@ class EventNotFound(LookupError):
 
 
 def create_event(name: str, date: str) -> tuple[int, str]:
-    """Store a new event; return (id, edit token)."""
+    """Store a new event with its edit (organiser's) and join tokens; return
+    (id, edit token)."""
     token = secrets.token_urlsafe(16)
     db = get_db()
     with immediate(db):
         cursor = db.conn.execute(
-            "INSERT INTO events (name, date, edit_token, created_at)"
-            " VALUES (?, ?, ?, ?)",
-            [name, date, token, now()],
+            "INSERT INTO events (name, date, edit_token, join_token, created_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [name, date, token, secrets.token_urlsafe(16), now()],
         )
     return int(cursor.lastrowid or 0), token
 
 
 def get_event(event_id: int) -> dict[str, Any]:
-    """Return the event's id, name, date and created_at; raise EventNotFound."""
+    """Return the event's id, name, date, created_at, season (id or None) and
+    count_ended (whether games ended early count); raise EventNotFound."""
     row = None
     if 0 <= event_id <= MAX_GAME_ID:
         row = get_db().conn.execute(
-            "SELECT id, name, date, created_at FROM events WHERE id = ?", [event_id]
+            "SELECT id, name, date, created_at, season_id, count_ended"
+            " FROM events WHERE id = ?", [event_id]
         ).fetchone()
     if row is None:
         raise EventNotFound(event_id)
-    return {"id": row[0], "name": row[1], "date": row[2], "created_at": row[3]}
+    return {"id": row[0], "name": row[1], "date": row[2], "created_at": row[3],
+            "season": row[4], "count_ended": bool(row[5])}
+
+
+def join_token(event_id: int) -> str | None:
+    """Return the token the event's join link carries (it adds tables and
+    nothing else), or None when there is no such event."""
+    if not 0 <= event_id <= MAX_GAME_ID:
+        return None
+    row = get_db().conn.execute(
+        "SELECT join_token FROM events WHERE id = ?", [event_id]
+    ).fetchone()
+    return str(row[0]) if row else None
+
+
+def set_event_options(event_id: int, season: int | None, count_ended: bool) -> None:
+    """Put the event in a season (None: in none) and say whether its games
+    ended early count; raise EventNotFound."""
+    db = get_db()
+    with immediate(db):
+        changed = db.conn.execute(
+            "UPDATE events SET season_id = ?, count_ended = ? WHERE id = ?",
+            [season, int(count_ended), event_id],
+        ).rowcount
+    if not changed:
+        raise EventNotFound(event_id)
 
 
 def event_token(event_id: int) -> str | None:
@@ -274,9 +302,10 @@ def restore_events(
         ).fetchone()
         if row is None:
             cursor = db.conn.execute(
-                "INSERT INTO events (name, date, edit_token, created_at)"
-                " VALUES (?, ?, ?, ?)",
-                [event.name, event.date, secrets.token_urlsafe(16), event.created_at],
+                "INSERT INTO events (name, date, edit_token, join_token, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [event.name, event.date, secrets.token_urlsafe(16),
+                 secrets.token_urlsafe(16), event.created_at],
             )
             event_id = int(cursor.lastrowid or 0)
         else:

@@ -706,6 +706,38 @@ def m830_pin_tries_since(db: sqlite_utils.Database) -> None:
     db.execute("DELETE FROM pin_tries")
 
 
+@migrations()
+def m840_club_organiser(db: sqlite_utils.Database) -> None:
+    """Split a club night's right (CONTRACT §14, §15): the join token its QR
+    code carries adds tables and nothing else, the edit token stays the
+    organiser's. A night stored before gets a join token of its own (128
+    random bits), so its old QR code, which carried the edit token, keeps
+    the organiser's right for whoever already holds it. Seasons group nights;
+    count_ended is the organiser's choice whether a game ended early counts.
+    """
+    _create_statements(db, """
+        CREATE TABLE seasons (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        ALTER TABLE events ADD COLUMN join_token TEXT;
+        ALTER TABLE events ADD COLUMN season_id INTEGER
+            REFERENCES seasons(id) ON DELETE SET NULL;
+        ALTER TABLE events ADD COLUMN count_ended INTEGER NOT NULL DEFAULT 1;
+        CREATE INDEX events_season ON events(season_id, date, id);
+        CREATE TABLE event_rounds (
+            event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            tables TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (event_id, number)
+        );
+    """)
+    db.execute("UPDATE events SET join_token = lower(hex(randomblob(16)))"
+               " WHERE join_token IS NULL")
+
+
 def _named_games(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
     """Return (type, name, sql) of every index on games, and of every trigger
     or view that is on games or names it, in the order they were made."""

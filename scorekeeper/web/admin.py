@@ -13,8 +13,16 @@ from werkzeug.wrappers import Response
 from .. import engine, text
 from ..i18n import gettext as _
 from ..store import TurnConflict, loaded, running
+from ..store import events as club
 from ..store import games as stored
-from .auth import admin_key_opens, admin_login, grant_admin, is_admin, remember_token
+from .auth import (
+    admin_key_opens,
+    admin_login,
+    grant_admin,
+    is_admin,
+    remember_event_token,
+    remember_token,
+)
 from .forms import AdminLoginForm, CloseForm, ConfirmForm
 from .pages import can_edit, is_stale
 
@@ -91,6 +99,33 @@ def grant_by_number() -> Response:
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
         abort(400)
     return grant(int(raw))
+
+
+@bp.post("/admin/events/<int:event_id>/grant")
+def grant_event(event_id: int) -> Response:
+    """Give this device the organiser's right to a club night (CONTRACT §14),
+    a restored one too, whose token no device held."""
+    if not is_admin():
+        abort(403)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    token = club.event_token(event_id)
+    if token is None:
+        abort(404)
+    remember_event_token(event_id, token)
+    flash(_("This device is now the organiser of this club night."), "info")
+    return redirect(url_for("events.event", event_id=event_id))
+
+
+@bp.post("/admin/event-grant")
+def grant_event_by_number() -> Response:
+    """grant_event, for a club night's number typed on the admin page."""
+    raw = request.form.get("event", "").strip().lstrip("#")
+    if not is_admin():
+        abort(403)
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
+        abort(400)
+    return grant_event(int(raw))
 
 
 @bp.post("/admin/games/<int:game_id>/close")

@@ -47,6 +47,7 @@ from .forms import (
     TablesForm,
 )
 from .live import event_stream, polled_state
+from .pages import organises
 
 bp = Blueprint("events", __name__)
 
@@ -138,7 +139,8 @@ def api_create() -> tuple[Response, int]:
         _bad(str(exc))
     event_id, token = club.create_event(name, day)
     auth.remember_event_token(event_id, token)
-    return jsonify({**event_json(event_id), "edit_token": token}), 201
+    return jsonify({**event_json(event_id), "edit_token": token,
+                    "join_token": club.join_token(event_id)}), 201
 
 
 @api_bp.get("/events/<int:event_id>")
@@ -154,6 +156,7 @@ def _may_change_by_api(event_id: int) -> None:
     token = club.event_token(event_id)
     if token is None:
         raise club.EventNotFound(event_id)
+    # The organiser's token alone: the join token adds tables, nothing else.
     allowed, reason = auth.request_may_add_to_event(event_id, token)
     if allowed or auth.is_admin():
         return
@@ -204,15 +207,17 @@ def api_ratings() -> Response:
 
 
 def may_add(event_id: int) -> bool:
-    """Return whether this browser's session holds the event's token."""
-    token = club.event_token(event_id)
-    return auth.holds_event(event_id, token)
+    """Return whether this device may add tables to the event: it holds the
+    organiser's or the join right, or the admin's."""
+    return (organises(event_id) or auth.is_admin()
+            or auth.holds_event(event_id, club.join_token(event_id)))
 
 
 def may_change(event_id: int) -> bool:
-    """Return whether this browser may rename or delete the event: it holds
-    the event's token, or it is this machine or an admin session."""
-    return may_add(event_id) or auth.is_admin()
+    """Return whether this device may rename, delete or pair the event, and
+    correct its games: the organiser's right or the admin's (never the join
+    link's)."""
+    return organises(event_id) or auth.is_admin()
 
 
 def _require_change(event_id: int) -> dict[str, Any]:
@@ -303,7 +308,7 @@ def event_context(event_id: int) -> dict[str, Any]:
     tables = _tables(event_id)
     standings = _standings_with_ratings(event_id)
     allowed = may_add(event_id)
-    token = club.event_token(event_id) if allowed else None
+    token = club.join_token(event_id) if allowed else None
     finished = sum(1 for t in tables if t["status"] == "finished"
                    and t["end_reason"] != "abandoned")
     running = sum(1 for t in tables if t["status"] == "active")
@@ -311,7 +316,9 @@ def event_context(event_id: int) -> dict[str, Any]:
         "live_key": club.change_key(event_id),
         "event": event, "tables": tables, "standings": standings,
         "may_add": allowed,
-        "may_change": allowed or auth.is_admin(),
+        "may_change": may_change(event_id),
+        "may_grant": auth.is_admin() and not organises(event_id),
+        "grant_form": ConfirmForm(),
         "join_link": _join_link(event_id, token) if token else None,
         "finished": finished, "running": running,
         "note": text.standings_note(finished, running),
@@ -364,11 +371,16 @@ def delete(event_id: int) -> Response:
 
 @bp.get("/events/<int:event_id>/join/<token>")
 def join(event_id: int, token: str) -> Response:
-    """Give this device the club night's right (the QR code's link)."""
-    held = club.event_token(event_id)
-    if held is None or not auth.same_text(token, held):
+    """Give this device the right the link carries: the join token's (add
+    tables) from the QR code, or the organiser's from an older night's link,
+    whose token is the edit token. A device already the organiser stays so."""
+    organiser = club.event_token(event_id)
+    joining = club.join_token(event_id)
+    if organiser is None or joining is None or not (
+            auth.same_text(token, organiser) or auth.same_text(token, joining)):
         abort(404)
-    auth.remember_event_token(event_id, token)
+    if not organises(event_id):
+        auth.remember_event_token(event_id, token)
     flash(_("This device can now start tables at this club night."), "info")
     return redirect(url_for("events.event", event_id=event_id))
 
@@ -379,7 +391,7 @@ def join_code(event_id: int) -> Response:
     club.get_event(event_id)
     if not may_add(event_id):
         abort(403)
-    token = club.event_token(event_id) or ""
+    token = club.join_token(event_id) or ""
     url = _join_link(event_id, token)
     if url is None:
         abort(404)

@@ -270,7 +270,8 @@ def _events_offered() -> list[dict[str, Any]]:
     token: it created them or followed their join link), newest first."""
     offered = []
     for event_id in device_event_ids():
-        if holds_event(event_id, club.event_token(event_id)):
+        if holds_event(event_id, club.event_token(event_id)) \
+                or holds_event(event_id, club.join_token(event_id)):
             offered.append(club.get_event(event_id))
     return sorted(offered, key=lambda e: (e["date"], e["id"]), reverse=True)
 

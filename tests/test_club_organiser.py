@@ -1,0 +1,88 @@
+"""A club night's two rights (CONTRACT §14, §15): the join link adds tables
+and nothing else; the organiser (the night's edit token) renames, deletes and
+corrects any game of the night; the admin gives a device the organiser's
+right to any night."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+from test_club_night import new_event
+
+
+def joined(app: Flask, event: dict) -> FlaskClient:
+    """A table's phone that scanned the night's QR code."""
+    phone = app.test_client()
+    answer = phone.get(f"/events/{event['id']}/join/{event['join_token']}")
+    assert answer.status_code == 302
+    return phone
+
+
+def table_by_join_token(phone: FlaskClient, event: dict) -> int:
+    answer = phone.post("/api/games", json={"players": ["Ann", "Bob"],
+                                            "event": event["id"]},
+                        headers={"X-Event-Token": event["join_token"]})
+    assert answer.status_code == 201, answer.get_json()
+    game_id: int = answer.get_json()["id"]
+    tile = {"row": 0, "col": 0, "color": "red", "shape": "circle"}
+    assert phone.post(f"/api/games/{game_id}/moves", json={
+        "type": "place", "tiles": [tile]},
+        headers={"X-Edit-Token": answer.get_json()["edit_token"]}).status_code == 201
+    return game_id
+
+
+def test_the_join_token_adds_a_table_and_nothing_else(app: Flask) -> None:
+    host = app.test_client()
+    event = new_event(host, "Friday")
+    assert event["join_token"] != event["edit_token"]
+    phone = joined(app, event)
+    game_id = table_by_join_token(phone, event)
+    assert host.get(f"/api/events/{event['id']}").get_json()["games"] == [game_id]
+    by_join = {"X-Event-Token": event["join_token"]}
+    assert phone.patch(f"/api/events/{event['id']}", json={"name": "Mine"},
+                       headers=by_join).status_code == 403
+    assert phone.delete(f"/api/events/{event['id']}",
+                        headers=by_join).status_code == 403
+    # The page too: no rename, no delete, no correction of another table.
+    assert phone.get(f"/events/{event['id']}/edit").status_code == 403
+    assert phone.post(f"/events/{event['id']}/delete").status_code == 403
+    page = phone.get(f"/events/{event['id']}").get_data(as_text=True)
+    assert "data-event-change" not in page and "data-add-table" in page
+    assert host.get(f"/api/events/{event['id']}").get_json()["name"] == "Friday"
+
+
+def test_the_organiser_corrects_any_game_of_the_night(app: Flask) -> None:
+    host = app.test_client()
+    event = new_event(host, "Friday")
+    game_id = table_by_join_token(joined(app, event), event)
+    stranger = app.test_client()
+    assert stranger.get(f"/games/{game_id}/moves/1/edit").status_code == 403
+    # The host never held this game's own right: the night's gives it.
+    assert host.get(f"/games/{game_id}/moves/1/edit").status_code == 200
+    assert host.delete(f"/api/games/{game_id}/moves/last", headers={
+        "X-Event-Token": event["edit_token"]}).status_code == 200
+    assert stranger.delete(f"/api/games/{game_id}/moves/last", headers={
+        "X-Event-Token": event["join_token"]}).status_code == 403
+    # Following the join link again leaves the organiser the organiser.
+    host.get(f"/events/{event['id']}/join/{event['join_token']}")
+    assert host.get(f"/events/{event['id']}/edit").status_code == 200
+
+
+def test_the_admin_makes_a_device_the_organiser_of_any_night(app: Flask) -> None:
+    host = app.test_client()
+    event = new_event(host, "Friday")
+    game_id = table_by_join_token(host, event)
+    admin = app.test_client()
+    admin.get(f"/admin/key/{app.config['ADMIN_KEY']}")
+    page = admin.get(f"/events/{event['id']}").get_data(as_text=True)
+    assert "data-grant-event" in page
+    assert admin.get(f"/games/{game_id}/moves/1/edit").status_code == 403
+    answer = admin.post("/admin/event-grant", data={"event": str(event["id"])})
+    assert answer.status_code == 302
+    assert admin.get(f"/games/{game_id}/moves/1/edit").status_code == 200
+    assert "data-grant-event" not in admin.get(
+        f"/events/{event['id']}").get_data(as_text=True)
+    guest = app.test_client()
+    assert guest.post("/admin/event-grant",
+                      data={"event": str(event["id"])}).status_code == 403
+
