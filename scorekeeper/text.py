@@ -1111,6 +1111,7 @@ def standings_labels() -> dict[str, str]:
         "wins": gettext("Wins"),
         "points": gettext("Points"),
         "rating": gettext("Rating"),
+        "value": gettext("Value"),
     }
 
 
@@ -1193,3 +1194,34 @@ def day(value: str) -> str:
     except (TypeError, ValueError):
         return str(value)
     return str(dates.format_date(moment, "medium", locale=i18n.current().locale))
+
+
+# club nights: scorings, seasons and rounds (CONTRACT §14), kept together
+
+
+def scoring_names() -> dict[str, str]:
+    """Return each standings scoring's name (engine.SCORINGS)."""
+    return {
+        "wins": gettext("Wins"),
+        "placement": gettext("Placement"),
+        "share": gettext("Share of the table"),
+    }
+
+
+def scoring_note(scoring: str, count_ended: bool) -> str:
+    """Return how the standings were computed under the scoring."""
+    how = {
+        "wins": gettext(
+            "A win counts 1 (a shared top score is a win for each)."),
+        "placement": gettext(
+            "Each game counts 1 for every player at the table who finished"
+            " below, a half for one level: a win at a table of 4 counts 3, of"
+            " 2 counts 1."),
+        "share": gettext(
+            "Each game counts the player's score divided by the table's mean"
+            " score."),
+    }[scoring]
+    ended = gettext("Games ended early count.") if count_ended else gettext(
+        "Games ended early do not count.")
+    return gettext("%(how)s Ties: then points, then name. %(ended)s",
+                   how=how, ended=ended)

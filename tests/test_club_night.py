@@ -76,6 +76,7 @@ def expected_standings(finals: list[dict[str, Any]]) -> list[dict[str, Any]]:
             row["games"] += 1
             row["wins"] += int(score == top and not excluded)
             row["points"] += score
+            row["value"] = row["wins"]
     ordered = sorted(rows.items(), key=lambda kv: (-kv[1]["wins"], -kv[1]["points"],
                                                    kv[0]))
     out = []

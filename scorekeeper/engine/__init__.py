@@ -88,9 +88,23 @@ from .parse import (
 from .records import FORMAT, dumps_record, from_record, to_record, write_record
 from .scoring import LineScore, MoveScore
 from .search import best_moves, legal_moves
+from .standings import (
+    SCORINGS,
+    Scoring,
+    Seat,
+    measures,
+    season_standings,
+    standings,
+)
 from .tiles import CLASSIC, COLOR_NAMES, CUBES, SHAPE_NAMES, Variant
 
 __all__ = [
+    "SCORINGS",
+    "Scoring",
+    "Seat",
+    "measures",
+    "season_standings",
+    "standings",
     "Board", "Placement", "MAX_COORDINATE", "MAX_MOVES",
     "EngineError", "BadInput", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",
     "RECORD_ERROR_CODES",

@@ -9,6 +9,7 @@ from typing import Any
 
 import sqlite_utils
 
+from .. import engine
 from .cache import MAX_GAME_ID
 from .connection import get_db, immediate
 from .games import now
@@ -213,41 +214,35 @@ def change_key(event_id: int) -> str:
     return f"{row[2]}-{row[3] or ''}-{int(row[4])}-{int(row[5])}-{named:08x}"
 
 
-def standings(event_id: int) -> list[dict[str, Any]]:
-    """Return the event's standings (CONTRACT §14): one row per player (by name
-    key) over its finished games (an abandoned one has no result): name, games,
-    wins, points, rank; by wins, then points, then name; ties share a rank.
+def standings(event_id: int, scoring: engine.Scoring = "wins") -> list[dict[str, Any]]:
+    """Return the event's standings (CONTRACT §14, engine.standings) over its
+    counted games: finished, not abandoned, and, unless the organiser said
+    so, not ended early; raise EventNotFound."""
+    event = get_event(event_id)
+    return engine.standings(
+        results([event_id], event["count_ended"]), scoring)
 
-    A player's name is as written in their latest game of the event.
-    """
-    rows: dict[str, dict[str, Any]] = {}
-    for name, key, score, winner in get_db().conn.execute(
-        "SELECT p.name, p.name_key, p.score, p.is_winner"
-        " FROM games g INDEXED BY games_event JOIN game_players p"
-        " ON p.game_id = g.id WHERE g.event_id = ? AND p.is_winner IS NOT NULL"
-        " ORDER BY g.id, p.seat",
-        [event_id],
+
+def results(event_ids: Sequence[int], count_ended: bool = True
+            ) -> list[list[engine.Seat]]:
+    """Return the seats of the events' games that have a result (an abandoned
+    one has none), by the events' dates, then in the order they were made;
+    without count_ended, a game ended early (closed with reason `ended`) is
+    left out."""
+    marks = ", ".join("?" * len(event_ids))
+    games: dict[int, list[engine.Seat]] = {}
+    for game_id, name, key, score, excluded in get_db().conn.execute(
+        "SELECT g.id, p.name, p.name_key, p.score, p.excluded"
+        " FROM events e JOIN games g INDEXED BY games_event ON g.event_id = e.id"
+        " JOIN game_players p ON p.game_id = g.id"
+        f" WHERE e.id IN ({marks}) AND p.is_winner IS NOT NULL"
+        " AND (? OR g.end_reason IS NOT 'ended')"
+        " ORDER BY e.date, g.id, p.seat",
+        [*event_ids, int(count_ended)],
     ):
-        row = rows.setdefault(
-            key, {"name": name, "games": 0, "wins": 0, "points": 0}
-        )
-        row["name"] = name
-        row["games"] += 1
-        row["wins"] += winner
-        row["points"] += score
-    ordered = sorted(
-        rows.items(),
-        key=lambda item: (-item[1]["wins"], -item[1]["points"], item[0]),
-    )
-    out: list[dict[str, Any]] = []
-    for place, (_key, row) in enumerate(ordered):
-        previous = out[-1] if out else None
-        same = previous is not None and (previous["wins"], previous["points"]) == (
-            row["wins"], row["points"]
-        )
-        out.append({**row, "rank": previous["rank"] if same and previous
-                    else place + 1})
-    return out
+        games.setdefault(game_id, []).append(
+            engine.Seat(key, name, score, bool(excluded)))
+    return list(games.values())
 
 
 def event_players(event_id: int) -> list[str]:

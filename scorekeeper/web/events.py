@@ -33,7 +33,7 @@ from werkzeug.wrappers import Response
 
 from .. import engine, formats, net, text
 from ..i18n import gettext as _
-from ..store import GameNotFound, loaded, ratings
+from ..store import GameNotFound, loaded, ratings, seasons
 from ..store import events as club
 from ..store import games as stored
 from . import auth
@@ -109,17 +109,29 @@ def check_event_date(value: object) -> str:
 
 def _with_standings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Return standings rows (CONTRACT §14 keys only)."""
-    keys = ("name", "games", "wins", "points", "rank")
+    keys = ("name", "games", "wins", "points", "value", "rank")
     return [{key: row[key] for key in keys} for row in rows]
 
 
-def event_json(event_id: int) -> dict[str, Any]:
+def asked_scoring() -> engine.Scoring:
+    """Return the scoring the request asks for (?scoring=, CONTRACT §14):
+    wins when left out; anything else refused with a 400."""
+    value = request.args.get("scoring", "wins")
+    if value not in engine.SCORINGS:
+        raise _Refused(400, "bad_request", _(
+            "Standings are scored by %(names)s.", names=", ".join(engine.SCORINGS)))
+    scoring: engine.Scoring = value  # type: ignore[assignment]
+    return scoring
+
+
+def event_json(event_id: int, scoring: engine.Scoring = "wins") -> dict[str, Any]:
     """Return an event as CONTRACT §14 answers it."""
     event = club.get_event(event_id)
     return {
         "id": event["id"], "name": event["name"], "date": event["date"],
-        "games": club.event_game_ids(event_id),
-        "standings": _with_standings(club.standings(event_id)),
+        "season": event["season"], "count_ended": event["count_ended"],
+        "games": club.event_game_ids(event_id), "scoring": scoring,
+        "standings": _with_standings(club.standings(event_id, scoring)),
     }
 
 
@@ -145,8 +157,8 @@ def api_create() -> tuple[Response, int]:
 
 @api_bp.get("/events/<int:event_id>")
 def api_event(event_id: int) -> Response:
-    """Return an event: its games and standings."""
-    return jsonify(event_json(event_id))
+    """Return an event: its games and standings (?scoring=)."""
+    return jsonify(event_json(event_id, asked_scoring()))
 
 
 def _may_change_by_api(event_id: int) -> None:
@@ -181,7 +193,17 @@ def api_change(event_id: int) -> Response:
         day = check_event_date(body.get("date", event["date"]))
     except ValueError as exc:
         raise _Refused(422, "invalid_event", str(exc)) from None
+    season = body.get("season", event["season"])
+    count_ended = body.get("count_ended", event["count_ended"])
+    if season is not None and (not isinstance(season, int) or isinstance(season, bool)):
+        _bad(_('"season" must be a season\'s id (a whole number) or null.'),
+             "bad_request")
+    if not isinstance(count_ended, bool):
+        _bad(_('"count_ended" must be true or false.'), "bad_request")
+    if season is not None:
+        seasons.get_season(season)
     club.rename_event(event_id, name, day)
+    club.set_event_options(event_id, season, count_ended)
     return jsonify(event_json(event_id))
 
 
@@ -192,6 +214,47 @@ def api_delete(event_id: int) -> Response:
     _may_change_by_api(event_id)
     kept = club.delete_event(event_id)
     return jsonify({"id": event_id, "deleted": True, "games": kept})
+
+
+@bp.errorhandler(seasons.SeasonNotFound)
+@api_bp.errorhandler(seasons.SeasonNotFound)
+def _no_season(exc: seasons.SeasonNotFound) -> Response | Any:
+    if is_api_path():
+        return error_response(
+            404, "not_found", _("There is no season %(id)s.", id=exc.season_id))
+    return error_page(NotFound())
+
+
+def season_json(season_id: int, scoring: engine.Scoring = "wins",
+                best: int | None = None) -> dict[str, Any]:
+    """Return a season as CONTRACT §14 answers it: its nights and the
+    standings of all their games together (each night's choice of whether
+    games ended early count), or of each player's best `best` nights."""
+    season = seasons.get_season(season_id)
+    nights = [club.results([night], club.get_event(night)["count_ended"])
+              for night in season["events"]]
+    return {**season, "scoring": scoring,
+            "standings": engine.season_standings(nights, scoring, best)}
+
+
+@api_bp.post("/seasons")
+def api_create_season() -> tuple[Response, int]:
+    """Create a season: 201 with its id, name and (no) events."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        _bad(_("The request body must be a JSON object."), "bad_request")
+    try:
+        name = check_event_name(body.get("name"))
+    except ValueError as exc:
+        raise _Refused(422, "invalid_season", str(exc)) from None
+    season_id = seasons.create_season(name)
+    return jsonify(seasons.get_season(season_id)), 201
+
+
+@api_bp.get("/seasons/<int:season_id>")
+def api_season(season_id: int) -> Response:
+    """Return a season: its nights and standings (?scoring=)."""
+    return jsonify(season_json(season_id, asked_scoring()))
 
 
 @api_bp.get("/ratings")
@@ -292,8 +355,16 @@ def _tables(event_id: int) -> list[dict[str, Any]]:
     return tables
 
 
-def _standings_with_ratings(event_id: int) -> list[dict[str, Any]]:
-    rows = club.standings(event_id)
+def page_scoring() -> engine.Scoring:
+    """Return the scoring a page asks for (?scoring=), wins when it names none."""
+    value = request.args.get("scoring", "wins")
+    scoring: engine.Scoring = value if value in engine.SCORINGS else "wins"  # type: ignore[assignment]
+    return scoring
+
+
+def _standings_with_ratings(event_id: int, scoring: engine.Scoring = "wins"
+                            ) -> list[dict[str, Any]]:
+    rows = club.standings(event_id, scoring)
     found = ratings.ratings_by_key([engine.name_key(row["name"]) for row in rows])
     for row in rows:
         rated = found.get(engine.name_key(row["name"]))
@@ -303,10 +374,11 @@ def _standings_with_ratings(event_id: int) -> list[dict[str, Any]]:
 
 
 def event_context(event_id: int) -> dict[str, Any]:
-    """Return what the event page shows."""
+    """Return what the event page shows (standings by the page's ?scoring=)."""
     event = club.get_event(event_id)
     tables = _tables(event_id)
-    standings = _standings_with_ratings(event_id)
+    scoring = page_scoring()
+    standings = _standings_with_ratings(event_id, scoring)
     allowed = may_add(event_id)
     token = club.join_token(event_id) if allowed else None
     finished = sum(1 for t in tables if t["status"] == "finished"
@@ -322,6 +394,8 @@ def event_context(event_id: int) -> dict[str, Any]:
         "join_link": _join_link(event_id, token) if token else None,
         "finished": finished, "running": running,
         "note": text.standings_note(finished, running),
+        "scoring": scoring, "scorings": text.scoring_names(),
+        "scoring_note": text.scoring_note(scoring, event["count_ended"]),
         "players": club.event_players(event_id),
     }
 
@@ -367,6 +441,17 @@ def delete(event_id: int) -> Response:
     kept = club.delete_event(event_id)
     flash(text.event_deleted(len(kept)), "success")
     return redirect(url_for("events.index"))
+
+
+@bp.post("/events/<int:event_id>/count-ended")
+def count_ended(event_id: int) -> Response:
+    """Count the games ended early in the standings, or leave them out (the
+    organiser's choice, CONTRACT §14)."""
+    event = _require_change(event_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    club.set_event_options(event_id, event["season"], not event["count_ended"])
+    return redirect(url_for("events.event", event_id=event_id))
 
 
 @bp.get("/events/<int:event_id>/join/<token>")
