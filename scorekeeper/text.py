@@ -1225,3 +1225,8 @@ def scoring_note(scoring: str, count_ended: bool) -> str:
         "Games ended early do not count.")
     return gettext("%(how)s Ties: then points, then name. %(ended)s",
                    how=how, ended=ended)
+
+
+def ratings_as_of(day_: str) -> str:
+    """Say that a night's ratings are as they stood at the end of that day."""
+    return gettext("Ratings as they stood at the end of %(day)s.", day=day(day_))

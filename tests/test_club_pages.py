@@ -159,9 +159,11 @@ def test_the_standings_download_as_csv_and_pdf(client: FlaskClient) -> None:
     assert response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
-    assert rows[0] == ["rank", "name", "games", "wins", "points", "rating"]
-    assert rows[1][:5] == ["1", "'=cmd", "1", "1", "2"]
-    assert float(rows[1][5]) > float(rows[2][5])
+    assert rows[0] == ["rank", "name", "games", "wins", "points", "value", "rating",
+                       "as_of"]
+    assert rows[1][:6] == ["1", "'=cmd", "1", "1", "2", "1"]
+    assert float(rows[1][6]) > float(rows[2][6])
+    assert rows[1][7] == event["date"]
     pdf = client.get(f"/events/{event['id']}/standings.pdf?lang=de")
     assert pdf.mimetype == "application/pdf" and pdf.data.startswith(b"%PDF")
     sheet = parse(client.get(f"/events/{event['id']}/standings?lang=fr").data)

@@ -362,10 +362,14 @@ def page_scoring() -> engine.Scoring:
     return scoring
 
 
-def _standings_with_ratings(event_id: int, scoring: engine.Scoring = "wins"
-                            ) -> list[dict[str, Any]]:
+def _standings_with_ratings(event_id: int, scoring: engine.Scoring = "wins",
+                            as_of: str | None = None) -> list[dict[str, Any]]:
+    """Return the standings, each row with its player's rating: today's, or as
+    it stood at the end of the day as_of (a night's files, CONTRACT §14)."""
     rows = club.standings(event_id, scoring)
-    found = ratings.ratings_by_key([engine.name_key(row["name"]) for row in rows])
+    keys = [engine.name_key(row["name"]) for row in rows]
+    found = ratings.ratings_as_of(keys, as_of) if as_of else ratings.ratings_by_key(
+        keys)
     for row in rows:
         rated = found.get(engine.name_key(row["name"]))
         row["rating"] = rated["ordinal"] if rated else None
@@ -373,12 +377,14 @@ def _standings_with_ratings(event_id: int, scoring: engine.Scoring = "wins"
     return rows
 
 
-def event_context(event_id: int) -> dict[str, Any]:
-    """Return what the event page shows (standings by the page's ?scoring=)."""
+def event_context(event_id: int, dated: bool = False) -> dict[str, Any]:
+    """Return what the event page shows (standings by the page's ?scoring=);
+    dated: with the ratings as they stood at the end of the night."""
     event = club.get_event(event_id)
     tables = _tables(event_id)
     scoring = page_scoring()
-    standings = _standings_with_ratings(event_id, scoring)
+    standings = _standings_with_ratings(
+        event_id, scoring, event["date"] if dated else None)
     allowed = may_add(event_id)
     token = club.join_token(event_id) if allowed else None
     finished = sum(1 for t in tables if t["status"] == "finished"
@@ -396,6 +402,7 @@ def event_context(event_id: int) -> dict[str, Any]:
         "note": text.standings_note(finished, running),
         "scoring": scoring, "scorings": text.scoring_names(),
         "scoring_note": text.scoring_note(scoring, event["count_ended"]),
+        "as_of": text.ratings_as_of(event["date"]) if dated else "",
         "players": club.event_players(event_id),
     }
 
@@ -584,19 +591,21 @@ def start_tables(event_id: int) -> Response:
 
 
 def _standings_file(event_id: int) -> formats.StandingsFile:
-    context = event_context(event_id)
+    context = event_context(event_id, dated=True)
     event = context["event"]
     return formats.StandingsFile(
         id=event_id, name=event["name"], date=event["date"],
         rows=context["standings"], finished=context["finished"],
         running=context["running"],
+        notes=(context["scoring_note"], context["as_of"]),
     )
 
 
 @bp.get("/events/<int:event_id>/standings")
 def standings_sheet(event_id: int) -> str:
-    """Show the standings as a printable sheet, in the page's language."""
-    context = event_context(event_id)
+    """Show the standings as a printable sheet, in the page's language, with
+    the ratings as they stood at the end of the night."""
+    context = event_context(event_id, dated=True)
     return render_template("events/standings.html", **context,
                            labels=text.standings_labels())
 
