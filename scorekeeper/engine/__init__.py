@@ -9,7 +9,14 @@ Pure Python, standard library only; the web app builds on it, never the reverse.
 """
 
 from .board import Board
-from .club import SeatingError, rating_ranks, seat_tables, table_sizes
+from .club import (
+    MAX_TABLE,
+    MIN_TABLE,
+    SeatingError,
+    rating_ranks,
+    seat_tables,
+    table_sizes,
+)
 from .discipline import (
     MAX_THINKING_SECONDS,
     MOVE_SECONDS,
@@ -86,6 +93,7 @@ from .parse import (
     thinking_time,
 )
 from .records import FORMAT, dumps_record, from_record, to_record, write_record
+from .rounds import round_sizes, swiss_tables
 from .scoring import LineScore, MoveScore
 from .search import best_moves, legal_moves
 from .standings import (
@@ -99,11 +107,15 @@ from .standings import (
 from .tiles import CLASSIC, COLOR_NAMES, CUBES, SHAPE_NAMES, Variant
 
 __all__ = [
+    "MAX_TABLE",
+    "MIN_TABLE",
     "SCORINGS",
     "Scoring",
     "Seat",
     "measures",
+    "round_sizes",
     "season_standings",
+    "swiss_tables",
     "standings",
     "Board", "Placement", "MAX_COORDINATE", "MAX_MOVES",
     "EngineError", "BadInput", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",

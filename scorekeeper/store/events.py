@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 import zlib
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
 import sqlite_utils
@@ -310,3 +312,39 @@ def restore_events(
             "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL",
             [(event_id, game_id) for game_id in ids if game_id is not None],
         )
+
+
+def add_round(event_id: int, tables: Sequence[Sequence[str]]) -> int:
+    """Keep a round's tables (names) as the event's next round; return its
+    number, counting from 1 per event."""
+    db = get_db()
+    with immediate(db):
+        row = db.conn.execute(
+            "SELECT coalesce(max(number), 0) + 1 FROM event_rounds WHERE event_id = ?",
+            [event_id]).fetchone()
+        db.conn.execute(
+            "INSERT INTO event_rounds (event_id, number, tables, created_at)"
+            " VALUES (?, ?, ?, ?)",
+            [event_id, row[0], json.dumps([list(t) for t in tables],
+                                          ensure_ascii=False), now()])
+    return int(row[0])
+
+
+def met_pairs(event_id: int) -> set[frozenset[str]]:
+    """Return every pair of name keys that sat at one table of the event: at
+    one of its games, or at a table of one of its rounds."""
+    db = get_db()
+    tables: dict[object, list[str]] = {}
+    for game_id, key in db.conn.execute(
+        "SELECT p.game_id, p.name_key FROM games g INDEXED BY games_event"
+        " JOIN game_players p ON p.game_id = g.id WHERE g.event_id = ?",
+        [event_id],
+    ):
+        tables.setdefault(game_id, []).append(key)
+    for number, stored in db.conn.execute(
+        "SELECT number, tables FROM event_rounds WHERE event_id = ?", [event_id]
+    ):
+        for index, names in enumerate(json.loads(stored)):
+            tables[(number, index)] = [engine.name_key(name) for name in names]
+    return {frozenset(pair) for keys in tables.values()
+            for pair in combinations(keys, 2)}

@@ -216,6 +216,56 @@ def api_delete(event_id: int) -> Response:
     return jsonify({"id": event_id, "deleted": True, "games": kept})
 
 
+def pair_round(event_id: int, pairing: str, names: list[str],
+               table_size: int, keep: bool = True) -> tuple[int, list[list[str]]]:
+    """Seat the players present for the event's next round: Swiss by the
+    night's standings so far, or balanced by rating (CONTRACT §14); keep it
+    as the night's next round (its number; 0 when not kept: the page's
+    suggestion, whose pairs count once its tables start). Raise
+    engine.InvalidName or engine.SeatingError."""
+    checked = _present_names(names)
+    sizes = engine.round_sizes(len(checked), table_size)
+    if pairing == "swiss":
+        place = {engine.name_key(row["name"]): index
+                 for index, row in enumerate(club.standings(event_id))}
+        order = sorted(checked, key=lambda name: (
+            place.get(engine.name_key(name), len(place)), engine.name_key(name)))
+        tables = engine.swiss_tables(order, sizes, club.met_pairs(event_id),
+                                     key=engine.name_key)
+    else:
+        tables = engine.seat_tables(checked, _present_ratings(checked), sizes=sizes)
+    return (club.add_round(event_id, tables) if keep else 0), tables
+
+
+@api_bp.post("/events/<int:event_id>/rounds")
+def api_round(event_id: int) -> tuple[Response, int]:
+    """Pair the night's next round (the organiser's): 201 with its number and
+    tables."""
+    club.get_event(event_id)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        _bad(_("The request body must be a JSON object."), "bad_request")
+    _may_change_by_api(event_id)
+    pairing = body.get("pairing", "swiss")
+    players = body.get("players")
+    size = body.get("table_size", 4)
+    if (pairing not in ("swiss", "rating") or not isinstance(players, list)
+            or not all(isinstance(p, str) for p in players)
+            or len(players) > MAX_PRESENT
+            or not isinstance(size, int) or isinstance(size, bool)
+            or not engine.MIN_TABLE <= size <= engine.MAX_TABLE):
+        _bad(_("A round takes \"pairing\" (swiss or rating), \"players\" (a list"
+               " of names) and \"table_size\" (2 to 4)."), "bad_request")
+    try:
+        number, tables = pair_round(event_id, pairing, players, size)
+    except engine.InvalidName as exc:
+        raise _Refused(422, exc.code, text.invalid_name(exc)) from None
+    except engine.SeatingError:
+        raise _Refused(422, "too_few_players",
+                       _("Seating needs at least two players.")) from None
+    return jsonify({"round": number, "tables": tables}), 201
+
+
 @bp.errorhandler(seasons.SeasonNotFound)
 @api_bp.errorhandler(seasons.SeasonNotFound)
 def _no_season(exc: seasons.SeasonNotFound) -> Response | Any:
@@ -542,7 +592,10 @@ def seating(event_id: int) -> str:
             error = str(exc)
         else:
             try:
-                if form.mode.data == "random":
+                if form.mode.data == "swiss":
+                    suggestion = pair_round(event_id, "swiss", checked,
+                                            engine.MAX_TABLE, keep=False)[1]
+                elif form.mode.data == "random":
                     suggestion = engine.seat_tables(checked, rng=random.Random())
                 else:
                     suggestion = engine.seat_tables(checked, _present_ratings(checked))

@@ -500,6 +500,7 @@ class SeatingForm(PageForm):
         choices=[
             choice("balanced", _l("Balanced by rating")),
             choice("random", _l("At random")),
+            choice("swiss", _l("Swiss: by tonight's standings, new opponents")),
         ],
         default="balanced",
     )
