@@ -1230,3 +1230,11 @@ def scoring_note(scoring: str, count_ended: bool) -> str:
 def ratings_as_of(day_: str) -> str:
     """Say that a night's ratings are as they stood at the end of that day."""
     return gettext("Ratings as they stood at the end of %(day)s.", day=day(day_))
+
+
+def season_best(best: int | None) -> str:
+    """Say which nights of a season count for each player."""
+    if best is None:
+        return gettext("Every night counts.")
+    return ngettext("Each player's best night counts.",
+                    "Each player's best %(num)d nights count.", best)

@@ -5,6 +5,8 @@ the standings of several nights together."""
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 import pytest
@@ -182,3 +184,38 @@ def test_the_night_page_says_how_standings_are_computed(client: FlaskClient) -> 
     page = client.get(f"/events/{event['id']}").get_data(as_text=True)
     assert "Games ended early do not count." in page
     assert 'data-standing="Ann"' not in page and 'data-standing="Cy"' in page
+
+
+def test_the_season_page_lists_its_nights_and_their_standings(
+    client: FlaskClient,
+) -> None:
+    made = client.post("/seasons", data={"name": "Spring"})
+    assert made.status_code == 302
+    season_url = made.headers["Location"]
+    season_id = int(season_url.rstrip("/").rsplit("/", 1)[1])
+    nights = [new_event(client, name, date=day) for name, day in (
+        ("One", "2026-12-04"), ("Two", "2026-12-11"))]
+    played_out(client, nights[0], ["Ann", "Bob"])
+    played_out(client, nights[1], ["Bob", "Ann"])
+    played_out(client, nights[1], ["Bob", "Cy"])
+    for night in nights:  # from the night's page, as its organiser
+        assert client.post(f"/events/{night['id']}/season",
+                           data={"season": str(season_id)}).status_code == 302
+    page = client.get(f"/seasons/{season_id}?scoring=placement").get_data(
+        as_text=True)
+    assert page.count("data-standing=") == 3 and "Every night counts." in page
+    api = client.get(f"/api/seasons/{season_id}?scoring=placement").get_json()
+    rows = list(csv.reader(io.StringIO(client.get(
+        f"/seasons/{season_id}/standings.csv?scoring=placement"
+    ).data.decode("utf-8-sig"))))
+    assert [r[1] for r in rows[1:]] == [r["name"] for r in api["standings"]]
+    assert [float(r[5]) for r in rows[1:]] == [r["value"] for r in api["standings"]]
+    # Best night only: Bob's night two (2 games) against Ann's best single night.
+    best = client.get(f"/api/seasons/{season_id}?best=1").get_json()["standings"]
+    every = client.get(f"/api/seasons/{season_id}").get_json()["standings"]
+    assert sum(r["games"] for r in best) < sum(r["games"] for r in every)
+    assert client.get(f"/api/seasons/{season_id}?best=0").status_code == 400
+    # Someone else's device may not move a night into a season.
+    stranger = client.application.test_client()
+    assert stranger.post(f"/events/{nights[0]['id']}/season",
+                         data={"season": ""}).status_code == 403

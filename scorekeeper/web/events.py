@@ -43,6 +43,7 @@ from .forms import (
     MAX_PRESENT,
     ConfirmForm,
     EventForm,
+    SeasonForm,
     SeatingForm,
     TablesForm,
 )
@@ -301,10 +302,95 @@ def api_create_season() -> tuple[Response, int]:
     return jsonify(seasons.get_season(season_id)), 201
 
 
+def _asked_best(refuse: bool) -> int | None:
+    """Return ?best= (each player's best N nights count), None when absent;
+    a value that is not a whole number from 1: 400 (refuse) or None."""
+    value = request.args.get("best", "")
+    if value.isascii() and value.isdigit() and 0 < int(value) <= MAX_BEST:
+        return int(value)
+    if value and refuse:
+        raise _Refused(400, "bad_request", _(
+            "\"best\" is a number of nights, from 1 to %(num)d.", num=MAX_BEST))
+    return None
+
+
+MAX_BEST = 100
+"""Most nights a season's ?best= may keep."""
+
+
 @api_bp.get("/seasons/<int:season_id>")
 def api_season(season_id: int) -> Response:
-    """Return a season: its nights and standings (?scoring=)."""
-    return jsonify(season_json(season_id, asked_scoring()))
+    """Return a season: its nights and standings (?scoring=, ?best=)."""
+    return jsonify(season_json(season_id, asked_scoring(), _asked_best(True)))
+
+
+@bp.route("/seasons", methods=["GET", "POST"])
+def season_index() -> str | Response:
+    """List the seasons; on a valid POST start a new one."""
+    form = SeasonForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            name = check_event_name(form.name.data)
+        except ValueError as exc:
+            error = str(exc)
+        else:
+            season_id = seasons.create_season(name)
+            return redirect(url_for("events.season", season_id=season_id))
+    return render_template("events/seasons.html", form=form, error=error,
+                           seasons=seasons.list_seasons(), max_name=MAX_EVENT_NAME)
+
+
+def season_context(season_id: int) -> dict[str, Any]:
+    """Return what a season's page and files show: its nights, its standings
+    by the page's scoring, and each player's best N nights when asked."""
+    scoring, best = page_scoring(), _asked_best(False)
+    found = season_json(season_id, scoring, best)
+    rows = found["standings"]
+    rated = ratings.ratings_by_key([engine.name_key(r["name"]) for r in rows])
+    for row in rows:
+        row["rated"] = rated.get(engine.name_key(row["name"]))
+        row["rating"] = row["rated"]["ordinal"] if row["rated"] else None
+    return {
+        "season": found, "standings": rows, "scoring": scoring, "best": best,
+        "scorings": text.scoring_names(),
+        "nights": [club.get_event(night) for night in found["events"]],
+        "scoring_note": text.scoring_note(scoring, True),
+        "best_note": text.season_best(best),
+    }
+
+
+@bp.get("/seasons/<int:season_id>")
+def season(season_id: int) -> str:
+    """Show a season: its nights and the standings over all of them."""
+    return render_template("events/season.html", **season_context(season_id))
+
+
+@bp.get("/seasons/<int:season_id>/standings.csv")
+def season_csv(season_id: int) -> Response:
+    """Download a season's standings as CSV (the night's columns)."""
+    context = season_context(season_id)
+    body = formats.EVENT_FORMATS["standings.csv"].build(formats.StandingsFile(
+        id=season_id, name=context["season"]["name"], date="",
+        rows=context["standings"]))
+    response = Response(body, mimetype="text/csv")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="season-{season_id}-standings.csv"')
+    return response
+
+
+@bp.post("/events/<int:event_id>/season")
+def event_season(event_id: int) -> Response:
+    """Put a club night in a season, or in none (the organiser's)."""
+    event = _require_change(event_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    raw = request.form.get("season", "")
+    season_id = int(raw) if raw.isascii() and raw.isdigit() else None
+    if season_id is not None:
+        seasons.get_season(season_id)
+    club.set_event_options(event_id, season_id, event["count_ended"])
+    return redirect(url_for("events.event", event_id=event_id))
 
 
 @api_bp.get("/ratings")
@@ -446,6 +532,7 @@ def event_context(event_id: int, dated: bool = False) -> dict[str, Any]:
         "may_add": allowed,
         "may_change": may_change(event_id),
         "may_grant": auth.is_admin() and not organises(event_id),
+        "seasons": seasons.list_seasons(),
         "grant_form": ConfirmForm(),
         "join_link": _join_link(event_id, token) if token else None,
         "finished": finished, "running": running,

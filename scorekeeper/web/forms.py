@@ -491,6 +491,12 @@ class EventForm(PageForm):
     date = StringField(_l("Date"), filters=[_strip])
 
 
+class SeasonForm(PageForm):
+    """A new season: its name."""
+
+    name = StringField(_l("Name of the season"), filters=[_strip])
+
+
 class SeatingForm(PageForm):
     """The players present, one per line, and how to seat them."""
 
