@@ -86,3 +86,25 @@ def test_the_admin_makes_a_device_the_organiser_of_any_night(app: Flask) -> None
     assert guest.post("/admin/event-grant",
                       data={"event": str(event["id"])}).status_code == 403
 
+
+
+def test_the_organiser_undoes_a_deleted_night(app: Flask) -> None:
+    host = app.test_client()
+    event = new_event(host, "Friday")
+    game_id = table_by_join_token(joined(app, event), event)
+    gone = host.post(f"/events/{event['id']}/delete")
+    assert gone.status_code == 302
+    assert host.get(f"/api/events/{event['id']}").status_code == 404
+    index = host.get(gone.headers["Location"]).get_data(as_text=True)
+    assert "data-undo-delete" in index
+    # Nobody else may bring it back, nor see the offer.
+    stranger = app.test_client()
+    assert "data-undo-delete" not in stranger.get(
+        f"/events?undo={event['id']}").get_data(as_text=True)
+    assert stranger.post(f"/events/{event['id']}/undelete").status_code == 404
+    assert host.post(f"/events/{event['id']}/undelete").status_code == 302
+    back = host.get(f"/api/events/{event['id']}").get_json()
+    assert back["name"] == "Friday" and back["games"] == [game_id]
+    # Its tokens are the same: the join link still adds a table.
+    assert host.get(f"/events/{event['id']}/edit").status_code == 200
+    assert host.post(f"/events/{event['id']}/undelete").status_code == 404

@@ -6,6 +6,7 @@ import json
 import secrets
 import zlib
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from itertools import combinations
 from typing import Any
 
@@ -115,21 +116,77 @@ def rename_event(event_id: int, name: str, date: str) -> None:
         raise EventNotFound(event_id)
 
 
+UNDO_SECONDS = 24 * 3600
+"""How long a deleted club night can be brought back (undelete_event)."""
+
+
 def delete_event(event_id: int) -> list[int]:
     """Delete an event; return the ids of its games, which stay stored (in the
-    history, in no event: a club night's games are never lost with it)."""
+    history, in no event: a club night's games are never lost with it). The
+    night is kept aside UNDO_SECONDS, so that undelete_event can bring it
+    back."""
     get_event(event_id)
     db = get_db()
     with immediate(db):
         kept = [int(row[0]) for row in db.conn.execute(
             "SELECT id FROM games INDEXED BY games_event WHERE event_id = ?"
             " ORDER BY id", [event_id])]
+        stamp = now()
+        db.conn.execute(
+            "DELETE FROM deleted_events WHERE deleted_at < ?",
+            [_seconds_before(stamp, UNDO_SECONDS)])
+        db.conn.execute(
+            "INSERT OR REPLACE INTO deleted_events (id, name, date, edit_token,"
+            " join_token, created_at, season_id, count_ended, games, deleted_at)"
+            " SELECT id, name, date, edit_token, join_token, created_at,"
+            " season_id, count_ended, ?, ? FROM events WHERE id = ?",
+            [json.dumps(kept), stamp, event_id])
         # Said here, not left to the foreign key's ON DELETE SET NULL: the
         # games must outlive the event whatever the connection's pragmas.
         db.conn.execute("UPDATE games SET event_id = NULL WHERE event_id = ?",
                         [event_id])
         db.conn.execute("DELETE FROM events WHERE id = ?", [event_id])
     return kept
+
+
+def _seconds_before(stamp: str, seconds: int) -> str:
+    return (datetime.fromisoformat(stamp) - timedelta(seconds=seconds)).isoformat(
+        timespec="microseconds")
+
+
+def deleted_event_token(event_id: int) -> str | None:
+    """Return the organiser's token of a night deleted less than UNDO_SECONDS
+    ago (who may bring it back), or None."""
+    if not 0 <= event_id <= MAX_GAME_ID:
+        return None
+    row = get_db().conn.execute(
+        "SELECT edit_token FROM deleted_events WHERE id = ? AND deleted_at >= ?",
+        [event_id, _seconds_before(now(), UNDO_SECONDS)]).fetchone()
+    return str(row[0]) if row else None
+
+
+def undelete_event(event_id: int) -> bool:
+    """Bring back a night deleted less than UNDO_SECONDS ago, with its id,
+    tokens and the games it had that are still in no night; return False
+    when there is none to bring back."""
+    db = get_db()
+    with immediate(db):
+        row = db.conn.execute(
+            "SELECT games FROM deleted_events WHERE id = ? AND deleted_at >= ?",
+            [event_id, _seconds_before(now(), UNDO_SECONDS)]).fetchone()
+        if row is None:
+            return False
+        db.conn.execute(
+            "INSERT INTO events (id, name, date, edit_token, join_token,"
+            " created_at, season_id, count_ended)"
+            " SELECT d.id, name, date, edit_token, join_token, created_at,"
+            " (SELECT id FROM seasons WHERE id = d.season_id), count_ended"
+            " FROM deleted_events d WHERE d.id = ?", [event_id])
+        db.conn.executemany(
+            "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL",
+            [(event_id, game_id) for game_id in json.loads(row[0])])
+        db.conn.execute("DELETE FROM deleted_events WHERE id = ?", [event_id])
+    return True
 
 
 def add_game(event_id: int, game_id: int) -> bool:

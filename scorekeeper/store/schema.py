@@ -718,7 +718,8 @@ def m840_club_organiser(db: sqlite_utils.Database) -> None:
     organiser's. A night stored before gets a join token of its own (128
     random bits), so its old QR code, which carried the edit token, keeps
     the organiser's right for whoever already holds it. Seasons group nights;
-    count_ended is the organiser's choice whether a game ended early counts.
+    count_ended is the organiser's choice whether a game ended early counts;
+    deleted_events keeps a deleted night a while, so that it can be undone.
     """
     _create_statements(db, """
         CREATE TABLE seasons (
@@ -731,6 +732,18 @@ def m840_club_organiser(db: sqlite_utils.Database) -> None:
             REFERENCES seasons(id) ON DELETE SET NULL;
         ALTER TABLE events ADD COLUMN count_ended INTEGER NOT NULL DEFAULT 1;
         CREATE INDEX events_season ON events(season_id, date, id);
+        CREATE TABLE deleted_events (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            date TEXT NOT NULL,
+            edit_token TEXT NOT NULL,
+            join_token TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            season_id INTEGER,
+            count_ended INTEGER NOT NULL,
+            games TEXT NOT NULL,
+            deleted_at TEXT NOT NULL
+        );
         CREATE TABLE event_rounds (
             event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
             number INTEGER NOT NULL,

@@ -464,9 +464,14 @@ def index() -> str | Response:
         return redirect(url_for("events.event", event_id=event_id))
     if request.method == "GET":
         form.date.data = Date.today().isoformat()
+    undo = request.args.get("undo", "")
+    undo_id = int(undo) if undo.isascii() and undo.isdigit() and len(undo) < 19 \
+        else None
     return render_template(
         "events/index.html", form=form, error=error, events=club.list_events(),
         max_name=MAX_EVENT_NAME,
+        undo_id=undo_id if undo_id is not None and _may_undo(undo_id) else None,
+        undo_form=ConfirmForm(),
     )
 
 
@@ -584,7 +589,27 @@ def delete(event_id: int) -> Response:
         abort(400)
     kept = club.delete_event(event_id)
     flash(text.event_deleted(len(kept)), "success")
-    return redirect(url_for("events.index"))
+    return redirect(url_for("events.index", undo=event_id))
+
+
+def _may_undo(event_id: int) -> bool:
+    """Return whether this device may bring back the deleted night: its
+    organiser (or the admin), within club.UNDO_SECONDS."""
+    token = club.deleted_event_token(event_id)
+    return token is not None and (auth.holds_event(event_id, token)
+                                  or auth.is_admin())
+
+
+@bp.post("/events/<int:event_id>/undelete")
+def undelete(event_id: int) -> Response:
+    """Bring back a club night deleted by mistake, with its games."""
+    if not _may_undo(event_id):
+        abort(404)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    club.undelete_event(event_id)
+    flash(_("Club night brought back."), "success")
+    return redirect(url_for("events.event", event_id=event_id))
 
 
 @bp.post("/events/<int:event_id>/count-ended")
