@@ -68,12 +68,18 @@ def test_four_swiss_rounds_of_twelve_repeat_a_pair_only_when_they_must(
         assert len(met) == 4 * 6  # 24 different pairs: none twice
 
 
-def test_swiss_seats_near_standings_who_have_not_met(client: FlaskClient) -> None:
+def two_winners(client: FlaskClient) -> dict:
+    """A night where Ann beat Bob and Cy beat Di."""
     event = new_event(client, "Friday")
     for winner, loser in (("Ann", "Bob"), ("Cy", "Di")):
         game = event_game(client, event, [winner, loser])
         game.place((0, 0, "red", "circle"), (0, 1, "red", "square"))
         close(game)
+    return event
+
+
+def test_swiss_seats_near_standings_who_have_not_met(client: FlaskClient) -> None:
+    event = two_winners(client)
     answer = client.post(f"/api/events/{event['id']}/rounds", json={
         "pairing": "swiss", "players": ["Di", "Bob", "Cy", "Ann"], "table_size": 2},
         headers={"X-Event-Token": event["edit_token"]})
@@ -113,11 +119,7 @@ def test_round_sizes_keep_tables_of_two_to_four() -> None:
 
 
 def test_the_night_page_suggests_a_swiss_round(client: FlaskClient) -> None:
-    event = new_event(client, "Friday")
-    for winner, loser in (("Ann", "Bob"), ("Cy", "Di")):
-        game = event_game(client, event, [winner, loser])
-        game.place((0, 0, "red", "circle"), (0, 1, "red", "square"))
-        close(game)
+    event = two_winners(client)
     page = client.post(f"/events/{event['id']}/seating", data={
         "present": "Di\nBob\nCy\nAnn\nEve\nFay\nGus\nHal", "mode": "swiss"})
     assert page.status_code == 200

@@ -433,6 +433,42 @@ def m500_pin_tries(db: sqlite_utils.Database) -> None:
     )
 
 
+_RATING_TRIGGERS = """
+    CREATE TRIGGER ratings_game_changed
+    AFTER UPDATE OF {place}, end_reason, scores, revision ON games
+    WHEN (OLD.{place} IS NOT NULL OR NEW.{place} IS NOT NULL)
+     AND (OLD.{place} IS NOT NEW.{place}
+          OR OLD.end_reason IS NOT NEW.end_reason
+          OR OLD.scores IS NOT NEW.scores OR OLD.revision IS NOT NEW.revision)
+    BEGIN
+        {{mark_old}}
+        {{mark_new}}
+    END;
+    CREATE TRIGGER ratings_game_deleted AFTER DELETE ON games
+    WHEN OLD.{place} IS NOT NULL
+    BEGIN {{mark_old}} END;
+    CREATE TRIGGER ratings_player_renamed AFTER UPDATE OF name_key ON game_players
+    WHEN OLD.name_key != NEW.name_key
+    BEGIN
+        INSERT INTO rating_dirty (id, finished_at, game_id)
+        SELECT 1, {place}, id FROM games
+        WHERE id = NEW.game_id AND {place} IS NOT NULL
+        ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at,
+            game_id = excluded.game_id
+        WHERE (excluded.finished_at, excluded.game_id)
+              < (rating_dirty.finished_at, rating_dirty.game_id);
+    END;
+"""
+"""The triggers that mark the ratings stale (schema.m600_club_nights), by a
+finished game's place in the rating order: games.{place}."""
+
+
+def _rating_triggers(place: str) -> str:
+    """Return the rating triggers for the rating order held in games.`place`."""
+    return _RATING_TRIGGERS.format(place=place).format(
+        mark_old=_mark("OLD", place), mark_new=_mark("NEW", place))
+
+
 _CLUB_NIGHTS = """
     CREATE TABLE events (
         id INTEGER PRIMARY KEY,
@@ -471,30 +507,7 @@ _CLUB_NIGHTS = """
         finished_at TEXT NOT NULL,
         game_id INTEGER NOT NULL
     );
-    CREATE TRIGGER ratings_game_changed
-    AFTER UPDATE OF finished_at, end_reason, scores, revision ON games
-    WHEN (OLD.finished_at IS NOT NULL OR NEW.finished_at IS NOT NULL)
-     AND (OLD.finished_at IS NOT NEW.finished_at
-          OR OLD.end_reason IS NOT NEW.end_reason
-          OR OLD.scores IS NOT NEW.scores OR OLD.revision IS NOT NEW.revision)
-    BEGIN
-        {mark_old}
-        {mark_new}
-    END;
-    CREATE TRIGGER ratings_game_deleted AFTER DELETE ON games
-    WHEN OLD.finished_at IS NOT NULL
-    BEGIN {mark_old} END;
-    CREATE TRIGGER ratings_player_renamed AFTER UPDATE OF name_key ON game_players
-    WHEN OLD.name_key != NEW.name_key
-    BEGIN
-        INSERT INTO rating_dirty (id, finished_at, game_id)
-        SELECT 1, finished_at, id FROM games
-        WHERE id = NEW.game_id AND finished_at IS NOT NULL
-        ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at,
-            game_id = excluded.game_id
-        WHERE (excluded.finished_at, excluded.game_id)
-              < (rating_dirty.finished_at, rating_dirty.game_id);
-    END;
+    {triggers}
 """
 """The tables of club nights (CONTRACT §14): events, each game's event, and the
 ratings kept for every player (see store/ratings.py)."""
@@ -528,7 +541,7 @@ def m600_club_nights(db: sqlite_utils.Database) -> None:
     whole history is marked stale here, so the first read rates every game.
     """
     _create_statements(
-        db, _CLUB_NIGHTS.format(mark_old=_mark("OLD"), mark_new=_mark("NEW"))
+        db, _CLUB_NIGHTS.format(triggers=_rating_triggers("finished_at"))
     )
     db.execute(
         "INSERT INTO rating_dirty (id, finished_at, game_id)"
@@ -781,30 +794,7 @@ _RATED_BY_DATE = """
         UPDATE games SET rated_at = NEW.date || ' ' || finished_at
         WHERE event_id = NEW.id AND finished_at IS NOT NULL;
     END;
-    CREATE TRIGGER ratings_game_changed
-    AFTER UPDATE OF rated_at, end_reason, scores, revision ON games
-    WHEN (OLD.rated_at IS NOT NULL OR NEW.rated_at IS NOT NULL)
-     AND (OLD.rated_at IS NOT NEW.rated_at
-          OR OLD.end_reason IS NOT NEW.end_reason
-          OR OLD.scores IS NOT NEW.scores OR OLD.revision IS NOT NEW.revision)
-    BEGIN
-        {mark_old}
-        {mark_new}
-    END;
-    CREATE TRIGGER ratings_game_deleted AFTER DELETE ON games
-    WHEN OLD.rated_at IS NOT NULL
-    BEGIN {mark_old} END;
-    CREATE TRIGGER ratings_player_renamed AFTER UPDATE OF name_key ON game_players
-    WHEN OLD.name_key != NEW.name_key
-    BEGIN
-        INSERT INTO rating_dirty (id, finished_at, game_id)
-        SELECT 1, rated_at, id FROM games
-        WHERE id = NEW.game_id AND rated_at IS NOT NULL
-        ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at,
-            game_id = excluded.game_id
-        WHERE (excluded.finished_at, excluded.game_id)
-              < (rating_dirty.finished_at, rating_dirty.game_id);
-    END;
+    {triggers}
 """
 """Games rated in the order of their night's date (CONTRACT §14): games.rated_at
 holds each finished game's place, kept by triggers when it finishes, joins or
@@ -818,8 +808,7 @@ def m850_rated_by_night_date(db: sqlite_utils.Database) -> None:
     """Rate games in the order of their night's date, then as before (see
     _RATED_BY_DATE); every rating is computed again on the first read."""
     _create_statements(db, _RATED_BY_DATE.format(
-        rated_new=RATED_AT.format(row="NEW"),
-        mark_old=_mark("OLD", "rated_at"), mark_new=_mark("NEW", "rated_at")))
+        rated_new=RATED_AT.format(row="NEW"), triggers=_rating_triggers("rated_at")))
     db.execute(f"UPDATE games SET rated_at = {RATED_AT.format(row='games')}"
                " WHERE finished_at IS NOT NULL")
     db.execute("DELETE FROM rating_steps")

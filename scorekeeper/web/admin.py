@@ -90,15 +90,21 @@ def grant(game_id: int) -> Response:
     return redirect(url_for("table.game", game_id=game_id))
 
 
-@bp.post("/admin/grant")
-def grant_by_number() -> Response:
-    """grant, for a game number typed on the admin page (a finished game too)."""
-    raw = request.form.get("game", "").strip().lstrip("#")
+def _typed_number(field: str) -> int:
+    """Return the number typed in the admin page's field (403 for anyone but
+    the admin, 400 for anything but a number)."""
+    raw = request.form.get(field, "").strip().lstrip("#")
     if not is_admin():
         abort(403)
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
         abort(400)
-    return grant(int(raw))
+    return int(raw)
+
+
+@bp.post("/admin/grant")
+def grant_by_number() -> Response:
+    """grant, for a game number typed on the admin page (a finished game too)."""
+    return grant(_typed_number("game"))
 
 
 @bp.post("/admin/events/<int:event_id>/grant")
@@ -120,12 +126,7 @@ def grant_event(event_id: int) -> Response:
 @bp.post("/admin/event-grant")
 def grant_event_by_number() -> Response:
     """grant_event, for a club night's number typed on the admin page."""
-    raw = request.form.get("event", "").strip().lstrip("#")
-    if not is_admin():
-        abort(403)
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
-        abort(400)
-    return grant_event(int(raw))
+    return grant_event(_typed_number("event"))
 
 
 @bp.post("/admin/games/<int:game_id>/close")
