@@ -82,6 +82,7 @@ from .names import (
     normalise_name,
     repair_names,
 )
+from .near import near_names
 from .parse import (
     MAX_COORDINATE,
     MoveInput,
@@ -113,6 +114,7 @@ __all__ = [
     "Scoring",
     "Seat",
     "measures",
+    "near_names",
     "round_sizes",
     "season_standings",
     "swiss_tables",

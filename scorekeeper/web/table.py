@@ -227,6 +227,9 @@ def new() -> str | Response:
     if request.method == "GET" and request.args.get("event", "").isdigit():
         form.event.data = request.args["event"]
     tie: list[str] = []
+    near: dict[str, list[str]] = {}
+    # Names already played, most games first: the name fields suggest them.
+    played = [p["name"] for p in stats.player_summaries()]
     if form.validate_on_submit():
         first = form.first_player()
         if first is None:
@@ -235,7 +238,8 @@ def new() -> str | Response:
             form.starter.choices = [choice("", _("Pick who starts"))] + [
                 choice(str(i), form.names[i].data or "") for i in form.tied_seats()
             ]
-        else:
+        elif not (near := _near_known(form.player_names(), played)) or \
+                request.form.get("names_checked") == "1":
             try:
                 game_id, token = stored.create_game(
                     form.player_names(), form.variant(), first, form.options()
@@ -250,11 +254,11 @@ def new() -> str | Response:
                 remember_token(game_id, token)
                 flash(starter_text(form, first), "info")
                 return redirect(url_for("table.game", game_id=game_id))
-    # Names already played, most games first: the name fields suggest them.
-    known = [p["name"] for p in stats.player_summaries()[:KNOWN_NAMES]]
+    known = played[:KNOWN_NAMES]
     return render_template(
         "table/new.html",
         form=form,
+        near=near if form.is_submitted() else {},
         discipline_open=form.discipline_chosen(),
         tie=tie,
         known=known,
@@ -263,6 +267,18 @@ def new() -> str | Response:
         max_name=engine.MAX_NAME_LENGTH,
         events=offered,
     )
+
+
+def _near_known(names: list[str], known: list[str]) -> dict[str, list[str]]:
+    """Return each typed name that no one has played under but that is near a
+    name played before (known; "Chloe" beside "Chloé"), with the names it may
+    mean."""
+    keys = {engine.name_key(name) for name in known}
+    return {
+        name: found for name in names
+        if engine.name_key(name) not in keys
+        and (found := engine.near_names(name, known))
+    }
 
 
 def _events_offered() -> list[dict[str, Any]]:
