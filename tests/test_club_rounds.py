@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import date, timedelta
 from itertools import combinations
 
 import pytest
@@ -129,3 +130,21 @@ def test_the_night_page_suggests_a_swiss_round(client: FlaskClient) -> None:
     tables = re.findall(r"<li>(.*?)</li>", html.split("data-suggestion")[1])[:2]
     assert tables[0].startswith("Ann") and "Cy" in tables[0]
     assert "Bob" not in tables[0]
+
+
+def test_a_new_nights_players_box_starts_with_last_nights(
+    client: FlaskClient,
+) -> None:
+    two_winners(client)
+    earlier = (date.today() - timedelta(days=30)).isoformat()
+    empty = new_event(client, "A month ago", date=earlier)
+    nxt = new_event(client, "Next week")
+    box = re.search(r"<textarea[^>]*>(.*?)</textarea>",
+                    client.get(f"/events/{nxt['id']}").get_data(as_text=True),
+                    re.S)
+    assert box and box.group(1).split() == ["Ann", "Bob", "Cy", "Di"]
+    # A night before any other has none to start from.
+    box = re.search(r"<textarea[^>]*>(.*?)</textarea>",
+                    client.get(f"/events/{empty['id']}").get_data(as_text=True),
+                    re.S)
+    assert box and box.group(1).split() == []

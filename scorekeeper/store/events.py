@@ -318,6 +318,18 @@ def event_players(event_id: int) -> list[str]:
     return list(names.values())
 
 
+def previous_players(event_id: int) -> list[str]:
+    """Return who played at the latest night before this one (by date, then
+    id) that had players: a new night's roster to start from."""
+    row = get_db().conn.execute(
+        "SELECT e.id FROM events e, events this WHERE this.id = ? AND e.id != this.id"
+        " AND (e.date, e.id) < (this.date, this.id)"
+        " AND EXISTS (SELECT 1 FROM games g INDEXED BY games_event"
+        "  WHERE g.event_id = e.id) ORDER BY e.date DESC, e.id DESC LIMIT 1",
+        [event_id]).fetchone()
+    return event_players(int(row[0])) if row else []
+
+
 def events_for_backup(game_ids: Sequence[int]) -> list[dict[str, Any]]:
     """Return every club night for a backup whose games were written in the
     order of game_ids: name, date, created_at and games (indexes into that

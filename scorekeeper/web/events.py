@@ -554,7 +554,9 @@ def event(event_id: int) -> str:
     """Show a club night: its tables, live totals, standings and seating."""
     context = event_context(event_id)
     seating = SeatingForm()
-    seating.present.data = "\n".join(context["players"])
+    # Tonight's players; before the first table, last night's as a start.
+    seating.present.data = "\n".join(
+        context["players"] or club.previous_players(event_id))
     return render_template(
         "events/event.html", **context, seating=seating, suggestion=None,
         tables_form=TablesForm(), max_present=MAX_PRESENT,
