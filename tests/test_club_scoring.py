@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 import pytest
@@ -219,3 +220,20 @@ def test_the_season_page_lists_its_nights_and_their_standings(
     stranger = client.application.test_client()
     assert stranger.post(f"/events/{nights[0]['id']}/season",
                          data={"season": ""}).status_code == 403
+
+
+def test_a_nights_finished_tables_go_to_bg_stats_in_one_page(
+    client: FlaskClient,
+) -> None:
+    event = new_event(client, "Friday")
+    done = played_out(client, event, ["Ann", "Bob"])
+    abandoned = event_game(client, event, ["Cy", "Di"])
+    close(abandoned, "abandoned")
+    event_game(client, event, ["Eve", "Fay"])  # still running
+    page = client.get(f"/events/{event['id']}").get_data(as_text=True)
+    assert "data-bgstats-night" in page
+    night = client.get(f"/events/{event['id']}/bgstats").get_data(as_text=True)
+    links = re.findall(r'href="([^"]+)" data-bgstats-link', night)
+    assert len(links) == 1  # neither the abandoned nor the running table
+    single = client.get(f"/games/{done.id}/bgstats").get_data(as_text=True)
+    assert links == re.findall(r'data-bgstats-link href="([^"]+)"', single)

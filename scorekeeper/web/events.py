@@ -32,6 +32,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from .. import engine, formats, net, text
+from ..formats import bgstats
 from ..i18n import gettext as _
 from ..store import GameNotFound, loaded, ratings, seasons
 from ..store import events as club
@@ -48,7 +49,7 @@ from .forms import (
     TablesForm,
 )
 from .live import event_stream, polled_state
-from .pages import organises
+from .pages import game_file, organises
 
 bp = Blueprint("events", __name__)
 
@@ -787,6 +788,27 @@ def standings_file(event_id: int, name: str) -> Response:
         f'attachment; filename="{fmt.download_name(event_id)}"'
     )
     return response
+
+
+@bp.get("/events/<int:event_id>/bgstats")
+def bgstats_night(event_id: int) -> str:
+    """Offer every finished table of the night as a BG Stats push-play link
+    (formats.bgstats), one tap each, in the order the tables were started."""
+    event = club.get_event(event_id)
+    plays = []
+    for number, game_id in enumerate(club.event_game_ids(event_id), start=1):
+        try:
+            with loaded(game_id) as row:
+                url = url_for("history.replay", game_id=game_id, _external=True)
+                link = bgstats.play_link(game_file(row), url)
+                if link is not None:
+                    plays.append({
+                        "number": number, "names": list(row.names), "link": link,
+                        "scheme": bgstats.play_link(game_file(row), url, scheme=True),
+                    })
+        except GameNotFound:
+            continue  # deleted meanwhile
+    return render_template("events/bgstats.html", event=event, plays=plays)
 
 
 # --- the event's TV view ---
