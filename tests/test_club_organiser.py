@@ -108,3 +108,42 @@ def test_the_organiser_undoes_a_deleted_night(app: Flask) -> None:
     # Its tokens are the same: the join link still adds a table.
     assert host.get(f"/events/{event['id']}/edit").status_code == 200
     assert host.post(f"/events/{event['id']}/undelete").status_code == 404
+
+
+def test_a_table_started_outside_the_night_moves_into_it(app: Flask) -> None:
+    host = app.test_client()
+    event = new_event(host, "Friday")
+    other = new_event(host, "Saturday")
+    phone = app.test_client()
+    made = phone.post("/api/games", json={"players": ["Ann", "Bob"]}).get_json()
+    url = f"/api/events/{event['id']}/games"
+    organiser = {"X-Event-Token": event["edit_token"]}
+    # The organiser alone, or the game's right alone, is not enough.
+    assert host.post(url, json={"game": made["id"]}, headers=organiser
+                     ).status_code == 403
+    assert phone.post(url, json={"game": made["id"]}, headers={
+        "X-Event-Token": event["join_token"], "X-Edit-Token": made["edit_token"]}
+    ).status_code == 403
+    both = {**organiser, "X-Edit-Token": made["edit_token"]}
+    moved = host.post(url, json={"game": made["id"]}, headers=both)
+    assert moved.status_code == 200 and moved.get_json()["games"] == [made["id"]]
+    # Once in a night, it stays there.
+    assert host.post(f"/api/events/{other['id']}/games", json={"game": made["id"]},
+                     headers={"X-Event-Token": other["edit_token"],
+                              "X-Edit-Token": made["edit_token"]}
+                     ).status_code == 409
+    assert host.post(url, json={"game": 999}, headers=both).status_code == 404
+
+
+def test_the_night_page_moves_a_game_this_device_holds(app: Flask) -> None:
+    host = app.test_client()
+    event = new_event(host, "Friday")
+    mine = host.post("/api/games", json={"players": ["Ann", "Bob"]}).get_json()
+    theirs = app.test_client().post(
+        "/api/games", json={"players": ["Cy", "Di"]}).get_json()
+    page = host.get(f"/events/{event['id']}").get_data(as_text=True)
+    assert "data-move-game" in page
+    for game in (mine, theirs):
+        assert host.post(f"/events/{event['id']}/move-game",
+                         data={"game": str(game["id"])}).status_code == 302
+    assert host.get(f"/api/events/{event['id']}").get_json()["games"] == [mine["id"]]

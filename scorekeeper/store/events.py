@@ -202,6 +202,20 @@ def add_game(event_id: int, game_id: int) -> bool:
     return cursor.rowcount > 0
 
 
+def move_game(event_id: int, game_id: int) -> bool:
+    """Make a stored game that is in no night one of the event's tables (a
+    table started outside the night); return False, changing nothing, when
+    the game is in a night already or either is gone."""
+    db = get_db()
+    with immediate(db):
+        cursor = db.conn.execute(
+            "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL"
+            " AND EXISTS (SELECT 1 FROM events WHERE id = ?)",
+            [event_id, game_id, event_id],
+        )
+    return cursor.rowcount > 0
+
+
 def game_event(game_id: int) -> int | None:
     """Return the id of the event a game belongs to, if any."""
     row = get_db().conn.execute(

@@ -49,7 +49,7 @@ from .forms import (
     TablesForm,
 )
 from .live import event_stream, polled_state
-from .pages import game_file, organises
+from .pages import can_edit, game_file, organises
 
 bp = Blueprint("events", __name__)
 
@@ -266,6 +266,31 @@ def api_round(event_id: int) -> tuple[Response, int]:
         raise _Refused(422, "too_few_players",
                        _("Seating needs at least two players.")) from None
     return jsonify({"round": number, "tables": tables}), 201
+
+
+@api_bp.post("/events/<int:event_id>/games")
+def api_move_game(event_id: int) -> Response:
+    """Move a game started outside the night into it: the organiser's right
+    and the game's (X-Edit-Token, or the device's); 409 when the game is in a
+    night already. 200 with the night."""
+    club.get_event(event_id)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        _bad(_("The request body must be a JSON object."), "bad_request")
+    _may_change_by_api(event_id)
+    game_id = body.get("game")
+    if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id < 0:
+        _bad(_('"game" must be a game\'s number (a whole number).'), "bad_request")
+    token = stored.edit_token(game_id)
+    if token is None:
+        raise _Refused(404, "not_found", _("There is no game %(id)s.", id=game_id))
+    allowed, reason = auth.request_may_edit(game_id, token)
+    if not allowed:
+        raise _Refused(403, reason, _("Moving a game needs its own right too."))
+    if not club.move_game(event_id, game_id):
+        raise _Refused(409, "in_other_event",
+                       _("That game is already at a club night."))
+    return jsonify(event_json(event_id))
 
 
 @bp.errorhandler(seasons.SeasonNotFound)
@@ -623,6 +648,27 @@ def count_ended(event_id: int) -> Response:
     if not ConfirmForm().validate_on_submit():
         abort(400)
     club.set_event_options(event_id, event["season"], not event["count_ended"])
+    return redirect(url_for("events.event", event_id=event_id))
+
+
+@bp.post("/events/<int:event_id>/move-game")
+def move_game(event_id: int) -> Response:
+    """Move a game this device holds, started outside any night, into the
+    night (the organiser's form)."""
+    _require_change(event_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    raw = request.form.get("game", "").strip().lstrip("#")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
+        abort(400)
+    try:
+        with loaded(int(raw)) as row:
+            allowed = can_edit(row)
+    except GameNotFound:
+        allowed = False
+    if not allowed or not club.move_game(event_id, int(raw)):
+        flash(_("Only a game this device holds, and that is at no club night,"
+                " can move here."), "error")
     return redirect(url_for("events.event", event_id=event_id))
 
 
