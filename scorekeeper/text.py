@@ -1238,3 +1238,13 @@ def season_best(best: int | None) -> str:
         return gettext("Every night counts.")
     return ngettext("Each player's best night counts.",
                     "Each player's best %(num)d nights count.", best)
+
+
+def players_merged(renamed: int, skipped: Sequence[int]) -> str:
+    """Say what merging two players changed, and which games it left alone
+    (both sat at them)."""
+    done = ngettext("%(num)d game renamed.", "%(num)d games renamed.", renamed)
+    if not skipped:
+        return done
+    return gettext("%(done)s Both sat at game(s) %(ids)s: left as they are.",
+                   done=done, ids=", ".join(str(i) for i in skipped))

@@ -129,6 +129,25 @@ def grant_event_by_number() -> Response:
     return grant_event(_typed_number("event"))
 
 
+@bp.post("/admin/merge")
+def merge() -> Response:
+    """Make two players one: every game of the first name gets the second
+    (the ratings re-rate); a game both sat at is left as it is, and said."""
+    if not is_admin():
+        abort(403)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    old = request.form.get("from", "").strip()
+    new = request.form.get("into", "").strip()
+    try:
+        renamed, skipped = stored.merge_player(old, new)
+    except engine.InvalidName as exc:
+        flash(text.invalid_name(exc), "error")
+        return redirect(url_for(".index"))
+    flash(text.players_merged(len(renamed), skipped), "info")
+    return redirect(url_for(".index"))
+
+
 @bp.post("/admin/games/<int:game_id>/close")
 def close(game_id: int) -> Response:
     """End or abandon a running game: the admin any game, a device that holds
