@@ -8,7 +8,9 @@ it: a backup file may travel, and restored games get fresh tokens.
 
 An optional top-level ``"events"`` key (issue 23) lists the club nights:
 ``[{"name", "date", "created_at", "games": [i, ...]}]``, each game an index
-into ``"games"``. A backup without it restores as before.
+into ``"games"``; a night may also carry ``"season"`` (its season's name)
+and ``"count_ended": false`` (CONTRACT §14). A backup without them restores
+as before.
 
 Backups are read with ijson (its C backend, yajl2_c, where the wheel has it),
 one game at a time, after a scan of the file's outline with numpy
@@ -286,6 +288,10 @@ class BackupEvent:
     date: str
     created_at: str
     games: tuple[int, ...]
+    season: str | None = None
+    """The name of the season the night is in, if any."""
+    count_ended: bool = True
+    """Whether the night's games ended early count in its standings."""
 
 
 @dataclass(frozen=True)
@@ -319,7 +325,15 @@ def check_event(item: object, number: int) -> BackupEvent:
         type(index) is int and index >= 0 for index in games
     ):
         raise bad
-    return BackupEvent(name, day, str(created), tuple(games))
+    season, count_ended = item.get("season"), item.get("count_ended", True)
+    if season is not None and not (
+        isinstance(season, str) and 0 < len(season) <= MAX_EVENT_NAME
+        and season.isprintable()
+    ):
+        raise bad
+    if not isinstance(count_ended, bool):
+        raise bad
+    return BackupEvent(name, day, str(created), tuple(games), season, count_ended)
 
 
 def check_events(value: object) -> BackupEvents:

@@ -351,9 +351,12 @@ def events_for_backup(game_ids: Sequence[int]) -> list[dict[str, Any]]:
     db = get_db()
     position = {game_id: index for index, game_id in enumerate(game_ids)}
     events = {
-        row[0]: {"name": row[1], "date": row[2], "created_at": row[3], "games": []}
+        row[0]: {"name": row[1], "date": row[2], "created_at": row[3], "games": [],
+                 **({"season": row[4]} if row[4] is not None else {}),
+                 **({} if row[5] else {"count_ended": False})}
         for row in db.conn.execute(
-            "SELECT id, name, date, created_at FROM events ORDER BY id"
+            "SELECT e.id, e.name, e.date, e.created_at, s.name, e.count_ended"
+            " FROM events e LEFT JOIN seasons s ON s.id = e.season_id ORDER BY e.id"
         )
     }
     for event_id, game_id in db.conn.execute(
@@ -372,7 +375,8 @@ def restore_events(
     named by its position in the backup (positions: the stored id of each).
 
     An event already here (same name, date and creation time) is the same
-    event: it gains the games. A game keeps the event it already has; an index
+    event: it gains the games. A night's season is found by its name, or
+    made. A game keeps the event it already has; an index
     beyond the backup's games names nothing.
     """
     for event in events:
@@ -390,6 +394,17 @@ def restore_events(
             event_id = int(cursor.lastrowid or 0)
         else:
             event_id = int(row[0])
+        season_id = None
+        if event.season is not None:
+            found = db.conn.execute(
+                "SELECT id FROM seasons WHERE name = ? ORDER BY id LIMIT 1",
+                [event.season]).fetchone()
+            season_id = int(found[0]) if found else int(db.conn.execute(
+                "INSERT INTO seasons (name, created_at) VALUES (?, ?)",
+                [event.season, now()]).lastrowid or 0)
+        db.conn.execute(
+            "UPDATE events SET season_id = coalesce(?, season_id), count_ended = ?"
+            " WHERE id = ?", [season_id, int(event.count_ended), event_id])
         ids = [positions[i] for i in event.games if i < len(positions)]
         db.conn.executemany(
             "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL",
