@@ -147,3 +147,20 @@ def test_the_night_page_moves_a_game_this_device_holds(app: Flask) -> None:
         assert host.post(f"/events/{event['id']}/move-game",
                          data={"game": str(game["id"])}).status_code == 302
     assert host.get(f"/api/events/{event['id']}").get_json()["games"] == [mine["id"]]
+
+
+def test_the_organiser_prints_a_card_with_a_code_for_each_running_table(
+    app: Flask,
+) -> None:
+    host = app.test_client()
+    event = new_event(host, "Friday")
+    phone = joined(app, event)
+    game_id = table_by_join_token(phone, event)
+    page = host.get(f"/events/{event['id']}/cards").get_data(as_text=True)
+    assert f'data-table-card="{game_id}"' in page and "Ann" in page
+    # The organiser's right draws the table's code; the join link's does not.
+    app.config.update(LISTEN_HOST="192.168.1.20", LISTEN_PORT=5000)
+    assert host.get(f"/games/{game_id}/join.svg").status_code == 200
+    assert app.test_client().get(f"/events/{event['id']}/cards").status_code == 403
+    other = joined(app, event)
+    assert other.get(f"/events/{event['id']}/cards").status_code == 403

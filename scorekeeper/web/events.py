@@ -836,6 +836,20 @@ def standings_file(event_id: int, name: str) -> Response:
     return response
 
 
+@bp.get("/events/<int:event_id>/cards")
+def table_cards(event_id: int) -> str:
+    """Print a card for each running table (the organiser's): its number, its
+    players in seat order and the QR code a table's phone scans to enter its
+    moves (the game's own join code, which the organiser's right draws)."""
+    event = _require_change(event_id)
+    tables = [
+        {**table, "number": number}
+        for number, table in enumerate(club.event_tables(event_id), start=1)
+        if table["status"] == "active"
+    ]
+    return render_template("events/cards.html", event=event, tables=tables)
+
+
 @bp.get("/events/<int:event_id>/bgstats")
 def bgstats_night(event_id: int) -> str:
     """Offer every finished table of the night as a BG Stats push-play link
