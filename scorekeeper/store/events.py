@@ -189,28 +189,17 @@ def undelete_event(event_id: int) -> bool:
     return True
 
 
-def add_game(event_id: int, game_id: int) -> bool:
+def add_game(event_id: int, game_id: int, unplaced: bool = False) -> bool:
     """Make a stored game one of the event's tables; return False, changing
-    nothing, when the event is gone (deleted since the request checked it)."""
+    nothing, when the event is gone (deleted since the request checked it)
+    or, with unplaced (a table started outside the night moving in), when
+    the game is in a night already."""
     db = get_db()
     with immediate(db):
         cursor = db.conn.execute(
             "UPDATE games SET event_id = ? WHERE id = ?"
-            " AND EXISTS (SELECT 1 FROM events WHERE id = ?)",
-            [event_id, game_id, event_id],
-        )
-    return cursor.rowcount > 0
-
-
-def move_game(event_id: int, game_id: int) -> bool:
-    """Make a stored game that is in no night one of the event's tables (a
-    table started outside the night); return False, changing nothing, when
-    the game is in a night already or either is gone."""
-    db = get_db()
-    with immediate(db):
-        cursor = db.conn.execute(
-            "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL"
-            " AND EXISTS (SELECT 1 FROM events WHERE id = ?)",
+            + (" AND event_id IS NULL" if unplaced else "")
+            + " AND EXISTS (SELECT 1 FROM events WHERE id = ?)",
             [event_id, game_id, event_id],
         )
     return cursor.rowcount > 0

@@ -287,7 +287,7 @@ def api_move_game(event_id: int) -> Response:
     allowed, reason = auth.request_may_edit(game_id, token)
     if not allowed:
         raise _Refused(403, reason, _("Moving a game needs its own right too."))
-    if not club.move_game(event_id, game_id):
+    if not club.add_game(event_id, game_id, unplaced=True):
         raise _Refused(409, "in_other_event",
                        _("That game is already at a club night."))
     return jsonify(event_json(event_id))
@@ -666,7 +666,7 @@ def move_game(event_id: int) -> Response:
             allowed = can_edit(row)
     except GameNotFound:
         allowed = False
-    if not allowed or not club.move_game(event_id, int(raw)):
+    if not allowed or not club.add_game(event_id, int(raw), unplaced=True):
         flash(_("Only a game this device holds, and that is at no club night,"
                 " can move here."), "error")
     return redirect(url_for("events.event", event_id=event_id))
