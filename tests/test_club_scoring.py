@@ -237,3 +237,15 @@ def test_a_nights_finished_tables_go_to_bg_stats_in_one_page(
     assert len(links) == 1  # neither the abandoned nor the running table
     single = client.get(f"/games/{done.id}/bgstats").get_data(as_text=True)
     assert links == re.findall(r'data-bgstats-link href="([^"]+)"', single)
+
+
+def test_the_tv_view_marks_a_game_ended_early(client: FlaskClient) -> None:
+    event = new_event(client, "Friday")
+    ended = event_game(client, event, ["Ann", "Bob"])
+    ended.place((0, 0, "red", "circle"))
+    close(ended)
+    played_out(client, event, ["Cy", "Di"])
+    state = client.get(f"/events/{event['id']}/tv.json").get_json()
+    assert [t["ended_early"] for t in state["tables"]] == [True, False]
+    page = client.get(f"/events/{event['id']}/tv").get_data(as_text=True)
+    assert page.count("· Ended early") == 1

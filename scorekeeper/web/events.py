@@ -889,6 +889,7 @@ def tv_state(event_id: int) -> dict[str, Any]:
                 "number": number,
                 "status": table["status"],
                 "abandoned": table["end_reason"] == "abandoned",
+                "ended_early": table["end_reason"] == "ended",
                 "turn_line": table["turn_line"],
                 "players": [
                     {"name": p["name"], "score": p["score"],
@@ -911,6 +912,7 @@ def tv(event_id: int) -> str:
         "table": _("Table %(num)s", num="{n}"),
         "finished": _("Finished"),
         "abandoned": _("Abandoned"),
+        "ended_early": _("Ended early"),
         "none": _("No finished games yet."),
     }
     return render_template(
