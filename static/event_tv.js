@@ -26,7 +26,7 @@
     var head = el("h2", "", strings.table.replace("{n}", t.number));
     if (t.status !== "active") {
       head.appendChild(document.createTextNode(" "));
-      head.appendChild(el("small", "", "· " + (t.abandoned ? strings.abandoned : strings.finished)));
+      head.appendChild(el("small", "", "· " + (t.abandoned ? strings.abandoned : t.ended_early ? strings.ended_early : strings.finished)));
     }
     card.appendChild(head);
     var list = el("ol", "etv-players");

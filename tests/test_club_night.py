@@ -76,6 +76,7 @@ def expected_standings(finals: list[dict[str, Any]]) -> list[dict[str, Any]]:
             row["games"] += 1
             row["wins"] += int(score == top and not excluded)
             row["points"] += score
+            row["value"] = row["wins"]
     ordered = sorted(rows.items(), key=lambda kv: (-kv[1]["wins"], -kv[1]["points"],
                                                    kv[0]))
     out = []
@@ -191,7 +192,9 @@ def test_standings_and_ratings_match_an_independent_computation(
     # One win each: Ann by points (3 + 0 + 1); BOB and Dirk tie on 2.
     assert names["Ann"]["rank"] == 1
     assert names["BOB"]["rank"] == names["Dirk"]["rank"] == 2
-    assert_ratings_match(client, finals)
+    # The game in no night is dated the day it finished (today), before the
+    # night's date: rated first (CONTRACT §14, Dates).
+    assert_ratings_match(client, [finals[3], *finals[:3]])
 
 
 def test_equal_wins_and_points_share_a_rank(client: FlaskClient) -> None:

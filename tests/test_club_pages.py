@@ -84,8 +84,10 @@ def test_the_join_code_is_a_qr_of_the_link_for_the_host_only(app: Flask) -> None
     event = new_event(host)
     page = parse(host.get(f"/events/{event['id']}").data)
     link = page.find("a", data_join_link=True).attrs["href"]
+    # The join token, never the organiser's (CONTRACT §14).
+    assert event["join_token"] != event["edit_token"]
     assert link == (f"http://192.168.1.20:5000/events/{event['id']}/join/"
-                    f"{event['edit_token']}")
+                    f"{event['join_token']}")
     svg = host.get(f"/events/{event['id']}/join.svg")
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
     assert "no-store" in svg.headers["Cache-Control"]
@@ -157,9 +159,11 @@ def test_the_standings_download_as_csv_and_pdf(client: FlaskClient) -> None:
     assert response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
-    assert rows[0] == ["rank", "name", "games", "wins", "points", "rating"]
-    assert rows[1][:5] == ["1", "'=cmd", "1", "1", "2"]
-    assert float(rows[1][5]) > float(rows[2][5])
+    assert rows[0] == ["rank", "name", "games", "wins", "points", "value", "rating",
+                       "as_of"]
+    assert rows[1][:6] == ["1", "'=cmd", "1", "1", "2", "1"]
+    assert float(rows[1][6]) > float(rows[2][6])
+    assert rows[1][7] == event["date"]
     pdf = client.get(f"/events/{event['id']}/standings.pdf?lang=de")
     assert pdf.mimetype == "application/pdf" and pdf.data.startswith(b"%PDF")
     sheet = parse(client.get(f"/events/{event['id']}/standings?lang=fr").data)

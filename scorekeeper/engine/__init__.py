@@ -27,7 +27,14 @@ from .errors import (
     IllegalMove,
     RecordError,
 )
-from .events import SeatingError, rating_ranks, seat_tables, table_sizes
+from .events import (
+    MAX_TABLE,
+    MIN_TABLE,
+    SeatingError,
+    rating_ranks,
+    seat_tables,
+    table_sizes,
+)
 from .game import (
     MENDABLE,
     Game,
@@ -65,6 +72,7 @@ from .names import (
     normalise_name,
     repair_names,
 )
+from .near import near_names
 from .parse import (
     MAX_COORDINATE,
     MoveInput,
@@ -77,11 +85,31 @@ from .parse import (
 )
 from .records import FORMAT, dumps_record, from_record, to_record, write_record
 from .results import CLOSING, END_BONUS, EndReason, Final, Standing, ranks, winners
+from .rounds import round_sizes, swiss_tables
 from .scoring import LineScore, MoveScore
 from .search import best_moves, legal_moves
+from .standings import (
+    SCORINGS,
+    Scoring,
+    Seat,
+    measures,
+    season_standings,
+    standings,
+)
 from .tiles import CLASSIC, COLOR_NAMES, CUBES, SHAPE_NAMES, Variant
 
 __all__ = [
+    "MAX_TABLE",
+    "MIN_TABLE",
+    "SCORINGS",
+    "Scoring",
+    "Seat",
+    "measures",
+    "near_names",
+    "round_sizes",
+    "season_standings",
+    "swiss_tables",
+    "standings",
     "Board", "Placement", "MAX_COORDINATE", "MAX_MOVES",
     "EngineError", "BadInput", "IllegalMove", "RecordError", "ILLEGAL_MOVE_CODES",
     "RECORD_ERROR_CODES",

@@ -45,16 +45,17 @@ def table_sizes(players: int) -> list[int]:
 
 def seat_tables(
     names: Sequence[str], ratings: Mapping[str, float] | None = None,
-    rng: random.Random | None = None,
+    rng: random.Random | None = None, sizes: Sequence[int] | None = None,
 ) -> list[list[str]]:
-    """Return tables of 2-4 for these players.
+    """Return tables of 2-4 for these players (of `sizes` when given, else
+    the fewest, table_sizes).
 
     With ratings (name -> ordinal; an unrated player counts as the lowest given),
     tables are balanced: players are dealt strongest first in a snake order
     (table 1, 2, ..., n, n, ..., 2, 1, ...), so each table gets a mix. Without,
     the order is shuffled with rng.
     """
-    sizes = table_sizes(len(names))
+    sizes = list(sizes) if sizes is not None else table_sizes(len(names))
     if ratings is None:
         order = list(names)
         (rng or random.Random()).shuffle(order)

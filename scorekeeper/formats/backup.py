@@ -8,8 +8,9 @@ it: a backup file may travel, and restored games get fresh tokens.
 
 An optional top-level ``"events"`` key lists the club nights:
 ``[{"name", "date", "created_at", "games": [i, ...]}]``, each game an index
-into ``"games"``. A backup without it restores as before
-(tests/test_club_backup.py).
+into ``"games"``; a night may also carry ``"season"`` (its season's name)
+and ``"count_ended": false`` (CONTRACT §14). A backup without them restores
+as before (tests/test_club_backup.py).
 
 Backups are read with ijson (its C backend, yajl2_c, where the wheel has it),
 one game at a time, after a scan of the file's outline with numpy
@@ -288,6 +289,10 @@ class BackupEvent:
     date: str
     created_at: str
     games: tuple[int, ...]
+    season: str | None = None
+    """The name of the season the night is in, if any."""
+    count_ended: bool = True
+    """Whether the night's games ended early count in its standings."""
 
 
 @dataclass(frozen=True)
@@ -321,7 +326,15 @@ def check_event(item: object, number: int) -> BackupEvent:
         type(index) is int and index >= 0 for index in games
     ):
         raise bad
-    return BackupEvent(name, day, str(created), tuple(games))
+    season, count_ended = item.get("season"), item.get("count_ended", True)
+    if season is not None and not (
+        isinstance(season, str) and 0 < len(season) <= MAX_EVENT_NAME
+        and season.isprintable()
+    ):
+        raise bad
+    if not isinstance(count_ended, bool):
+        raise bad
+    return BackupEvent(name, day, str(created), tuple(games), season, count_ended)
 
 
 LISTS: dict[str, ItemCheck] = {"games": check_record, "events": check_event}

@@ -12,8 +12,9 @@ from .. import i18n, text
 from .pdf import FONT
 from .scoresheet import neutralise
 
-CSV_COLUMNS = ("rank", "name", "games", "wins", "points", "rating")
-"""The CSV's header row (the API's keys, in English like the score sheet's CSV)."""
+CSV_COLUMNS = ("rank", "name", "games", "wins", "points", "value", "rating", "as_of")
+"""The CSV's header row (the API's keys, in English like the score sheet's CSV);
+as_of is the night's date, the day whose end the ratings are as of."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,9 @@ class StandingsFile:
     """Finished games counted."""
     running: int = 0
     """Games still being played (not counted)."""
+    notes: Sequence[str] = ()
+    """Sentences under the heading: how the standings are computed, as of when
+    the ratings are."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,7 @@ def standings_csv(source: StandingsFile) -> str:
     for row in source.rows:
         writer.writerow([
             row["rank"], neutralise(row["name"]), row["games"], row["wins"],
-            row["points"], _rating(row.get("rating")),
+            row["points"], row["value"], _rating(row.get("rating")), source.date,
         ])
     return "\ufeff" + buffer.getvalue()
 
@@ -84,6 +88,8 @@ def standings_pdf(source: StandingsFile) -> bytes:
     pdf.cell(0, 6, f"{text.day(source.date)} · "
              f"{text.standings_note(source.finished, source.running)}",
              new_x="LMARGIN", new_y="NEXT")
+    for note in source.notes:
+        pdf.multi_cell(0, 5, note, new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
     widths = {"rank": 18.0, "name": 70.0, "games": 22.0, "wins": 22.0,
               "points": 24.0, "rating": 24.0}

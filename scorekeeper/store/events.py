@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 import zlib
 from collections.abc import Sequence
+from datetime import datetime, timedelta
+from itertools import combinations
 from typing import Any
 
 import sqlite_utils
 
+from .. import engine
 from .cache import MAX_GAME_ID
 from .connection import get_db, immediate
 from .games import now
@@ -23,28 +27,56 @@ class EventNotFound(LookupError):
 
 
 def create_event(name: str, date: str) -> tuple[int, str]:
-    """Store a new event; return (id, edit token)."""
+    """Store a new event with its edit (organiser's) and join tokens; return
+    (id, edit token)."""
     token = secrets.token_urlsafe(16)
     db = get_db()
     with immediate(db):
         cursor = db.conn.execute(
-            "INSERT INTO events (name, date, edit_token, created_at)"
-            " VALUES (?, ?, ?, ?)",
-            [name, date, token, now()],
+            "INSERT INTO events (name, date, edit_token, join_token, created_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [name, date, token, secrets.token_urlsafe(16), now()],
         )
     return int(cursor.lastrowid or 0), token
 
 
 def get_event(event_id: int) -> dict[str, Any]:
-    """Return the event's id, name, date and created_at; raise EventNotFound."""
+    """Return the event's id, name, date, created_at, season (id or None) and
+    count_ended (whether games ended early count); raise EventNotFound."""
     row = None
     if 0 <= event_id <= MAX_GAME_ID:
         row = get_db().conn.execute(
-            "SELECT id, name, date, created_at FROM events WHERE id = ?", [event_id]
+            "SELECT id, name, date, created_at, season_id, count_ended"
+            " FROM events WHERE id = ?", [event_id]
         ).fetchone()
     if row is None:
         raise EventNotFound(event_id)
-    return {"id": row[0], "name": row[1], "date": row[2], "created_at": row[3]}
+    return {"id": row[0], "name": row[1], "date": row[2], "created_at": row[3],
+            "season": row[4], "count_ended": bool(row[5])}
+
+
+def join_token(event_id: int) -> str | None:
+    """Return the token the event's join link carries (it adds tables and
+    nothing else), or None when there is no such event."""
+    if not 0 <= event_id <= MAX_GAME_ID:
+        return None
+    row = get_db().conn.execute(
+        "SELECT join_token FROM events WHERE id = ?", [event_id]
+    ).fetchone()
+    return str(row[0]) if row else None
+
+
+def set_event_options(event_id: int, season: int | None, count_ended: bool) -> None:
+    """Put the event in a season (None: in none) and say whether its games
+    ended early count; raise EventNotFound."""
+    db = get_db()
+    with immediate(db):
+        changed = db.conn.execute(
+            "UPDATE events SET season_id = ?, count_ended = ? WHERE id = ?",
+            [season, int(count_ended), event_id],
+        ).rowcount
+    if not changed:
+        raise EventNotFound(event_id)
 
 
 def event_token(event_id: int) -> str | None:
@@ -84,15 +116,31 @@ def rename_event(event_id: int, name: str, date: str) -> None:
         raise EventNotFound(event_id)
 
 
+UNDO_SECONDS = 24 * 3600
+"""How long a deleted club night can be brought back (undelete_event)."""
+
+
 def delete_event(event_id: int) -> list[int]:
     """Delete an event; return the ids of its games, which stay stored (in the
-    history, in no event: a club night's games are never lost with it)."""
+    history, in no event: a club night's games are never lost with it). The
+    night is kept aside UNDO_SECONDS, so that undelete_event can bring it
+    back."""
     get_event(event_id)
     db = get_db()
     with immediate(db):
         kept = [int(row[0]) for row in db.conn.execute(
             "SELECT id FROM games INDEXED BY games_event WHERE event_id = ?"
             " ORDER BY id", [event_id])]
+        stamp = now()
+        db.conn.execute(
+            "DELETE FROM deleted_events WHERE deleted_at < ?",
+            [_seconds_before(stamp, UNDO_SECONDS)])
+        db.conn.execute(
+            "INSERT OR REPLACE INTO deleted_events (id, name, date, edit_token,"
+            " join_token, created_at, season_id, count_ended, games, deleted_at)"
+            " SELECT id, name, date, edit_token, join_token, created_at,"
+            " season_id, count_ended, ?, ? FROM events WHERE id = ?",
+            [json.dumps(kept), stamp, event_id])
         # Said here, not left to the foreign key's ON DELETE SET NULL: the
         # games must outlive the event whatever the connection's pragmas.
         db.conn.execute("UPDATE games SET event_id = NULL WHERE event_id = ?",
@@ -101,17 +149,68 @@ def delete_event(event_id: int) -> list[int]:
     return kept
 
 
-def add_game(event_id: int, game_id: int) -> bool:
+def _seconds_before(stamp: str, seconds: int) -> str:
+    return (datetime.fromisoformat(stamp) - timedelta(seconds=seconds)).isoformat(
+        timespec="microseconds")
+
+
+def deleted_event_token(event_id: int) -> str | None:
+    """Return the organiser's token of a night deleted less than UNDO_SECONDS
+    ago (who may bring it back), or None."""
+    if not 0 <= event_id <= MAX_GAME_ID:
+        return None
+    row = get_db().conn.execute(
+        "SELECT edit_token FROM deleted_events WHERE id = ? AND deleted_at >= ?",
+        [event_id, _seconds_before(now(), UNDO_SECONDS)]).fetchone()
+    return str(row[0]) if row else None
+
+
+def undelete_event(event_id: int) -> bool:
+    """Bring back a night deleted less than UNDO_SECONDS ago, with its id,
+    tokens and the games it had that are still in no night; return False
+    when there is none to bring back."""
+    db = get_db()
+    with immediate(db):
+        row = db.conn.execute(
+            "SELECT games FROM deleted_events WHERE id = ? AND deleted_at >= ?",
+            [event_id, _seconds_before(now(), UNDO_SECONDS)]).fetchone()
+        if row is None:
+            return False
+        db.conn.execute(
+            "INSERT INTO events (id, name, date, edit_token, join_token,"
+            " created_at, season_id, count_ended)"
+            " SELECT d.id, name, date, edit_token, join_token, created_at,"
+            " (SELECT id FROM seasons WHERE id = d.season_id), count_ended"
+            " FROM deleted_events d WHERE d.id = ?", [event_id])
+        db.conn.executemany(
+            "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL",
+            [(event_id, game_id) for game_id in json.loads(row[0])])
+        db.conn.execute("DELETE FROM deleted_events WHERE id = ?", [event_id])
+    return True
+
+
+def add_game(event_id: int, game_id: int, unplaced: bool = False) -> bool:
     """Make a stored game one of the event's tables; return False, changing
-    nothing, when the event is gone (deleted since the request checked it)."""
+    nothing, when the event is gone (deleted since the request checked it)
+    or, with unplaced (a table started outside the night moving in), when
+    the game is in a night already."""
     db = get_db()
     with immediate(db):
         cursor = db.conn.execute(
             "UPDATE games SET event_id = ? WHERE id = ?"
-            " AND EXISTS (SELECT 1 FROM events WHERE id = ?)",
+            + (" AND event_id IS NULL" if unplaced else "")
+            + " AND EXISTS (SELECT 1 FROM events WHERE id = ?)",
             [event_id, game_id, event_id],
         )
     return cursor.rowcount > 0
+
+
+def game_event(game_id: int) -> int | None:
+    """Return the id of the event a game belongs to, if any."""
+    row = get_db().conn.execute(
+        "SELECT event_id FROM games WHERE id = ?", [game_id]
+    ).fetchone()
+    return None if row is None or row[0] is None else int(row[0])
 
 
 def event_game_ids(event_id: int) -> list[int]:
@@ -177,41 +276,35 @@ def change_key(event_id: int) -> str:
     return f"{row[2]}-{row[3] or ''}-{int(row[4])}-{int(row[5])}-{named:08x}"
 
 
-def standings(event_id: int) -> list[dict[str, Any]]:
-    """Return the event's standings (CONTRACT §14): one row per player (by name
-    key) over its finished games (an abandoned one has no result): name, games,
-    wins, points, rank; by wins, then points, then name; ties share a rank.
+def standings(event_id: int, scoring: engine.Scoring = "wins") -> list[dict[str, Any]]:
+    """Return the event's standings (CONTRACT §14, engine.standings) over its
+    counted games: finished, not abandoned, and, unless the organiser said
+    so, not ended early; raise EventNotFound."""
+    event = get_event(event_id)
+    return engine.standings(
+        results([event_id], event["count_ended"]), scoring)
 
-    A player's name is as written in their latest game of the event.
-    """
-    rows: dict[str, dict[str, Any]] = {}
-    for name, key, score, winner in get_db().conn.execute(
-        "SELECT p.name, p.name_key, p.score, p.is_winner"
-        " FROM games g INDEXED BY games_event JOIN game_players p"
-        " ON p.game_id = g.id WHERE g.event_id = ? AND p.is_winner IS NOT NULL"
-        " ORDER BY g.id, p.seat",
-        [event_id],
+
+def results(event_ids: Sequence[int], count_ended: bool = True
+            ) -> list[list[engine.Seat]]:
+    """Return the seats of the events' games that have a result (an abandoned
+    one has none), by the events' dates, then in the order they were made;
+    without count_ended, a game ended early (closed with reason `ended`) is
+    left out."""
+    marks = ", ".join("?" * len(event_ids))
+    games: dict[int, list[engine.Seat]] = {}
+    for game_id, name, key, score, excluded in get_db().conn.execute(
+        "SELECT g.id, p.name, p.name_key, p.score, p.excluded"
+        " FROM events e JOIN games g INDEXED BY games_event ON g.event_id = e.id"
+        " JOIN game_players p ON p.game_id = g.id"
+        f" WHERE e.id IN ({marks}) AND p.is_winner IS NOT NULL"
+        " AND (? OR g.end_reason IS NOT 'ended')"
+        " ORDER BY e.date, g.id, p.seat",
+        [*event_ids, int(count_ended)],
     ):
-        row = rows.setdefault(
-            key, {"name": name, "games": 0, "wins": 0, "points": 0}
-        )
-        row["name"] = name
-        row["games"] += 1
-        row["wins"] += winner
-        row["points"] += score
-    ordered = sorted(
-        rows.items(),
-        key=lambda item: (-item[1]["wins"], -item[1]["points"], item[0]),
-    )
-    out: list[dict[str, Any]] = []
-    for place, (_key, row) in enumerate(ordered):
-        previous = out[-1] if out else None
-        same = previous is not None and (previous["wins"], previous["points"]) == (
-            row["wins"], row["points"]
-        )
-        out.append({**row, "rank": previous["rank"] if same and previous
-                    else place + 1})
-    return out
+        games.setdefault(game_id, []).append(
+            engine.Seat(key, name, score, bool(excluded)))
+    return list(games.values())
 
 
 def event_players(event_id: int) -> list[str]:
@@ -228,6 +321,18 @@ def event_players(event_id: int) -> list[str]:
     return list(names.values())
 
 
+def previous_players(event_id: int) -> list[str]:
+    """Return who played at the latest night before this one (by date, then
+    id) that had players: a new night's roster to start from."""
+    row = get_db().conn.execute(
+        "SELECT e.id FROM events e, events this WHERE this.id = ? AND e.id != this.id"
+        " AND (e.date, e.id) < (this.date, this.id)"
+        " AND EXISTS (SELECT 1 FROM games g INDEXED BY games_event"
+        "  WHERE g.event_id = e.id) ORDER BY e.date DESC, e.id DESC LIMIT 1",
+        [event_id]).fetchone()
+    return event_players(int(row[0])) if row else []
+
+
 def events_for_backup(game_ids: Sequence[int]) -> list[dict[str, Any]]:
     """Return every club night for a backup whose games were written in the
     order of game_ids: name, date, created_at and games (indexes into that
@@ -235,9 +340,12 @@ def events_for_backup(game_ids: Sequence[int]) -> list[dict[str, Any]]:
     db = get_db()
     position = {game_id: index for index, game_id in enumerate(game_ids)}
     events = {
-        row[0]: {"name": row[1], "date": row[2], "created_at": row[3], "games": []}
+        row[0]: {"name": row[1], "date": row[2], "created_at": row[3], "games": [],
+                 **({"season": row[4]} if row[4] is not None else {}),
+                 **({} if row[5] else {"count_ended": False})}
         for row in db.conn.execute(
-            "SELECT id, name, date, created_at FROM events ORDER BY id"
+            "SELECT e.id, e.name, e.date, e.created_at, s.name, e.count_ended"
+            " FROM events e LEFT JOIN seasons s ON s.id = e.season_id ORDER BY e.id"
         )
     }
     for event_id, game_id in db.conn.execute(
@@ -256,7 +364,8 @@ def restore_events(
     named by its position in the backup (positions: the stored id of each).
 
     An event already here (same name, date and creation time) is the same
-    event: it gains the games. A game keeps the event it already has; an index
+    event: it gains the games. A night's season is found by its name, or
+    made. A game keeps the event it already has; an index
     beyond the backup's games names nothing.
     """
     for event in events:
@@ -266,15 +375,63 @@ def restore_events(
         ).fetchone()
         if row is None:
             cursor = db.conn.execute(
-                "INSERT INTO events (name, date, edit_token, created_at)"
-                " VALUES (?, ?, ?, ?)",
-                [event.name, event.date, secrets.token_urlsafe(16), event.created_at],
+                "INSERT INTO events (name, date, edit_token, join_token, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [event.name, event.date, secrets.token_urlsafe(16),
+                 secrets.token_urlsafe(16), event.created_at],
             )
             event_id = int(cursor.lastrowid or 0)
         else:
             event_id = int(row[0])
+        season_id = None
+        if event.season is not None:
+            found = db.conn.execute(
+                "SELECT id FROM seasons WHERE name = ? ORDER BY id LIMIT 1",
+                [event.season]).fetchone()
+            season_id = int(found[0]) if found else int(db.conn.execute(
+                "INSERT INTO seasons (name, created_at) VALUES (?, ?)",
+                [event.season, now()]).lastrowid or 0)
+        db.conn.execute(
+            "UPDATE events SET season_id = coalesce(?, season_id), count_ended = ?"
+            " WHERE id = ?", [season_id, int(event.count_ended), event_id])
         ids = [positions[i] for i in event.games if i < len(positions)]
         db.conn.executemany(
             "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL",
             [(event_id, game_id) for game_id in ids if game_id is not None],
         )
+
+
+def add_round(event_id: int, tables: Sequence[Sequence[str]]) -> int:
+    """Keep a round's tables (names) as the event's next round; return its
+    number, counting from 1 per event."""
+    db = get_db()
+    with immediate(db):
+        row = db.conn.execute(
+            "SELECT coalesce(max(number), 0) + 1 FROM event_rounds WHERE event_id = ?",
+            [event_id]).fetchone()
+        db.conn.execute(
+            "INSERT INTO event_rounds (event_id, number, tables, created_at)"
+            " VALUES (?, ?, ?, ?)",
+            [event_id, row[0], json.dumps([list(t) for t in tables],
+                                          ensure_ascii=False), now()])
+    return int(row[0])
+
+
+def met_pairs(event_id: int) -> set[frozenset[str]]:
+    """Return every pair of name keys that sat at one table of the event: at
+    one of its games, or at a table of one of its rounds."""
+    db = get_db()
+    tables: dict[object, list[str]] = {}
+    for game_id, key in db.conn.execute(
+        "SELECT p.game_id, p.name_key FROM games g INDEXED BY games_event"
+        " JOIN game_players p ON p.game_id = g.id WHERE g.event_id = ?",
+        [event_id],
+    ):
+        tables.setdefault(game_id, []).append(key)
+    for number, stored in db.conn.execute(
+        "SELECT number, tables FROM event_rounds WHERE event_id = ?", [event_id]
+    ):
+        for index, names in enumerate(json.loads(stored)):
+            tables[(number, index)] = [engine.name_key(name) for name in names]
+    return {frozenset(pair) for keys in tables.values()
+            for pair in combinations(keys, 2)}

@@ -24,6 +24,7 @@ from .cache import (
     GameRow,
     forget,
     keep,
+    loaded,
     memoised,
     options_column,
     take,
@@ -586,6 +587,35 @@ def rename_players(game_id: int, names: Sequence[str]) -> list[str]:
         )
         row.names, row.updated_at = new, stamp
     return new
+
+
+def merge_player(old: str, new: str) -> tuple[list[int], list[int]]:
+    """Seat the player `new` wherever `old` (by name key) sat: one player
+    written two ways becomes one, and the ratings re-rate (the rename
+    triggers). Return (games renamed, games left alone because both sat at
+    them). Each game is renamed by rename_players, in its own transaction."""
+    old_key, new_name = engine.name_key(old), engine.normalise_name(new)
+    new_key = engine.name_key(new_name)
+    if old_key == new_key:
+        return [], []
+    rows = get_db().conn.execute(
+        "SELECT game_id, group_concat(name_key, char(31)) FROM game_players"
+        " WHERE name_key IN (?, ?) GROUP BY game_id ORDER BY game_id",
+        [old_key, new_key]).fetchall()
+    renamed, skipped = [], []
+    for game_id, keys in rows:
+        seated = keys.split("\x1f")
+        if old_key not in seated:
+            continue
+        if new_key in seated:
+            skipped.append(int(game_id))
+            continue
+        with loaded(int(game_id)) as row:
+            names = [new_name if engine.name_key(name) == old_key else name
+                     for name in row.names]
+        rename_players(int(game_id), names)
+        renamed.append(int(game_id))
+    return renamed, skipped
 
 
 def delete_game(game_id: int) -> bool:

@@ -1,15 +1,17 @@
 """Ratings (CONTRACT §14): openskill's Plackett-Luce over every finished game.
 
-Games are rated one at a time in the order they finished (games.finished_at,
-then id); each game's ranks come from its final scores, an excluded player
-below everyone in play, equal scores sharing a rank; an abandoned game (no
-result: game_players.is_winner NULL) is not rated, nor is a game with fewer
-than two players. rating_steps holds every seat's rating after each rated game,
-player_ratings each player's latest. Triggers (schema.m600_club_nights) mark
-the earliest finished game a write changed in rating_dirty; `refresh` re-rates
-from that game on, reusing the ratings from before it, so that finishing a
-game rates that game alone while a correction of an old one re-rates what
-follows.
+Games are rated one at a time in the order of games.rated_at (their night's
+date, or the day they finished, then when they finished: schema.RATED_AT),
+then id; rating_steps.finished_at and rating_dirty.finished_at hold that
+place, not the time alone. Each game's ranks come from its final scores, an
+excluded player below everyone in play, equal scores sharing a rank; an
+abandoned game (no result: game_players.is_winner NULL) is not rated, nor is
+a game with fewer than two players. rating_steps holds every seat's rating
+after each rated game, player_ratings each player's latest. Triggers
+(schema.m600_club_nights, m850) mark the earliest finished game a write
+changed in rating_dirty; `refresh` re-rates from that game on, reusing the
+ratings from before it, so that finishing a game rates that game alone while
+a correction of an old one re-rates what follows.
 """
 
 from __future__ import annotations
@@ -101,12 +103,12 @@ def _games_from(
     """Yield (game id, finished_at, seats) of every rated game from start on,
     in rating order; seats are (seat, name key, score, excluded)."""
     cursor = db.conn.execute(
-        "SELECT g.id, g.finished_at, p.seat, p.name_key, p.score, p.excluded"
-        " FROM games g INDEXED BY games_finished"
+        "SELECT g.id, g.rated_at, p.seat, p.name_key, p.score, p.excluded"
+        " FROM games g INDEXED BY games_rated"
         " JOIN game_players p ON p.game_id = g.id"
-        " WHERE g.finished_at IS NOT NULL AND (g.finished_at, g.id) >= (?, ?)"
+        " WHERE g.rated_at IS NOT NULL AND (g.rated_at, g.id) >= (?, ?)"
         " AND p.is_winner IS NOT NULL"
-        " ORDER BY g.finished_at, g.id, p.seat",
+        " ORDER BY g.rated_at, g.id, p.seat",
         list(start),
     )
     current: int | None = None
@@ -302,7 +304,32 @@ def history(name: str, limit: int = 500) -> list[dict[str, Any]]:
         [engine.name_key(name), limit],
     ).fetchall()
     return [
-        {"game_id": game_id, "finished_at": finished, "mu": mu, "sigma": sigma,
-         "ordinal": ordinal(mu, sigma)}
-        for game_id, finished, mu, sigma in reversed(rows)
+        {"game_id": game_id, "finished_at": place.partition(" ")[2], "mu": mu,
+         "sigma": sigma, "ordinal": ordinal(mu, sigma)}
+        for game_id, place, mu, sigma in reversed(rows)
     ]
+
+
+def ratings_as_of(keys: Sequence[str], day: str) -> dict[str, dict[str, Any]]:
+    """Return the players' ratings as they stood at the end of `day` (every
+    game rated on that day or before, CONTRACT §14): {name key: {"mu",
+    "sigma", "ordinal", "games"}}; a player with no game by then is missing.
+    A later night changes nothing here."""
+    db = get_db()
+    refresh(db)
+    # Places are "<day> <finished_at>": "!" sorts after the space, before
+    # any later day.
+    bound = f"{day}!"
+    found: dict[str, dict[str, Any]] = {}
+    for key in dict.fromkeys(keys):
+        row = db.conn.execute(
+            "SELECT mu, sigma, (SELECT count(*) FROM rating_steps"
+            "  WHERE name_key = ? AND finished_at < ?)"
+            " FROM rating_steps WHERE name_key = ? AND finished_at < ?"
+            " ORDER BY finished_at DESC, game_id DESC LIMIT 1",
+            [key, bound, key, bound],
+        ).fetchone()
+        if row is not None:
+            found[key] = {"mu": row[0], "sigma": row[1],
+                          "ordinal": ordinal(row[0], row[1]), "games": row[2]}
+    return found

@@ -433,6 +433,42 @@ def m500_pin_tries(db: sqlite_utils.Database) -> None:
     )
 
 
+_RATING_TRIGGERS = """
+    CREATE TRIGGER ratings_game_changed
+    AFTER UPDATE OF {place}, end_reason, scores, revision ON games
+    WHEN (OLD.{place} IS NOT NULL OR NEW.{place} IS NOT NULL)
+     AND (OLD.{place} IS NOT NEW.{place}
+          OR OLD.end_reason IS NOT NEW.end_reason
+          OR OLD.scores IS NOT NEW.scores OR OLD.revision IS NOT NEW.revision)
+    BEGIN
+        {{mark_old}}
+        {{mark_new}}
+    END;
+    CREATE TRIGGER ratings_game_deleted AFTER DELETE ON games
+    WHEN OLD.{place} IS NOT NULL
+    BEGIN {{mark_old}} END;
+    CREATE TRIGGER ratings_player_renamed AFTER UPDATE OF name_key ON game_players
+    WHEN OLD.name_key != NEW.name_key
+    BEGIN
+        INSERT INTO rating_dirty (id, finished_at, game_id)
+        SELECT 1, {place}, id FROM games
+        WHERE id = NEW.game_id AND {place} IS NOT NULL
+        ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at,
+            game_id = excluded.game_id
+        WHERE (excluded.finished_at, excluded.game_id)
+              < (rating_dirty.finished_at, rating_dirty.game_id);
+    END;
+"""
+"""The triggers that mark the ratings stale (schema.m600_club_nights), by a
+finished game's place in the rating order: games.{place}."""
+
+
+def _rating_triggers(place: str) -> str:
+    """Return the rating triggers for the rating order held in games.`place`."""
+    return _RATING_TRIGGERS.format(place=place).format(
+        mark_old=_mark("OLD", place), mark_new=_mark("NEW", place))
+
+
 _CLUB_NIGHTS = """
     CREATE TABLE events (
         id INTEGER PRIMARY KEY,
@@ -471,40 +507,18 @@ _CLUB_NIGHTS = """
         finished_at TEXT NOT NULL,
         game_id INTEGER NOT NULL
     );
-    CREATE TRIGGER ratings_game_changed
-    AFTER UPDATE OF finished_at, end_reason, scores, revision ON games
-    WHEN (OLD.finished_at IS NOT NULL OR NEW.finished_at IS NOT NULL)
-     AND (OLD.finished_at IS NOT NEW.finished_at
-          OR OLD.end_reason IS NOT NEW.end_reason
-          OR OLD.scores IS NOT NEW.scores OR OLD.revision IS NOT NEW.revision)
-    BEGIN
-        {mark_old}
-        {mark_new}
-    END;
-    CREATE TRIGGER ratings_game_deleted AFTER DELETE ON games
-    WHEN OLD.finished_at IS NOT NULL
-    BEGIN {mark_old} END;
-    CREATE TRIGGER ratings_player_renamed AFTER UPDATE OF name_key ON game_players
-    WHEN OLD.name_key != NEW.name_key
-    BEGIN
-        INSERT INTO rating_dirty (id, finished_at, game_id)
-        SELECT 1, finished_at, id FROM games
-        WHERE id = NEW.game_id AND finished_at IS NOT NULL
-        ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at,
-            game_id = excluded.game_id
-        WHERE (excluded.finished_at, excluded.game_id)
-              < (rating_dirty.finished_at, rating_dirty.game_id);
-    END;
+    {triggers}
 """
 """The tables of club nights (CONTRACT §14): events, each game's event, and the
 ratings kept for every player (see store/ratings.py)."""
 
 
-def _mark(row: str) -> str:
-    """Return the statement that marks ratings stale from game `row` (OLD/NEW) on."""
+def _mark(row: str, place: str = "finished_at") -> str:
+    """Return the statement that marks ratings stale from game `row` (OLD/NEW)
+    on, by its place in the rating order (column `place` of games)."""
     return (
         "INSERT INTO rating_dirty (id, finished_at, game_id)"
-        f" SELECT 1, {row}.finished_at, {row}.id WHERE {row}.finished_at IS NOT NULL"
+        f" SELECT 1, {row}.{place}, {row}.id WHERE {row}.{place} IS NOT NULL"
         " ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at,"
         " game_id = excluded.game_id"
         " WHERE (excluded.finished_at, excluded.game_id)"
@@ -527,7 +541,7 @@ def m600_club_nights(db: sqlite_utils.Database) -> None:
     whole history is marked stale here, so the first read rates every game.
     """
     _create_statements(
-        db, _CLUB_NIGHTS.format(mark_old=_mark("OLD"), mark_new=_mark("NEW"))
+        db, _CLUB_NIGHTS.format(triggers=_rating_triggers("finished_at"))
     )
     db.execute(
         "INSERT INTO rating_dirty (id, finished_at, game_id)"
@@ -594,6 +608,9 @@ def m810_event_ids_never_reused(db: sqlite_utils.Database) -> None:
     if row is None or "AUTOINCREMENT" in row[0].upper():
         return
     db.execute("PRAGMA foreign_keys = OFF")
+    # Triggers on games name events (m850): the rename leaves them be rather
+    # than refusing while events is gone (it is back under its name at once).
+    db.execute("PRAGMA legacy_alter_table = ON")
     try:
         with db.atomic():
             db.execute("DROP TABLE IF EXISTS events_kept")
@@ -612,6 +629,7 @@ def m810_event_ids_never_reused(db: sqlite_utils.Database) -> None:
             if db.execute("PRAGMA foreign_key_check(games)").fetchall():
                 raise RuntimeError("a game lost its club night while copying")
     finally:
+        db.execute("PRAGMA legacy_alter_table = OFF")
         db.execute("PRAGMA foreign_keys = ON")
 
 
@@ -705,6 +723,98 @@ def m830_pin_tries_since(db: sqlite_utils.Database) -> None:
     if "since" not in db["pin_tries"].columns_dict:
         db.execute("ALTER TABLE pin_tries ADD COLUMN since REAL")
     db.execute("DELETE FROM pin_tries")
+
+
+@migrations()
+def m840_club_organiser(db: sqlite_utils.Database) -> None:
+    """Split a club night's right (CONTRACT §14, §15): the join token its QR
+    code carries adds tables and nothing else, the edit token stays the
+    organiser's. A night stored before gets a join token of its own (128
+    random bits), so its old QR code, which carried the edit token, keeps
+    the organiser's right for whoever already holds it. Seasons group nights;
+    count_ended is the organiser's choice whether a game ended early counts;
+    deleted_events keeps a deleted night a while, so that it can be undone.
+    """
+    _create_statements(db, """
+        CREATE TABLE seasons (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        ALTER TABLE events ADD COLUMN join_token TEXT;
+        ALTER TABLE events ADD COLUMN season_id INTEGER
+            REFERENCES seasons(id) ON DELETE SET NULL;
+        ALTER TABLE events ADD COLUMN count_ended INTEGER NOT NULL DEFAULT 1;
+        CREATE INDEX events_season ON events(season_id, date, id);
+        CREATE TABLE deleted_events (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            date TEXT NOT NULL,
+            edit_token TEXT NOT NULL,
+            join_token TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            season_id INTEGER,
+            count_ended INTEGER NOT NULL,
+            games TEXT NOT NULL,
+            deleted_at TEXT NOT NULL
+        );
+        CREATE TABLE event_rounds (
+            event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            tables TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (event_id, number)
+        );
+    """)
+    db.execute("UPDATE events SET join_token = lower(hex(randomblob(16)))"
+               " WHERE join_token IS NULL")
+
+
+RATED_AT = (
+    "coalesce((SELECT date FROM events WHERE id = {row}.event_id),"
+    " substr({row}.finished_at, 1, 10)) || ' ' || {row}.finished_at"
+)
+"""A finished game's place in the rating order (CONTRACT §14): its night's
+date (a game in no night: the day it finished), then when it finished."""
+
+
+_RATED_BY_DATE = """
+    ALTER TABLE games ADD COLUMN rated_at TEXT;
+    CREATE INDEX games_rated ON games(rated_at, id) WHERE rated_at IS NOT NULL;
+    DROP TRIGGER ratings_game_changed;
+    DROP TRIGGER ratings_game_deleted;
+    DROP TRIGGER ratings_player_renamed;
+    CREATE TRIGGER games_rated_at AFTER UPDATE OF finished_at, event_id ON games
+    BEGIN
+        UPDATE games SET rated_at = CASE WHEN NEW.finished_at IS NULL THEN NULL
+            ELSE {rated_new} END WHERE id = NEW.id;
+    END;
+    CREATE TRIGGER events_date_moved AFTER UPDATE OF date ON events
+    WHEN OLD.date IS NOT NEW.date
+    BEGIN
+        UPDATE games SET rated_at = NEW.date || ' ' || finished_at
+        WHERE event_id = NEW.id AND finished_at IS NOT NULL;
+    END;
+    {triggers}
+"""
+"""Games rated in the order of their night's date (CONTRACT §14): games.rated_at
+holds each finished game's place, kept by triggers when it finishes, joins or
+leaves a night, or its night's date moves; the rating triggers of m600 mark
+the ratings stale by that place. rating_steps and rating_dirty keep their
+column finished_at, which now holds rated_at."""
+
+
+@migrations()
+def m850_rated_by_night_date(db: sqlite_utils.Database) -> None:
+    """Rate games in the order of their night's date, then as before (see
+    _RATED_BY_DATE); every rating is computed again on the first read."""
+    _create_statements(db, _RATED_BY_DATE.format(
+        rated_new=RATED_AT.format(row="NEW"), triggers=_rating_triggers("rated_at")))
+    db.execute(f"UPDATE games SET rated_at = {RATED_AT.format(row='games')}"
+               " WHERE finished_at IS NOT NULL")
+    db.execute("DELETE FROM rating_steps")
+    db.execute("INSERT OR REPLACE INTO rating_dirty (id, finished_at, game_id)"
+               " VALUES (1, '', 0)")
 
 
 def _named_games(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from babel import dates
@@ -20,6 +21,7 @@ def standings_labels() -> dict[str, str]:
         "wins": gettext("Wins"),
         "points": gettext("Points"),
         "rating": gettext("Rating"),
+        "value": gettext("Value"),
     }
 
 
@@ -104,3 +106,54 @@ def day(value: str) -> str:
     except (TypeError, ValueError):
         return str(value)
     return str(dates.format_date(moment, "medium", locale=i18n.current().locale))
+
+
+def scoring_names() -> dict[str, str]:
+    """Return each standings scoring's name (engine.SCORINGS)."""
+    return {
+        "wins": gettext("Wins"),
+        "placement": gettext("Placement"),
+        "share": gettext("Share of the table"),
+    }
+
+
+def scoring_note(scoring: str, count_ended: bool) -> str:
+    """Return how the standings were computed under the scoring."""
+    how = {
+        "wins": gettext(
+            "A win counts 1 (a shared top score is a win for each)."),
+        "placement": gettext(
+            "Each game counts 1 for every player at the table who finished"
+            " below, a half for one level: a win at a table of 4 counts 3, of"
+            " 2 counts 1."),
+        "share": gettext(
+            "Each game counts the player's score divided by the table's mean"
+            " score."),
+    }[scoring]
+    ended = gettext("Games ended early count.") if count_ended else gettext(
+        "Games ended early do not count.")
+    return gettext("%(how)s Ties: then points, then name. %(ended)s",
+                   how=how, ended=ended)
+
+
+def ratings_as_of(day_: str) -> str:
+    """Say that a night's ratings are as they stood at the end of that day."""
+    return gettext("Ratings as they stood at the end of %(day)s.", day=day(day_))
+
+
+def season_best(best: int | None) -> str:
+    """Say which nights of a season count for each player."""
+    if best is None:
+        return gettext("Every night counts.")
+    return ngettext("Each player's best night counts.",
+                    "Each player's best %(num)d nights count.", best)
+
+
+def players_merged(renamed: int, skipped: Sequence[int]) -> str:
+    """Say what merging two players changed, and which games it left alone
+    (both sat at them)."""
+    done = ngettext("%(num)d game renamed.", "%(num)d games renamed.", renamed)
+    if not skipped:
+        return done
+    return gettext("%(done)s Both sat at game(s) %(ids)s: left as they are.",
+                   done=done, ids=", ".join(str(i) for i in skipped))

@@ -13,8 +13,16 @@ from werkzeug.wrappers import Response
 from .. import engine, text
 from ..i18n import gettext as _
 from ..store import TurnConflict, loaded, running
+from ..store import events as club
 from ..store import games as stored
-from .auth import admin_key_opens, admin_login, grant_admin, is_admin, remember_token
+from .auth import (
+    admin_key_opens,
+    admin_login,
+    grant_admin,
+    is_admin,
+    remember_event_token,
+    remember_token,
+)
 from .forms import AdminLoginForm, CloseForm, ConfirmForm
 from .pages import can_edit, is_stale
 
@@ -81,15 +89,62 @@ def grant(game_id: int) -> Response:
     return redirect(url_for("table.game", game_id=game_id))
 
 
-@bp.post("/admin/grant")
-def grant_by_number() -> Response:
-    """grant, for a game number typed on the admin page (a finished game too)."""
-    raw = request.form.get("game", "").strip().lstrip("#")
+def _typed_number(field: str) -> int:
+    """Return the number typed in the admin page's field (403 for anyone but
+    the admin, 400 for anything but a number)."""
+    raw = request.form.get(field, "").strip().lstrip("#")
     if not is_admin():
         abort(403)
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
         abort(400)
-    return grant(int(raw))
+    return int(raw)
+
+
+@bp.post("/admin/grant")
+def grant_by_number() -> Response:
+    """grant, for a game number typed on the admin page (a finished game too)."""
+    return grant(_typed_number("game"))
+
+
+@bp.post("/admin/events/<int:event_id>/grant")
+def grant_event(event_id: int) -> Response:
+    """Give this device the organiser's right to a club night (CONTRACT §14),
+    a restored one too, whose token no device held."""
+    if not is_admin():
+        abort(403)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    token = club.event_token(event_id)
+    if token is None:
+        abort(404)
+    remember_event_token(event_id, token)
+    flash(_("This device is now the organiser of this club night."), "info")
+    return redirect(url_for("events.event", event_id=event_id))
+
+
+@bp.post("/admin/event-grant")
+def grant_event_by_number() -> Response:
+    """grant_event, for a club night's number typed on the admin page."""
+    return grant_event(_typed_number("event"))
+
+
+@bp.post("/admin/merge")
+def merge() -> Response:
+    """Make two players one: every game of the first name gets the second
+    (the ratings re-rate); a game both sat at is left as it is, and said."""
+    if not is_admin():
+        abort(403)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    old = request.form.get("from", "").strip()
+    new = request.form.get("into", "").strip()
+    try:
+        renamed, skipped = stored.merge_player(old, new)
+    except engine.InvalidName as exc:
+        flash(text.invalid_name(exc), "error")
+        return redirect(url_for(".index"))
+    flash(text.players_merged(len(renamed), skipped), "info")
+    return redirect(url_for(".index"))
 
 
 @bp.post("/admin/games/<int:game_id>/close")

@@ -1,24 +1,53 @@
-"""A club night as JSON (CONTRACT §14): the API's answer, and the standings the
-event's live page polls too."""
+"""A club night and a season as JSON (CONTRACT §14): the API's answers, and
+the standings the event's live page polls too."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .. import engine
 from ..store import events as stored_events
+from ..store import seasons
+
+MAX_BEST = 100
+"""Most nights a season's ?best= may keep."""
 
 
 def standings_json(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Return standings rows (CONTRACT §14 keys only)."""
-    keys = ("name", "games", "wins", "points", "rank")
+    keys = ("name", "games", "wins", "points", "value", "rank")
     return [{key: row[key] for key in keys} for row in rows]
 
 
-def event_json(event_id: int) -> dict[str, Any]:
+def event_json(event_id: int, scoring: engine.Scoring = "wins") -> dict[str, Any]:
     """Return an event as CONTRACT §14 answers it."""
     event = stored_events.get_event(event_id)
     return {
         "id": event["id"], "name": event["name"], "date": event["date"],
-        "games": stored_events.event_game_ids(event_id),
-        "standings": standings_json(stored_events.standings(event_id)),
+        "season": event["season"], "count_ended": event["count_ended"],
+        "games": stored_events.event_game_ids(event_id), "scoring": scoring,
+        "standings": standings_json(stored_events.standings(event_id, scoring)),
     }
+
+
+def season_json(season_id: int, scoring: engine.Scoring = "wins",
+                best: int | None = None) -> dict[str, Any]:
+    """Return a season as CONTRACT §14 answers it: its nights and the
+    standings of all their games together (each night's choice of whether
+    games ended early count), or of each player's best `best` nights."""
+    season = seasons.get_season(season_id)
+    nights = [stored_events.results(
+        [night], stored_events.get_event(night)["count_ended"])
+        for night in season["events"]]
+    return {**season, "scoring": scoring,
+            "standings": engine.season_standings(nights, scoring, best)}
+
+
+def asked_best(value: str) -> int | None:
+    """Return ?best= (each player's best N nights count), None when empty;
+    ValueError for anything but a whole number from 1 to MAX_BEST."""
+    if not value:
+        return None
+    if value.isascii() and value.isdigit() and 0 < int(value) <= MAX_BEST:
+        return int(value)
+    raise ValueError(value)

@@ -32,25 +32,28 @@ from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from .. import engine, formats, net, text
+from ..formats import bgstats
 from ..i18n import gettext as _
 from ..i18n import ngettext, pgettext
-from ..store import GameNotFound, loaded, ratings
+from ..store import GameNotFound, loaded, ratings, seasons
 from ..store import events as stored_events
 from ..store import games as stored
-from . import auth, quotas
+from . import auth, quotas, rounds
 from .errors import error_page
-from .event_json import standings_json
+from .event_json import asked_best, season_json, standings_json
 from .forms import (
     MAX_EVENT_NAME,
     MAX_PRESENT,
     ConfirmForm,
     EventForm,
+    SeasonForm,
     SeatingForm,
     TablesForm,
     check_event_date,
     check_event_name,
 )
 from .live import event_stream, polled_state
+from .pages import can_edit, game_file, organises
 
 bp = Blueprint("events", __name__)
 
@@ -60,15 +63,34 @@ def _no_event(exc: stored_events.EventNotFound) -> ResponseReturnValue:
     return error_page(NotFound())
 
 
+@bp.errorhandler(seasons.SeasonNotFound)
+def _no_season(exc: seasons.SeasonNotFound) -> ResponseReturnValue:
+    return error_page(NotFound())
+
+
+def _page_best() -> int | None:
+    """Return the page's ?best= (each player's best N nights), None for none
+    or a value the API would refuse."""
+    try:
+        return asked_best(request.args.get("best", ""))
+    except ValueError:
+        return None
+
+
 def may_add(event_id: int) -> bool:
-    """Return whether this device holds the club night's right."""
-    return auth.holds_event(event_id, stored_events.event_token(event_id))
+    """Return whether this device may add tables to the event: it holds the
+    organiser's or the join right, or the admin's."""
+    return (organises(event_id) or auth.is_admin()
+            or auth.holds_event(event_id, stored_events.join_token(event_id)))
 
 
 def may_change(event_id: int) -> bool:
-    """Return whether this device may rename or delete the event: it holds
-    the club night's right, or the admin right."""
-    return may_add(event_id) or auth.is_admin()
+    """Return whether this device may rename, delete or pair the event, and
+    correct its games: the organiser's right or the admin's (never the join
+    link's)."""
+    return organises(event_id) or auth.is_admin()
+
+
 
 
 def _require_change(event_id: int) -> dict[str, Any]:
@@ -116,9 +138,14 @@ def index() -> str | Response:
         return redirect(url_for("events.event", event_id=event_id))
     if request.method == "GET":
         form.date.data = Date.today().isoformat()
+    undo = request.args.get("undo", "")
+    undo_id = int(undo) if undo.isascii() and undo.isdigit() and len(undo) < 19 \
+        else None
     return render_template(
         "events/index.html", form=form, error=error, events=stored_events.list_events(),
         max_name=MAX_EVENT_NAME,
+        undo_id=undo_id if undo_id is not None and _may_undo(undo_id) else None,
+        undo_form=ConfirmForm(),
     )
 
 
@@ -143,9 +170,21 @@ def _tables(event_id: int) -> list[dict[str, Any]]:
     return tables
 
 
-def _standings_with_ratings(event_id: int) -> list[dict[str, Any]]:
-    rows = stored_events.standings(event_id)
-    found = ratings.ratings_by_key([engine.name_key(row["name"]) for row in rows])
+def page_scoring() -> engine.Scoring:
+    """Return the scoring a page asks for (?scoring=), wins when it names none."""
+    value = request.args.get("scoring", "wins")
+    scoring: engine.Scoring = value if value in engine.SCORINGS else "wins"  # type: ignore[assignment]
+    return scoring
+
+
+def _standings_with_ratings(event_id: int, scoring: engine.Scoring = "wins",
+                            as_of: str | None = None) -> list[dict[str, Any]]:
+    """Return the standings, each row with its player's rating: today's, or as
+    it stood at the end of the day as_of (a night's files, CONTRACT §14)."""
+    rows = stored_events.standings(event_id, scoring)
+    keys = [engine.name_key(row["name"]) for row in rows]
+    found = ratings.ratings_as_of(keys, as_of) if as_of else ratings.ratings_by_key(
+        keys)
     for row in rows:
         rated = found.get(engine.name_key(row["name"]))
         row["rating"] = rated["ordinal"] if rated else None
@@ -153,13 +192,16 @@ def _standings_with_ratings(event_id: int) -> list[dict[str, Any]]:
     return rows
 
 
-def event_context(event_id: int) -> dict[str, Any]:
-    """Return what the event page shows."""
+def event_context(event_id: int, dated: bool = False) -> dict[str, Any]:
+    """Return what the event page shows (standings by the page's ?scoring=);
+    dated: with the ratings as they stood at the end of the night."""
     event = stored_events.get_event(event_id)
     tables = _tables(event_id)
-    standings = _standings_with_ratings(event_id)
+    scoring = page_scoring()
+    standings = _standings_with_ratings(
+        event_id, scoring, event["date"] if dated else None)
     allowed = may_add(event_id)
-    token = stored_events.event_token(event_id) if allowed else None
+    token = stored_events.join_token(event_id) if allowed else None
     finished = sum(1 for t in tables if t["status"] == "finished"
                    and t["end_reason"] != "abandoned")
     running = sum(1 for t in tables if t["status"] == "active")
@@ -167,10 +209,16 @@ def event_context(event_id: int) -> dict[str, Any]:
         "live_key": stored_events.change_key(event_id),
         "event": event, "tables": tables, "standings": standings,
         "may_add": allowed,
-        "may_change": allowed or auth.is_admin(),
+        "may_change": may_change(event_id),
+        "may_grant": auth.is_admin() and not organises(event_id),
+        "seasons": seasons.list_seasons(),
+        "grant_form": ConfirmForm(),
         "join_link": _join_link(event_id, token) if token else None,
         "finished": finished, "running": running,
         "note": text.standings_note(finished, running),
+        "scoring": scoring, "scorings": text.scoring_names(),
+        "scoring_note": text.scoring_note(scoring, event["count_ended"]),
+        "as_of": text.ratings_as_of(event["date"]) if dated else "",
         "players": stored_events.event_players(event_id),
     }
 
@@ -180,7 +228,9 @@ def event(event_id: int) -> str:
     """Show a club night: its tables, live totals, standings and seating."""
     context = event_context(event_id)
     seating = SeatingForm()
-    seating.present.data = "\n".join(context["players"])
+    # Tonight's players; before the first table, last night's as a start.
+    seating.present.data = "\n".join(
+        context["players"] or stored_events.previous_players(event_id))
     return render_template(
         "events/event.html", **context, seating=seating, suggestion=None,
         tables_form=TablesForm(), max_present=MAX_PRESENT,
@@ -215,16 +265,73 @@ def delete(event_id: int) -> Response:
         abort(400)
     kept = stored_events.delete_event(event_id)
     flash(text.event_deleted(len(kept)), "success")
-    return redirect(url_for("events.index"))
+    return redirect(url_for("events.index", undo=event_id))
+
+
+def _may_undo(event_id: int) -> bool:
+    """Return whether this device may bring back the deleted night: its
+    organiser (or the admin), within stored_events.UNDO_SECONDS."""
+    token = stored_events.deleted_event_token(event_id)
+    return token is not None and (auth.holds_event(event_id, token)
+                                  or auth.is_admin())
+
+
+@bp.post("/events/<int:event_id>/undelete")
+def undelete(event_id: int) -> Response:
+    """Bring back a club night deleted by mistake, with its games."""
+    if not _may_undo(event_id):
+        abort(404)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    stored_events.undelete_event(event_id)
+    flash(_("Club night brought back."), "success")
+    return redirect(url_for("events.event", event_id=event_id))
+
+
+@bp.post("/events/<int:event_id>/count-ended")
+def count_ended(event_id: int) -> Response:
+    """Count the games ended early in the standings, or leave them out (the
+    organiser's choice, CONTRACT §14)."""
+    event = _require_change(event_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    stored_events.set_event_options(event_id, event["season"], not event["count_ended"])
+    return redirect(url_for("events.event", event_id=event_id))
+
+
+@bp.post("/events/<int:event_id>/move-game")
+def move_game(event_id: int) -> Response:
+    """Move a game this device holds, started outside any night, into the
+    night (the organiser's form)."""
+    _require_change(event_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    raw = request.form.get("game", "").strip().lstrip("#")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
+        abort(400)
+    try:
+        with loaded(int(raw)) as row:
+            allowed = can_edit(row)
+    except GameNotFound:
+        allowed = False
+    if not allowed or not stored_events.add_game(event_id, int(raw), unplaced=True):
+        flash(_("Only a game this device holds, and that is at no club night,"
+                " can move here."), "error")
+    return redirect(url_for("events.event", event_id=event_id))
 
 
 @bp.get("/events/<int:event_id>/join/<token>")
 def join(event_id: int, token: str) -> Response:
-    """Give this device the club night's right (the QR code's link)."""
-    held = stored_events.event_token(event_id)
-    if held is None or not auth.same_text(token, held):
+    """Give this device the right the link carries: the join token's (add
+    tables) from the QR code, or the organiser's from an older night's link,
+    whose token is the edit token. A device already the organiser stays so."""
+    organiser = stored_events.event_token(event_id)
+    joining = stored_events.join_token(event_id)
+    if organiser is None or joining is None or not (
+            auth.same_text(token, organiser) or auth.same_text(token, joining)):
         abort(404)
-    auth.remember_event_token(event_id, token)
+    if not organises(event_id):
+        auth.remember_event_token(event_id, token)
     flash(_("This device can now start tables at this club night."), "info")
     return redirect(url_for("events.event", event_id=event_id))
 
@@ -235,7 +342,7 @@ def join_code(event_id: int) -> Response:
     stored_events.get_event(event_id)
     if not may_add(event_id):
         abort(403)
-    token = stored_events.event_token(event_id) or ""
+    token = stored_events.join_token(event_id) or ""
     url = _join_link(event_id, token)
     if url is None:
         abort(404)
@@ -249,28 +356,6 @@ def join_code(event_id: int) -> Response:
     response.cache_control.private = True
     response.cache_control.no_store = True
     return response
-
-
-def _present_ratings(names: list[str]) -> dict[str, float]:
-    found = ratings.ratings_by_key([engine.name_key(n) for n in names])
-    return {
-        name: found[engine.name_key(name)]["ordinal"]
-        for name in names if engine.name_key(name) in found
-    }
-
-
-def _present_names(names: list[str]) -> list[str]:
-    """Return the names by the one name rule, once each (engine.InvalidName)."""
-    checked: list[str] = []
-    seen: set[str] = set()
-    for raw in names:
-        name = engine.normalise_name(raw)
-        key = engine.name_key(name)
-        if key in seen:
-            raise engine.InvalidName("names_duplicate", {"name": name})
-        seen.add(key)
-        checked.append(name)
-    return checked
 
 
 @bp.post("/events/<int:event_id>/seating")
@@ -287,23 +372,27 @@ def seating(event_id: int) -> str:
             if len(names) > MAX_PRESENT:
                 raise ValueError(_("At most %(num)d players at once.",
                                    num=MAX_PRESENT))
-            checked = _present_names(names)
+            checked = rounds.present_names(names)
         except engine.InvalidName as exc:
             error = text.invalid_name(exc)
         except (ValueError, engine.EngineError) as exc:
             error = str(exc)
         else:
             try:
-                if form.mode.data == "random":
+                if form.mode.data == "swiss":
+                    suggestion = rounds.pair_round(event_id, "swiss", checked,
+                                            engine.MAX_TABLE, keep=False)[1]
+                elif form.mode.data == "random":
                     suggestion = engine.seat_tables(checked, rng=random.Random())
                 else:
-                    suggestion = engine.seat_tables(checked, _present_ratings(checked))
+                    suggestion = engine.seat_tables(
+                        checked, rounds.present_ratings(checked))
             except engine.SeatingError:
                 error = _("Seating needs at least two players.")
     tables_form = TablesForm()
     if suggestion:
         tables_form.tables.data = json.dumps(suggestion, ensure_ascii=False)
-    rated = _present_ratings([n for t in suggestion or [] for n in t])
+    rated = rounds.present_ratings([n for t in suggestion or [] for n in t])
     return render_template(
         "events/event.html", **context, seating=form, suggestion=suggestion,
         suggestion_ratings=rated, seating_error=error, tables_form=tables_form,
@@ -328,7 +417,7 @@ def start_tables(event_id: int) -> Response:
         for names in tables:
             checked.append(engine.check_players(names, engine.CLASSIC))
         # One person, one table.
-        _present_names([name for names in checked for name in names])
+        rounds.present_names([name for names in checked for name in names])
     except engine.EngineError as exc:
         flash(text.error(exc), "error")
         return redirect(url_for("events.event", event_id=event_id))
@@ -348,19 +437,21 @@ def start_tables(event_id: int) -> Response:
 
 
 def _standings_file(event_id: int) -> formats.StandingsFile:
-    context = event_context(event_id)
+    context = event_context(event_id, dated=True)
     event = context["event"]
     return formats.StandingsFile(
         id=event_id, name=event["name"], date=event["date"],
         rows=context["standings"], finished=context["finished"],
         running=context["running"],
+        notes=(context["scoring_note"], context["as_of"]),
     )
 
 
 @bp.get("/events/<int:event_id>/standings")
 def standings_sheet(event_id: int) -> str:
-    """Show the standings as a printable sheet, in the page's language."""
-    context = event_context(event_id)
+    """Show the standings as a printable sheet, in the page's language, with
+    the ratings as they stood at the end of the night."""
+    context = event_context(event_id, dated=True)
     return render_template("events/standings.html", **context,
                            labels=text.standings_labels())
 
@@ -375,6 +466,113 @@ def standings_file(event_id: int, name: str) -> Response:
         f'attachment; filename="{fmt.download_name(event_id)}"'
     )
     return response
+
+
+@bp.get("/events/<int:event_id>/cards")
+def table_cards(event_id: int) -> str:
+    """Print a card for each running table (the organiser's): its number, its
+    players in seat order and the QR code a table's phone scans to enter its
+    moves (the game's own join code, which the organiser's right draws)."""
+    event = _require_change(event_id)
+    tables = [
+        {**table, "number": number}
+        for number, table in enumerate(stored_events.event_tables(event_id), start=1)
+        if table["status"] == "active"
+    ]
+    return render_template("events/cards.html", event=event, tables=tables)
+
+
+@bp.get("/events/<int:event_id>/bgstats")
+def bgstats_night(event_id: int) -> str:
+    """Offer every finished table of the night as a BG Stats push-play link
+    (formats.bgstats), one tap each, in the order the tables were started."""
+    event = stored_events.get_event(event_id)
+    plays = []
+    for number, game_id in enumerate(stored_events.event_game_ids(event_id), start=1):
+        try:
+            with loaded(game_id) as row:
+                url = url_for("history.replay", game_id=game_id, _external=True)
+                link = bgstats.play_link(game_file(row), url)
+                if link is not None:
+                    plays.append({
+                        "number": number, "names": list(row.names), "link": link,
+                        "scheme": bgstats.play_link(game_file(row), url, scheme=True),
+                    })
+        except GameNotFound:
+            continue  # deleted meanwhile
+    return render_template("events/bgstats.html", event=event, plays=plays)
+
+
+# --- seasons ---
+
+
+@bp.route("/seasons", methods=["GET", "POST"])
+def season_index() -> str | Response:
+    """List the seasons; on a valid POST start a new one."""
+    form = SeasonForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            name = check_event_name(form.name.data)
+        except ValueError as exc:
+            error = str(exc)
+        else:
+            season_id = seasons.create_season(name)
+            return redirect(url_for("events.season", season_id=season_id))
+    return render_template("events/seasons.html", form=form, error=error,
+                           seasons=seasons.list_seasons(), max_name=MAX_EVENT_NAME)
+
+
+def season_context(season_id: int) -> dict[str, Any]:
+    """Return what a season's page and files show: its nights, its standings
+    by the page's scoring, and each player's best N nights when asked."""
+    scoring, best = page_scoring(), _page_best()
+    found = season_json(season_id, scoring, best)
+    rows = found["standings"]
+    rated = ratings.ratings_by_key([engine.name_key(r["name"]) for r in rows])
+    for row in rows:
+        row["rated"] = rated.get(engine.name_key(row["name"]))
+        row["rating"] = row["rated"]["ordinal"] if row["rated"] else None
+    return {
+        "season": found, "standings": rows, "scoring": scoring, "best": best,
+        "scorings": text.scoring_names(),
+        "nights": [stored_events.get_event(night) for night in found["events"]],
+        "scoring_note": text.scoring_note(scoring, True),
+        "best_note": text.season_best(best),
+    }
+
+
+@bp.get("/seasons/<int:season_id>")
+def season(season_id: int) -> str:
+    """Show a season: its nights and the standings over all of them."""
+    return render_template("events/season.html", **season_context(season_id))
+
+
+@bp.get("/seasons/<int:season_id>/standings.csv")
+def season_csv(season_id: int) -> Response:
+    """Download a season's standings as CSV (the night's columns)."""
+    context = season_context(season_id)
+    body = formats.EVENT_FORMATS["standings.csv"].build(formats.StandingsFile(
+        id=season_id, name=context["season"]["name"], date="",
+        rows=context["standings"]))
+    response = Response(body, mimetype="text/csv")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="season-{season_id}-standings.csv"')
+    return response
+
+
+@bp.post("/events/<int:event_id>/season")
+def event_season(event_id: int) -> Response:
+    """Put a club night in a season, or in none (the organiser's)."""
+    event = _require_change(event_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    raw = request.form.get("season", "")
+    season_id = int(raw) if raw.isascii() and raw.isdigit() else None
+    if season_id is not None:
+        seasons.get_season(season_id)
+    stored_events.set_event_options(event_id, season_id, event["count_ended"])
+    return redirect(url_for("events.event", event_id=event_id))
 
 
 # --- the event's TV view ---
@@ -395,6 +593,7 @@ def tv_state(event_id: int) -> dict[str, Any]:
                 "number": number,
                 "status": table["status"],
                 "abandoned": table["end_reason"] == "abandoned",
+                "ended_early": table["end_reason"] == "ended",
                 "turn_line": table["turn_line"],
                 "players": [
                     {"name": p["name"], "score": p["score"],
@@ -417,6 +616,7 @@ def tv(event_id: int) -> str:
         "table": _("Table %(num)s", num="{n}"),
         "finished": pgettext("a table's state", "Finished"),
         "abandoned": _("Abandoned"),
+        "ended_early": _("Ended early"),
         "none": _("No finished games yet."),
     }
     return render_template(

@@ -493,6 +493,12 @@ class EventForm(PageForm):
     date = StringField(_l("Date"), filters=[_strip])
 
 
+class SeasonForm(PageForm):
+    """A new season: its name."""
+
+    name = StringField(_l("Name of the season"), filters=[_strip])
+
+
 class SeatingForm(PageForm):
     """The players present, one per line, and how to seat them."""
 
@@ -502,6 +508,7 @@ class SeatingForm(PageForm):
         choices=[
             choice("balanced", _l("Balanced by rating")),
             choice("random", _l("At random")),
+            choice("swiss", _l("Swiss: by tonight's standings, new opponents")),
         ],
         default="balanced",
     )

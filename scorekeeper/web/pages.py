@@ -16,6 +16,7 @@ from markupsafe import Markup
 from .. import i18n, text, timestamps
 from ..formats import GameFile
 from ..store import GameRow, loaded
+from ..store import events as club
 from ..store.stats import move_span
 from . import auth
 from .errors import Busy
@@ -102,9 +103,19 @@ def rendered(row: GameRow, name: str, build: Callable[[], _T]) -> _T:
 
 
 def can_edit(row: GameRow) -> bool:
-    """Return whether this browser holds the game's edit right (its session or
-    its device cookie)."""
-    return auth.session_may_edit(row.id, row.edit_token)
+    """Return whether this browser holds the game's edit right (its device
+    cookie), or the organiser's right to the club night the game is in
+    (CONTRACT §14: the organiser corrects any game of the night)."""
+    if auth.session_may_edit(row.id, row.edit_token):
+        return True
+    event_id = club.game_event(row.id)
+    return event_id is not None and organises(event_id)
+
+
+def organises(event_id: int) -> bool:
+    """Return whether this device holds the club night's organiser right (its
+    edit token, never the join token)."""
+    return auth.holds_event(event_id, club.event_token(event_id))
 
 
 STALE_AFTER = timedelta(days=1)

@@ -229,6 +229,9 @@ def new() -> str | Response:
     if request.method == "GET" and request.args.get("event", "").isdigit():
         form.event.data = request.args["event"]
     tie: list[str] = []
+    near: dict[str, list[str]] = {}
+    # Names already played, most games first: the name fields suggest them.
+    played = [p["name"] for p in stats.player_summaries()]
     if form.validate_on_submit():
         first = form.first_player()
         if first is None:
@@ -237,6 +240,9 @@ def new() -> str | Response:
             form.starter.choices = [choice("", _("Pick who starts"))] + [
                 choice(str(i), form.names[i].data or "") for i in form.tied_seats()
             ]
+        elif (near := _near_known(form.player_names(), played)) and \
+                request.form.get("names_checked") != "1":
+            pass  # the page asks "did you mean" first (near)
         elif (refused := quotas.refusal(
                 1, int(form.event.data) if form.event.data else None)) is not None:
             flash(refused.message, "error")
@@ -255,11 +261,11 @@ def new() -> str | Response:
                 remember_token(game_id, token)
                 flash(starter_text(form, first), "info")
                 return redirect(url_for("table.game", game_id=game_id))
-    # Names already played, most games first: the name fields suggest them.
-    known = [p["name"] for p in stats.player_summaries()[:KNOWN_NAMES]]
+    known = played[:KNOWN_NAMES]
     return render_template(
         "table/new.html",
         form=form,
+        near=near if form.is_submitted() else {},
         discipline_open=form.discipline_chosen(),
         tie=tie,
         known=known,
@@ -270,12 +276,25 @@ def new() -> str | Response:
     )
 
 
+def _near_known(names: list[str], known: list[str]) -> dict[str, list[str]]:
+    """Return each typed name that no one has played under but that is near a
+    name played before (known; "Chloe" beside "Chloé"), with the names it may
+    mean."""
+    keys = {engine.name_key(name) for name in known}
+    return {
+        name: found for name in names
+        if engine.name_key(name) not in keys
+        and (found := engine.near_names(name, known))
+    }
+
+
 def _events_offered() -> list[dict[str, Any]]:
     """Return the club nights this device may add a table to (it holds their
     token: it created them or followed their join link), newest first."""
     offered = []
     for event_id in device_event_ids():
-        if holds_event(event_id, club.event_token(event_id)):
+        if holds_event(event_id, club.event_token(event_id)) \
+                or holds_event(event_id, club.join_token(event_id)):
             offered.append(club.get_event(event_id))
     return sorted(offered, key=lambda e: (e["date"], e["id"]), reverse=True)
 

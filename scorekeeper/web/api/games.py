@@ -170,6 +170,13 @@ def _require_edit(game_id: int) -> None:
     if token is None:
         raise GameNotFound(game_id)
     allowed, reason = auth.request_may_edit(game_id, token)
+    if not allowed and reason == "missing_edit_token":
+        # The night's organiser corrects any of its games (CONTRACT §14).
+        event_id = stored_events.game_event(game_id)
+        organiser = (stored_events.event_token(event_id) if event_id is not None
+                     else None)
+        if organiser is not None:
+            allowed, _reason = auth.request_may_add_to_event(event_id or 0, organiser)
     if not allowed:
         messages = {
             "bad_edit_token": _("This edit token does not belong to the game."),
@@ -214,7 +221,8 @@ def _event_for_new_game(value: object) -> int | None:
     token = stored_events.event_token(value)
     if token is None:
         raise ApiError(404, "not_found", _("There is no event %(id)s.", id=value))
-    allowed, reason = auth.request_may_add_to_event(value, token)
+    allowed, reason = auth.request_may_add_to_event(
+        value, token, stored_events.join_token(value))
     if not allowed:
         messages = {
             "bad_event_token": _("This event token does not belong to the event."),
