@@ -307,13 +307,20 @@ def penalty_cost(move: engine.Move) -> str:
 
 
 def move_points(move: engine.Move) -> str:
-    """Return a move in the score column's shorthand: "+7", "traded 2", "passed",
-    "−5" for a deduction."""
+    """Return a move in the score column's shorthand, the score sheet's own
+    marks (templates/history/_sheet.html): "+7", "⇄ 2" for a trade, "–" for a
+    pass, "−5" for a deduction, "!" for a turn lost, "✕" for an exclusion. A
+    player card holds it at 360 px with four players in every language; the
+    last-move line says it in words."""
     if move.type == "place":
         return f"+{move.points}"
-    if move.type == "penalty" and move.score:
-        return f"−{-move.score}"
-    return move_result(move)
+    if move.type == "trade":
+        return f"⇄ {move.count}"
+    if move.type == "penalty":
+        if move.score:
+            return f"−{-move.score}"
+        return "✕" if move.excludes else "!"
+    return "–"
 
 
 def move_summary(move: engine.Move, variant: engine.Variant) -> str:
