@@ -163,6 +163,7 @@
       sk.net.send("POST", b.api + "/preview", {type: "place", tiles: pending}).then(function (res) {
         if (seq !== b.previewSeq) { return; }
         if (res.status === 200 && res.data.ok !== false) {
+          b.previews[b.state.turn + "|" + b.tilesKey(pending)] = res.data;
           showResult(res.data);
         } else if (res.status === 422) {
           showResult({error: res.data.error || {}});
@@ -186,6 +187,13 @@
         b.say("…", "wait");
       }, SLOW_MS);
       var move = {type: "place", tiles: pending, turn: b.state.turn};
+      // The totals move with the tap: the preview's score, from the server, is
+      // what the move scores; the answer confirms it, a refusal puts them back.
+      var known = b.previews[b.state.turn + "|" + b.tilesKey(pending)];
+      if (known && typeof known.score === "number") {
+        guess({player: b.state.current_player, turn: b.state.turn,
+               points: known.score + (known.end_bonus || 0)});
+      }
       // Table discipline (issue 10): countdown.js keeps the thinking time on its element.
       var clock = document.querySelector("[data-countdown][data-thinking]");
       if (clock) { move.seconds = parseInt(clock.getAttribute("data-thinking"), 10); }
@@ -194,11 +202,14 @@
           b.busy = false;
           clearTimeout(slow);
           if (res.status === 201 || res.status === 200) {
-            // The answer's state is the game now: no other request.
+            // The answer's state is the game now: no other request. The view
+            // is fitted again once it is drawn (onState), however it was panned.
+            b.refit = true;
             answer(res.data.game);
             b.emit("confirmed", res.data);  // {score, end_bonus, text, game}
             return;
           }
+          guess(null);
           if (res.status === 409 && res.data.game) {
             answer(res.data.game);
             b.say(b.t("conflict"), "error");
@@ -218,10 +229,15 @@
           // Offline (issue 10): offline.js keeps the move and sends it when the server is back.
           var offline = sk.offline;
           if (offline && offline.keep(b.api + "/moves", move)) { b.say(offline.message(), "wait"); return; }
+          guess(null);
           b.say(b.t("offline"), "error");
           setDisabled(b.confirmBtn, false);
         });
     };
+    /* The totals a move will make, before its answer (null: not made after all). */
+    function guess(detail) {
+      document.dispatchEvent(new CustomEvent("sk:guess", {detail: detail}));
+    }
     /* Hand a state from the server to the page (table.js), which hands it back. */
     function answer(next) {
       document.dispatchEvent(new CustomEvent("sk:answer", {detail: {state: next}}));
@@ -283,6 +299,7 @@
         // The move is in: the page goes back to where it was before the picker
         // scrolled it (after the tiles' frame: a scroll first costs it ~30 ms).
         if (moved) { b.unscroll(); }
+        if (moved && b.refit) { b.refit = false; b.fit(); }
         b.drawSlots();
         b.keepVisible();
         b.svg.setAttribute("data-drawn", String(b.tiles.length));
