@@ -1,0 +1,217 @@
+"""Every page of the table fits its screen, in every language, in headless
+chromium: on a phone (360x640, 390x844) and a TV (1280x720, 1920x1080) the
+first move's hint, every total and the last-move line are on screen and
+uncovered; the table view is no taller than the screen, in play and at the end
+(a long end sentence, four players with 12-letter names); no control lies over
+another; no player card is clipped. One browser context per screen size, a few
+pages per language. And a correction begun at the table: three taps to start
+it, one to come back to the corrected totals."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from corpus import load
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = ("nl", "en", "de", "fr", "es")
+NAMES = ["Bartholomeus", "Christabella", "Maximiliaan", "Wilhelmienne"]
+"""Four players with 12-letter names."""
+
+SCREENS = {
+    (360, 640): {"is_mobile": True, "has_touch": True},
+    (390, 844): {"is_mobile": True, "has_touch": True},
+    (1280, 720): {},
+    (1920, 1080): {},
+}
+
+SEEN = """
+  // Is a box on screen, under neither sticky bar, and what is drawn there
+  // (elementFromPoint at its corners and centre) the element, or `also`?
+  (el, box, also) => {
+    const head = document.querySelector('header').getBoundingClientRect().bottom;
+    const entry = document.querySelector('.game > [data-entry]');
+    const style = entry && getComputedStyle(entry);
+    const bar = style && style.position === 'sticky' && style.bottom === '0px'
+      ? entry.getBoundingClientRect().top : innerHeight;
+    return [[box.left + 2, box.top + 2], [box.right - 2, box.bottom - 2],
+            [(box.left + box.right) / 2, (box.top + box.bottom) / 2]]
+      .every(([x, y]) => {
+        if (y <= head || y >= Math.min(bar, innerHeight) || x <= 0 || x >= innerWidth) {
+          return false;
+        }
+        const hit = document.elementFromPoint(x, y);
+        return el.contains(hit) || (also && also.contains(hit));
+      });
+  }
+"""
+
+GAME_PAGE = f"""() => {{
+  const seen = {SEEN};
+  const hint = document.querySelector('[data-first-hint]');
+  const last = document.querySelector('[data-last-move]');
+  let lines = null;
+  if (last && !last.hidden) {{
+    const range = document.createRange();
+    range.selectNodeContents(last);
+    lines = [...range.getClientRects()].map(r => seen(last, r));
+  }}
+  return {{
+    // The hint lets taps through to the board (pointer-events: none).
+    hint: hint ? seen(hint, hint.getBoundingClientRect(),
+                      document.querySelector('[data-board]')) : null,
+    totals: [...document.querySelectorAll('section.scores [data-total]')]
+      .map(el => seen(el, el.getBoundingClientRect())),
+    last: lines,
+    clipped: [...document.querySelectorAll(
+        'section.scores .player, section.scores .player > *')]
+      .filter(el => el.scrollWidth > el.clientWidth)
+      .map(el => el.className + ': ' + el.textContent.trim()),
+  }};
+}}"""
+
+OVERLAPS = """() => {
+  // Every control drawn on screen: the control is what its centre hits.
+  const controls = document.querySelectorAll(
+    'a[href], button, summary, select, input:not([type=hidden]):not(.sr-only)');
+  const out = [];
+  for (const el of controls) {
+    const box = el.getBoundingClientRect();
+    // Not drawn: hidden, or inside a closed <details>.
+    const drawn = el.checkVisibility(
+      {contentVisibilityAuto: true, visibilityProperty: true});
+    if (!box.width || !box.height || !drawn) { continue; }
+    const x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2;
+    if (x < 0 || x >= innerWidth || y < 0 || y >= innerHeight) { continue; }
+    const hit = document.elementFromPoint(x, y);
+    // A control under a sticky bar (scrolled there) is the bar's business.
+    if (hit && hit.closest('header, .game > [data-entry]') &&
+        !el.closest('header, [data-entry]')) {
+      continue;
+    }
+    if (!hit || !(el.contains(hit) || hit.contains(el) && el.tagName === 'INPUT')) {
+      out.push((el.textContent.trim() || el.outerHTML.slice(0, 60)) + ' under ' +
+               (hit ? hit.outerHTML.slice(0, 60) : 'nothing'));
+    }
+  }
+  return out;
+}"""
+
+TV_PAGE = """() => ({
+  height: document.documentElement.scrollHeight,
+  width: document.documentElement.scrollWidth,
+  bag: (() => {
+    const r = document.querySelector('[data-tv-bag]').getBoundingClientRect();
+    return r.bottom <= innerHeight && r.height > 0;
+  })(),
+  clipped: [...document.querySelectorAll('.tv-player, .tv-player > *')]
+    .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.textContent.trim()),
+})"""
+
+
+def games(context: Any, base: str) -> dict[str, str]:
+    """Make the table's games as this device, which may enter their moves:
+    an empty one, four long names in play, the same game at its end. Return
+    each one's game page."""
+    record = load("classic-10003.json")
+    record["players"] = NAMES
+    playing = {**record, "moves": record["moves"][:20], "final": None}
+    made = {
+        "empty": context.request.post(
+            f"{base}/api/games", data={"players": ["Anna", "Bram"]}),
+        "playing": context.request.post(f"{base}/api/games/import", data=playing),
+        "ended": context.request.post(f"{base}/api/games/import", data=record),
+    }
+    for answer in made.values():
+        assert answer.status == 201, answer.text()
+    return {
+        name: f"{base}/games/{answer.json()['id']}" for name, answer in made.items()
+    }
+
+
+def opened(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("[data-board][data-drawn], [data-tv-board][data-tiles]")
+    page.evaluate("document.fonts.ready")
+
+
+@pytest.mark.parametrize("size", list(SCREENS), ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_page_fits_its_screen_in_every_language(
+    live_server: str, browser: Any, size: tuple[int, int]
+) -> None:
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, **SCREENS[size])
+    urls = games(context, live_server)
+    page = context.new_page()
+    tv = width >= 1000
+    for lang in LANGUAGES:
+        opened(page, f"{urls['empty']}?lang={lang}")
+        first = page.evaluate(GAME_PAGE)
+        assert first["hint"] is True, (lang, first)
+        assert all(first["totals"]), (lang, first)
+        assert page.evaluate(OVERLAPS) == [], lang
+
+        opened(page, f"{urls['playing']}?lang={lang}")
+        playing = page.evaluate(GAME_PAGE)
+        assert playing["hint"] is None
+        assert all(playing["totals"]) and len(playing["totals"]) == 4, (lang, playing)
+        assert playing["last"] and all(playing["last"]), (lang, playing)
+        assert playing["clipped"] == [], (lang, playing)
+        assert page.evaluate(OVERLAPS) == [], lang
+        if not tv:
+            continue
+        for state in ("playing", "ended"):
+            opened(page, f"{urls[state]}/tv?lang={lang}")
+            shown = page.evaluate(TV_PAGE)
+            fits = shown["height"] <= height and shown["width"] <= width
+            assert fits, (lang, state, shown)
+            assert shown["bag"] and shown["clipped"] == [], (lang, state, shown)
+            assert page.evaluate(OVERLAPS) == [], (lang, state)
+    context.close()
+
+
+def test_a_correction_begun_at_the_table_comes_back_to_the_new_totals(
+    live_server: str, browser: Any
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    made = context.request.post(
+        f"{live_server}/api/games", data={"players": ["Ann", "Bob"]})
+    game = made.json()
+    moves = [
+        [(0, 0, "red", "circle"), (0, 1, "red", "square")], [(0, 2, "red", "diamond")]
+    ]
+    for tiles in moves:
+        body = {"type": "place", "tiles": [
+            {"row": r, "col": c, "color": k, "shape": s} for r, c, k, s in tiles]}
+        answer = context.request.post(
+            f"{live_server}/api/games/{game['id']}/moves", data=json.dumps(body),
+            headers={"Content-Type": "application/json",
+                     "X-Edit-Token": game["edit_token"]})
+        assert answer.status == 201, answer.text()
+    page = context.new_page()
+    opened(page, f"{live_server}/games/{game['id']}")
+    totals = page.locator("section.scores [data-total]")
+    expect(totals).to_have_text(["2", "3"])
+
+    taps = 0
+    for target in ("[data-table-menu] > summary", "[data-recent] > summary",
+                   "[data-recent] li[data-n='2'] a"):
+        page.tap(target)
+        taps += 1
+    page.wait_for_selector("form.correct-form")
+    assert taps <= 3
+    # Bob traded one tile rather than placing his.
+    page.select_option("select[name=type]", "trade")
+    expect(page.locator("[data-count]")).to_be_visible()
+    page.fill("input[name=count]", "1")
+    page.tap("form.correct-form button[type=submit]")  # the one tap back
+    page.wait_for_url(f"{live_server}/games/{game['id']}")
+    expect(totals).to_have_text(["2", "0"])
+    expect(page.locator("section.scores .player .last")).to_have_text(["+2", "⇄ 1"])
+    context.close()
