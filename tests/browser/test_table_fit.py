@@ -10,11 +10,14 @@ it, one to come back to the corrected totals."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 from corpus import load
 from playwright.sync_api import expect
+
+from .helpers import tap_cell
 
 pytestmark = pytest.mark.browser
 
@@ -214,4 +217,35 @@ def test_a_correction_begun_at_the_table_comes_back_to_the_new_totals(
     page.wait_for_url(f"{live_server}/games/{game['id']}")
     expect(totals).to_have_text(["2", "0"])
     expect(page.locator("section.scores .player .last")).to_have_text(["+2", "⇄ 1"])
+    context.close()
+
+
+def test_confirm_moves_the_totals_before_the_answer_and_a_refusal_puts_them_back(
+    live_server: str, browser: Any
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    made = context.request.post(
+        f"{live_server}/api/games", data={"players": ["Ann", "Bob"]})
+    page = context.new_page()
+    opened(page, f"{live_server}/games/{made.json()['id']}")
+    held: list[Any] = []
+    page.route("**/api/games/*/moves", lambda route: held.append(route))
+    tap_cell(page, 0, 0)
+    expect(page.locator("[data-picker][data-ready='0,0']")).to_be_visible()
+    page.tap('[data-picker] .picker-grid [data-kind="red circle"]')
+    expect(page.locator("[data-preview]")).to_contain_text("1")
+    page.tap("[data-confirm]")
+    # The answer is held: the totals are the preview's.
+    totals = page.locator("section.scores [data-total]")
+    expect(totals).to_have_text(["1", "0"])
+    expect(page.locator("section.scores .player").first).to_have_class(
+        re.compile(r"\bguessed\b"))
+    assert len(held) == 1
+    held[0].fulfill(status=422, json={"error": {
+        "code": "illegal", "message": "Refused for the test.", "cells": []}})
+    expect(totals).to_have_text(["0", "0"])
+    expect(page.locator("section.scores .player").first).to_have_class(
+        re.compile(r"\breverted\b"))
+    expect(page.locator("[data-preview]")).to_have_text("Refused for the test.")
     context.close()
