@@ -178,14 +178,19 @@ def test_every_page_fits_its_screen_in_every_language(
     context.close()
 
 
+def ann_and_bob(browser: Any, base: str) -> tuple[Any, dict[str, Any]]:
+    """A 390x844 phone and a new game of Ann and Bob it may enter moves of."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    made = context.request.post(f"{base}/api/games", data={"players": ["Ann", "Bob"]})
+    assert made.status == 201, made.text()
+    return context, made.json()
+
+
 def test_a_correction_begun_at_the_table_comes_back_to_the_new_totals(
     live_server: str, browser: Any
 ) -> None:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    made = context.request.post(
-        f"{live_server}/api/games", data={"players": ["Ann", "Bob"]})
-    game = made.json()
+    context, game = ann_and_bob(browser, live_server)
     moves = [
         [(0, 0, "red", "circle"), (0, 1, "red", "square")], [(0, 2, "red", "diamond")]
     ]
@@ -223,12 +228,9 @@ def test_a_correction_begun_at_the_table_comes_back_to_the_new_totals(
 def test_confirm_moves_the_totals_before_the_answer_and_a_refusal_puts_them_back(
     live_server: str, browser: Any
 ) -> None:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    made = context.request.post(
-        f"{live_server}/api/games", data={"players": ["Ann", "Bob"]})
+    context, game = ann_and_bob(browser, live_server)
     page = context.new_page()
-    opened(page, f"{live_server}/games/{made.json()['id']}")
+    opened(page, f"{live_server}/games/{game['id']}")
     held: list[Any] = []
     page.route("**/api/games/*/moves", lambda route: held.append(route))
     tap_cell(page, 0, 0)
