@@ -175,6 +175,14 @@ def test_every_page_fits_its_screen_in_every_language(
             assert fits, (lang, state, shown)
             assert shown["bag"] and shown["clipped"] == [], (lang, state, shown)
             assert page.evaluate(OVERLAPS) == [], (lang, state)
+    # The new-game form's "Start the game" is in reach on the first screen.
+    page.goto(f"{live_server}/games/new")
+    start = page.locator("form.new-game button[type=submit]")
+    assert start.evaluate("""el => {
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight && el.contains(
+            document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2));
+    }""")
     context.close()
 
 
