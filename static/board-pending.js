@@ -202,9 +202,7 @@
           b.busy = false;
           clearTimeout(slow);
           if (res.status === 201 || res.status === 200) {
-            // The answer's state is the game now: no other request. The view
-            // is fitted again once it is drawn (onState), however it was panned.
-            b.refit = true;
+            // The answer's state is the game now: no other request.
             answer(res.data.game);
             b.emit("confirmed", res.data);  // {score, end_bonus, text, game}
             return;
@@ -299,7 +297,6 @@
         // The move is in: the page goes back to where it was before the picker
         // scrolled it (after the tiles' frame: a scroll first costs it ~30 ms).
         if (moved) { b.unscroll(); }
-        if (moved && b.refit) { b.refit = false; b.fit(); }
         b.drawSlots();
         b.keepVisible();
         b.svg.setAttribute("data-drawn", String(b.tiles.length));

@@ -17,7 +17,7 @@ import pytest
 from corpus import load
 from playwright.sync_api import expect
 
-from .helpers import tap_cell
+from .helpers import cell_point, tap_cell
 
 pytestmark = pytest.mark.browser
 
@@ -258,4 +258,31 @@ def test_confirm_moves_the_totals_before_the_answer_and_a_refusal_puts_them_back
     expect(page.locator("section.scores .player").first).to_have_class(
         re.compile(r"\breverted\b"))
     expect(page.locator("[data-preview]")).to_have_text("Refused for the test.")
+    context.close()
+
+
+def test_a_panned_board_is_marked_and_fitted_again_after_confirm(
+    live_server: str, browser: Any
+) -> None:
+    context, game = ann_and_bob(browser, live_server)
+    page = context.new_page()
+    opened(page, f"{live_server}/games/{game['id']}")
+    fit = page.locator("[data-fit]")
+    for n, (col, kind) in enumerate([(0, "red circle"), (1, "red square")], 1):
+        tap_cell(page, 0, col)
+        page.tap(f'[data-picker] .picker-grid [data-kind="{kind}"]')
+        expect(fit).not_to_have_class(re.compile(r"\bmore\b"))
+        if n == 2:
+            # A finger drags the tiles to the left edge, half out of view.
+            box = page.locator("[data-board]").bounding_box()
+            x, y = cell_point(page, 0, 0)
+            page.mouse.move(x, y)
+            page.mouse.down()
+            page.mouse.move(box["x"], y, steps=6)
+            page.mouse.up()
+            expect(fit).to_have_class(re.compile(r"\bmore\b"))
+        page.tap("[data-confirm]")
+        page.wait_for_selector(f"[data-board][data-drawn='{n}']")
+        # Fitted again: the whole board in view.
+        expect(fit).not_to_have_class(re.compile(r"\bmore\b"))
     context.close()
