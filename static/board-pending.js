@@ -226,8 +226,9 @@
           clearTimeout(slow);
           // Offline (issue 10): offline.js keeps the move and sends it when the server is back.
           var offline = sk.offline;
-          if (offline && offline.keep(b.api + "/moves", move)) { b.say(offline.message(), "wait"); return; }
+          // Kept to send later or not: the totals stay the server's until it answers.
           guess(null);
+          if (offline && offline.keep(b.api + "/moves", move)) { b.say(offline.message(), "wait"); return; }
           b.say(b.t("offline"), "error");
           setDisabled(b.confirmBtn, false);
         });
