@@ -187,17 +187,19 @@
         b.say("…", "wait");
       }, SLOW_MS);
       var move = {type: "place", tiles: pending, turn: b.state.turn};
-      // The totals move with the tap: the preview's score, from the server, is
-      // what the move scores; the answer confirms it, a refusal puts them back.
       var known = b.previews[b.state.turn + "|" + b.tilesKey(pending)];
+      // Table discipline (issue 10): countdown.js keeps the thinking time on its element.
+      var clock = document.querySelector("[data-countdown][data-thinking]");
+      if (clock) { move.seconds = parseInt(clock.getAttribute("data-thinking"), 10); }
+      var sent = sk.net.send("POST", b.api + "/moves", move);
+      // The totals move with the tap (once the request is on its way): the
+      // preview's score, from the server, is what the move scores; the answer
+      // confirms it, a refusal puts them back.
       if (known && typeof known.score === "number") {
         guess({player: b.state.current_player, turn: b.state.turn,
                points: known.score + (known.end_bonus || 0)});
       }
-      // Table discipline (issue 10): countdown.js keeps the thinking time on its element.
-      var clock = document.querySelector("[data-countdown][data-thinking]");
-      if (clock) { move.seconds = parseInt(clock.getAttribute("data-thinking"), 10); }
-      sk.net.send("POST", b.api + "/moves", move)
+      sent
         .then(function (res) {
           b.busy = false;
           clearTimeout(slow);
