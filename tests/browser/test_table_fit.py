@@ -233,17 +233,28 @@ def test_a_correction_begun_at_the_table_comes_back_to_the_new_totals(
     context.close()
 
 
+def opened_game(browser: Any, base: str) -> tuple[Any, Any]:
+    """Ann and Bob's new game open on the phone; return the context and page."""
+    context, game = ann_and_bob(browser, base)
+    page = context.new_page()
+    opened(page, f"{base}/games/{game['id']}")
+    return context, page
+
+
+def pick(page: Any, row: int, col: int, kind: str) -> None:
+    """Tap a cell, then the tile for it in the picker."""
+    tap_cell(page, row, col)
+    expect(page.locator(f"[data-picker][data-ready='{row},{col}']")).to_be_visible()
+    page.tap(f'[data-picker] .picker-grid [data-kind="{kind}"]')
+
+
 def test_confirm_moves_the_totals_before_the_answer_and_a_refusal_puts_them_back(
     live_server: str, browser: Any
 ) -> None:
-    context, game = ann_and_bob(browser, live_server)
-    page = context.new_page()
-    opened(page, f"{live_server}/games/{game['id']}")
+    context, page = opened_game(browser, live_server)
     held: list[Any] = []
     page.route("**/api/games/*/moves", lambda route: held.append(route))
-    tap_cell(page, 0, 0)
-    expect(page.locator("[data-picker][data-ready='0,0']")).to_be_visible()
-    page.tap('[data-picker] .picker-grid [data-kind="red circle"]')
+    pick(page, 0, 0, "red circle")
     expect(page.locator("[data-preview]")).to_contain_text("1")
     page.tap("[data-confirm]")
     # The answer is held: the totals are the preview's.
@@ -264,13 +275,10 @@ def test_confirm_moves_the_totals_before_the_answer_and_a_refusal_puts_them_back
 def test_a_panned_board_is_marked_and_fitted_again_after_confirm(
     live_server: str, browser: Any
 ) -> None:
-    context, game = ann_and_bob(browser, live_server)
-    page = context.new_page()
-    opened(page, f"{live_server}/games/{game['id']}")
+    context, page = opened_game(browser, live_server)
     fit = page.locator("[data-fit]")
     for n, (col, kind) in enumerate([(0, "red circle"), (1, "red square")], 1):
-        tap_cell(page, 0, col)
-        page.tap(f'[data-picker] .picker-grid [data-kind="{kind}"]')
+        pick(page, 0, col, kind)
         expect(fit).not_to_have_class(re.compile(r"\bmore\b"))
         if n == 2:
             # A finger drags the tiles to the left edge, half out of view.
