@@ -13,6 +13,8 @@ the game's next recorded moves by tapping, as a player does:
   before issue 12 had no such mark: there, the picker being visible);
 - tile tap -> preview shown: from the tap on a tile in the picker to the first
   frame showing the move's score (not the "…" placeholder);
+- Confirm -> totals: from the tap on Confirm to the first frame whose totals
+  differ from those before it (the preview's score, before the answer);
 - Confirm -> board updated: from the tap on Confirm to the first frame whose
   board holds the move's tiles;
 - requests per placing move (everything the page asked for between the first
@@ -80,6 +82,8 @@ HARNESS = """
       preview: preview ? preview.textContent : null,
       wait: preview ? preview.classList.contains('wait') : false,
       step: step ? step.getAttribute('data-step') : null,
+      totals: Array.from(document.querySelectorAll('[data-scores] [data-total]'),
+                         e => e.textContent).join(' '),
     });
   };
   // One snapshot in the first frame after any change of the page.
@@ -98,6 +102,11 @@ HARNESS = """
 """
 """Runs in every page before its scripts: logs a snapshot at the frame after each
 change, and the time of each tap."""
+
+
+TOTALS = """Array.from(document.querySelectorAll('[data-scores] [data-total]'),
+                       e => e.textContent).join(' ')"""
+"""The totals on the page, as the harness logs them."""
 
 
 def prefix_record(name: str, tiles: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -208,7 +217,10 @@ def play(page: Any, moves: list[dict[str, Any]], board: set[tuple[int, int]],
             board.add((tile["row"], tile["col"]))
         expected = len(board)
         page.wait_for_function("!document.querySelector('[data-confirm]').disabled")
+        totals = page.evaluate(TOTALS)
         page.tap("[data-confirm]")
+        times["Confirm -> totals"].append(
+            since_tap(page, f"s.totals !== {json.dumps(totals)}"))
         times["Confirm -> board updated"].append(
             since_tap(page, f"s.tiles === {expected}"))
         page.wait_for_timeout(150)  # let the page settle (old code: legal refetch)
@@ -230,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     full = json.loads((CORPUS / f"{args.game}.json").read_text())
     times: dict[str, list[float]] = {
         "cell tap -> picker shown": [], "tile tap -> preview shown": [],
-        "Confirm -> board updated": [], "requests per placing move": [],
+        "Confirm -> totals": [], "Confirm -> board updated": [],
+        "requests per placing move": [],
         "zoom taps per placing move": [],
         "replay step": [],
     }

@@ -168,6 +168,7 @@
       sk.net.send("POST", b.api + "/preview", {type: "place", tiles: pending}).then(function (res) {
         if (seq !== b.previewSeq) { return; }
         if (res.status === 200 && res.data.ok !== false) {
+          b.previews[b.state.turn + "|" + b.tilesKey(pending)] = res.data;
           showResult(res.data);
         } else if (res.status === 422) {
           showResult({error: res.data.error || {}});
@@ -191,10 +192,19 @@
         b.say("…", "wait");
       }, SLOW_MS);
       var move = {type: "place", tiles: pending, turn: b.state.turn};
+      var known = b.previews[b.state.turn + "|" + b.tilesKey(pending)];
       // Table discipline (CONTRACT §10): countdown.js keeps the thinking time on its element.
       var clock = document.querySelector("[data-countdown][data-thinking]");
       if (clock) { move.seconds = parseInt(clock.getAttribute("data-thinking"), 10); }
-      sk.net.send("POST", b.api + "/moves", move)
+      var sent = sk.net.send("POST", b.api + "/moves", move);
+      // The totals move with the tap (once the request is on its way): the
+      // preview's score, from the server, is what the move scores; the answer
+      // confirms it, a refusal puts them back.
+      if (known && typeof known.score === "number") {
+        guess({player: b.state.current_player, turn: b.state.turn,
+               points: known.score + (known.end_bonus || 0)});
+      }
+      sent
         .then(function (res) {
           b.busy = false;
           clearTimeout(slow);
@@ -204,6 +214,7 @@
             b.emit("confirmed", res.data);  // {score, end_bonus, text, game}
             return;
           }
+          guess(null);
           if (res.status === 409 && res.data.game) {
             answer(res.data.game);
             b.say(b.t("conflict"), "error");
@@ -222,11 +233,17 @@
           clearTimeout(slow);
           // Offline: offline.js keeps the move and sends it when the server is back.
           var offline = sk.offline;
+          // Kept to send later or not: the totals stay the server's until it answers.
+          guess(null);
           if (offline && offline.keep(b.api + "/moves", move)) { b.say(offline.message(), "wait"); return; }
           b.say(b.t("offline"), "error");
           setDisabled(b.confirmBtn, false);
         });
     };
+    /* The totals a move will make, before its answer (null: not made after all). */
+    function guess(detail) {
+      document.dispatchEvent(new CustomEvent("sk:guess", {detail: detail}));
+    }
     /* Hand a state from the server to the page (table.js), which hands it back. */
     function answer(next) {
       document.dispatchEvent(new CustomEvent("sk:answer", {detail: {state: next}}));

@@ -33,6 +33,13 @@
     function apply() {
       var view = b.view;
       svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" "));
+      // The whole-board button is marked while the view shows part of the tiles.
+      var fitBtn = b.main.querySelector("[data-fit]");
+      if (fitBtn && b.tiles.length) {
+        var e = extent();
+        fitBtn.classList.toggle("more", e.c0 * CELL < view.x || e.r0 * CELL < view.y ||
+          (e.c1 + 1) * CELL > view.x + view.w || (e.r1 + 1) * CELL > view.y + view.h);
+      }
       // Zoom and pan outlive a move and a reload (the tab's session, per game).
       if (b.edit && !saving) {
         saving = setTimeout(function () {

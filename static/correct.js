@@ -222,6 +222,9 @@
     var place = !typeField || typeField.value === "place";
     section.hidden = !place;
     if (coordinates) { coordinates.hidden = true; }
+    // How many tiles were traded: only a trade asks it.
+    var count = form.querySelector("[data-count]");
+    if (count) { count.hidden = !typeField || typeField.value !== "trade"; }
   }
   if (typeField) { typeField.addEventListener("change", showForType); }
   showForType();

@@ -202,6 +202,7 @@
       setTimeout(function () {
         if (game.state !== state || game.main !== main) { return; }
         showScores(main, state, t);
+        main.querySelectorAll(".player.guessed").forEach(function (el) { el.classList.remove("guessed"); });
         showStatus(main, state, t);
         showTracker(main, state, t);
         showActions(main, state);
@@ -373,6 +374,26 @@
     wire(main);
   }
 
+  /* Confirm tapped: the mover's total and last score as the preview scored
+     them, in the next frame; the answer's state replaces them (show), and a
+     refusal puts the server's back, marked (tv.css-like "reverted" flash). */
+  document.addEventListener("sk:guess", function (ev) {
+    if (!game) { return; }
+    var guess = ev.detail, state = game.state;
+    var card = game.main.querySelector('section.scores .player[data-player="' +
+                                        (guess ? guess.player : state.current_player) + '"]');
+    if (!card) { return; }
+    if (guess && guess.turn === state.turn) {
+      text(card.querySelector("[data-total]"), String(state.players[guess.player].score + guess.points));
+      text(card.querySelector(".last"), String(guess.points));
+      card.classList.add("guessed");
+    } else if (!guess && card.classList.contains("guessed")) {
+      showScores(game.main, state, game.text);
+      card.classList.add("reverted");
+      setTimeout(function () { card.classList.remove("reverted"); }, 2000);
+    }
+    if (!guess) { card.classList.remove("guessed"); }
+  });
   /* The board tells about its move's answer; the page follows (and so does poll). */
   document.addEventListener("sk:answer", function (ev) { show(ev.detail.state, null, true); });
 

@@ -54,7 +54,19 @@
       el.style.fontSize = Math.floor(size * el.clientWidth / el.scrollWidth * 10) / 10 + "px";
     }
   }
-  function fitNames() { root.querySelectorAll(".tv-name").forEach(fitName); }
+  function fitNames() { root.querySelectorAll(".tv-name").forEach(fitName); fitStatus(); }
+  /* A TV cannot scroll: shrink the status lines (tv.css's --fit) until the
+     turn, the last move and the bag fit in what the scores leave. */
+  function fitStatus() {
+    var box = document.querySelector(".tv-status");
+    if (!box) { return; }
+    box.style.removeProperty("--fit");
+    var fit = 1;
+    for (var i = 0; i < 6 && box.scrollHeight > box.clientHeight + 1 && fit > 0.3; i += 1) {
+      fit *= Math.sqrt(box.clientHeight / box.scrollHeight) * 0.97;
+      box.style.setProperty("--fit", fit.toFixed(3));
+    }
+  }
 
   /* The board as it stands, fitted to its frame with half a cell around it. */
   function drawBoard() {
@@ -107,6 +119,7 @@
     document.querySelector("[data-tv-bag]").textContent = next.bag;
     root.setAttribute("data-tv-key", next.key);
     drawBoard();
+    fitStatus();
     setTimer();
   }
 

@@ -316,6 +316,36 @@ def test_correcting_a_move_rescores_every_later_move(client: FlaskClient) -> Non
     assert [p["score"] for p in state["players"]] == [3, 4]
 
 
+def test_a_correction_started_from_the_game_page_goes_back_to_it(
+    client: FlaskClient,
+) -> None:
+    game = opened_game(client)
+    game_page = parse(client.get(f"/games/{game['id']}").data)
+    # Newest first: the last link corrects move 1.
+    link = game_page.find(data_recent=True).find_all("a")[-1].attrs["href"]
+    form_page = parse(client.get(link).data)
+    assert form_page.find(data_back=True).attrs["href"] == f"/games/{game['id']}"
+    clover = [
+        (0, 0, "red", "circle"), (0, 1, "red", "square"), (0, -1, "red", "clover")
+    ]
+    response = client.post(link, data=correction(clover))
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/games/{game['id']}"
+    back = parse(client.get(response.headers["Location"]).data)
+    totals = back.find_all(data_total=True)
+    assert [n.text() for n in totals] == ["3", "4"]
+
+
+def test_the_correction_page_shows_no_coordinates_nor_a_count_for_a_placing_move(
+    client: FlaskClient,
+) -> None:
+    game = opened_game(client)
+    page = parse(client.get(f"/games/{game['id']}/moves/1/edit").data)
+    entered = page.find("main").find("p").text()
+    assert "red circle" in entered and "(0, 0)" not in entered
+    assert "hidden" in page.find(data_count=True).attrs
+
+
 def test_a_correction_that_makes_a_later_move_illegal_is_refused_naming_it(
     client: FlaskClient,
 ) -> None:

@@ -361,7 +361,9 @@ def test_trade_by_form_records_the_move(client: FlaskClient) -> None:
     moves = state(client, game_id)["moves"]
     assert moves[-1]["type"] == "trade" and moves[-1]["count"] == 2
     doc = page(client, f"/games/{game_id}")
-    assert "traded 2" in doc.find_all("span.last")[1].text
+    # The score sheet's mark on the card; the last-move line says it in words.
+    assert doc.find_all("span.last")[1].text == "⇄ 2"
+    assert "traded 2" in doc.find("[data-last-move]").text
 
 
 def test_trade_on_the_first_move_is_refused_with_the_engines_message(

@@ -381,7 +381,7 @@ def test_penalties_exclusions_and_their_end_are_written_by_text() -> None:
     assert text.move_summary(excluded, engine.CLASSIC) == (
         "Penalty for running out of time"
     )
-    assert text.last_points(game) == ["out of time: excluded from the game", "−4"]
+    assert text.last_points(game) == ["✕", "−4"]
     assert game.final is not None
     assert "no end bonus" in text.final_reason(game.final, ["Ann", "Bob"],
                                                engine.CLASSIC)

@@ -1,4 +1,4 @@
-"""What photos of confirmed moves taught the photo reader (issue 20).
+"""What photos of confirmed moves taught the photo reader.
 
 A read photo leaves its new tiles' looks (cell, hue, four-fold measure) as
 the game's pending reading. The next photo of the game first settles it: if

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import engine
 from ..engine.messages import N_, N_plural, Template
-from ..i18n import gettext, ngettext, pgettext
+from ..i18n import gettext, ngettext
 from .scores import breakdown
 from .tiles import color_letters, tile_name
 from .units import by_unit
@@ -66,19 +66,20 @@ def penalty_cost(move: engine.Move) -> str:
 
 
 def move_points(move: engine.Move) -> str:
-    """Return a move in the score column's shorthand: "+7", "traded 2", "passed",
-    "−5" for a deduction."""
+    """Return a move in the score column's shorthand, the score sheet's own
+    marks (templates/history/_sheet.html): "+7", "⇄ 2" for a trade, "–" for a
+    pass, "−5" for a deduction, "!" for a turn lost, "✕" for an exclusion. A
+    player card holds it at 360 px with four players in every language; the
+    last-move line says it in words."""
     if move.type == "place":
         return f"+{move.points}"
-    if move.type == "penalty" and move.score:
-        return f"−{-move.score}"
-    # A player card is a quarter of a phone's width with four players: the
-    # catalogs keep these shorter than the sentence after a name.
     if move.type == "trade":
-        return pgettext("player card", "traded %(n)d", n=move.count)
-    if move.type == "pass":
-        return pgettext("player card", "passed")
-    return move_result(move)
+        return f"⇄ {move.count}"
+    if move.type == "penalty":
+        if move.score:
+            return f"−{-move.score}"
+        return "✕" if move.excludes else "!"
+    return "–"
 
 
 def move_summary(move: engine.Move, variant: engine.Variant) -> str:

@@ -424,6 +424,11 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     if not editable:
         abort(403)
     original = moves[number - 1]
+    # Started from the game page (?back=game): saved or cancelled, the table
+    # goes back there, to the corrected totals; else to the replay at the move.
+    from_game = request.args.get("back") == "game"
+    back_url = (url_for("table.game", game_id=game_id) if from_game
+                else url_for(".replay", game_id=game_id, move=number))
     form = CorrectForm()
     if request.method == "GET":
         form.fill(original, variant.hand_size)
@@ -452,7 +457,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
                     _("Move %(n)d corrected; later moves were rescored.", n=number),
                     "success",
                 )
-                return redirect(url_for(".replay", game_id=game_id, move=number))
+                return redirect(back_url)
     elif request.method == "POST":
         error = form.refusal()
     return render_template(
@@ -467,6 +472,7 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
         kinds=[(color, shape) for color in variant.color_names
                for shape in variant.shape_names],
         variant=variant,
+        back_url=back_url,
     ), 422 if error else 200
 
 

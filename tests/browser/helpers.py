@@ -34,6 +34,13 @@ def launch(playwright: Any, *extra: str) -> Any:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS + list(extra))
 
 
+def open_menu(page: Any) -> None:
+    """Open the game page's menu: the switches, the table view, the join code
+    and the corrections (a click: a tap where the context has touch)."""
+    page.locator("[data-table-menu] > summary").click()
+    page.wait_for_selector("[data-table-menu][open]")
+
+
 def start_game(page: Any, base: str, names: list[str]) -> None:
     """Fill the new-game form by tapping and typing, then wait for the game page."""
     page.goto(f"{base}/games/new")

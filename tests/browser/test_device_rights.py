@@ -25,7 +25,7 @@ from werkzeug.serving import make_server
 from scorekeeper import create_app
 
 from .conftest import files_read_at_once
-from .helpers import PHONE, launch, start_game, tap_cell
+from .helpers import PHONE, launch, open_menu, start_game, tap_cell
 
 pytestmark = pytest.mark.browser
 
@@ -113,6 +113,7 @@ def test_a_second_browser_gets_the_right_with_the_game_pin(
     page = host.new_page()
     start_game(page, server, ["Ann", "Bob"])
     game_url = page.url
+    open_menu(page)
     page.click("details.share summary")
     pin = re.sub(r"\D", "", page.locator("p.game-pin").inner_text().split("(")[0])
     assert len(pin) == 8  # store.games.PIN_DIGITS
@@ -133,6 +134,7 @@ def test_s15_the_admin_page_shows_pins_to_the_admin_link_or_the_admin_pin(
 ) -> None:
     host = phone(lan_browser, "192.168.1.20").new_page()
     start_game(host, server, ["Ann", "Bob"])
+    open_menu(host)
     host.click("details.share summary")
     pin = re.sub(r"\D", "", host.locator("p.game-pin").inner_text().split("(")[0])
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from .helpers import PHONE, scan_qr, start_game
+from .helpers import PHONE, open_menu, scan_qr, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -24,6 +24,7 @@ def test_the_join_code_shows_and_decodes_to_the_join_link(
     page = browser.new_context(**PHONE).new_page()
     start_game(page, live_server, ["Anna", "Bram"])
 
+    open_menu(page)
     page.locator("details.share summary").tap()
     image = page.locator("details.share .qr img")
     image.scroll_into_view_if_needed()

@@ -13,7 +13,7 @@ from corpus import GAMES as CORPUS
 from flask import Flask
 from playwright.sync_api import expect
 
-from .helpers import PHONE
+from .helpers import PHONE, open_menu
 
 pytestmark = pytest.mark.browser
 
@@ -77,6 +77,7 @@ def test_a_move_from_another_device_is_said_in_the_pages_language(
     page = context.new_page()
     page.goto(f"{live_server}/games/{created['id']}?lang={lang}")
     page.wait_for_selector("[data-board][data-drawn]")
+    open_menu(page)
     button = page.locator("[data-speech]")
     expect(button).to_have_text(switch)
     expect(button).to_have_attribute("aria-pressed", "false")  # off by default
@@ -235,6 +236,7 @@ def test_the_switch_on_survives_a_browser_restart_and_speech_js_waits_for_it(
 
     first = browser.new_context(**PHONE)
     page, fetched = opened(first)
+    open_menu(page)
     button = page.locator("[data-speech]")
     expect(button).to_be_visible()
     expect(button).to_have_attribute("aria-pressed", "false")

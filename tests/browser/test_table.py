@@ -148,7 +148,7 @@ def test_form_post_and_move_over_a_lan_host_name(
     # A CSRF-protected form post (trade) also goes through.
     page.select_option("[data-trade] select", "2")
     page.tap("[data-trade] button")
-    expect(page.locator(".player .last")).to_have_text(["+1", "traded 2"])
+    expect(page.locator(".player .last")).to_have_text(["+1", "⇄ 2"])
     browser.close()
 
 

@@ -128,7 +128,7 @@ def test_trade_pass_and_undo_change_the_page_in_place(
     expect(page.locator("[data-trade]")).to_be_visible()
     page.select_option("[data-trade] select", "3")
     page.tap("[data-trade] button")
-    expect(page.locator(".player .last")).to_have_text(["+1", "traded 3"])
+    expect(page.locator(".player .last")).to_have_text(["+1", "⇄ 3"])
     expect(page.locator(".player.current .name")).to_have_text("Ann")
     expect(page.locator("[data-last-move]")).to_have_text("Last move (Bob): traded 3")
     expect(page.locator("[data-pass]")).to_be_hidden()  # the bag holds tiles
@@ -167,7 +167,9 @@ def test_a_pass_with_the_bag_empty_updates_in_place(
     page.evaluate(MARK)
     expect(page.locator("[data-pass]")).to_be_visible()
     page.tap("[data-pass] button")
-    expect(page.locator(".player .last")).to_have_text(["passed", "–"])
+    # A pass is the score sheet's "–" on the card; the last-move line says it.
+    expect(page.locator(".player .last")).to_have_text(["–", "–"])
+    expect(page.locator("[data-last-move]")).to_contain_text("passed")
     expect(page.locator(".player.current .name")).to_have_text("Bob")
     assert stayed(page)
 
@@ -274,7 +276,7 @@ def test_without_javascript_trade_and_undo_still_work(
     page.goto(f"{live_server}/{path}")
     page.select_option("[data-trade] select", "2")
     page.click("[data-trade] button")
-    expect(page.locator(".player .last")).to_have_text(["+1", "traded 2"])
+    expect(page.locator(".player .last")).to_have_text(["+1", "⇄ 2"])
     page.click("a[data-undo]")
     page.wait_for_url("**/undo")
     page.click("[data-confirm-undo]")

@@ -131,13 +131,15 @@ def test_at_360_px_the_picker_has_one_row_per_colour(
     context.close()
 
 
-def test_a_recent_move_is_two_taps_from_its_correction(
+def test_a_recent_move_is_three_taps_from_its_correction(
     live_server: str, browser: Any
 ) -> None:
     context = browser.new_context(**PHONE)
     page, state, move = import_game(context, live_server, "classic-10001", 20)
     turn = state["turn"]
     taps = 0
+    page.locator("[data-table-menu] > summary").tap()
+    taps += 1
     recent = page.locator("[data-recent]")
     recent.locator("summary").tap()
     taps += 1
@@ -147,7 +149,7 @@ def test_a_recent_move_is_two_taps_from_its_correction(
     # The move before the last: its correction.
     links.nth(1).tap()
     taps += 1
-    page.wait_for_url(re.compile(rf"/moves/{turn - 1}/edit$"))
+    page.wait_for_url(re.compile(rf"/moves/{turn - 1}/edit\?back=game$"))
     expect(page.locator("h1")).to_contain_text(f"Correct move {turn - 1}")
     assert taps <= 3
 
@@ -222,18 +224,28 @@ def test_with_hints_off_the_dead_cells_are_explained(
     context.close()
 
 
-def test_every_card_puts_plus_n_on_the_line_under_its_total(
+def test_every_card_puts_plus_n_in_one_place(
     live_server: str, browser: Any
 ) -> None:
+    """Two players: "+N" on the line under each total; four: a card a line,
+    "+N" at its end, in one column down the cards."""
     context = browser.new_context(**phone(360, 640))
-    page, _, _ = import_game(context, live_server, "classic-10003", 30)
-    cards = page.evaluate("""() => [
+    cards_js = """() => [
         ...document.querySelectorAll('section.scores .player')]
         .map(c => [c.querySelector('[data-total]').textContent,
-                   c.querySelector('[data-total]').getBoundingClientRect().bottom,
-                   c.querySelector('.last').getBoundingClientRect().top])""")
-    assert any(len(total) >= 2 for total, _, _ in cards)
-    assert all(last >= bottom - 1 for _, bottom, last in cards), cards
+                   c.querySelector('[data-total]').getBoundingClientRect().toJSON(),
+                   c.querySelector('.last').getBoundingClientRect().toJSON()])"""
+    page, _, _ = import_game(context, live_server, "classic-10001", 20)
+    cards = page.evaluate(cards_js)
+    assert len(cards) == 2
+    assert all(last["top"] >= total["bottom"] - 1 for _, total, last in cards), cards
+    page, _, _ = import_game(context, live_server, "classic-10003", 30)
+    cards = page.evaluate(cards_js)
+    assert len(cards) == 4 and any(len(total) >= 2 for total, _, _ in cards)
+    assert all(total["top"] < last["bottom"] and last["top"] < total["bottom"]
+               and last["left"] >= total["right"] for _, total, last in cards), cards
+    rights = [last["right"] for _, _, last in cards]
+    assert max(rights) - min(rights) <= 2, cards  # the current card's thicker border
     context.close()
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import PHONE, launch, start_game
+from .helpers import PHONE, launch, open_menu, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -76,13 +76,14 @@ def test_on_plain_http_the_first_tap_starts_the_video_and_the_switch_stops_it(
     page.goto(starter.url)
     page.wait_for_selector("[data-board][data-drawn]")
     toggle = page.locator("[data-awake]")
-    assert toggle.is_visible() and toggle.get_attribute("aria-pressed") == "true"
-    box = toggle.bounding_box()
-    assert box["height"] >= 44
+    assert toggle.get_attribute("aria-pressed") == "true"
     # Before any gesture the video may not play.
     before = page.evaluate(VIDEO)
     assert before is None or before["paused"]
-    page.tap("h2#tracker-h")  # any tap
+    open_menu(page)  # any tap; the switch is in the menu
+    assert toggle.is_visible()
+    box = toggle.bounding_box()
+    assert box["height"] >= 44
     page.wait_for_function("() => { const v = document.querySelector("
                            "'video.awake-video'); return v && v.currentTime > 0; }")
     playing = page.evaluate(VIDEO)
@@ -105,6 +106,7 @@ def test_on_plain_http_the_first_tap_starts_the_video_and_the_switch_stops_it(
     after = page.evaluate(VIDEO)
     assert after is None or after["paused"]
     # And on again.
+    open_menu(page)
     page.locator("[data-awake]").tap()
     page.wait_for_function("() => { const v = document.querySelector("
                            "'video.awake-video'); return v && !v.paused; }")
@@ -119,6 +121,7 @@ def test_with_the_wake_lock_api_the_page_locks_and_the_switch_releases(
     page = context.new_page()
     start_game(page, live_server, ["Ann", "Bob"])
     page.wait_for_function("() => window.__locks.requested === 1")
+    open_menu(page)
     page.locator("[data-awake]").tap()
     page.wait_for_function("() => window.__locks.released === 1")
     assert page.evaluate(VIDEO) is None  # no video where the API works
