@@ -223,7 +223,7 @@
     section.hidden = !place;
     if (coordinates) { coordinates.hidden = true; }
     // How many tiles were traded: only a trade asks it.
-    var count = form.querySelector("[data-count]");
+    var count = /** @type {HTMLElement | null} */ (form.querySelector("[data-count]"));
     if (count) { count.hidden = !typeField || typeField.value !== "trade"; }
   }
   if (typeField) { typeField.addEventListener("change", showForType); }

@@ -379,7 +379,7 @@
      refusal puts the server's back, marked (tv.css-like "reverted" flash). */
   document.addEventListener("sk:guess", function (ev) {
     if (!game) { return; }
-    var guess = ev.detail, state = game.state;
+    var guess = /** @type {CustomEvent} */ (ev).detail, state = game.state;
     var card = game.main.querySelector('section.scores .player[data-player="' +
                                         (guess ? guess.player : state.current_player) + '"]');
     if (!card) { return; }

@@ -58,7 +58,7 @@
   /* A TV cannot scroll: shrink the status lines (tv.css's --fit) until the
      turn, the last move and the bag fit in what the scores leave. */
   function fitStatus() {
-    var box = document.querySelector(".tv-status");
+    var box = /** @type {HTMLElement | null} */ (document.querySelector(".tv-status"));
     if (!box) { return; }
     box.style.removeProperty("--fit");
     var fit = 1;
