@@ -1,7 +1,7 @@
 """Ratings (CONTRACT §14): openskill's Plackett-Luce over every finished game.
 
 Games are rated one at a time in the order of games.rated_at (their night's
-date, or the day they finished, then when they finished: schema.RATED_AT),
+date, or the day they finished, then when they finished: triggers.RATED_AT),
 then id; rating_steps.finished_at and rating_dirty.finished_at hold that
 place, not the time alone. Each game's ranks come from its final scores, an
 excluded player below everyone in play, equal scores sharing a rank; an

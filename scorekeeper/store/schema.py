@@ -20,6 +20,15 @@ from . import fingerprints
 from .cache import options_of
 from .connection import connect
 from .games import new_pin
+from .triggers import (
+    DISCIPLINE_TOTALS,
+    INSIGHT_TOTALS,
+    RATED_AT,
+    RATED_BY_DATE,
+    TOTALS,
+    player_totals,
+    rating_triggers,
+)
 
 _SCHEMA = """
         CREATE TABLE games (
@@ -221,81 +230,6 @@ def m310_restore_guards(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX games_fingerprint ON games(fingerprint)")
 
 
-_TOTALS = {
-    "games": "1",
-    "finished": "({r}.is_winner IS NOT NULL)",
-    "wins": "coalesce({r}.is_winner, 0)",
-    "finished_points": "CASE WHEN {r}.is_winner IS NOT NULL THEN {r}.score ELSE 0 END",
-    "qwirkles": "{r}.qwirkles",
-    "turns": "{r}.turns",
-    "points": "{r}.score",
-}
-"""Each column of player_totals as of m320, and what one game_players row {r}
-adds to it."""
-
-_DISCIPLINE_TOTALS = {
-    **_TOTALS,
-    "exclusions": "{r}.excluded",
-    "penalties": "{r}.penalties",
-    "timed_moves": "{r}.timed_moves",
-    "think_seconds": "{r}.think_seconds",
-}
-"""player_totals since m340: the table discipline a player's page shows, too."""
-
-
-def _player_totals(totals: dict[str, str]) -> str:
-    """Return the statements creating player_totals with the given columns, and
-    the triggers keeping it in step with game_players in each write's transaction."""
-    names = list(totals)
-    # The game_players columns the totals read: an update of any of them counts.
-    sources = sorted({
-        column for expr in totals.values()
-        for column in re.findall(r"\{r\}\.(\w+)", expr)
-    })
-
-    def of(row: str, name: str) -> str:
-        return totals[name].format(r=row)
-
-    add = (
-        f"INSERT INTO player_totals (name_key, {', '.join(names)})"
-        f" VALUES (NEW.name_key, {', '.join(of('NEW', n) for n in names)})"
-        " ON CONFLICT (name_key) DO UPDATE SET "
-        + ", ".join(f"{n} = {n} + excluded.{n}" for n in names) + ";"
-    )
-    remove = (
-        "UPDATE player_totals SET "
-        + ", ".join(f"{n} = {n} - {of('OLD', n)}" for n in names)
-        + " WHERE name_key = OLD.name_key;"
-        " DELETE FROM player_totals WHERE name_key = OLD.name_key AND games = 0;"
-    )
-    change = (
-        "UPDATE player_totals SET "
-        + ", ".join(
-            f"{n} = {n} + {of('NEW', n)} - {of('OLD', n)}"
-            for n in names if n != "games"
-        )
-        + " WHERE name_key = NEW.name_key;"
-    )
-    columns = ", ".join(f"{n} INTEGER NOT NULL DEFAULT 0" for n in names)
-    return f"""
-    CREATE TABLE player_totals (name_key TEXT PRIMARY KEY, {columns}) WITHOUT ROWID;
-    CREATE TRIGGER player_totals_insert AFTER INSERT ON game_players
-    BEGIN {add} END;
-    CREATE TRIGGER player_totals_delete AFTER DELETE ON game_players
-    BEGIN {remove} END;
-    CREATE TRIGGER player_totals_update
-    AFTER UPDATE OF {', '.join(sources)} ON game_players
-    WHEN OLD.name_key = NEW.name_key
-    BEGIN {change} END;
-    CREATE TRIGGER player_totals_rename AFTER UPDATE OF name_key ON game_players
-    WHEN OLD.name_key != NEW.name_key
-    BEGIN {remove} {add} END;
-    INSERT INTO player_totals (name_key, {', '.join(names)})
-    SELECT name_key, {', '.join(f"sum({of('game_players', n)})" for n in names)}
-    FROM game_players GROUP BY name_key;
-"""
-
-
 @migrations()
 def m320_player_totals(db: sqlite_utils.Database) -> None:
     """Keep each player's totals in a table and index the per-player pages.
@@ -334,7 +268,7 @@ def m320_player_totals(db: sqlite_utils.Database) -> None:
         " ON game_players(name_key, best_move_score DESC, game_id)",
     ):
         db.execute(statement)
-    _create_statements(db, _player_totals(_TOTALS))
+    _create_statements(db, player_totals(TOTALS))
 
 
 @migrations()
@@ -377,16 +311,7 @@ def m340_player_totals_discipline(db: sqlite_utils.Database) -> None:
         "game_id, name_key, seat, is_winner, score, excluded)",
     ):
         db.execute(statement)
-    _create_statements(db, _player_totals(_DISCIPLINE_TOTALS))
-
-
-_INSIGHT_TOTALS = {
-    **_DISCIPLINE_TOTALS,
-    "eff_scored": "{r}.eff_scored",
-    "eff_available": "{r}.eff_available",
-}
-"""player_totals since m420: the points a player's analysed moves scored and
-the points the same tiles could have scored (efficiency, CONTRACT §11)."""
+    _create_statements(db, player_totals(DISCIPLINE_TOTALS))
 
 
 @migrations()
@@ -414,7 +339,7 @@ def m420_move_analysis(db: sqlite_utils.Database) -> None:
         "DROP TABLE IF EXISTS player_totals",
     ):
         db.execute(statement)
-    _create_statements(db, _player_totals(_INSIGHT_TOTALS))
+    _create_statements(db, player_totals(INSIGHT_TOTALS))
 
 
 @migrations()
@@ -431,42 +356,6 @@ def m500_pin_tries(db: sqlite_utils.Database) -> None:
         "CREATE TABLE pin_tries ("
         " scope TEXT PRIMARY KEY, level REAL NOT NULL, at REAL NOT NULL)"
     )
-
-
-_RATING_TRIGGERS = """
-    CREATE TRIGGER ratings_game_changed
-    AFTER UPDATE OF {place}, end_reason, scores, revision ON games
-    WHEN (OLD.{place} IS NOT NULL OR NEW.{place} IS NOT NULL)
-     AND (OLD.{place} IS NOT NEW.{place}
-          OR OLD.end_reason IS NOT NEW.end_reason
-          OR OLD.scores IS NOT NEW.scores OR OLD.revision IS NOT NEW.revision)
-    BEGIN
-        {{mark_old}}
-        {{mark_new}}
-    END;
-    CREATE TRIGGER ratings_game_deleted AFTER DELETE ON games
-    WHEN OLD.{place} IS NOT NULL
-    BEGIN {{mark_old}} END;
-    CREATE TRIGGER ratings_player_renamed AFTER UPDATE OF name_key ON game_players
-    WHEN OLD.name_key != NEW.name_key
-    BEGIN
-        INSERT INTO rating_dirty (id, finished_at, game_id)
-        SELECT 1, {place}, id FROM games
-        WHERE id = NEW.game_id AND {place} IS NOT NULL
-        ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at,
-            game_id = excluded.game_id
-        WHERE (excluded.finished_at, excluded.game_id)
-              < (rating_dirty.finished_at, rating_dirty.game_id);
-    END;
-"""
-"""The triggers that mark the ratings stale (schema.m600_club_nights), by a
-finished game's place in the rating order: games.{place}."""
-
-
-def _rating_triggers(place: str) -> str:
-    """Return the rating triggers for the rating order held in games.`place`."""
-    return _RATING_TRIGGERS.format(place=place).format(
-        mark_old=_mark("OLD", place), mark_new=_mark("NEW", place))
 
 
 _CLUB_NIGHTS = """
@@ -513,19 +402,6 @@ _CLUB_NIGHTS = """
 ratings kept for every player (see store/ratings.py)."""
 
 
-def _mark(row: str, place: str = "finished_at") -> str:
-    """Return the statement that marks ratings stale from game `row` (OLD/NEW)
-    on, by its place in the rating order (column `place` of games)."""
-    return (
-        "INSERT INTO rating_dirty (id, finished_at, game_id)"
-        f" SELECT 1, {row}.{place}, {row}.id WHERE {row}.{place} IS NOT NULL"
-        " ON CONFLICT (id) DO UPDATE SET finished_at = excluded.finished_at,"
-        " game_id = excluded.game_id"
-        " WHERE (excluded.finished_at, excluded.game_id)"
-        " < (rating_dirty.finished_at, rating_dirty.game_id);"
-    )
-
-
 @migrations()
 def m600_club_nights(db: sqlite_utils.Database) -> None:
     """Add club nights (events, each game's event) and stored ratings (CONTRACT §14).
@@ -541,7 +417,7 @@ def m600_club_nights(db: sqlite_utils.Database) -> None:
     whole history is marked stale here, so the first read rates every game.
     """
     _create_statements(
-        db, _CLUB_NIGHTS.format(triggers=_rating_triggers("finished_at"))
+        db, _CLUB_NIGHTS.format(triggers=rating_triggers("finished_at"))
     )
     db.execute(
         "INSERT INTO rating_dirty (id, finished_at, game_id)"
@@ -770,46 +646,12 @@ def m840_club_organiser(db: sqlite_utils.Database) -> None:
                " WHERE join_token IS NULL")
 
 
-RATED_AT = (
-    "coalesce((SELECT date FROM events WHERE id = {row}.event_id),"
-    " substr({row}.finished_at, 1, 10)) || ' ' || {row}.finished_at"
-)
-"""A finished game's place in the rating order (CONTRACT §14): its night's
-date (a game in no night: the day it finished), then when it finished."""
-
-
-_RATED_BY_DATE = """
-    ALTER TABLE games ADD COLUMN rated_at TEXT;
-    CREATE INDEX games_rated ON games(rated_at, id) WHERE rated_at IS NOT NULL;
-    DROP TRIGGER ratings_game_changed;
-    DROP TRIGGER ratings_game_deleted;
-    DROP TRIGGER ratings_player_renamed;
-    CREATE TRIGGER games_rated_at AFTER UPDATE OF finished_at, event_id ON games
-    BEGIN
-        UPDATE games SET rated_at = CASE WHEN NEW.finished_at IS NULL THEN NULL
-            ELSE {rated_new} END WHERE id = NEW.id;
-    END;
-    CREATE TRIGGER events_date_moved AFTER UPDATE OF date ON events
-    WHEN OLD.date IS NOT NEW.date
-    BEGIN
-        UPDATE games SET rated_at = NEW.date || ' ' || finished_at
-        WHERE event_id = NEW.id AND finished_at IS NOT NULL;
-    END;
-    {triggers}
-"""
-"""Games rated in the order of their night's date (CONTRACT §14): games.rated_at
-holds each finished game's place, kept by triggers when it finishes, joins or
-leaves a night, or its night's date moves; the rating triggers of m600 mark
-the ratings stale by that place. rating_steps and rating_dirty keep their
-column finished_at, which now holds rated_at."""
-
-
 @migrations()
 def m850_rated_by_night_date(db: sqlite_utils.Database) -> None:
     """Rate games in the order of their night's date, then as before (see
-    _RATED_BY_DATE); every rating is computed again on the first read."""
-    _create_statements(db, _RATED_BY_DATE.format(
-        rated_new=RATED_AT.format(row="NEW"), triggers=_rating_triggers("rated_at")))
+    RATED_BY_DATE); every rating is computed again on the first read."""
+    _create_statements(db, RATED_BY_DATE.format(
+        rated_new=RATED_AT.format(row="NEW"), triggers=rating_triggers("rated_at")))
     db.execute(f"UPDATE games SET rated_at = {RATED_AT.format(row='games')}"
                " WHERE finished_at IS NOT NULL")
     db.execute("DELETE FROM rating_steps")
