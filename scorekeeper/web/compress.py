@@ -9,12 +9,13 @@ download them), compressed once at the best level and kept in memory, keyed by
 their ETag; a client that takes no gzip gets the file as written.
 Never compressed: event streams (each event must reach the client at once),
 answers already encoded, ranges, anything below MIN_SIZE, and answers without
-a body.
+a body. A page is sent without its lines' indentation (INDENT).
 """
 
 from __future__ import annotations
 
 import gzip
+import re
 import threading
 from collections.abc import Callable
 
@@ -41,6 +42,12 @@ PAGE_LEVEL = 6
 
 STATIC_LEVEL = 9
 """Static files are compressed once per version, so the smallest result wins."""
+
+INDENT = re.compile(rb"\n[ \t]+")
+"""A line's indentation in a page: the templates' nesting, which the browser
+reads as the newline before it (no page holds <pre> or <textarea>, where it
+would count). Dropped before compressing: 118 bytes less on the wire for the
+game page (benchmarks/bench_page.py)."""
 
 MAX_STATIC = 1024 * 1024
 """Static files larger than this are sent as they are (none is near it)."""
@@ -90,7 +97,10 @@ def accepts_gzip() -> bool:
 
 
 def compress(response: Response, static: _StaticGzip) -> Response:
-    """Return the response gzipped when worth it and the client accepts it."""
+    """Return the response gzipped when worth it and the client accepts it
+    (a page without its lines' indentation either way)."""
+    if response.mimetype == "text/html" and not response.is_streamed:
+        response.set_data(INDENT.sub(b"\n", response.get_data()))
     if (
         response.mimetype not in TEXT_TYPES
         or response.status_code not in (200, 201)
