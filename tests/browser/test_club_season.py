@@ -27,19 +27,18 @@ from werkzeug.serving import make_server
 from scorekeeper import create_app
 
 from .conftest import files_read_at_once
-from .helpers import PHONE, launch, scan_qr
-from .test_club_night import post_move
+from .helpers import LAN_HOST, PHONE, scan_qr
+from .test_club_night import post_move, start_table
 
 pytestmark = pytest.mark.browser
 
 ADMIN_KEY = "s" * 43
-HOST = "scorekeeper.test"
 
 
 @contextmanager
 def serving(database: Path) -> Iterator[tuple[Flask, str]]:
-    """An instance on its own database, listening as HOST (its join links name
-    it); yield the app and its base address."""
+    """An instance on its own database, listening as LAN_HOST (its join
+    links name it); yield the app and its base address."""
     app = create_app({
         "TESTING": True,
         "DATABASE": str(database),
@@ -48,23 +47,14 @@ def serving(database: Path) -> Iterator[tuple[Flask, str]]:
         "ADMIN_KEY": ADMIN_KEY,
     })
     live = make_server("127.0.0.1", 0, files_read_at_once(app), threaded=True)
-    app.config.update(LISTEN_HOST=HOST, LISTEN_PORT=live.server_port)
+    app.config.update(LISTEN_HOST=LAN_HOST, LISTEN_PORT=live.server_port)
     thread = threading.Thread(target=live.serve_forever, daemon=True)
     thread.start()
     try:
-        yield app, f"http://{HOST}:{live.server_port}"
+        yield app, f"http://{LAN_HOST}:{live.server_port}"
     finally:
         live.shutdown()
         thread.join(5)
-
-
-@pytest.fixture
-def lan_browser(playwright: Any) -> Iterator[Any]:
-    browser = launch(playwright, f"--host-resolver-rules=MAP {HOST} 127.0.0.1")
-    try:
-        yield browser
-    finally:
-        browser.close()
 
 
 def submit_name(page: Any, url: str, name: str) -> int:
@@ -74,18 +64,6 @@ def submit_name(page: Any, url: str, name: str) -> int:
     page.fill("#name", name)
     with page.expect_navigation():
         page.tap("form.event-form button[type=submit]")
-    return int(page.url.rsplit("/", 1)[1])
-
-
-def add_table(page: Any, base: str, event_id: int, names: list[str]) -> int:
-    """From the night's page, start a table through the new-game form."""
-    page.goto(f"{base}/events/{event_id}")
-    page.tap("[data-add-table]")
-    expect(page.locator("select[name=event]")).to_have_value(str(event_id))
-    for i, name in enumerate(names):
-        page.fill(f"#names-{i}", name)
-    page.tap("form.new-game button[type=submit]")
-    page.wait_for_url(re.compile(r"/games/\d+$"))
     return int(page.url.rsplit("/", 1)[1])
 
 
@@ -103,7 +81,7 @@ def test_the_organiser_keeps_the_season_night_across_a_browser_restart(
             page.tap("[data-event-season] button[type=submit]")
         expect(page.locator("[data-event-season] select")).to_have_value(
             str(season_id))
-        add_table(page, base, night, ["Anna", "Bram"])
+        start_table(page, base, night, ["Anna", "Bram"])
 
         # Mid-night the browser restarts: only cookies with an expiry survive.
         saved = first.storage_state()
@@ -113,7 +91,7 @@ def test_the_organiser_keeps_the_season_night_across_a_browser_restart(
         again = lan_browser.new_context(
             **PHONE, storage_state={"cookies": kept, "origins": []})
         page = again.new_page()
-        second = add_table(page, base, night, ["Chloé", "Daan", "Eva"])
+        second = start_table(page, base, night, ["Chloé", "Daan", "Eva"])
 
         page.goto(f"{base}/events/{night}")
         expect(page.locator("[data-tables] li")).to_have_count(2)
@@ -139,7 +117,7 @@ def test_a_restored_night_gets_its_organiser_back_from_the_admin(
         organiser = lan_browser.new_context(**PHONE)
         page = organiser.new_page()
         night = submit_name(page, f"{old_base}/events", "Friday club night")
-        add_table(page, old_base, night, ["Anna", "Bram"])
+        start_table(page, old_base, night, ["Anna", "Bram"])
         # The history's backup link, fetched as the page would.
         backup = page.evaluate(
             "() => fetch('/backup').then(r => r.ok ? r.text() : '')").encode()
@@ -167,7 +145,7 @@ def test_a_restored_night_gets_its_organiser_back_from_the_admin(
         # A new admin key ends the admin right: what is left is the grant.
         app.config["ADMIN_KEY"] = "t" * 43
         assert page.goto(f"{base}/admin").status == 403
-        add_table(page, base, restored, ["Chloé", "Daan"])
+        start_table(page, base, restored, ["Chloé", "Daan"])
         page.goto(f"{base}/events/{restored}")
         expect(page.locator("[data-tables] li")).to_have_count(2)
         expect(page.locator("[data-event-change]")).to_be_visible()
@@ -185,7 +163,7 @@ def test_a_tables_move_is_corrected_from_the_nights_page_in_three_taps(
         context = lan_browser.new_context(**PHONE)
         page = context.new_page()
         night = submit_name(page, f"{base}/events", "Friday club night")
-        game = add_table(page, base, night, ["Anna", "Bram"])
+        game = start_table(page, base, night, ["Anna", "Bram"])
         page.wait_for_selector("[data-board][data-drawn]")
         post_move(page, game, [(0, 0, "red", "circle"), (0, 1, "red", "square")])
         post_move(page, game, [(1, 0, "blue", "circle")])
