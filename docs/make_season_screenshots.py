@@ -109,15 +109,22 @@ server = make_server("127.0.0.1", 0, app, threaded=True)
 threading.Thread(target=server.serve_forever, daemon=True).start()
 base = f"http://127.0.0.1:{server.server_port}"
 
+SIZES = ((390, 844), (1920, 1080))
+
+
+def sized(browser: Any, w: int, h: int) -> Any:
+    """A page in a new browser context of w x h (a touch phone below 800 px)."""
+    mobile = w < 800
+    return browser.new_context(viewport={"width": w, "height": h},
+                               is_mobile=mobile, has_touch=mobile,
+                               device_scale_factor=1).new_page()
+
+
 with sync_playwright() as p:
     browser = p.chromium.launch(executable_path="/usr/bin/chromium",
                                 args=["--no-sandbox"])
-    for w, h in ((390, 844), (1920, 1080)):
-        mobile = w < 800
-        ctx = browser.new_context(viewport={"width": w, "height": h},
-                                  is_mobile=mobile, has_touch=mobile,
-                                  device_scale_factor=1)
-        page = ctx.new_page()
+    for w, h in SIZES:
+        page = sized(browser, w, h)
         page.goto(f"{base}/seasons/{season['id']}?scoring=placement&lang=en")
         page.wait_for_load_state("networkidle")
         shoot(page, f"season-{w}x{h}.png")
@@ -128,20 +135,19 @@ with sync_playwright() as p:
         page.evaluate("window.scrollTo(0, document.getElementById('seating-h')"
                       ".getBoundingClientRect().top + scrollY - 56)")
         shoot(page, f"swiss-{w}x{h}.png")
-        if not mobile:  # start round two once; both sizes show its cards
-            page.click("[data-start-tables]")
-            page.wait_for_selector("[data-tables]")
-        ctx.close()
-    for w, h in ((390, 844), (1920, 1080)):
-        mobile = w < 800
-        ctx = browser.new_context(viewport={"width": w, "height": h},
-                                  is_mobile=mobile, has_touch=mobile,
-                                  device_scale_factor=1)
-        page = ctx.new_page()
+        page.context.close()
+    # Round two starts; both sizes show its cards.
+    page = sized(browser, *SIZES[0])
+    organise(page)
+    suggest_swiss(page)
+    page.click("[data-start-tables]")
+    page.wait_for_selector("[data-tables]")
+    for w, h in SIZES:
+        page = sized(browser, w, h)
         organise(page)
         page.goto(f"{base}/events/{february['id']}/cards?lang=en")
         page.wait_for_load_state("networkidle")
         shoot(page, f"cards-{w}x{h}.png")
-        ctx.close()
+        page.context.close()
     browser.close()
 server.shutdown()
