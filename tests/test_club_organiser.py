@@ -77,6 +77,9 @@ def test_the_admin_makes_a_device_the_organiser_of_any_night(app: Flask) -> None
     page = admin.get(f"/events/{event['id']}").get_data(as_text=True)
     assert "data-grant-event" in page
     assert admin.get(f"/games/{game_id}/moves/1/edit").status_code == 403
+    # Its cards offer the grant, not codes the admin may not draw yet.
+    cards = admin.get(f"/events/{event['id']}/cards").get_data(as_text=True)
+    assert "data-grant-event" in cards and f"/games/{game_id}/join.svg" not in cards
     answer = admin.post("/admin/event-grant", data={"event": str(event["id"])})
     assert answer.status_code == 302
     assert admin.get(f"/games/{game_id}/moves/1/edit").status_code == 200

@@ -472,14 +472,17 @@ def standings_file(event_id: int, name: str) -> Response:
 def table_cards(event_id: int) -> str:
     """Print a card for each running table (the organiser's): its number, its
     players in seat order and the QR code a table's phone scans to enter its
-    moves (the game's own join code, which the organiser's right draws)."""
+    moves (the game's own join code, which the organiser's right draws). The
+    admin without that right is offered the grant, not codes it may not draw."""
     event = _require_change(event_id)
     tables = [
         {**table, "number": number}
         for number, table in enumerate(stored_events.event_tables(event_id), start=1)
         if table["status"] == "active"
     ]
-    return render_template("events/cards.html", event=event, tables=tables)
+    return render_template(
+        "events/cards.html", event=event, tables=tables,
+        may_grant=not organises(event_id), grant_form=ConfirmForm())
 
 
 @bp.get("/events/<int:event_id>/bgstats")

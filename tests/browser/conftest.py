@@ -23,7 +23,7 @@ from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 
-from .helpers import CHROMIUM, launch
+from .helpers import CHROMIUM, LAN_HOST, launch
 
 
 class _NeedsChromium(pytest.File):
@@ -127,3 +127,14 @@ def browser(playwright: Any, _chromium: list[Any]) -> Iterator[Any]:
         if browser.is_connected():
             for context in browser.contexts:
                 context.close()
+
+
+@pytest.fixture
+def lan_browser(playwright: Any) -> Iterator[Any]:
+    """A chromium of its own that reaches LAN_HOST at 127.0.0.1 (closed after
+    the test)."""
+    browser = launch(playwright, f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1")
+    try:
+        yield browser
+    finally:
+        browser.close()

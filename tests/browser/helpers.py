@@ -23,6 +23,10 @@ ARGS = [
 ]
 """The machine's recommended flags for headless chromium."""
 
+LAN_HOST = "scorekeeper.test"
+"""The name the lan_browser fixture maps to 127.0.0.1: plain HTTP and not
+loopback, as a LAN address (a Secure cookie would be dropped there)."""
+
 PHONE = {
     "viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True
 }

@@ -25,13 +25,12 @@ from werkzeug.serving import make_server
 from scorekeeper import create_app
 
 from .conftest import files_read_at_once
-from .helpers import PHONE, launch, open_menu, start_game, tap_cell
+from .helpers import LAN_HOST, PHONE, open_menu, start_game, tap_cell
 
 pytestmark = pytest.mark.browser
 
 ADMIN_PIN = "97531864"
 ADMIN_KEY = "k" * 43
-HOST = "scorekeeper.test"
 
 
 @pytest.fixture
@@ -49,19 +48,10 @@ def server(tmp_path: Path) -> Iterator[str]:
     thread = threading.Thread(target=live.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://{HOST}:{live.server_port}"
+        yield f"http://{LAN_HOST}:{live.server_port}"
     finally:
         live.shutdown()
         thread.join(5)
-
-
-@pytest.fixture
-def lan_browser(playwright: Any) -> Iterator[Any]:
-    browser = launch(playwright, f"--host-resolver-rules=MAP {HOST} 127.0.0.1")
-    try:
-        yield browser
-    finally:
-        browser.close()
 
 
 def phone(browser: Any, address: str, **extra: Any) -> Any:
