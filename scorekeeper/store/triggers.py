@@ -155,6 +155,7 @@ RATED_BY_DATE = """
     DROP TRIGGER ratings_game_deleted;
     DROP TRIGGER ratings_player_renamed;
     CREATE TRIGGER games_rated_at AFTER UPDATE OF finished_at, event_id ON games
+    WHEN OLD.finished_at IS NOT NEW.finished_at OR OLD.event_id IS NOT NEW.event_id
     BEGIN
         UPDATE games SET rated_at = CASE WHEN NEW.finished_at IS NULL THEN NULL
             ELSE {rated_new} END WHERE id = NEW.id;
