@@ -46,7 +46,13 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from bench_club import free_port, process_tree, start_server, stop_server  # noqa: E402
 from corpus import record_before  # noqa: E402
-from photo_requests import PHOTO, import_game, photo_body, request  # noqa: E402
+from photo_requests import (  # noqa: E402
+    PHOTO,
+    admin_cookie,
+    import_game,
+    photo_body,
+    request,
+)
 
 
 def rss_mb(pid: int) -> float:
@@ -126,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         proc = start_server(Path(folder), port, ["--quiet", *args.server_arg])
         try:
             game, headers = import_game(port, record)
+            # The admin's device, as the host's laptop: no photo rate.
+            headers = {**headers, **admin_cookie(port, Path(folder))}
             path = f"/api/games/{game['id']}/photo"
             want = sorted((t["row"], t["col"], t["color"], t["shape"])
                           for t in move["tiles"])

@@ -33,6 +33,22 @@ def request(port: int, method: str, path: str, body: bytes = b"",
         conn.close()
 
 
+def admin_cookie(port: int, instance: Path) -> dict[str, str]:
+    """Open the admin link the command printed (its key is in the instance
+    folder) and return the Cookie header of the device that holds the admin
+    right: its photos have no rate (CONTRACT §15)."""
+    key = (instance / "admin_key").read_text(encoding="ascii").strip()
+    conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    try:
+        conn.request("GET", f"/admin/key/{key}")
+        response = conn.getresponse()
+        response.read()
+        cookie = response.headers["Set-Cookie"].split(";", 1)[0]
+    finally:
+        conn.close()
+    return {"Cookie": cookie}
+
+
 def photo_body(data: bytes, kind: str = "jpeg") -> bytes:
     """The multipart body a phone's form sends with the photo in `image`."""
     return (f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="image";'
