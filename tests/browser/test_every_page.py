@@ -115,7 +115,7 @@ def every_page(page: Any, app: Flask, base: str) -> Iterator[str]:
     # A tile picked: the pending move and what it would score, once the
     # picker has the server's answer for the cell (a loaded machine is slow).
     expect(page.locator("[data-picker][data-ready]")).to_be_visible()
-    page.tap("[data-picker] [data-kind]:not(.off)")
+    page.tap("[data-picker] .picker-grid [data-kind]:not(.off)")
     expect(page.locator("[data-preview]")).not_to_be_empty()
     yield "game, a tile picked"
     # The clock running, and a player out of the game.
