@@ -179,7 +179,7 @@ def token_of(client: FlaskClient, game_id: int) -> str:
     with client.application.test_request_context(
         headers={"Cookie": f"{auth.DEVICE_COOKIE}={cookie.value}"}
     ):
-        assert auth.session_may_edit(game_id, token), "not this device's game"
+        assert auth.device_may_edit(game_id, token), "not this device's game"
     return token
 
 

@@ -84,10 +84,10 @@ def _wait(level: float, bucket: Bucket) -> float:
 @dataclass(frozen=True)
 class Taken:
     """A try asked for: 0 seconds to wait when it is heard (and counted in
-    `scopes`), else how long until it may be."""
+    `buckets`, each row's scope with its kind), else how long until it may be."""
 
     wait: float
-    scopes: tuple[str, ...] = ()
+    buckets: tuple[tuple[str, Bucket], ...] = ()
 
 
 def take_try(trier: Trier, now: float | None = None) -> Taken:
@@ -127,7 +127,7 @@ def take_try(trier: Trier, now: float | None = None) -> Taken:
              for scope in counted],
         )
         db.conn.execute("DELETE FROM pin_tries WHERE at < ?", [now - FORGET_AFTER])
-    return Taken(0.0, counted)
+    return Taken(0.0, tuple((scope, buckets[scope]) for scope in counted))
 
 
 def succeeded(taken: Taken, now: float | None = None) -> None:
@@ -135,9 +135,7 @@ def succeeded(taken: Taken, now: float | None = None) -> None:
     now = time.time() if now is None else now
     db = get_db()
     with immediate(db):
-        for scope in taken.scopes:
-            bucket = next(b for b in (ADDRESS, ELDERS, DEVICE)
-                          if scope.startswith(b.prefix + ":"))
+        for scope, bucket in taken.buckets:
             row = db.conn.execute(
                 "SELECT level, at FROM pin_tries WHERE scope = ?", [scope]
             ).fetchone()

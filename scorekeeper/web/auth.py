@@ -202,7 +202,7 @@ def names_game(game_id: int) -> bool:
     return str(game_id) in device().games
 
 
-def session_may_edit(game_id: int, edit_token: str) -> bool:
+def device_may_edit(game_id: int, edit_token: str) -> bool:
     """Return whether this device holds the right to change the game."""
     held = device().games.get(str(game_id))
     return held is not None and same_text(held[0], token_digest(edit_token))
@@ -216,7 +216,7 @@ def request_may_edit(game_id: int, edit_token: str) -> tuple[bool, str]:
     otherwise CSRF-exempt).
     """
     return _header_or_device("X-Edit-Token", edit_token, "edit_token",
-                             lambda: session_may_edit(game_id, edit_token))
+                             lambda: device_may_edit(game_id, edit_token))
 
 
 # --- club nights ---
