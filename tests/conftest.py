@@ -113,6 +113,14 @@ def app(database: Path) -> Iterator[Flask]:
     yield make_app(fresh_database(database))
 
 
+def client_at(app: Flask, address: str) -> FlaskClient:
+    """A test client whose requests come from this address (a device on the
+    network)."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
 def as_admin(client: FlaskClient) -> FlaskClient:
     """Open the admin link in this client, as the host does from the start
     text (CONTRACT §15); return the client, now holding the admin right."""

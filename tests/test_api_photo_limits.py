@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Table, TableGame, as_admin, fresh_database, make_app
+from conftest import (
+    Table,
+    TableGame,
+    as_admin,
+    client_at,
+    fresh_database,
+    make_app,
+)
 from flask import Flask
 from test_api_photo import png_bomb, send
 
@@ -25,13 +32,6 @@ TABLE = "192.0.2.10"
 def app(database: Path) -> Flask:
     """The app reading photos in its own thread (no helper process to start)."""
     return make_app(fresh_database(database), RENDER_IN_PROCESS=False)
-
-
-def client_at(app: Flask, address: str) -> Any:
-    """A test client whose requests come from this address."""
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    return client
 
 
 def device(app: Flask, address: str) -> Table:

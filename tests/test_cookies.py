@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import fresh_database, make_app, new_game
+from conftest import client_at, fresh_database, make_app, new_game
 from flask import Flask
-from flask.testing import FlaskClient
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 
 from scorekeeper.store.cache import loaded
@@ -27,12 +26,6 @@ PIN = "24681357"
 @pytest.fixture
 def app(database: Path) -> Flask:
     return make_app(fresh_database(database), ADMIN_PIN=PIN)
-
-
-def device(app: Flask, address: str) -> FlaskClient:
-    client = app.test_client()
-    client.environ_base.update({"REMOTE_ADDR": address})
-    return client
 
 
 def readable(value: str) -> str:
@@ -58,10 +51,10 @@ def digests(secret: str) -> set[str]:
 
 
 def test_s15_no_cookie_holds_a_token_a_pin_or_a_pins_hash(app: Flask) -> None:
-    host = device(app, "192.168.1.10")
+    host = client_at(app, "192.168.1.10")
     made = host.post("/api/games", json={"players": ["Anna", "Bo"]}).get_json()
-    joined_id = new_game(device(app, "192.168.1.11"), "Cy", "Di")
-    claimed_id = new_game(device(app, "192.168.1.12"), "Ed", "Fi")
+    joined_id = new_game(client_at(app, "192.168.1.11"), "Cy", "Di")
+    claimed_id = new_game(client_at(app, "192.168.1.12"), "Ed", "Fi")
     joined, claimed = row_of(app, joined_id), row_of(app, claimed_id)
     host.get(f"/games/{joined_id}/join/{joined.edit_token}")
     assert host.post(f"/games/{claimed_id}/claim",
@@ -98,14 +91,14 @@ def forged(app: Flask, payload: dict[str, Any], signed_at: float) -> str:
 
 
 def test_s15_rights_expire_inside_the_signed_value(app: Flask) -> None:
-    game_id = new_game(device(app, "192.168.1.20"), "Anna", "Bo")
+    game_id = new_game(client_at(app, "192.168.1.20"), "Anna", "Bo")
     digest = auth.token_digest(row_of(app, game_id).edit_token)
     now = time.time()
     with app.test_request_context():
         mark = auth.token_digest(app.config["ADMIN_KEY"])
 
     def rights(given: float, signed: float) -> tuple[int, int]:
-        phone = device(app, "192.168.1.21")
+        phone = client_at(app, "192.168.1.21")
         phone.set_cookie(auth.DEVICE_COOKIE, forged(app, {
             "v": 2, "d": "0123456789abcdef", "b": given,
             "g": {str(game_id): [digest, given]}, "e": {}, "a": [mark, given],
