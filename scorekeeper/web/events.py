@@ -135,6 +135,14 @@ def _submitted(form: EventForm) -> tuple[tuple[str, str] | None, str | None]:
         return None, str(exc)
 
 
+def _asked_undo() -> int | None:
+    """Return the ?undo= a list page is asked to offer (the id of what was
+    just deleted), None when there is none or it is not an id."""
+    undo = request.args.get("undo", "")
+    return int(undo) if undo.isascii() and undo.isdigit() and len(undo) < 19 \
+        else None
+
+
 @bp.route("/events", methods=["GET", "POST"])
 def index() -> str | Response:
     """List the club nights; on a valid POST start a new one on this device."""
@@ -147,9 +155,7 @@ def index() -> str | Response:
         return redirect(url_for("events.event", event_id=event_id))
     if request.method == "GET":
         form.date.data = Date.today().isoformat()
-    undo = request.args.get("undo", "")
-    undo_id = int(undo) if undo.isascii() and undo.isdigit() and len(undo) < 19 \
-        else None
+    undo_id = _asked_undo()
     return render_template(
         "events/index.html", form=form, error=error, events=stored_events.list_events(),
         max_name=MAX_EVENT_NAME,
@@ -535,9 +541,7 @@ def season_index() -> str | Response:
         else:
             season_id = seasons.create_season(name)
             return redirect(url_for("events.season", season_id=season_id))
-    undo = request.args.get("undo", "")
-    undo_id = int(undo) if undo.isascii() and undo.isdigit() and len(undo) < 19 \
-        else None
+    undo_id = _asked_undo()
     return render_template(
         "events/seasons.html", form=form, error=error,
         seasons=seasons.list_seasons(), max_name=MAX_EVENT_NAME,
