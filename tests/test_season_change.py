@@ -172,5 +172,12 @@ def test_the_seasons_tv_view_shows_its_latest_night_and_follows(
     moved = client.get(poll, headers={"If-None-Match": etag})
     assert moved.status_code == 200
     assert moved.get_json()["tables"][0]["players"][0]["score"] == 1
+    # By placement the view ranks by value and shows it where wins stand.
+    placed = parse(client.get(f"/seasons/{season['id']}/tv?scoring=placement").data)
+    heads = [th.text() for th in placed.find("table", data_etv_standings=True)
+             .find("thead").find_all("th")]
+    assert heads == ["Place", "Player", "Value", "Points"]
+    assert heads != [th.text() for th in tv.find("table", data_etv_standings=True)
+                     .find("thead").find_all("th")]
     client.delete(f"/api/seasons/{season['id']}")
     assert client.get(poll).status_code == 404

@@ -818,7 +818,8 @@ def season_change_key(season_id: int) -> str:
 
 def season_tv_state(season_id: int) -> dict[str, Any]:
     """Return what the season's TV view shows: the tables of its latest night
-    and the season's standings (by the page's ?scoring= and ?best=)."""
+    and the season's standings (by the page's ?scoring= and ?best=; each
+    row's value in the wins' column unless by wins)."""
     key = season_change_key(season_id)
     context = season_context(season_id)
     nights = context["season"]["events"]
@@ -826,6 +827,8 @@ def season_tv_state(season_id: int) -> dict[str, Any]:
         "key": key, "name": context["season"]["name"],
         "tables": tv_state(nights[-1])["tables"] if nights else [],
         "standings": standings_json(context["standings"]),
+        # Ranked by value (placement, share): the view shows it for wins.
+        "valued": context["scoring"] != "wins",
     }
 
 
