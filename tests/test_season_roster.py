@@ -85,7 +85,7 @@ def test_a_new_night_in_a_season_starts_from_its_roster(client: FlaskClient) -> 
                        data={"add": "Cy\nDi\n\nAnn"}).status_code == 302
     assert present(client, tonight["id"]) == ["Cy", "Di", "Ann"]
     listed = parse(client.get(f"/seasons/{season['id']}").data).find(
-        "ul", data_roster_names=True).find_all("span")
+        "ul", data_roster_names=True).find_all("span", data_roster_name=True)
     assert [name.text() for name in listed] == ["Cy", "Di", "Ann"]
     # Taken off on the season's page.
     assert client.post(f"/seasons/{season['id']}/roster",
