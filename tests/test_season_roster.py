@@ -102,3 +102,25 @@ def test_a_night_in_no_season_has_no_roster_to_change(client: FlaskClient) -> No
                        data={"add": "Ann"}).status_code == 404
     page = parse(client.get(f"/events/{event['id']}").data)
     assert page.find_all(data_roster=True) == []
+
+
+def test_everyone_who_played_in_the_season_joins_its_roster_in_one_tap(
+    client: FlaskClient,
+) -> None:
+    season = new_season(client)
+    nights = [new_event(client, name, date=day) for name, day in (
+        ("Two", "2026-12-11"), ("One", "2026-12-04"))]
+    for night, names in zip(nights, (["Cy", "ann"], ["Ann", "Bob"]), strict=True):
+        into_season(client, night, season)
+        event_game(client, night, names)
+    elsewhere = new_event(client, "Elsewhere", date="2026-12-05")
+    event_game(client, elsewhere, ["Zed", "Yan"])
+    client.post(f"/api/seasons/{season['id']}/roster", json={"add": ["Di"]})
+    assert client.post(f"/seasons/{season['id']}/roster",
+                       data={"played": "1"}).status_code == 302
+    # By the nights' dates; a name as written in its latest game.
+    assert client.get(f"/api/seasons/{season['id']}").get_json()["roster"] == [
+        "Di", "ann", "Bob", "Cy"]
+    answer = client.post(f"/api/seasons/{season['id']}/roster",
+                         json={"add_played": "yes"})
+    assert answer.status_code == 400

@@ -21,6 +21,20 @@ def roster(season_id: int) -> list[str]:
         [season_id])]
 
 
+def season_players(season_id: int) -> list[str]:
+    """Return everyone who sat at a table of the season's nights, once each
+    (by name key), as written in their latest game there, in order of first
+    appearance (by the nights' dates)."""
+    names: dict[str, str] = {}
+    for name, key in get_db().conn.execute(
+        "SELECT p.name, p.name_key FROM events e INDEXED BY events_season"
+        " JOIN games g INDEXED BY games_event ON g.event_id = e.id"
+        " JOIN game_players p ON p.game_id = g.id WHERE e.season_id = ?"
+        " ORDER BY e.date, e.id, g.id, p.seat", [season_id]):
+        names[key] = name
+    return list(names.values())
+
+
 def change_roster(season_id: int, add: Iterable[str] = (),
                   remove: Iterable[str] = ()) -> list[str]:
     """Take names (by name key) off the season's roster, then put names on

@@ -672,13 +672,16 @@ def season_undelete(season_id: int) -> Response:
 
 
 def change_roster(season_id: int) -> None:
-    """Add the form's names (one per line) to the season's roster, or take
-    its `remove` name off; flash what is wrong."""
+    """Add the form's names (one per line) to the season's roster, or
+    everyone who played at its nights (`played`), or take its `remove` name
+    off; flash what is wrong."""
     if not ConfirmForm().validate_on_submit():
         abort(400)
     removed = request.form.get("remove", "")
     lines = request.form.get("add", "").splitlines()
     names = [line.strip() for line in lines if line.strip()][:MAX_PRESENT]
+    if request.form.get("played"):
+        names = rosters.season_players(season_id)
     try:
         rosters.change_roster(season_id, names, [removed] if removed else [])
     except engine.InvalidName as exc:

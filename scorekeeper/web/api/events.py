@@ -286,14 +286,19 @@ def _names(value: object) -> TypeGuard[list[str]]:
 
 @bp.post("/seasons/<int:season_id>/roster")
 def api_season_roster(season_id: int) -> Response:
-    """Add names to a season's roster and take names off: 200 with the season."""
+    """Add names (and, with add_played, everyone who played at its nights)
+    to a season's roster and take names off: 200 with the season."""
     season = seasons.get_season(season_id)
     body = _season_body()
     _may_change_season_by_api(season["events"])
     added, removed = body.get("add", []), body.get("remove", [])
-    if not (_names(added) and _names(removed)):
+    played = body.get("add_played", False)
+    if not (_names(added) and _names(removed) and isinstance(played, bool)):
         _bad(_('A roster change takes "add" and "remove", each a list of at most'
-               ' %(num)d names.', num=MAX_PRESENT), "bad_request")
+               ' %(num)d names, and "add_played" ("true" or "false").',
+               num=MAX_PRESENT), "bad_request")
+    if played:
+        added = [*added, *rosters.season_players(season_id)]
     try:
         rosters.change_roster(season_id, added, removed)
     except engine.InvalidName as exc:
