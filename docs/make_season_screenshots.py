@@ -146,7 +146,7 @@ with sync_playwright() as p:
     page.goto(f"{base}/seasons/{season['id']}?scoring=placement&lang=en#roster")
     page.wait_for_load_state("networkidle")
     page.evaluate("window.scrollTo(0, document.getElementById('roster')"
-                  ".getBoundingClientRect().top + scrollY - 8)")
+                  ".getBoundingClientRect().top + scrollY - 56)")
     shoot(page, "season-roster-390x844.png")
     page.context.close()
     page = sized(browser, *SIZES[1])
