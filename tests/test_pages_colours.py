@@ -94,7 +94,7 @@ def test_teaching_once_makes_a_new_games_first_photo_read_the_real_paint(
     assert kept.status_code == 302
     with app.app_context():
         rows = photo_lessons.installation_colors()
-    assert sorted(name for _, name, _, _, _ in rows) == sorted(
+    assert sorted(name for _, name, *_ in rows) == sorted(
         ["red", "orange", "yellow", "green", "blue", "purple"])
 
     # A new game: an empty board, no stored tile to anchor its colours.
@@ -113,7 +113,7 @@ def test_teaching_again_replaces_the_colours_and_forgetting_clears_them(
     with app.app_context():
         rows = photo_lessons.installation_colors()
     # Replaced, not added to: each colour counts as one teaching's examples.
-    assert len(rows) == 6 and all(count == 3 for _, _, count, _, _ in rows)
+    assert len(rows) == 6 and all(count == 3 for _, _, count, *_ in rows)
     forgot = client.post(f"/games/{game}/colours/forget")
     assert forgot.status_code == 302
     with app.app_context():

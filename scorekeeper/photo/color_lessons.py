@@ -8,7 +8,10 @@ of each colour on the table (apart or in a row, any order, any shapes) and
 photograph them: their hues, named by their order around the colour wheel
 (red, orange, yellow, green, blue, purple), become the installation's colour
 lessons (`lessons.Lesson`), a few examples' worth, and every later photo
-names its colours around where this table's paint and light put them.
+names its colours around where this table's paint and light put them. A
+set whose sixth colour is colourless (white) shows one symbol without
+colour: the other five are named round the wheel, and the colour they leave
+out is the white one, taught by its saturation and value (`Taught.pale`).
 
 `read_colors(image)` reads such a photo in the helper process (OpenCV);
 `name_hues(hues)` is the naming alone, against `hues.USUAL` (no OpenCV:
@@ -23,7 +26,8 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .errors import PhotoUnreadable
-from .hues import GREY, USUAL
+from .hues import USUAL, gap
+from .lessons import PALE
 
 COLORS = ("red", "orange", "yellow", "green", "blue", "purple")
 """The colours taught, in their order around the colour wheel."""
@@ -66,6 +70,8 @@ class Teaching(NamedTuple):
 
     hues: dict[str, float]
     seen: list[Seen]
+    paints: dict[str, tuple[float, float]]
+    """Each colour's (saturation, value)."""
 
 
 def _outside(hue: float, lo: float, hi: float) -> float:
@@ -77,53 +83,68 @@ def _outside(hue: float, lo: float, hi: float) -> float:
     return min(x - span, 360.0 - x)
 
 
-def _gap(a: float, b: float) -> float:
-    """Degrees between two hues, the short way round."""
-    d = abs(a - b) % 360.0
-    return min(d, 360.0 - d)
-
-
 def name_hues(hues: Sequence[float], saturations: Sequence[float] | None = None
               ) -> dict[str, float]:
     """Name six hues (degrees) red, orange, yellow, green, blue, purple by
-    their order around the wheel, where the wheel is cut so that each lies
-    nearest its usual place. Raise PhotoUnreadable "teach_count" unless there
-    are six, "teach_pale" when one is too grey to say its hue, and
-    "teach_alike" when two are too close to tell apart or they are not one of
-    each colour."""
+    their order around the wheel (see `name_symbols`); return each colour's."""
+    return {color: round(float(hues[i]) % 360.0, 2)
+            for color, i in name_symbols(hues, saturations).items()}
+
+
+def name_symbols(hues: Sequence[float], saturations: Sequence[float] | None = None
+                 ) -> dict[str, int]:
+    """Name six symbols by their hues (degrees): red, orange, yellow, green,
+    blue, purple by their order around the wheel, where the wheel is cut so
+    that each lies nearest its usual place; return each colour's symbol (its
+    index). One symbol of no colour (saturation under `PALE`: a set's white)
+    takes the colour the other five leave out. Raise PhotoUnreadable
+    "teach_count" unless there are six, "teach_pale" when more than one shows
+    no colour, and "teach_alike" when two are too close to tell apart or they
+    are not one of each colour."""
     if len(hues) == 0:
         raise PhotoUnreadable("no_tiles")
     if len(hues) != len(COLORS):
         raise PhotoUnreadable("teach_count", count=len(hues), expected=len(COLORS))
     if not all(math.isfinite(h) for h in hues):
         raise PhotoUnreadable("teach_alike")
-    if saturations is not None and min(saturations) < GREY:
+    pale = [i for i, sat in enumerate(saturations or ()) if sat < PALE]
+    if len(pale) > 1:
         raise PhotoUnreadable("teach_pale")
-    ring = sorted(float(h) % 360.0 for h in hues)
-    gaps = [_gap(ring[i], ring[(i + 1) % len(ring)]) for i in range(len(ring))]
+    ring = sorted((i for i in range(len(hues)) if i not in pale),
+                  key=lambda i: float(hues[i]) % 360.0)
+    gaps = [gap(hues[ring[i]], hues[ring[(i + 1) % len(ring)]])
+            for i in range(len(ring))]
     if min(gaps) < MIN_GAP:
         raise PhotoUnreadable("teach_alike")
-    best: tuple[float, dict[str, float]] | None = None
-    for turn in range(len(ring)):
-        named = {color: ring[(k + turn) % len(ring)] for k, color in enumerate(COLORS)}
-        far = [_outside(named[c], *USUAL[c]) for c in COLORS]
-        cost = sum(d * d for d in far)
-        if max(far) <= LEEWAY and (best is None or cost < best[0]):
-            best = (cost, named)
+    best: tuple[float, dict[str, int]] | None = None
+    # With a colourless symbol, each colour in turn is the one it stands for.
+    left_outs: list[str | None] = [*COLORS] if pale else [None]
+    for left_out in left_outs:
+        colors = [c for c in COLORS if c != left_out]
+        for turn in range(len(ring)):
+            named = {color: ring[(k + turn) % len(ring)]
+                     for k, color in enumerate(colors)}
+            far = [_outside(hues[named[c]] % 360.0, *USUAL[c]) for c in colors]
+            cost = sum(d * d for d in far)
+            if max(far) <= LEEWAY and (best is None or cost < best[0]):
+                best = (cost, {**named, **({left_out: pale[0]} if left_out else {})})
     if best is None:
         raise PhotoUnreadable("teach_alike")
-    return {color: round(hue, 2) for color, hue in best[1].items()}
+    return {color: best[1][color] for color in COLORS}
 
 
-def lessons(hues: Mapping[str, float], weight: int = WEIGHT
-            ) -> list[tuple[str, str, int, float, float]]:
-    """The taught hues as colour lessons' rows (`lessons.Lesson`): each hue
-    counted `weight` times."""
+def lessons(hues: Mapping[str, float], weight: int = WEIGHT,
+            paints: Mapping[str, tuple[float, float]] | None = None,
+            ) -> list[tuple[str, str, int, float, float, int, float, float]]:
+    """The taught hues (and, where given, each colour's saturation and value)
+    as colour lessons' rows (`lessons.Lesson`): each counted `weight` times."""
     out = []
     for color in COLORS:
         rad = math.radians(hues[color])
+        sat, val = (paints or {}).get(color, (0.0, 0.0))
+        measured = weight if paints and color in paints else 0
         out.append(("color", color, weight, weight * math.cos(rad),
-                    weight * math.sin(rad)))
+                    weight * math.sin(rad), measured, measured * sat, measured * val))
     return out
 
 
@@ -148,8 +169,10 @@ def read_colors(image: bytes) -> Teaching:
     seen.sort(key=lambda s: (s.x, s.y))
     if 0 < len(seen) < len(COLORS) <= len(seen) + unread:
         raise PhotoUnreadable("teach_unread", count=len(COLORS) - len(seen))
-    named = name_hues([s.hue for s in seen], [s.saturation for s in seen])
-    return Teaching(named, seen)
+    named = name_symbols([s.hue for s in seen], [s.saturation for s in seen])
+    return Teaching({color: seen[i].hue for color, i in named.items()}, seen,
+                    {color: (seen[i].saturation, seen[i].value)
+                     for color, i in named.items()})
 
 
 def _symbols(img: object) -> tuple[list[Seen], int]:

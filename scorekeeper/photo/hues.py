@@ -11,7 +11,9 @@ inside a tight group; each symbol pays for a name far from where that
 colour usually sits; a stored tile the photo recognises pays much for any
 name but its own, so one stored tile of a colour anchors all its group.
 What the confirmed moves of the table taught (`Taught`) moves each colour's
-usual place to where this table's paint and light put it.
+usual place to where this table's paint and light put it; a colour it
+taught as a colourless paint (a set whose sixth colour is white) names the
+symbols that show no colour, and the chain names the others.
 
 Each symbol's confidence is the margin between the best naming of all and
 the best one that names it otherwise (min-marginals), so a symbol that
@@ -25,6 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from .lessons import PALE
 
 CUT = 320.0
 """The hue (degrees) where the circle is cut open: between purple and red,
@@ -78,6 +82,27 @@ GREY = 0.22
 print) and shows no paint (real paint measures 0.5 and more in every light
 the test sets draw): its colour is reported uncertain, and it cannot teach
 a colour (`teach`)."""
+
+
+PAINT = 0.5
+"""The least saturation real paint measures (`GREY`)."""
+
+LITTLE_COLOUR = 0.2
+"""The most confidence a colour named by its hue gets when its symbol's
+saturation is under `lessons.PALE`: less than the reader's LOW_CONFIDENCE,
+so the page marks it. A white paint measures up to 0.25 in the cool light
+of the test sets (`tests/photo/white.py`), over `GREY`, and its hue lies
+beside blue's."""
+
+SURE_PALE = 0.1
+"""Saturation between a symbol and the line between a taught colourless
+paint and paint (midway between the two) that makes its name sure; nearer,
+its confidence falls in proportion. The white tiles of the real development
+set lie 0.13 and more inside that line, its paint 0.4 and more outside."""
+
+PALE_ANCHOR = 0.1
+"""The confidence of a colourless symbol on a stored tile of another colour:
+a lamp washed its paint, or the set's white is not what the table taught."""
 
 
 def colourless(pix: np.ndarray) -> np.ndarray:
@@ -163,13 +188,65 @@ def _ranges(colors: Sequence[str], learnt: Mapping[str, tuple[float, float]]
 def name_colors(hues: Sequence[float], saturations: Sequence[float],
                 colors: Sequence[str], anchors: Mapping[int, str] | None = None,
                 learnt: Mapping[str, tuple[float, float]] | None = None,
+                pale: Mapping[str, tuple[float, float]] | None = None,
                 ) -> list[Named]:
     """Name each symbol's colour from its hue (degrees) among the others.
 
     `anchors` gives the stored colour of symbols that are recognised stored
     tiles (by index); `learnt` each colour's (mean hue, spread) as the
-    table's confirmed moves taught it."""
+    table's confirmed moves taught it; `pale` each colour they taught as a
+    colourless paint, its (mean saturation, mean value): a symbol nearer its
+    saturation than paint's is that colour, whatever its hue."""
     anchors = anchors or {}
+    pale = {c: p for c, p in (pale or {}).items() if c in colors}
+    if not pale:
+        return _chain(hues, saturations, colors, anchors, learnt)
+    # Midway between the taught colourless paint and paint: below, no paint.
+    line = (max(sat for sat, _ in pale.values()) + PAINT) / 2
+    apart = [i for i, sat in enumerate(saturations) if sat < line]
+    rest = [i for i in range(len(hues)) if i not in apart]
+    chained = _chain([hues[i] for i in rest], [saturations[i] for i in rest],
+                     colors, {j: anchors[i] for j, i in enumerate(rest)
+                              if i in anchors}, learnt)
+    named: dict[int, Named] = {}
+    for i, done in zip(rest, chained, strict=True):
+        sure = min(1.0, (saturations[i] - line) / SURE_PALE)
+        costs = done.costs.copy()
+        for color in pale:
+            # A colourless paint is the runner-up of a symbol of little colour.
+            k = colors.index(color)
+            costs[k] = min(costs[k], float(costs.min()) + 3.0 * sure)
+        named[i] = Named(done.index, round(min(done.confidence, sure), 3), costs)
+    for i in apart:
+        sat = saturations[i]
+        color = min(pale, key=lambda c: abs(pale[c][0] - sat))
+        sure = min(1.0, (line - sat) / SURE_PALE)
+        if i in anchors and anchors[i] != color:
+            sure = min(sure, PALE_ANCHOR)
+        # Its hue ranks the others, for the runners-up only.
+        costs = np.array([3.0 * sure + gap(hues[i], _middle(c)) / 360
+                          if c in USUAL else 3.0 * sure + 1 for c in colors])
+        costs[colors.index(color)] = 0.0
+        named[i] = Named(colors.index(color), round(sure, 3), costs)
+    return [named[i] for i in range(len(hues))]
+
+
+def gap(a: float, b: float) -> float:
+    """Degrees between two hues, the short way round."""
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def _middle(color: str) -> float:
+    """The middle of a colour's usual hues, degrees."""
+    lo, hi = USUAL[color]
+    return (lo + ((hi - lo) % 360.0) / 2) % 360.0
+
+
+def _chain(hues: Sequence[float], saturations: Sequence[float],
+           colors: Sequence[str], anchors: Mapping[int, str],
+           learnt: Mapping[str, tuple[float, float]] | None) -> list[Named]:
+    """Name the symbols' colours as a chain in hue order (see the module)."""
     learnt = learnt or {}
     n, k = len(hues), len(colors)
     if n == 0:
@@ -229,7 +306,9 @@ def name_colors(hues: Sequence[float], saturations: Sequence[float],
             # tell them apart, whatever the chain made of it.
             conf = min(conf, 0.1)
         sat = saturations[i]
-        if sat < GREY:
-            conf *= max(0.0, sat / GREY)
+        if sat < PALE:
+            # Little colour (a white paint in cool light, a washed print): its
+            # hue is the light's as much as the paint's.
+            conf = min(conf, LITTLE_COLOUR) * min(1.0, max(0.0, sat / GREY))
         named[i] = Named(int(best[0]), round(conf, 3), costs)
     return [x for x in named if x is not None]
