@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pytest
+
 from scorekeeper.photo.color_lessons import lessons
 from scorekeeper.photo.lessons import Taught
 from scorekeeper.store import connection, photo_lessons, schema
@@ -36,7 +38,7 @@ def test_a_lesson_kept_before_the_migration_teaches_its_hue(tmp_path: Path) -> N
     assert [row[:3] for row in rows] == [("color", "purple", 3)]
     taught = Taught.from_rows(rows)
     assert taught.pale() == {}
-    assert abs(taught.hues()["purple"][0] - 250.0) < 0.01
+    assert taught.hues()["purple"][0] == pytest.approx(250.0)
 
 
 def test_a_taught_white_is_kept_as_a_colourless_paint(tmp_path: Path) -> None:
@@ -48,6 +50,6 @@ def test_a_taught_white_is_kept_as_a_colourless_paint(tmp_path: Path) -> None:
     finally:
         db.close()
     assert set(taught.pale()) == {"purple"}
-    assert abs(taught.pale()["purple"][0] - 0.07) < 1e-9
+    assert taught.pale()["purple"][0] == pytest.approx(PAINTS["purple"][0])
     # A colourless paint's hue is its light's: it places no colour.
     assert set(taught.hues()) == set(HUES) - {"purple"}

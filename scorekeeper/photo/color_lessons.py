@@ -48,6 +48,12 @@ of a real tile)."""
 UNREAD_BODY = 0.75
 """A cell's rim this dark is a tile body, symbol read or not (`reader`)."""
 
+ROW_STEP = (0.75, 1.35)
+"""The grid's step, as a share of the tile's size its symbols give
+(`SYMBOL_TO_TILE`), of tiles laid in a row: a lattice through tiles lying
+two apart has twice the step; the leeway is the symbols' size from shape to
+shape."""
+
 WEIGHT = 3
 """The confirmed tiles a taught colour counts as: enough to place it, few
 enough that the table's confirmed moves soon move it."""
@@ -237,7 +243,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
         # Tiles in a row: their grid, and the cells beside it, where a symbol
         # too dark to be found at first is read on its tile; not a lattice
         # through tiles lying two apart (its cells beside them are table).
-        if grid is not None and 0.75 < grid.pitch / pitch < 1.35:
+        if grid is not None and ROW_STEP[0] < grid.pitch / pitch < ROW_STEP[1]:
             read(grid, 1)
     if found:
         typical = float(np.median([pitch for _, _, pitch in found])) * scale

@@ -73,6 +73,33 @@ SPLIT_GAP = 3.5
 SPREAD = 7.0
 """The widest hue gap inside one colour's group that costs nothing."""
 
+WIDE_GAP = 2.0
+"""Degrees of hue gap past `SPREAD`, inside one colour's group, that cost one
+unit."""
+
+FAR = 25.0
+"""The most a symbol pays for lying outside a colour's range (units): past
+five units' distance, any further is as unlikely."""
+
+SURE_MARGIN = 3.0
+"""The cost (units) by which a symbol's best name beats its next that makes
+it sure (confidence 1); less, its confidence falls in proportion. The
+benchmark's sets (bench_photo.py) read right with it; it is not measured
+apart."""
+
+TAUGHT_HALF = 4.0
+"""Degrees either side of a taught colour's mean hue that cost nothing, at
+the least; `TAUGHT_SPREADS` of its spread where that is wider."""
+
+TAUGHT_SPREADS = 2.0
+
+KEEP_OUT = 2.0
+"""Degrees between a taught colour's range and an untaught neighbour's."""
+
+GUESS = 0.1
+"""The confidence of a colour that stored tiles of another colour at the
+same hue contradict (`MIXED`, `PALE_ANCHOR`): a guess the page marks."""
+
 MIXED = 2.5
 """Degrees of hue around a symbol where stored tiles of two colours make its
 colour a guess."""
@@ -100,9 +127,6 @@ paint and paint (midway between the two) that makes its name sure; nearer,
 its confidence falls in proportion. The white tiles of the real development
 set lie 0.13 and more inside that line, its paint 0.4 and more outside."""
 
-PALE_ANCHOR = 0.1
-"""The confidence of a colourless symbol on a stored tile of another colour:
-a lamp washed its paint, or the set's white is not what the table taught."""
 
 
 def colourless(pix: np.ndarray) -> np.ndarray:
@@ -158,7 +182,7 @@ def _ranges(colors: Sequence[str], learnt: Mapping[str, tuple[float, float]]
     for color in colors:
         if color in learnt:
             mean, spread = learnt[color]
-            half = max(4.0, 2.0 * spread)
+            half = max(TAUGHT_HALF, TAUGHT_SPREADS * spread)
             sharp = max(TAUGHT, spread)
             out.append((_open(mean) - half, _open(mean) + half, sharp, sharp))
         else:
@@ -174,12 +198,12 @@ def _ranges(colors: Sequence[str], learnt: Mapping[str, tuple[float, float]]
                 continue
             lo, hi, below, above = out[j]
             if (lo + hi) / 2 < mid:
-                if hi > out[k][0] - 2.0:
-                    hi, above = out[k][0] - 2.0, TAUGHT
+                if hi > out[k][0] - KEEP_OUT:
+                    hi, above = out[k][0] - KEEP_OUT, TAUGHT
                 lo = min(lo, hi)
             else:
-                if lo < out[k][1] + 2.0:
-                    lo, below = out[k][1] + 2.0, TAUGHT
+                if lo < out[k][1] + KEEP_OUT:
+                    lo, below = out[k][1] + KEEP_OUT, TAUGHT
                 hi = max(lo, hi)
             out[j] = (lo, hi, below, above)
     return out
@@ -215,17 +239,19 @@ def name_colors(hues: Sequence[float], saturations: Sequence[float],
         for color in pale:
             # A colourless paint is the runner-up of a symbol of little colour.
             k = colors.index(color)
-            costs[k] = min(costs[k], float(costs.min()) + 3.0 * sure)
+            costs[k] = min(costs[k], float(costs.min()) + SURE_MARGIN * sure)
         named[i] = Named(done.index, round(min(done.confidence, sure), 3), costs)
     for i in apart:
         sat = saturations[i]
         color = min(pale, key=lambda c: abs(pale[c][0] - sat))
         sure = min(1.0, (line - sat) / SURE_PALE)
         if i in anchors and anchors[i] != color:
-            sure = min(sure, PALE_ANCHOR)
+            # A lamp washed its paint, or the set's white is not what the
+            # table taught.
+            sure = min(sure, GUESS)
         # Its hue ranks the others, for the runners-up only.
-        costs = np.array([3.0 * sure + gap(hues[i], _middle(c)) / 360
-                          if c in USUAL else 3.0 * sure + 1 for c in colors])
+        costs = np.array([SURE_MARGIN * sure + gap(hues[i], _middle(c)) / 360.0
+                          if c in USUAL else SURE_MARGIN * sure + 1 for c in colors])
         costs[colors.index(color)] = 0.0
         named[i] = Named(colors.index(color), round(sure, 3), costs)
     return [named[i] for i in range(len(hues))]
@@ -263,11 +289,11 @@ def _chain(hues: Sequence[float], saturations: Sequence[float],
         for state, j in enumerate(order):
             lo, hi, below, above = ranges[j]
             out = max((lo - h) / below, (h - hi) / above, 0.0)
-            emit[pos, state] = min(25.0, out ** 2) / alike
+            emit[pos, state] = min(FAR, out ** 2) / alike
             if i in anchors and anchors[i] != colors[j]:
                 emit[pos, state] += ANCHOR
     gaps = np.diff(opened[seq])
-    same = np.maximum(0.0, gaps - SPREAD) / 2.0
+    same = np.maximum(0.0, gaps - SPREAD) / WIDE_GAP
     change = SPLIT * np.exp(-gaps / SPLIT_GAP)
     inf = 1e9
 
@@ -298,13 +324,13 @@ def _chain(hues: Sequence[float], saturations: Sequence[float],
         costs[order] = total[pos]
         best = np.argsort(costs)
         margin = costs[best[1]] - costs[best[0]] if k > 1 else inf
-        conf = float(min(1.0, margin / 3.0))
+        conf = float(min(1.0, margin / SURE_MARGIN))
         near = {anchors[j] for j in anchors
                 if abs(opened[j] - opened[i]) <= MIXED and j != i}
         if len(near) > 1:
             # Stored tiles of different colours share this hue: it cannot
             # tell them apart, whatever the chain made of it.
-            conf = min(conf, 0.1)
+            conf = min(conf, GUESS)
         sat = saturations[i]
         if sat < PALE:
             # Little colour (a white paint in cool light, a washed print): its

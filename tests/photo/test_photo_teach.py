@@ -16,6 +16,7 @@ from scorekeeper.engine.tiles import CLASSIC
 from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
 from scorekeeper.photo.color_lessons import (
     COLORS,
+    WEIGHT,
     lessons,
     name_hues,
     name_symbols,
@@ -27,6 +28,12 @@ from . import synth, synth_real
 from .teaching import APART, FAR_SHIFTED, IN_A_ROW, gap, photo, scattered, shot, six
 from .white import WHITE_FOR_PURPLE
 
+LIGHT_MOVES = 10
+"""Degrees of hue the test sets' light moves a paint by, at most."""
+
+EXACT = 0.01
+"""Degrees within which a taught hue is the one given."""
+
 
 @pytest.mark.parametrize("warmth", [-0.8, 0.0, 0.8], ids=["cool", "plain", "warm"])
 @pytest.mark.parametrize("cells", [APART, IN_A_ROW], ids=["apart", "in a row"])
@@ -36,10 +43,10 @@ def test_six_tiles_of_shifted_paint_are_named_by_their_hues(
     paint = synth_real.paint(random.Random(seed), shifted=True)
     taught = read_colors(photo(six(cells, seed), seed, warmth, paint))
     assert list(taught.hues) == list(COLORS)
-    assert len(taught.seen) == 6
+    assert len(taught.seen) == len(COLORS)
     for color, hue, _s, _v in paint.hsv:
         # The light moves every hue a little; the names follow the paint.
-        assert gap(taught.hues[color], hue) < 10, (color, hue, taught.hues)
+        assert gap(taught.hues[color], hue) < LIGHT_MOVES, (color, hue, taught.hues)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -50,7 +57,7 @@ def test_six_tiles_scattered_and_turned_by_hand_are_named_too(seed: int) -> None
                             synth_real.Real(paint))
     taught = read_colors(synth.encode(img, 90))
     for color, hue, _s, _v in paint.hsv:
-        assert gap(taught.hues[color], hue) < 10, (color, hue, taught.hues)
+        assert gap(taught.hues[color], hue) < LIGHT_MOVES, (color, hue, taught.hues)
 
 
 def test_an_orange_alone_on_an_empty_board_reads_right_only_after_teaching() -> None:
@@ -93,7 +100,8 @@ def test_hues_are_named_around_the_wheel_whatever_their_order() -> None:
     assert name_hues(hues) == {"red": 358.0, "orange": 16.0, "yellow": 47.0,
                                "green": 130.0, "blue": 218.0, "purple": 245.0}
     # Warm light: red past 0°, the cut still falls between purple and red.
-    assert name_hues([6.0, 20.0, 45.0, 120.0, 215.0, 250.0])["red"] == 6.0
+    red = 6.0
+    assert name_hues([red, 20.0, 45.0, 120.0, 215.0, 250.0])["red"] == red
 
 
 @pytest.mark.parametrize("hues, reason", [
@@ -124,17 +132,18 @@ def test_one_grey_symbol_is_the_colour_the_other_five_leave_out(left_out: str) -
     colours = [c for c in COLORS if c != left_out]
     # The grey symbol's hue is its light's: anywhere, here beside blue.
     hues = [usual[c] for c in colours] + [205.0]
-    named = name_symbols(hues, [0.8] * 5 + [0.15])
-    assert named[left_out] == 5
-    assert [named[c] for c in colours] == list(range(5))
+    grey = len(colours)
+    named = name_symbols(hues, [0.8] * grey + [0.15])
+    assert named[left_out] == grey
+    assert [named[c] for c in colours] == list(range(grey))
 
 
 def test_a_teaching_counts_as_a_few_examples_of_each_colour() -> None:
     rows = lessons(name_hues([0.0, 16.0, 47.0, 130.0, 218.0, 245.0]))
     taught = Taught.from_rows(rows).hues()
     assert {name for name in taught} == set(COLORS)
-    assert all(row[2] == 3 for row in rows)
-    assert gap(taught["orange"][0], 16.0) < 0.01
+    assert all(row[2] == WEIGHT for row in rows)
+    assert gap(taught["orange"][0], 16.0) < EXACT
 
 
 def test_a_tile_whose_symbol_cannot_be_read_is_named_as_such() -> None:
@@ -189,7 +198,7 @@ def test_a_white_for_purple_set_is_taught_by_one_photo_then_read_right(
     assert all(taught.paints[c][0] > PALE for c in COLORS if c != "purple")
     for color, hue, _s, _v in WHITE_FOR_PURPLE.hsv:
         if color != "purple":
-            assert gap(taught.hues[color], hue) < 10, (color, hue, taught.hues)
+            assert gap(taught.hues[color], hue) < LIGHT_MOVES, (color, hue, taught.hues)
     lessons_taught = Taught.from_rows(lessons(taught.hues, paints=taught.paints))
     assert set(lessons_taught.pale()) == {"purple"}
 
@@ -231,4 +240,4 @@ def test_lessons_kept_before_paint_was_measured_teach_their_hue() -> None:
             3.0 * math.sin(math.radians(250.0)))]
     taught = Taught.from_rows(old)
     assert taught.pale() == {}
-    assert gap(taught.hues()["purple"][0], 250.0) < 0.01
+    assert gap(taught.hues()["purple"][0], 250.0) < EXACT
