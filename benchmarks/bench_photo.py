@@ -355,7 +355,8 @@ def real(folder: Path, fixes: list[str], teach_first: bool, misses: bool) -> Non
         after = " ".join(f"{x:.1f}" for x in os.getloadavg())
         got = real_photos.summary(rows)
         n = int(got["cases"])
-        name = f"{folder.name}/: " + ("taught by its first photo" if taught else "as it comes")
+        how = "taught by its first photo" if taught else "as it comes"
+        name = f"{folder.name}/: {how}"
         print(f"| {name} | {pct(got['right'], n)} | {got['unsure']} "
               f"| {got['confident wrong']} | {got['refused']} | {got['median']:.2f} "
               f"| {got['max']:.2f} | {before} / {after} |")
