@@ -14,7 +14,7 @@ colour: the other five are named round the wheel, and the colour they leave
 out is the white one, taught by its saturation and value (`Taught.pale`).
 
 `read_colors(image)` reads such a photo in the helper process (OpenCV);
-`name_hues(hues)` is the naming alone, against `hues.USUAL` (no OpenCV:
+`name_symbols(hues, saturations)` is the naming alone, against `hues.USUAL` (no OpenCV:
 the server checks with it too). Both raise `PhotoUnreadable` with a reason
 a household can act on.
 """
@@ -89,14 +89,6 @@ def _outside(hue: float, lo: float, hi: float) -> float:
     return min(x - span, 360.0 - x)
 
 
-def name_hues(hues: Sequence[float], saturations: Sequence[float] | None = None
-              ) -> dict[str, float]:
-    """Name six hues (degrees) red, orange, yellow, green, blue, purple by
-    their order around the wheel (see `name_symbols`); return each colour's."""
-    return {color: round(float(hues[i]) % 360.0, 2)
-            for color, i in name_symbols(hues, saturations).items()}
-
-
 def name_symbols(hues: Sequence[float], saturations: Sequence[float] | None = None
                  ) -> dict[str, int]:
     """Name six symbols by their hues (degrees): red, orange, yellow, green,
@@ -157,7 +149,7 @@ def lessons(hues: Mapping[str, float], weight: int = WEIGHT,
 def read_colors(image: bytes) -> Teaching:
     """Read a photo of one tile of each colour; return their hues by colour.
     Raise PhotoUnreadable when it does not show six tiles of six colours."""
-    # Imported here: the server names this module (name_hues) without
+    # Imported here: the server names this module (name_symbols) without
     # loading OpenCV; only the helper process reads photos.
     import cv2
     import numpy as np

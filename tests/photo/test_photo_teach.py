@@ -18,7 +18,6 @@ from scorekeeper.photo.color_lessons import (
     COLORS,
     WEIGHT,
     lessons,
-    name_hues,
     name_symbols,
     read_colors,
 )
@@ -33,6 +32,12 @@ LIGHT_MOVES = 10
 
 EXACT = 0.01
 """Degrees within which a taught hue is the one given."""
+
+
+def name_hues(hues: list[float], saturations: list[float] | None = None
+              ) -> dict[str, float]:
+    """Each colour's hue as `name_symbols` names them."""
+    return {color: hues[i] for color, i in name_symbols(hues, saturations).items()}
 
 
 @pytest.mark.parametrize("warmth", [-0.8, 0.0, 0.8], ids=["cool", "plain", "warm"])
