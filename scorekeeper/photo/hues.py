@@ -140,6 +140,24 @@ def colourless(pix: np.ndarray) -> np.ndarray:
     return np.asarray(lo >= (1 - GREY) * np.maximum(hi, 1))
 
 
+DIM = 0.5
+"""The least value, as a share of a taught colourless paint's, that a
+colourless symbol may show and be that paint: the white of
+`tests/photo/white.py` measures 0.8–1.0 in plain, warm and cool light; a
+tile's black body that a grid a tile off reads as a "symbol" is far darker."""
+
+
+def pale_paint(colors: Sequence[np.ndarray], pale: Mapping[str, tuple[float, float]]
+               ) -> bool:
+    """True when every colour (linear RGB) may be a taught colourless paint
+    (`pale`: colour -> (saturation, value)): none darker than `DIM` of the
+    dimmest taught."""
+    if not pale or not colors:
+        return False
+    least = DIM * min(value for _, value in pale.values())
+    return all(hsv(np.asarray(c))[2] >= least for c in colors)
+
+
 def hsv(lin: np.ndarray) -> tuple[float, float, float]:
     """Return (hue degrees, saturation, value) of a linear RGB colour, as a
     phone's sRGB photo shows it."""

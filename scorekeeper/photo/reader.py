@@ -215,7 +215,9 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     empty = {key for key, cell in cells.items() if cell.body < 0.25}
     clf = Classifier(variant.color_names, variant.shape_names)
     _mark_glare(reads, cells)
-    if _no_paint(reads):
+    if _no_paint(reads) and not hues.pale_paint(
+            [rd.cell.color for rd in reads.values() if rd.cell.color is not None],
+            taught.pale()):
         raise PhotoUnreadable("no_tiles")
     _label(reads, clf, {}, taught, grid.pitch)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}

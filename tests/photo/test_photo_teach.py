@@ -246,3 +246,25 @@ def test_lessons_kept_before_paint_was_measured_teach_their_hue() -> None:
     taught = Taught.from_rows(old)
     assert taught.pale() == {}
     assert gap(taught.hues()["purple"][0], 250.0) < EXACT
+
+
+@pytest.mark.parametrize("seed, warmth", LIGHTS[:3])
+def test_a_first_move_of_white_tiles_reads_once_white_is_taught(
+        seed: int, warmth: float) -> None:
+    move = ((0, 0, "purple", "circle"), (0, 1, "purple", "square"),
+            (0, 2, "purple", "diamond"))
+    data = photo(move, seed + 30, warmth, WHITE_FOR_PURPLE)
+    try:
+        before = read_move(data, [], CLASSIC).tiles
+    except PhotoUnreadable as exc:
+        # No paint at all: taken for tile bodies, not symbols.
+        assert exc.reason == "no_tiles"
+    else:
+        assert all(t.confidence < LOW_CONFIDENCE for t in before)
+    taught = read_colors(photo(six(APART, seed), seed, warmth, WHITE_FOR_PURPLE))
+    after = read_move(data, [], CLASSIC,
+                      Taught.from_rows(lessons(taught.hues, paints=taught.paints)))
+    # An empty board has no frame: the tiles come along row 0, either way.
+    assert sorted(t.shape for t in after.tiles) == sorted(t[3] for t in move)
+    assert all(t.color == "purple" and t.confidence >= LOW_CONFIDENCE
+               for t in after.tiles)
