@@ -92,13 +92,16 @@ TAUGHT_HALF = 4.0
 the least; `TAUGHT_SPREADS` of its spread where that is wider."""
 
 TAUGHT_SPREADS = 2.0
+"""A taught colour's spreads (degrees) either side of its mean that cost
+nothing, where that is wider than `TAUGHT_HALF`."""
 
 KEEP_OUT = 2.0
 """Degrees between a taught colour's range and an untaught neighbour's."""
 
 GUESS = 0.1
 """The confidence of a colour that stored tiles of another colour at the
-same hue contradict (`MIXED`, `PALE_ANCHOR`): a guess the page marks."""
+same hue contradict (`MIXED`), or of a colourless symbol on a stored tile
+of another colour: a guess the page marks."""
 
 MIXED = 2.5
 """Degrees of hue around a symbol where stored tiles of two colours make its
@@ -126,7 +129,6 @@ SURE_PALE = 0.1
 paint and paint (midway between the two) that makes its name sure; nearer,
 its confidence falls in proportion. The white tiles of the real development
 set lie 0.13 and more inside that line, its paint 0.4 and more outside."""
-
 
 
 def colourless(pix: np.ndarray) -> np.ndarray:
