@@ -215,6 +215,8 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     empty = {key for key, cell in cells.items() if cell.body < 0.25}
     clf = Classifier(variant.color_names, variant.shape_names)
     _mark_glare(reads, cells)
+    # No paint at all is tile bodies, unless the set's taught white (a first
+    # move of its white tiles) could be what shows.
     if _no_paint(reads) and not hues.pale_paint(
             [rd.cell.color for rd in reads.values() if rd.cell.color is not None],
             taught.pale()):
@@ -492,12 +494,13 @@ def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
     keys = [key for key, rd in reads.items()
             if rd.cell.color is not None and rd.cell.mask is not None]
     named: list[hues.Named] | None = None
+    pale = taught.pale()
     if hues.known(clf.colors):
         measured = [hues.hsv(np.asarray(reads[key].cell.color)) for key in keys]
         named = hues.name_colors(
             [h for h, _, _ in measured], [s for _, s, _ in measured], clf.colors,
             {i: anchors[key] for i, key in enumerate(keys) if key in anchors},
-            taught.hues(), taught.pale(),
+            taught.hues(), pale,
         )
         for key, (h, s, v) in zip(keys, measured, strict=True):
             reads[key].hue, reads[key].saturation, reads[key].value = h, s, v
@@ -507,8 +510,7 @@ def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
         if named is not None:
             rd.color, rd.color_conf = named[i].index, named[i].confidence
             rd.color_scores = -named[i].costs
-            if measured[i][1] < hues.GREY and \
-                    clf.colors[named[i].index] not in taught.pale():
+            if measured[i][1] < hues.GREY and clf.colors[named[i].index] not in pale:
                 # No paint is grey: a colourless "symbol" is something else
                 # (a tile body lighter than a dark table, a grid a tile off).
                 rd.color_conf = min(rd.color_conf, LOW_CONFIDENCE / 2)
