@@ -48,6 +48,32 @@ of a real tile)."""
 UNREAD_BODY = 0.75
 """A cell's rim this dark is a tile body, symbol read or not (`reader`)."""
 
+SAME_TILE = 0.6
+"""Tile edges within which two symbols found are one tile's."""
+
+LARGEST = 75
+"""The percentile of the symbols' extents taken as the largest symbols'
+(`SYMBOL_TO_TILE`): the stars, two of the six shapes."""
+
+CLOSE_PX = 5
+"""Working pixels over which a tile body's dark is closed, its grain and
+its symbol's edge filled."""
+
+BODY_SIDE = (0.75, 1.3)
+"""A lone tile body's side, as a share of the tiles' size its symbols give:
+a tile seen from the slant the teaching photos allow (`tests/photo/
+teaching.py`: up to 8°) and the symbols' spread of sizes."""
+
+SQUARE = 0.8
+"""The least ratio of a tile body's short side to its long one."""
+
+FILLED = 0.75
+"""The least share of its box a tile body's outline fills (its rounded
+corners leave a little out; a table's dark streak much more)."""
+
+BODY_TO_TILE = 1.03
+"""A tile's edge for its body's box: the rounded corners pull the box in."""
+
 ROW_STEP = (0.75, 1.35)
 """The grid's step, as a share of the tile's size its symbols give
 (`SYMBOL_TO_TILE`), of tiles laid in a row: a lattice through tiles lying
@@ -190,7 +216,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
     found: list[tuple[tuple[float, float], np.ndarray, float]] = []
 
     def known(x: float, y: float) -> bool:
-        return any(math.dist((x, y), at) < 0.6 * pitch for at, _, pitch in found)
+        return any(math.dist((x, y), at) < SAME_TILE * pitch for at, _, pitch in found)
 
     bodies: list[tuple[float, float, float]] = []
 
@@ -223,7 +249,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
         # touch, sized from the largest symbols (the stars span most of a
         # tile's face); a symbol is read whatever the tile's turn, and its
         # rim needs only to be dark.
-        pitch = float(np.percentile(blobs.extents, 75)) * SYMBOL_TO_TILE / scale
+        pitch = float(np.percentile(blobs.extents, LARGEST)) * SYMBOL_TO_TILE / scale
         for bx, by in blobs.centres:
             for angle in (0.0, math.pi / 4):
                 if not known(bx / scale, by / scale):
@@ -240,22 +266,22 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
     if found:
         typical = float(np.median([pitch for _, _, pitch in found])) * scale
         closed = cv2.morphologyEx(blobs.dark, cv2.MORPH_CLOSE,
-                                  np.ones((5, 5), np.uint8))
+                                  np.ones((CLOSE_PX, CLOSE_PX), np.uint8))
         contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             (cx, cy), (bw, bh), a = cv2.minAreaRect(contour)
             side = (bw + bh) / 2
-            if (not 0.75 * typical < side < 1.3 * typical
-                    or min(bw, bh) < 0.8 * max(bw, bh)
-                    or cv2.contourArea(contour) < 0.75 * bw * bh
+            if (not BODY_SIDE[0] * typical < side < BODY_SIDE[1] * typical
+                    or min(bw, bh) < SQUARE * max(bw, bh)
+                    or cv2.contourArea(contour) < FILLED * bw * bh
                     or known(cx / scale, cy / scale)):
                 continue
-            lone(cx / scale, cy / scale, side * 1.03 / scale, math.radians(a))
+            lone(cx / scale, cy / scale, side * BODY_TO_TILE / scale, math.radians(a))
     unread: list[tuple[float, float, float]] = []
     for x, y, size in bodies:
         if not known(x, y) and not any(
-                math.dist((x, y), (ux, uy)) < 0.6 * size for ux, uy, _ in unread):
+                math.dist((x, y), (ux, uy)) < SAME_TILE * size for ux, uy, _ in unread):
             unread.append((x, y, size))
     out = []
     for (x, y), color, _ in found:

@@ -49,6 +49,11 @@ MIN_COLOR = 1
 MIN_SHAPE = 2
 """Confirmed tiles of a shape that teach its outline's measure."""
 
+MIN_SPREAD = 2.0
+"""The least spread (degrees) a taught colour's hue is given: one colour's
+print varies by a degree or two from tile to tile (`color_lessons.MIN_GAP`),
+however alike its few examples."""
+
 PALE = 0.35
 """A taught colour whose symbols' mean saturation is under this is a
 colourless paint (white): its hue says nothing, its want of colour names it.
@@ -74,7 +79,7 @@ class Taught:
             mean = math.degrees(math.atan2(s, c)) % 360.0
             length = min(1.0, math.hypot(c, s))
             spread = math.degrees(math.sqrt(max(0.0, -2 * math.log(max(length, 1e-9)))))
-            out[lesson.name] = (mean, max(spread, 2.0))
+            out[lesson.name] = (mean, max(spread, MIN_SPREAD))
         return out
 
     def pale(self) -> dict[str, tuple[float, float]]:

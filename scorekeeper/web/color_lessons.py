@@ -30,6 +30,10 @@ from .pages import require_edit
 
 bp = Blueprint("color_lessons", __name__)
 
+SWATCH = (0.45, 0.75)
+"""A hue's swatch's lightness and saturation (HLS): the hue shown plainly,
+whatever the paint's own darkness."""
+
 PENDING = "taught_colours"
 """The session key of the hues read and not yet kept."""
 
@@ -62,7 +66,7 @@ def _swatches(hues: dict[str, float], pale: dict[str, float]
         if color in pale:
             r = g = b = min(1.0, max(0.0, pale[color]))
         elif color in hues:
-            r, g, b = colorsys.hls_to_rgb((hues[color] % 360) / 360, 0.45, 0.75)
+            r, g, b = colorsys.hls_to_rgb((hues[color] % 360) / 360, *SWATCH)
         else:
             continue
         # A fill, not a style: the CSP allows no inline style.
