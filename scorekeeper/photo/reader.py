@@ -49,6 +49,8 @@ class _Read:
     color_scores: np.ndarray | None = None
     shape_scores: np.ndarray | None = None
     hue: float = 0.0
+    saturation: float = 1.0
+    value: float = 1.0
     glare: bool = False
     """Glare on or beside the symbol: its reading may be wrong."""
     faint: bool = False
@@ -213,7 +215,11 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     empty = {key for key, cell in cells.items() if cell.body < 0.25}
     clf = Classifier(variant.color_names, variant.shape_names)
     _mark_glare(reads, cells)
-    if _no_paint(reads):
+    # No paint at all is tile bodies, unless the set's taught white (a first
+    # move of its white tiles) could be what shows.
+    if _no_paint(reads) and not hues.pale_paint(
+            [rd.cell.color for rd in reads.values() if rd.cell.color is not None],
+            taught.pale()):
         raise PhotoUnreadable("no_tiles")
     _label(reads, clf, {}, taught, grid.pitch)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
@@ -488,22 +494,23 @@ def _label(reads: dict[Cell, _Read], clf: Classifier, anchors: dict[Cell, str],
     keys = [key for key, rd in reads.items()
             if rd.cell.color is not None and rd.cell.mask is not None]
     named: list[hues.Named] | None = None
+    pale = taught.pale()
     if hues.known(clf.colors):
         measured = [hues.hsv(np.asarray(reads[key].cell.color)) for key in keys]
         named = hues.name_colors(
             [h for h, _, _ in measured], [s for _, s, _ in measured], clf.colors,
             {i: anchors[key] for i, key in enumerate(keys) if key in anchors},
-            taught.hues(),
+            taught.hues(), pale,
         )
-        for key, (h, _, _) in zip(keys, measured, strict=True):
-            reads[key].hue = h
+        for key, (h, s, v) in zip(keys, measured, strict=True):
+            reads[key].hue, reads[key].saturation, reads[key].value = h, s, v
     for i, key in enumerate(keys):
         rd = reads[key]
         assert rd.cell.color is not None and rd.cell.mask is not None
         if named is not None:
             rd.color, rd.color_conf = named[i].index, named[i].confidence
             rd.color_scores = -named[i].costs
-            if measured[i][1] < hues.GREY:
+            if measured[i][1] < hues.GREY and clf.colors[named[i].index] not in pale:
                 # No paint is grey: a colourless "symbol" is something else
                 # (a tile body lighter than a dark table, a grid a tile off).
                 rd.color_conf = min(rd.color_conf, LOW_CONFIDENCE / 2)
@@ -581,8 +588,7 @@ def _first_move(reads: dict[Cell, _Read], grid_cells: dict[Cell, GridCell],
                   rd.confidence, rd.likely(clf))
         for (r, c), rd in sorted(turned.items())
     )
-    looks = tuple(Look(r - r0, c - c0, round(rd.hue, 2),
-                       round(four_fold(rd.cell.mask), 4))
+    looks = tuple(_look(r - r0, c - c0, rd)
                   for (r, c), rd in sorted(turned.items()) if rd.cell.mask is not None)
     glare = tuple((r - r0, c - c0) for r, c in
                   (turn(cell, quarter) for cell in _glare_cells(reads, grid_cells)))
@@ -641,16 +647,19 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
     conflicts = []
     new = []
     looks = []
+    stored_looks: list[Look] = []
     for key, rd in reads.items():
         at = placement.to_board(key)
         tile = board.get(at)
         seen = (clf.colors[rd.color], clf.shapes[rd.shape])
+        if tile is not None and rd.cell.mask is not None and not rd.glare:
+            # Read as stored or not: the stored board says what it is.
+            stored_looks.append(_look(*at, rd))
         if tile is None:
             new.append(PhotoTile(at[0], at[1], seen[0], seen[1], rd.confidence,
                                  rd.likely(clf)))
             if rd.cell.mask is not None:
-                looks.append(Look(at[0], at[1], round(rd.hue, 2),
-                                  round(four_fold(rd.cell.mask), 4)))
+                looks.append(_look(*at, rd))
         elif tile == seen:
             matched += 1
         else:
@@ -711,4 +720,11 @@ def _result(reads: dict[Cell, _Read], cells: dict[Cell, GridCell],
                       for key in _unread_cells(shown, cells, new_keys & set(reads)))
         if at not in board))
     return PhotoReading(tuple(new), matched, sure, in_view, glare,
-                        tuple(sorted(looks)), unread)
+                        tuple(sorted(looks)), unread, tuple(sorted(stored_looks)))
+
+
+def _look(row: int, col: int, rd: _Read) -> Look:
+    """What a read tile (its symbol read) looked like, on a board cell."""
+    assert rd.cell.mask is not None
+    return Look(row, col, round(rd.hue, 2), round(four_fold(rd.cell.mask), 4),
+                round(rd.saturation, 3), round(rd.value, 3))

@@ -693,6 +693,21 @@ def m860_club_rosters(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m870_photo_lesson_paint(db: sqlite_utils.Database) -> None:
+    """Keep a colour lesson's saturation and value as well as its hue
+    (store.photo_lessons): a set whose sixth colour is white has a colourless
+    paint, which a hue cannot teach. `measured` counts the examples whose
+    saturation and value were kept; a lesson kept before counts none and
+    teaches its hue as before."""
+    columns = db["photo_lessons"].columns_dict
+    for column, kind in (("measured", "INTEGER"), ("saturation", "REAL"),
+                         ("value", "REAL")):
+        if column not in columns:
+            db.execute(f"ALTER TABLE photo_lessons ADD COLUMN {column} {kind}"
+                       " NOT NULL DEFAULT 0")
+
+
 def _named_games(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
     """Return (type, name, sql) of every index on games, and of every trigger
     or view that is on games or names it, in the order they were made."""
