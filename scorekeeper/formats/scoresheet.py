@@ -59,6 +59,8 @@ class ScoreSheet:
     """Each seat's total, end bonus included."""
     excluded: tuple[int, ...] = ()
     """Seats excluded from the game: their totals stand, unranked (RULES §7)."""
+    left: tuple[int, ...] = ()
+    """Seats whose players left the game, a part of `excluded` (RULES §7.5)."""
 
     @property
     def has_penalties(self) -> bool:
@@ -83,8 +85,10 @@ def score_sheet(names: Sequence[str], game: engine.Game) -> ScoreSheet:
     """Return the score sheet of game for the given player names."""
     seats = game.players
     rounds: list[list[Cell | None]] = []
-    numbers = engine.move_rounds(move.player for move in game.moves)
+    numbers = engine.move_rounds(move.mover for move in game.moves)
     for seq, (move, number) in enumerate(zip(game.moves, numbers, strict=True)):
+        if move.mover is None:
+            continue  # a leave is no turn: the sheet marks the leaver's column
         if number > len(rounds):
             rounds.append([None] * seats)
         rounds[number - 1][move.player] = Cell(
@@ -100,6 +104,7 @@ def score_sheet(names: Sequence[str], game: engine.Game) -> ScoreSheet:
         rounds=tuple(Round(i + 1, tuple(cells)) for i, cells in enumerate(rounds)),
         totals=tuple(game.scores),
         excluded=tuple(sorted(game.excluded)),
+        left=tuple(sorted(game.left)),
     )
 
 

@@ -156,8 +156,10 @@ def _seat_totals(
     penalties = bump(previous.penalties) if move.type == "penalty" else (
         previous.penalties
     )
+    # Leaving is no turn of the leaver's (RULES §7.5).
+    turns = previous.turns if move.type == "leave" else bump(previous.turns)
     return _SeatTotals(
-        seq, bump(previous.turns), best_score, best_seq, penalties, timed, thought
+        seq, turns, best_score, best_seq, penalties, timed, thought
     )
 
 
@@ -505,7 +507,7 @@ def replace_moves(
     with immediate(db), taken(db, game_id) as row:
         _check_turn(row, expected_turn)
         old = db.conn.execute(
-            "SELECT type, tiles, count, reason, created_at FROM moves"
+            "SELECT type, tiles, count, reason, player, created_at FROM moves"
             " WHERE game_id = ? ORDER BY seq",
             [game_id],
         ).fetchall()
@@ -527,10 +529,11 @@ def replace_moves(
         unchanged = 0  # the moves before the first changed one
         for seq, played in enumerate(game.moves):
             values = move_to_row_values(played)
-            kept = seq < len(old) and tuple(old[seq][:4]) == (
-                values["type"], values["tiles"], values["count"], values["reason"]
+            kept = seq < len(old) and tuple(old[seq][:5]) == (
+                values["type"], values["tiles"], values["count"], values["reason"],
+                values["player"],
             )
-            stamps.append(old[seq][4] if kept else stamp)
+            stamps.append(old[seq][5] if kept else stamp)
             if kept and unchanged == seq:
                 unchanged += 1
         # Analyses of the unchanged opening still hold (same board, same tiles);

@@ -218,7 +218,7 @@ def replay_context(
         "move_summary": text.move_summary(move, game.variant) if move else "",
         "mover": row.names[move.player] if move is not None else None,
         "round": (
-            engine.move_rounds(m.player for m in game.moves[:step])[-1]
+            engine.move_rounds(m.mover for m in game.moves[:step])[-1]
             if step else 0
         ),
         "lines": [
@@ -259,7 +259,7 @@ def replay_steps(row: GameRow, insight: Insight | None = None) -> dict[str, Any]
         [t.x, t.y, t.row, t.col, t.color, t.shape, moves_of[(t.row, t.col)]]
         for t in final_view["tiles"]
     ]
-    rounds = engine.move_rounds(m.player for m in game.moves)
+    rounds = engine.move_rounds(m.mover for m in game.moves)
     steps = []
     for step in range(game.turn + 1):
         position = game.at(step)
