@@ -9,8 +9,8 @@ it: a backup file may travel, and restored games get fresh tokens.
 An optional top-level ``"events"`` key lists the club nights:
 ``[{"name", "date", "created_at", "games": [i, ...]}]``, each game an index
 into ``"games"``; a night may also carry ``"season"`` (its season's name)
-and ``"count_ended": false`` (CONTRACT §14). A backup without them restores
-as before (tests/test_club_backup.py).
+and ``"count_ended": false`` or ``"count_leavers": false`` (CONTRACT §14). A
+backup without them restores as before (tests/test_club_backup.py).
 
 Backups are read with ijson (its C backend, yajl2_c, where the wheel has it),
 one game at a time, after a scan of the file's outline with numpy
@@ -293,6 +293,8 @@ class BackupEvent:
     """The name of the season the night is in, if any."""
     count_ended: bool = True
     """Whether the night's games ended early count in its standings."""
+    count_leavers: bool = True
+    """Whether a player who left a game counts in it (RULES §7.5)."""
 
 
 @dataclass(frozen=True)
@@ -332,9 +334,11 @@ def check_event(item: object, number: int) -> BackupEvent:
         and season.isprintable()
     ):
         raise bad
-    if not isinstance(count_ended, bool):
+    count_leavers = item.get("count_leavers", True)
+    if not isinstance(count_ended, bool) or not isinstance(count_leavers, bool):
         raise bad
-    return BackupEvent(name, day, str(created), tuple(games), season, count_ended)
+    return BackupEvent(name, day, str(created), tuple(games), season, count_ended,
+                       count_leavers)
 
 
 LISTS: dict[str, ItemCheck] = {"games": check_record, "events": check_event}

@@ -41,18 +41,20 @@ def create_event(name: str, date: str) -> tuple[int, str]:
 
 
 def get_event(event_id: int) -> dict[str, Any]:
-    """Return the event's id, name, date, created_at, season (id or None) and
-    count_ended (whether games ended early count); raise EventNotFound."""
+    """Return the event's id, name, date, created_at, season (id or None),
+    count_ended (whether games ended early count) and count_leavers (whether a
+    player who left a game counts in it); raise EventNotFound."""
     row = None
     if 0 <= event_id <= MAX_GAME_ID:
         row = get_db().conn.execute(
-            "SELECT id, name, date, created_at, season_id, count_ended"
-            " FROM events WHERE id = ?", [event_id]
+            "SELECT id, name, date, created_at, season_id, count_ended,"
+            " count_leavers FROM events WHERE id = ?", [event_id]
         ).fetchone()
     if row is None:
         raise EventNotFound(event_id)
     return {"id": row[0], "name": row[1], "date": row[2], "created_at": row[3],
-            "season": row[4], "count_ended": bool(row[5])}
+            "season": row[4], "count_ended": bool(row[5]),
+            "count_leavers": bool(row[6])}
 
 
 def join_token(event_id: int) -> str | None:
@@ -66,14 +68,18 @@ def join_token(event_id: int) -> str | None:
     return str(row[0]) if row else None
 
 
-def set_event_options(event_id: int, season: int | None, count_ended: bool) -> None:
+def set_event_options(
+    event_id: int, season: int | None, count_ended: bool, count_leavers: bool
+) -> None:
     """Put the event in a season (None: in none) and say whether its games
-    ended early count; raise EventNotFound."""
+    ended early count and whether a player who left a game counts in it;
+    raise EventNotFound."""
     db = get_db()
     with immediate(db):
         changed = db.conn.execute(
-            "UPDATE events SET season_id = ?, count_ended = ? WHERE id = ?",
-            [season, int(count_ended), event_id],
+            "UPDATE events SET season_id = ?, count_ended = ?, count_leavers = ?"
+            " WHERE id = ?",
+            [season, int(count_ended), int(count_leavers), event_id],
         ).rowcount
     if not changed:
         raise EventNotFound(event_id)
@@ -137,9 +143,10 @@ def delete_event(event_id: int) -> list[int]:
             [_seconds_before(stamp, UNDO_SECONDS)])
         db.conn.execute(
             "INSERT OR REPLACE INTO deleted_events (id, name, date, edit_token,"
-            " join_token, created_at, season_id, count_ended, games, deleted_at)"
+            " join_token, created_at, season_id, count_ended, count_leavers,"
+            " games, deleted_at)"
             " SELECT id, name, date, edit_token, join_token, created_at,"
-            " season_id, count_ended, ?, ? FROM events WHERE id = ?",
+            " season_id, count_ended, count_leavers, ?, ? FROM events WHERE id = ?",
             [json.dumps(kept), stamp, event_id])
         # Said here, not left to the foreign key's ON DELETE SET NULL: the
         # games must outlive the event whatever the connection's pragmas.
@@ -178,9 +185,10 @@ def undelete_event(event_id: int) -> bool:
             return False
         db.conn.execute(
             "INSERT INTO events (id, name, date, edit_token, join_token,"
-            " created_at, season_id, count_ended)"
+            " created_at, season_id, count_ended, count_leavers)"
             " SELECT d.id, name, date, edit_token, join_token, created_at,"
-            " (SELECT id FROM seasons WHERE id = d.season_id), count_ended"
+            " (SELECT id FROM seasons WHERE id = d.season_id), count_ended,"
+            " count_leavers"
             " FROM deleted_events d WHERE d.id = ?", [event_id])
         db.conn.executemany(
             "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL",
@@ -280,21 +288,29 @@ def standings(event_id: int, scoring: engine.Scoring = "wins") -> list[dict[str,
     """Return the event's standings (CONTRACT §14, engine.standings) over its
     counted games: finished, not abandoned, and, unless the organiser said
     so, not ended early; raise EventNotFound."""
+    return engine.standings(night_results(event_id), scoring)
+
+
+def night_results(event_id: int) -> list[list[engine.Seat]]:
+    """Return results([event_id]) as the night's organiser chose them counted
+    (games ended early, players who left); raise EventNotFound."""
     event = get_event(event_id)
-    return engine.standings(
-        results([event_id], event["count_ended"]), scoring)
+    return results([event_id], event["count_ended"], event["count_leavers"])
 
 
-def results(event_ids: Sequence[int], count_ended: bool = True
-            ) -> list[list[engine.Seat]]:
+def results(event_ids: Sequence[int], count_ended: bool = True,
+            count_leavers: bool = True) -> list[list[engine.Seat]]:
     """Return the seats of the events' games that have a result (an abandoned
     one has none), by the events' dates, then in the order they were made;
     without count_ended, a game ended early (closed with reason `ended`) is
-    left out."""
+    left out; without count_leavers, a game counts without the players who
+    left it (engine.counted_seats)."""
     marks = ", ".join("?" * len(event_ids))
     games: dict[int, list[engine.Seat]] = {}
-    for game_id, name, key, score, excluded in get_db().conn.execute(
-        "SELECT g.id, p.name, p.name_key, p.score, p.excluded"
+    for game_id, name, key, score, excluded, left in get_db().conn.execute(
+        "SELECT g.id, p.name, p.name_key, p.score, p.excluded,"
+        " EXISTS (SELECT 1 FROM moves m WHERE m.game_id = g.id"
+        "  AND m.player = p.seat AND m.type = 'leave')"
         " FROM events e JOIN games g INDEXED BY games_event ON g.event_id = e.id"
         " JOIN game_players p ON p.game_id = g.id"
         f" WHERE e.id IN ({marks}) AND p.is_winner IS NOT NULL"
@@ -303,8 +319,8 @@ def results(event_ids: Sequence[int], count_ended: bool = True
         [*event_ids, int(count_ended)],
     ):
         games.setdefault(game_id, []).append(
-            engine.Seat(key, name, score, bool(excluded)))
-    return list(games.values())
+            engine.Seat(key, name, score, bool(excluded), bool(left)))
+    return [engine.counted_seats(seats, count_leavers) for seats in games.values()]
 
 
 def event_players(event_id: int) -> list[str]:
@@ -342,10 +358,12 @@ def events_for_backup(game_ids: Sequence[int]) -> list[dict[str, Any]]:
     events = {
         row[0]: {"name": row[1], "date": row[2], "created_at": row[3], "games": [],
                  **({"season": row[4]} if row[4] is not None else {}),
-                 **({} if row[5] else {"count_ended": False})}
+                 **({} if row[5] else {"count_ended": False}),
+                 **({} if row[6] else {"count_leavers": False})}
         for row in db.conn.execute(
-            "SELECT e.id, e.name, e.date, e.created_at, s.name, e.count_ended"
-            " FROM events e LEFT JOIN seasons s ON s.id = e.season_id ORDER BY e.id"
+            "SELECT e.id, e.name, e.date, e.created_at, s.name, e.count_ended,"
+            " e.count_leavers FROM events e"
+            " LEFT JOIN seasons s ON s.id = e.season_id ORDER BY e.id"
         )
     }
     for event_id, game_id in db.conn.execute(
@@ -392,8 +410,9 @@ def restore_events(
                 "INSERT INTO seasons (name, created_at) VALUES (?, ?)",
                 [event.season, now()]).lastrowid or 0)
         db.conn.execute(
-            "UPDATE events SET season_id = coalesce(?, season_id), count_ended = ?"
-            " WHERE id = ?", [season_id, int(event.count_ended), event_id])
+            "UPDATE events SET season_id = coalesce(?, season_id), count_ended = ?,"
+            " count_leavers = ? WHERE id = ?",
+            [season_id, int(event.count_ended), int(event.count_leavers), event_id])
         ids = [positions[i] for i in event.games if i < len(positions)]
         db.conn.executemany(
             "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL",

@@ -659,6 +659,18 @@ def m850_rated_by_night_date(db: sqlite_utils.Database) -> None:
                " VALUES (1, '', 0)")
 
 
+@migrations()
+def m860_event_leavers(db: sqlite_utils.Database) -> None:
+    """count_leavers is the organiser's choice how a player who left a game
+    counts (CONTRACT §14, RULES §7.5): placed last (1, as before leaving
+    existed: an excluded player), or the game counts without them (0)."""
+    _create_statements(db, """
+        ALTER TABLE events ADD COLUMN count_leavers INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE deleted_events ADD COLUMN count_leavers INTEGER NOT NULL
+            DEFAULT 1;
+    """)
+
+
 def _named_games(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
     """Return (type, name, sql) of every index on games, and of every trigger
     or view that is on games or names it, in the order they were made."""
