@@ -87,6 +87,13 @@ class Position:
     """How the game ended, when step is the last move of a finished game."""
     excluded: frozenset[int] = frozenset()
     """Seats out of the game by then (RULES §7)."""
+    left: frozenset[int] = frozenset()
+    """Those of them whose players left (RULES §7.5)."""
+
+
+def _leavers(moves: Iterable[Move]) -> frozenset[int]:
+    """Return the seats that left the game in these moves (RULES §7.5)."""
+    return frozenset(move.player for move in moves if move.type == "leave")
 
 
 class Game:
@@ -286,6 +293,7 @@ class Game:
             current_player=state.current,
             final=state.final,
             excluded=state.excluded,
+            left=_leavers(self.moves[:step]),
         )
 
     def replayed_to(self, step: int) -> Game:
@@ -653,7 +661,7 @@ class Game:
     @property
     def left(self) -> frozenset[int]:
         """Seats whose players left the game (RULES §7.5), a part of `excluded`."""
-        return frozenset(move.player for move in self.moves if move.type == "leave")
+        return _leavers(self.moves)
 
     def push(self, move: MoveInput | Mapping[str, object]) -> Move:
         """Record a move given as a record dict (CONTRACT §5, §10), read by

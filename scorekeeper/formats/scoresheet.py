@@ -187,6 +187,10 @@ EXCLUDED_MARK = "✕"
 """How a sheet marks the penalty that excluded a player."""
 
 
+LEFT_MARK = "↗"
+"""How a sheet marks the total of a player who left the game (RULES §7.5)."""
+
+
 def cell_text(cell: Cell | None) -> str:
     """Return a score-sheet cell as written on paper, e.g. "18 Q" or "9 (+6)"."""
     if cell is None:
@@ -208,9 +212,12 @@ def cell_text(cell: Cell | None) -> str:
     return written
 
 
-def legend(variant: engine.Variant, penalties: bool = False) -> str:
+def legend(
+    variant: engine.Variant, penalties: bool = False, left: bool = False
+) -> str:
     """Return the key to cell_text's marks, as the PDF prints it (with the
-    penalty marks when the sheet has penalties)."""
+    penalty marks when the sheet has penalties, and the mark of a player who
+    left when one did)."""
     key = text.sheet_legend(
         variant, trade="0 ⇄", passed="0 –", bonus=f"(+{engine.END_BONUS})",
         winner="*",
@@ -219,4 +226,6 @@ def legend(variant: engine.Variant, penalties: bool = False) -> str:
         key += " " + text.penalty_legend(
             penalty=PENALTY_MARK, excluded=EXCLUDED_MARK
         )
+    if left:
+        key += " " + text.left_legend(LEFT_MARK)
     return key

@@ -120,6 +120,7 @@ def replay_strings(variant: engine.Variant) -> dict[str, object]:
         "qwirkle": gettext("Qwirkle!"),
         "next": gettext("next: %(who)s", who="%(who)s"),
         "out": gettext("excluded, not ranked"),
+        "left": gettext("left the game, not ranked"),
         "tile_names": {
             f"{color} {shape}": tile_name(color, shape)
             for color, shape in variant.kinds

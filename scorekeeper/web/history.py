@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from .. import engine, text, timestamps
 from ..formats import bgstats, chart
-from ..formats.scoresheet import sheet_view
+from ..formats.scoresheet import LEFT_MARK, sheet_view
 from ..i18n import gettext as _
 from ..store import GameRow, TurnConflict, analysis, loaded, snapshots, stats
 from ..store import games as stored
@@ -239,6 +239,7 @@ def replay_context(
             row.names[position.current_player] if step < game.turn else None
         ),
         "excluded": position.excluded,
+        "left": position.left,
         "penalty": text.penalty_cost(move) if move and move.type == "penalty" else "",
     }
 
@@ -294,6 +295,7 @@ def replay_steps(row: GameRow, insight: Insight | None = None) -> dict[str, Any]
             "mover": move.player if move is not None else None,
             "winners": list(final.winners) if final is not None else [],
             "excluded": sorted(position.excluded),
+            "left": sorted(position.left),
             "bag": position.bag,
             "on_board": len(position.tiles),
             "next": (
@@ -529,7 +531,7 @@ def scoresheet(game_id: int) -> str:
         drawn = chart_markup(row)
         paper = rendered(row, "scoresheet.html", lambda: Markup(render_template(
             "history/_sheet.html", row=row, view=sheet_view(game_file(row)),
-            chart=drawn,
+            chart=drawn, left_mark=LEFT_MARK,
         )))
         return render_template("history/scoresheet.html", row=row, paper=paper)
 
