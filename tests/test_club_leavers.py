@@ -2,7 +2,8 @@
 RULES §7.5), as the organiser chose: placed last (the default), or the game
 counts without them; checked against test_club_scoring's independent
 computation, with ties, an exclusion, a game ended early and an abandoned one
-in the same night."""
+in the same night. And the next round: who left is not offered for it, a late
+arrival is seated in it."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from flask.testing import FlaskClient
 from test_club_night import close, event_game, new_event, play_evening
 from test_club_scoring import check, expected
+from test_history_helpers import parse
 
 
 def leave(game: Any, seat: int) -> None:
@@ -95,3 +97,27 @@ def test_s7_5_the_night_page_says_how_leavers_count_and_switches_it(
     text = client.get(page).get_data(as_text=True)
     assert "A game counts without the players who left it." in text
     assert 'data-standing="Fay"' not in text and 'data-standing="Gus"' in text
+
+
+def test_s7_5_the_next_round_leaves_out_who_left_and_seats_a_late_arrival(
+    client: FlaskClient,
+) -> None:
+    event = new_event(client, "Friday")
+    game = event_game(client, event, ["Ann", "Bob", "Cy", "Dan"])
+    game.place((0, 0, "red", "circle"))
+    leave(game, 2)                                  # Cy goes home mid-game
+
+    page = parse(client.get(f"/events/{event['id']}").data)
+    box = page.find("textarea", name="present").text()
+    table = page.find("span", class_="who").text()
+    seated = client.post(f"/api/events/{event['id']}/rounds", json={
+        "pairing": "swiss", "players": [*box.split(), "Zoe"], "table_size": 2,
+    }, headers={"X-Event-Token": event["edit_token"]})
+
+    assert box.split() == ["Ann", "Bob", "Dan"]
+    assert "Cy 0 (left the game)" in table
+    # Zoe came late: her running table cannot take her, the next round does.
+    assert seated.status_code == 201
+    tables = seated.get_json()["tables"]
+    assert sorted(name for t in tables for name in t) == ["Ann", "Bob", "Dan", "Zoe"]
+    assert [len(t) for t in tables] == [2, 2]

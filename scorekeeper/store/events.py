@@ -26,6 +26,14 @@ class EventNotFound(LookupError):
         self.event_id = event_id
 
 
+
+LEFT_SEAT = (
+    "EXISTS (SELECT 1 FROM moves m WHERE m.game_id = p.game_id"
+    " AND m.player = p.seat AND m.type = 'leave')"
+)
+"""SQL: whether the game_players row p is a player who left the game (RULES
+§7.5); the moves table's leave is the one record of it."""
+
 def create_event(name: str, date: str) -> tuple[int, str]:
     """Store a new event with its edit (organiser's) and join tokens; return
     (id, edit token)."""
@@ -234,7 +242,7 @@ def event_game_ids(event_id: int) -> list[int]:
 def event_tables(event_id: int) -> list[dict[str, Any]]:
     """Return the event's games in the order they were made: id, status,
     end_reason, move_count, updated_at, revision and players (seat, name, score,
-    excluded, is_winner)."""
+    excluded, left, is_winner)."""
     db = get_db()
     games = [
         {"id": row[0], "status": row[1], "end_reason": row[2], "move_count": row[3],
@@ -246,15 +254,15 @@ def event_tables(event_id: int) -> list[dict[str, Any]]:
         )
     ]
     by_id = {game["id"]: game for game in games}
-    for game_id, seat, name, score, excluded, winner in db.conn.execute(
-        "SELECT p.game_id, p.seat, p.name, p.score, p.excluded, p.is_winner"
-        " FROM games g INDEXED BY games_event JOIN game_players p"
+    for game_id, seat, name, score, excluded, left, winner in db.conn.execute(
+        f"SELECT p.game_id, p.seat, p.name, p.score, p.excluded, {LEFT_SEAT},"
+        " p.is_winner FROM games g INDEXED BY games_event JOIN game_players p"
         " ON p.game_id = g.id WHERE g.event_id = ? ORDER BY g.id, p.seat",
         [event_id],
     ):
         by_id[game_id]["players"].append({
             "seat": seat, "name": name, "score": score, "excluded": bool(excluded),
-            "winner": bool(winner),
+            "left": bool(left), "winner": bool(winner),
         })
     return games
 
@@ -308,9 +316,7 @@ def results(event_ids: Sequence[int], count_ended: bool = True,
     marks = ", ".join("?" * len(event_ids))
     games: dict[int, list[engine.Seat]] = {}
     for game_id, name, key, score, excluded, left in get_db().conn.execute(
-        "SELECT g.id, p.name, p.name_key, p.score, p.excluded,"
-        " EXISTS (SELECT 1 FROM moves m WHERE m.game_id = g.id"
-        "  AND m.player = p.seat AND m.type = 'leave')"
+        f"SELECT g.id, p.name, p.name_key, p.score, p.excluded, {LEFT_SEAT}"
         " FROM events e JOIN games g INDEXED BY games_event ON g.event_id = e.id"
         " JOIN game_players p ON p.game_id = g.id"
         f" WHERE e.id IN ({marks}) AND p.is_winner IS NOT NULL"
@@ -323,18 +329,25 @@ def results(event_ids: Sequence[int], count_ended: bool = True,
     return [engine.counted_seats(seats, count_leavers) for seats in games.values()]
 
 
-def event_players(event_id: int) -> list[str]:
+def event_players(event_id: int, staying: bool = False) -> list[str]:
     """Return the names of everyone who played at the event, once each (by name
-    key), as written in their latest game there, in order of first appearance."""
+    key), as written in their latest game there, in order of first appearance;
+    with staying, not those who left their latest game there (RULES §7.5: gone
+    home, so not offered for the next round)."""
     names: dict[str, str] = {}
-    for name, key in get_db().conn.execute(
-        "SELECT p.name, p.name_key FROM games g INDEXED BY games_event"
+    gone: set[str] = set()
+    for name, key, left in get_db().conn.execute(
+        f"SELECT p.name, p.name_key, {LEFT_SEAT} FROM games g INDEXED BY games_event"
         " JOIN game_players p ON p.game_id = g.id WHERE g.event_id = ?"
         " ORDER BY g.id, p.seat",
         [event_id],
     ):
         names[key] = name
-    return list(names.values())
+        if left and staying:
+            gone.add(key)
+        else:
+            gone.discard(key)
+    return [name for key, name in names.items() if key not in gone]
 
 
 def previous_players(event_id: int) -> list[str]:

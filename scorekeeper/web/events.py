@@ -220,7 +220,7 @@ def event_context(event_id: int, dated: bool = False) -> dict[str, Any]:
         "scoring_note": text.scoring_note(
             scoring, event["count_ended"], event["count_leavers"]),
         "as_of": text.ratings_as_of(event["date"]) if dated else "",
-        "players": stored_events.event_players(event_id),
+        "players": stored_events.event_players(event_id, staying=True),
     }
 
 
