@@ -112,3 +112,14 @@ def test_s7_5_the_table_view_sheet_pdf_and_replay_mark_the_leaver(
     assert replay.find("tr", data_seat="2").find(data_out=True).text() == (
         "(left the game, not ranked)")
     assert "↗ = left the game (not ranked)." in pdf_text(client, game_id)
+
+
+def test_s7_5_leaving_is_not_counted_as_an_exclusion_on_the_players_page(
+    client: FlaskClient,
+) -> None:
+    game_id = opened(client)
+    leave(client, game_id, 2)
+
+    cy = page(client, "/players/Cy")
+
+    assert not cy.find_all(data_stat="exclusions")

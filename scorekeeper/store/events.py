@@ -15,7 +15,7 @@ import sqlite_utils
 from .. import engine
 from .cache import MAX_GAME_ID
 from .connection import get_db, immediate
-from .games import now
+from .games import LEFT_SEAT, now
 
 
 class EventNotFound(LookupError):
@@ -25,14 +25,6 @@ class EventNotFound(LookupError):
         super().__init__(f"there is no event {event_id}")
         self.event_id = event_id
 
-
-
-LEFT_SEAT = (
-    "EXISTS (SELECT 1 FROM moves m WHERE m.game_id = p.game_id"
-    " AND m.player = p.seat AND m.type = 'leave')"
-)
-"""SQL: whether the game_players row p is a player who left the game (RULES
-§7.5); the moves table's leave is the one record of it."""
 
 def create_event(name: str, date: str) -> tuple[int, str]:
     """Store a new event with its edit (organiser's) and join tokens; return

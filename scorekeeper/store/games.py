@@ -69,6 +69,14 @@ def _next_stamp(previous: str) -> str:
     return later.isoformat(timespec="microseconds")
 
 
+LEFT_SEAT = (
+    "EXISTS (SELECT 1 FROM moves m WHERE m.game_id = p.game_id"
+    " AND m.player = p.seat AND m.type = 'leave')"
+)
+"""SQL: whether the game_players row p is a player who left the game (RULES
+§7.5); the moves table's leave is the one record of it."""
+
+
 def new_pin() -> str:
     """Return a fresh game PIN: PIN_DIGITS random digits."""
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
