@@ -1,7 +1,7 @@
 """A player who leaves, on the pages (RULES §7.5): the game menu's "Player
 leaves" and its confirmation, for whoever may enter moves; the leaver marked
 as left on the game page, the table view, the score sheet, its PDF and the
-replay."""
+replay; corrections around a leave."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from conftest import new_game, tiles_json, token_of
 from flask import Flask
 from flask.testing import FlaskClient
 from test_history_helpers import Node, parse
+from test_history_pages import correction
 from test_pdf_like_the_sheet import pdf_text
 
 
@@ -123,3 +124,22 @@ def test_s7_5_leaving_is_not_counted_as_an_exclusion_on_the_players_page(
     cy = page(client, "/players/Cy")
 
     assert not cy.find_all(data_stat="exclusions")
+
+
+def test_s7_5_a_correction_keeps_the_leave_and_a_leave_is_not_corrected(
+    client: FlaskClient,
+) -> None:
+    game_id = opened(client)                        # Ann: red circle, 1
+    leave(client, game_id, 2)                       # Cy
+
+    moved = client.post(f"/games/{game_id}/moves/1/edit", data=correction(
+        [(0, 0, "red", "circle"), (0, 1, "red", "square")]))
+    refused = client.get(f"/games/{game_id}/moves/2/edit")
+
+    assert moved.status_code == 302
+    state = client.get(f"/api/games/{game_id}").get_json()
+    assert [p["score"] for p in state["players"]] == [2, 0, 0]
+    assert [p["left"] for p in state["players"]] == [False, False, True]
+    assert refused.status_code == 302
+    flashed = page(client, refused.headers["Location"]).find(class_="flashes")
+    assert "Undo takes it back" in flashed.text()

@@ -431,6 +431,11 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     from_game = request.args.get("back") == "game"
     back_url = (url_for("table.game", game_id=game_id) if from_game
                 else url_for(".replay", game_id=game_id, move=number))
+    if original.type == "leave":
+        # No turn to enter differently: a leave stands, or undo takes it back.
+        flash(_("A player leaving is not corrected: Undo takes it back, as the"
+                " last move."), "error")
+        return redirect(back_url)
     form = CorrectForm()
     if request.method == "GET":
         form.fill(original, variant.hand_size)
