@@ -143,3 +143,20 @@ def test_s7_5_a_correction_keeps_the_leave_and_a_leave_is_not_corrected(
     assert refused.status_code == 302
     flashed = page(client, refused.headers["Location"]).find(class_="flashes")
     assert "Undo takes it back" in flashed.text()
+
+
+def test_s7_5_the_final_screen_of_a_game_ended_by_leaving_says_so(
+    client: FlaskClient,
+) -> None:
+    game_id = opened(client)
+    leave(client, game_id, 1)
+
+    doc = leave(client, game_id, 2)
+
+    assert doc.find(data_reason=True).text() == (
+        "Every other player has left the game, so one player is still in play:"
+        " the game ends with no end bonus.")
+    out = doc.find(data_final_excluded=True)
+    assert [li.text() for li in out.find_all("li", data_left=True)] == [
+        "Bob 0 left the game", "Cy 0 left the game"]
+    assert not doc.find_all(data_leave=True)       # nobody left to leave
