@@ -1,12 +1,16 @@
 """A player who leaves a running game (RULES §7.5): the hand goes back into the
 bag, the others play on, the end works as before among them, undo takes the
-leave back, and records carry it."""
+leave back, and records carry it; and seeded games with players leaving at
+random, checked move by move against test_bot_games's table of real tiles."""
 
 from __future__ import annotations
 
 import pytest
 
 from scorekeeper import engine
+
+from .test_bot_games import Table, anything_fits, choose
+from .test_bot_games import snapshot as bot_snapshot
 
 TINY = engine.Variant(colors=3, copies=1, hand_size=2)
 """9 tiles, hands of 2: with three players the bag holds 3 at the start."""
@@ -185,3 +189,109 @@ def test_s7_5_a_leave_before_the_first_move_keeps_the_starter_in_the_record(
 
     assert record["first_player"] == 1
     assert snapshot(again) == snapshot(game)
+
+
+# --- against a real table (test_bot_games's), players leaving at random ---
+
+
+def play_with_leaves(
+    variant: engine.Variant, players: int, seed: int
+) -> tuple[engine.Game, list[tuple], set[int], str]:
+    """Play a seeded bot game in which, now and then, a random player in play
+    leaves; check the engine against the table's real tiles after every move.
+    Return the game, the engine's state after each move, the leavers and the
+    table's end."""
+    table = Table(variant, players, seed)
+    rng = table.rng
+    game = engine.Game(variant, players=players)
+    out: set[int] = set()
+    seat = 0
+
+    def after(s: int) -> int:
+        s = (s + 1) % players
+        while s in out:
+            s = (s + 1) % players
+        return s
+
+    states = [bot_snapshot(game) + (game.excluded,)]
+    for turn in range(2000):
+        if table.final is not None:
+            break
+        in_play = [s for s in range(players) if s not in out]
+        if turn and rng.random() < 0.06:
+            leaver = rng.choice(in_play)
+            game.leave(leaver)
+            table.bag.extend(table.hands[leaver])
+            table.hands[leaver] = []
+            out.add(leaver)
+            table.passes = 0
+            if len(in_play) == 2:
+                table.final = ("left", None)
+            if seat == leaver:
+                seat = after(seat)
+        else:
+            hand = table.hands[seat]
+            move = choose(game.board, hand, rng, greedy=False)
+            if move is not None:
+                played = game.place(move)
+                for _, _, color, shape in move:
+                    hand.remove((color, shape))
+                table.scores[seat] += played.score
+                # A hand left short once the bag ran out refills after a leave.
+                table.draw(hand, variant.hand_size - len(hand))
+                table.passes = 0
+                if not hand and not table.bag:
+                    table.scores[seat] += engine.END_BONUS
+                    table.final = ("hand_emptied", seat)
+                elif not anything_fits(game.board, table.unplayed()):
+                    table.final = ("stalled", None)
+            elif table.bag:
+                count = rng.randint(1, min(len(hand), len(table.bag)))
+                traded = [hand.pop(rng.randrange(len(hand))) for _ in range(count)]
+                table.draw(hand, count)
+                table.bag.extend(traded)
+                game.trade(count)
+                table.passes = 0
+            else:
+                game.pass_turn()
+                table.passes += 1
+                if table.passes == len(in_play):
+                    table.final = ("all_passed", None)
+            seat = after(seat)
+        rng.shuffle(table.bag)
+
+        assert game.bag == len(table.bag), turn
+        assert game.hands == [len(h) for h in table.hands], turn
+        assert game.scores == table.scores, turn
+        assert game.excluded == game.left == out, turn
+        if table.final is None:
+            assert game.final is None and game.current_player == seat, turn
+        else:
+            assert game.final is not None, turn
+            assert (game.final.reason.value, game.final.end_bonus_player) == (
+                table.final)
+        states.append(bot_snapshot(game) + (game.excluded,))
+    return game, states, out, table.final[0]
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "seed", "end"),
+    [(engine.Variant(), 4, 1, "hand_emptied"), (engine.Variant(), 3, 2, "left"),
+     (engine.Variant(colors=4, copies=2, hand_size=3), 3, 1, "hand_emptied"),
+     (engine.Variant(colors=5, copies=1, hand_size=4), 4, 10, "left"),
+     (engine.Variant(colors=3, copies=2, hand_size=2), 3, 113, "stalled")],
+)
+def test_s7_5_leaves_at_random_agree_with_a_real_table_undo_and_the_record(
+    variant: engine.Variant, players: int, seed: int, end: str
+) -> None:
+    game, states, out, ended = play_with_leaves(variant, players, seed)
+    assert out and ended == end, "another seed: a leave and each end are wanted"
+
+    names = [f"P{i}" for i in range(players)]
+    record = engine.to_record(game, names)
+    again, _ = engine.from_record(record)
+    assert engine.to_record(again, names) == record
+
+    for expected in reversed(states[:-1]):
+        game.pop()
+        assert bot_snapshot(game) + (game.excluded,) == expected
