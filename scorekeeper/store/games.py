@@ -70,11 +70,12 @@ def _next_stamp(previous: str) -> str:
 
 
 LEFT_SEAT = (
-    "EXISTS (SELECT 1 FROM moves m WHERE m.game_id = p.game_id"
-    " AND m.player = p.seat AND m.type = 'leave')"
+    "EXISTS (SELECT 1 FROM moves m INDEXED BY moves_leaves WHERE m.type = 'leave'"
+    " AND m.game_id = p.game_id AND m.player = p.seat)"
 )
 """SQL: whether the game_players row p is a player who left the game (RULES
-§7.5); the moves table's leave is the one record of it."""
+§7.5); the moves table's leave is the one record of it, found by the partial
+index of leaves (one seek)."""
 
 
 def new_pin() -> str:
