@@ -660,7 +660,7 @@ def m850_rated_by_night_date(db: sqlite_utils.Database) -> None:
 
 
 @migrations()
-def m860_leavers(db: sqlite_utils.Database) -> None:
+def m870_leavers(db: sqlite_utils.Database) -> None:
     """count_leavers is the organiser's choice how a player who left a game
     counts (CONTRACT §14, RULES §7.5): placed last (1, as before leaving
     existed: an excluded player), or the game counts without them (0).
