@@ -123,7 +123,8 @@ def rename_event(event_id: int, name: str, date: str) -> None:
 
 
 UNDO_SECONDS = 24 * 3600
-"""How long a deleted club night can be brought back (undelete_event)."""
+"""How long a deleted club night or season can be brought back
+(undelete_event, seasons.undelete_season)."""
 
 
 def delete_event(event_id: int) -> list[int]:
@@ -140,7 +141,7 @@ def delete_event(event_id: int) -> list[int]:
         stamp = now()
         db.conn.execute(
             "DELETE FROM deleted_events WHERE deleted_at < ?",
-            [_seconds_before(stamp, UNDO_SECONDS)])
+            [seconds_before(stamp, UNDO_SECONDS)])
         db.conn.execute(
             "INSERT OR REPLACE INTO deleted_events (id, name, date, edit_token,"
             " join_token, created_at, season_id, count_ended, count_leavers,"
@@ -156,7 +157,8 @@ def delete_event(event_id: int) -> list[int]:
     return kept
 
 
-def _seconds_before(stamp: str, seconds: int) -> str:
+def seconds_before(stamp: str, seconds: int) -> str:
+    """Return the store's timestamp `seconds` before stamp."""
     return (datetime.fromisoformat(stamp) - timedelta(seconds=seconds)).isoformat(
         timespec="microseconds")
 
@@ -168,7 +170,7 @@ def deleted_event_token(event_id: int) -> str | None:
         return None
     row = get_db().conn.execute(
         "SELECT edit_token FROM deleted_events WHERE id = ? AND deleted_at >= ?",
-        [event_id, _seconds_before(now(), UNDO_SECONDS)]).fetchone()
+        [event_id, seconds_before(now(), UNDO_SECONDS)]).fetchone()
     return str(row[0]) if row else None
 
 
@@ -180,7 +182,7 @@ def undelete_event(event_id: int) -> bool:
     with immediate(db):
         row = db.conn.execute(
             "SELECT games FROM deleted_events WHERE id = ? AND deleted_at >= ?",
-            [event_id, _seconds_before(now(), UNDO_SECONDS)]).fetchone()
+            [event_id, seconds_before(now(), UNDO_SECONDS)]).fetchone()
         if row is None:
             return False
         db.conn.execute(
@@ -356,8 +358,8 @@ def previous_players(event_id: int) -> list[str]:
 
 def events_for_backup(game_ids: Sequence[int]) -> list[dict[str, Any]]:
     """Return every club night for a backup whose games were written in the
-    order of game_ids: name, date, created_at and games (indexes into that
-    order; a game not written is left out)."""
+    order of game_ids: name, date, created_at, games (indexes into that
+    order; a game not written is left out) and its paired rounds, if any."""
     db = get_db()
     position = {game_id: index for index, game_id in enumerate(game_ids)}
     events = {
@@ -376,6 +378,14 @@ def events_for_backup(game_ids: Sequence[int]) -> list[dict[str, Any]]:
     ):
         if game_id in position and event_id in events:
             events[event_id]["games"].append(position[game_id])
+    for event_id, number, tables, created_at in db.conn.execute(
+        "SELECT event_id, number, tables, created_at FROM event_rounds"
+        " ORDER BY event_id, number"
+    ):
+        if event_id in events:
+            events[event_id].setdefault("rounds", []).append(
+                {"number": number, "tables": json.loads(tables),
+                 "created_at": created_at})
     return list(events.values())
 
 
@@ -387,8 +397,8 @@ def restore_events(
     named by its position in the backup (positions: the stored id of each).
 
     An event already here (same name, date and creation time) is the same
-    event: it gains the games. A night's season is found by its name, or
-    made. A game keeps the event it already has; an index
+    event: it gains the games and the rounds it lacks. A night's season is
+    found by its name, or made. A game keeps the event it already has; an index
     beyond the backup's games names nothing.
     """
     for event in events:
@@ -408,12 +418,7 @@ def restore_events(
             event_id = int(row[0])
         season_id = None
         if event.season is not None:
-            found = db.conn.execute(
-                "SELECT id FROM seasons WHERE name = ? ORDER BY id LIMIT 1",
-                [event.season]).fetchone()
-            season_id = int(found[0]) if found else int(db.conn.execute(
-                "INSERT INTO seasons (name, created_at) VALUES (?, ?)",
-                [event.season, now()]).lastrowid or 0)
+            season_id = season_named(db, event.season)
         db.conn.execute(
             "UPDATE events SET season_id = coalesce(?, season_id), count_ended = ?,"
             " count_leavers = ? WHERE id = ?",
@@ -423,6 +428,27 @@ def restore_events(
             "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL",
             [(event_id, game_id) for game_id in ids if game_id is not None],
         )
+        # A round already here (by its number) is the same round.
+        db.conn.executemany(
+            "INSERT OR IGNORE INTO event_rounds (event_id, number, tables,"
+            " created_at) VALUES (?, ?, ?, ?)",
+            [(event_id, played.number,
+              json.dumps([list(t) for t in played.tables], ensure_ascii=False),
+              played.created_at) for played in event.rounds])
+
+
+def season_named(db: sqlite_utils.Database, name: str,
+                 created_at: str | None = None) -> int:
+    """Return the id of the first season of this name, made (in the caller's
+    transaction) when there is none."""
+    found = db.conn.execute(
+        "SELECT id FROM seasons WHERE name = ? ORDER BY id LIMIT 1", [name]
+    ).fetchone()
+    if found:
+        return int(found[0])
+    return int(db.conn.execute(
+        "INSERT INTO seasons (name, created_at) VALUES (?, ?)",
+        [name, created_at or now()]).lastrowid or 0)
 
 
 def add_round(event_id: int, tables: Sequence[Sequence[str]]) -> int:

@@ -31,6 +31,7 @@ from .cache import (
     taken,
 )
 from .connection import get_db, immediate
+from .merges import record_merge
 
 PIN_DIGITS = 8
 """Digits of a game PIN (the short code that gives a device its edit right back)."""
@@ -604,8 +605,9 @@ def rename_players(game_id: int, names: Sequence[str]) -> list[str]:
 def merge_player(old: str, new: str) -> tuple[list[int], list[int]]:
     """Seat the player `new` wherever `old` (by name key) sat: one player
     written two ways becomes one, and the ratings re-rate (the rename
-    triggers). Return (games renamed, games left alone because both sat at
-    them). Each game is renamed by rename_players, in its own transaction."""
+    triggers), and the old name is kept (store.merges). Return (games
+    renamed, games left alone because both sat at them). Each game is renamed
+    by rename_players, in its own transaction."""
     old_key, new_name = engine.name_key(old), engine.normalise_name(new)
     new_key = engine.name_key(new_name)
     if old_key == new_key:
@@ -627,6 +629,8 @@ def merge_player(old: str, new: str) -> tuple[list[int], list[int]]:
                      for name in row.names]
         rename_players(int(game_id), names)
         renamed.append(int(game_id))
+    if renamed:
+        record_merge(old, new_name, now())
     return renamed, skipped
 
 

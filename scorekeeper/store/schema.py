@@ -660,6 +660,40 @@ def m850_rated_by_night_date(db: sqlite_utils.Database) -> None:
 
 
 @migrations()
+def m860_club_rosters(db: sqlite_utils.Database) -> None:
+    """Keep a season's roster, its merged names and a deleted season a while
+    (CONTRACT §14). rosters holds each season's players, present or not (a
+    new night in the season starts from them); merged_names each name the
+    admin merged into another, so a backup carries it; deleted_seasons a
+    deleted season with its nights and roster until it is undone or stale.
+    """
+    _create_statements(db, """
+        CREATE TABLE rosters (
+            season_id INTEGER NOT NULL REFERENCES seasons(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            added_at TEXT NOT NULL,
+            PRIMARY KEY (season_id, name_key)
+        );
+        CREATE TABLE merged_names (
+            old_key TEXT PRIMARY KEY,
+            old TEXT NOT NULL,
+            new TEXT NOT NULL,
+            new_key TEXT NOT NULL,
+            merged_at TEXT NOT NULL
+        );
+        CREATE TABLE deleted_seasons (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            events TEXT NOT NULL,
+            roster TEXT NOT NULL,
+            deleted_at TEXT NOT NULL
+        );
+    """)
+
+
+@migrations()
 def m870_leavers(db: sqlite_utils.Database) -> None:
     """count_leavers is the organiser's choice how a player who left a game
     counts (CONTRACT §14, RULES §7.5): placed last (1, as before leaving

@@ -57,6 +57,33 @@ def event_gone() -> str:
     )
 
 
+def season_delete_note(nights: int) -> str:
+    """Return what deleting a season does to its nights (they stay)."""
+    if not nights:
+        return gettext("The season has no club nights: nothing else goes with it.")
+    return ngettext(
+        "Its club night stays, with its games, in no season; only the season,"
+        " its roster and its standings are deleted.",
+        "Its %(num)d club nights stay, with their games, in no season; only the"
+        " season, its roster and its standings are deleted.",
+        nights,
+    )
+
+
+def season_deleted(nights: int) -> str:
+    """Return the notice after a season was deleted."""
+    return ngettext(
+        "Season deleted; its club night stays, in no season.",
+        "Season deleted; its %(num)d club nights stay, in no season.",
+        nights,
+    )
+
+
+def season_gone() -> str:
+    """Say on a season's open TV view that the season was deleted meanwhile."""
+    return gettext("This season was deleted. Its club nights are kept.")
+
+
 def standings_title(name: str) -> str:
     """Return the heading of a club night's standings sheet."""
     return gettext("Standings: %(name)s", name=name)

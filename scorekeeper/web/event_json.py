@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import engine
 from ..store import events as stored_events
-from ..store import seasons
+from ..store import rosters, seasons
 
 MAX_BEST = 100
 """Most nights a season's ?best= may keep."""
@@ -36,11 +36,17 @@ def season_json(season_id: int, scoring: engine.Scoring = "wins",
     """Return a season as CONTRACT §14 answers it: its nights and the
     standings of all their games together (each night's choice of whether
     games ended early count, and how players who left count), or of each
-    player's best `best` nights."""
+    player's best `best` nights; the
+    date of its latest night (what its files are as of) and its roster."""
     season = seasons.get_season(season_id)
-    nights = [stored_events.night_results(night) for night in season["events"]]
+    found = [stored_events.get_event(night) for night in season["events"]]
+    nights = [stored_events.results([night["id"]], night["count_ended"],
+                                    night["count_leavers"])
+              for night in found]
     return {**season, "scoring": scoring,
-            "standings": engine.season_standings(nights, scoring, best)}
+            "standings": engine.season_standings(nights, scoring, best),
+            "as_of": max((night["date"] for night in found), default=None),
+            "roster": rosters.roster(season_id)}
 
 
 def asked_best(value: str) -> int | None:
