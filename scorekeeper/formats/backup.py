@@ -9,7 +9,8 @@ it: a backup file may travel, and restored games get fresh tokens.
 An optional top-level ``"events"`` key lists the club nights:
 ``[{"name", "date", "created_at", "games": [i, ...]}]``, each game an index
 into ``"games"``; a night may also carry ``"season"`` (its season's name)
-and ``"count_ended": false`` (CONTRACT §14), and ``"rounds"``, its paired
+and ``"count_ended": false`` or ``"count_leavers": false`` (CONTRACT §14), and
+``"rounds"``, its paired
 rounds ``[{"number", "tables": [[name, ...], ...], "created_at"}]``.
 Optional ``"seasons"`` (``[{"name", "created_at", "roster": [name, ...]}]``)
 and ``"merges"`` (``[{"old", "new", "merged_at"}]``: names the admin merged)
@@ -326,6 +327,8 @@ class BackupEvent:
     """Whether the night's games ended early count in its standings."""
     rounds: tuple[BackupRound, ...] = ()
     """The rounds paired at the night (CONTRACT §14), by number."""
+    count_leavers: bool = True
+    """Whether a player who left a game counts in it (RULES §7.5)."""
 
 
 @dataclass(frozen=True)
@@ -368,13 +371,15 @@ def check_event(item: object, number: int) -> BackupEvent:
         and season.isprintable()
     ):
         raise bad
-    if not isinstance(count_ended, bool):
+    count_leavers = item.get("count_leavers", True)
+    if not isinstance(count_ended, bool) or not isinstance(count_leavers, bool):
         raise bad
     rounds = item.get("rounds", [])
     if not isinstance(rounds, list):
         raise bad
     return BackupEvent(name, day, str(created), tuple(games), season, count_ended,
-                       tuple(_checked_round(played, bad) for played in rounds))
+                       tuple(_checked_round(played, bad) for played in rounds),
+                       count_leavers)
 
 
 def _checked_round(item: object, bad: BackupError) -> BackupRound:

@@ -70,6 +70,15 @@ def _next_stamp(previous: str) -> str:
     return later.isoformat(timespec="microseconds")
 
 
+LEFT_SEAT = (
+    "EXISTS (SELECT 1 FROM moves m INDEXED BY moves_leaves WHERE m.type = 'leave'"
+    " AND m.game_id = p.game_id AND m.player = p.seat)"
+)
+"""SQL: whether the game_players row p is a player who left the game (RULES
+§7.5); the moves table's leave is the one record of it, found by the partial
+index of leaves (one seek)."""
+
+
 def new_pin() -> str:
     """Return a fresh game PIN: PIN_DIGITS random digits."""
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
@@ -157,8 +166,10 @@ def _seat_totals(
     penalties = bump(previous.penalties) if move.type == "penalty" else (
         previous.penalties
     )
+    # Leaving is no turn of the leaver's (RULES §7.5).
+    turns = previous.turns if move.type == "leave" else bump(previous.turns)
     return _SeatTotals(
-        seq, bump(previous.turns), best_score, best_seq, penalties, timed, thought
+        seq, turns, best_score, best_seq, penalties, timed, thought
     )
 
 
@@ -506,7 +517,7 @@ def replace_moves(
     with immediate(db), taken(db, game_id) as row:
         _check_turn(row, expected_turn)
         old = db.conn.execute(
-            "SELECT type, tiles, count, reason, created_at FROM moves"
+            "SELECT type, tiles, count, reason, player, created_at FROM moves"
             " WHERE game_id = ? ORDER BY seq",
             [game_id],
         ).fetchall()
@@ -528,10 +539,11 @@ def replace_moves(
         unchanged = 0  # the moves before the first changed one
         for seq, played in enumerate(game.moves):
             values = move_to_row_values(played)
-            kept = seq < len(old) and tuple(old[seq][:4]) == (
-                values["type"], values["tiles"], values["count"], values["reason"]
+            kept = seq < len(old) and tuple(old[seq][:5]) == (
+                values["type"], values["tiles"], values["count"], values["reason"],
+                values["player"],
             )
-            stamps.append(old[seq][4] if kept else stamp)
+            stamps.append(old[seq][5] if kept else stamp)
             if kept and unchanged == seq:
                 unchanged += 1
         # Analyses of the unchanged opening still hold (same board, same tiles);

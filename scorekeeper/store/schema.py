@@ -708,6 +708,24 @@ def m870_photo_lesson_paint(db: sqlite_utils.Database) -> None:
                        " NOT NULL DEFAULT 0")
 
 
+@migrations()
+def m880_leavers(db: sqlite_utils.Database) -> None:
+    """count_leavers is the organiser's choice how a player who left a game
+    counts (CONTRACT §14, RULES §7.5): placed last (1, as before leaving
+    existed: an excluded player), or the game counts without them (0).
+    moves_leaves holds the few leave moves alone, so that asking whether a
+    seat left (store.games.LEFT_SEAT) is one seek, not a walk of the game's
+    moves: a player's statistics over 5,904 games (gen_db, 10,000 games) took
+    154 ms (median) without it, 2.6 ms with it."""
+    _create_statements(db, """
+        ALTER TABLE events ADD COLUMN count_leavers INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE deleted_events ADD COLUMN count_leavers INTEGER NOT NULL
+            DEFAULT 1;
+        CREATE INDEX IF NOT EXISTS moves_leaves ON moves(game_id, player)
+            WHERE type = 'leave';
+    """)
+
+
 def _named_games(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
     """Return (type, name, sql) of every index on games, and of every trigger
     or view that is on games or names it, in the order they were made."""

@@ -144,8 +144,11 @@ def scoring_names() -> dict[str, str]:
     }
 
 
-def scoring_note(scoring: str, count_ended: bool) -> str:
-    """Return how the standings were computed under the scoring."""
+def scoring_note(
+    scoring: str, count_ended: bool, count_leavers: bool | None = None
+) -> str:
+    """Return how the standings were computed under the scoring (with how a
+    player who left a game counts, when one night's choice says it)."""
     how = {
         "wins": gettext(
             "A win counts 1 (a shared top score is a win for each)."),
@@ -159,8 +162,15 @@ def scoring_note(scoring: str, count_ended: bool) -> str:
     }[scoring]
     ended = gettext("Games ended early count.") if count_ended else gettext(
         "Games ended early do not count.")
-    return gettext("%(how)s Ties: then points, then name. %(ended)s",
+    note = gettext("%(how)s Ties: then points, then name. %(ended)s",
                    how=how, ended=ended)
+    if count_leavers is None:
+        return note
+    left = gettext(
+        "A player who left a game counts in it, below those still playing."
+    ) if count_leavers else gettext(
+        "A game counts without the players who left it.")
+    return f"{note} {left}"
 
 
 def ratings_as_of(day_: str) -> str:

@@ -25,6 +25,7 @@ def event_json(event_id: int, scoring: engine.Scoring = "wins") -> dict[str, Any
     return {
         "id": event["id"], "name": event["name"], "date": event["date"],
         "season": event["season"], "count_ended": event["count_ended"],
+        "count_leavers": event["count_leavers"],
         "games": stored_events.event_game_ids(event_id), "scoring": scoring,
         "standings": standings_json(stored_events.standings(event_id, scoring)),
     }
@@ -34,11 +35,13 @@ def season_json(season_id: int, scoring: engine.Scoring = "wins",
                 best: int | None = None) -> dict[str, Any]:
     """Return a season as CONTRACT §14 answers it: its nights and the
     standings of all their games together (each night's choice of whether
-    games ended early count), or of each player's best `best` nights; the
+    games ended early count, and how players who left count), or of each
+    player's best `best` nights; the
     date of its latest night (what its files are as of) and its roster."""
     season = seasons.get_season(season_id)
     found = [stored_events.get_event(night) for night in season["events"]]
-    nights = [stored_events.results([night["id"]], night["count_ended"])
+    nights = [stored_events.results([night["id"]], night["count_ended"],
+                                    night["count_leavers"])
               for night in found]
     return {**season, "scoring": scoring,
             "standings": engine.season_standings(nights, scoring, best),

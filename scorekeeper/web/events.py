@@ -232,9 +232,10 @@ def event_context(event_id: int, dated: bool = False) -> dict[str, Any]:
         "finished": finished, "running": running,
         "note": text.standings_note(finished, running),
         "scoring": scoring, "scorings": text.scoring_names(),
-        "scoring_note": text.scoring_note(scoring, event["count_ended"]),
+        "scoring_note": text.scoring_note(
+            scoring, event["count_ended"], event["count_leavers"]),
         "as_of": text.ratings_as_of(event["date"]) if dated else "",
-        "players": stored_events.event_players(event_id),
+        "players": stored_events.event_players(event_id, staying=True),
         "roster": rosters.roster(event["season"]) if event["season"] else [],
         "roster_form": ConfirmForm(),
     }
@@ -314,7 +315,20 @@ def count_ended(event_id: int) -> Response:
     event = _require_change(event_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
-    stored_events.set_event_options(event_id, event["season"], not event["count_ended"])
+    stored_events.set_event_options(event_id, event["season"],
+                                    not event["count_ended"], event["count_leavers"])
+    return redirect(url_for("events.event", event_id=event_id))
+
+
+@bp.post("/events/<int:event_id>/count-leavers")
+def count_leavers(event_id: int) -> Response:
+    """Count a player who left a game as placed last, or count the game
+    without them (the organiser's choice, CONTRACT §14, RULES §7.5)."""
+    event = _require_change(event_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    stored_events.set_event_options(event_id, event["season"], event["count_ended"],
+                                    not event["count_leavers"])
     return redirect(url_for("events.event", event_id=event_id))
 
 
@@ -606,7 +620,8 @@ def event_season(event_id: int) -> Response:
     season_id = int(raw) if raw.isascii() and raw.isdigit() else None
     if season_id is not None:
         seasons.get_season(season_id)
-    stored_events.set_event_options(event_id, season_id, event["count_ended"])
+    stored_events.set_event_options(event_id, season_id, event["count_ended"],
+                                    event["count_leavers"])
     return redirect(url_for("events.event", event_id=event_id))
 
 

@@ -128,15 +128,18 @@ def api_change(event_id: int) -> Response:
         raise _Refused(422, "invalid_event", str(exc)) from None
     season = body.get("season", event["season"])
     count_ended = body.get("count_ended", event["count_ended"])
+    count_leavers = body.get("count_leavers", event["count_leavers"])
     if season is not None and (not isinstance(season, int) or isinstance(season, bool)):
         _bad(_('"season" must be a season\'s id (a whole number) or "null".'),
              "bad_request")
     if not isinstance(count_ended, bool):
         _bad(_('"count_ended" must be "true" or "false".'), "bad_request")
+    if not isinstance(count_leavers, bool):
+        _bad(_('"count_leavers" must be "true" or "false".'), "bad_request")
     if season is not None:
         seasons.get_season(season)
     stored_events.rename_event(event_id, name, day)
-    stored_events.set_event_options(event_id, season, count_ended)
+    stored_events.set_event_options(event_id, season, count_ended, count_leavers)
     return jsonify(event_json(event_id))
 
 
