@@ -14,17 +14,23 @@ over the examples whose paint was measured (migration m870), their count,
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 
 import sqlite_utils
 
-from ..photo.lessons import Lesson, lesson_sums
 from .connection import get_db, immediate
 
 LessonRow = tuple[str, str, int, float, float, int, float, float]
 """(what, name, count, a, b, measured, saturation, value): one kind's sums
 (`photo.lessons.Lesson`)."""
+
+Teacher = Callable[[Sequence[Mapping[str, object]],
+                    Mapping[tuple[int, int], tuple[str, str]]],
+                   Sequence[Sequence[object]]]
+"""What looks on cells whose tile is confirmed teach: one row a kind, laid
+out as `LessonRow` (`photo.lessons.lesson_sums`, which the web layer hands
+in: the store keeps the sums, the reader says what they are)."""
 
 COLUMNS = "what, name, count, a, b, measured, saturation, value"
 """A lesson row's columns, in `LessonRow`'s order."""
@@ -54,7 +60,8 @@ def keep_reading(game_id: int, seq: int, looks: Sequence[Mapping[str, object]],
         )
 
 
-def settle(game_id: int, db: sqlite_utils.Database | None = None) -> int:
+def settle(game_id: int, teach: Teacher,
+           db: sqlite_utils.Database | None = None) -> int:
     """Learn from the game's pending reading if its move has been stored since;
     return the number of tiles learnt from. A reading whose move is not stored
     yet stays; one overtaken by another move goes unlearnt."""
@@ -86,14 +93,15 @@ def settle(game_id: int, db: sqlite_utils.Database | None = None) -> int:
                          for t in json.loads(move[1])}
         except (ValueError, TypeError, KeyError):
             return 0
-        sums = lesson_sums(looks, confirmed)
+        sums = teach(looks, confirmed)
         for scope in (game_id, None):
             for lesson in sums:
                 _add(db, scope, lesson)
-        return sum(lesson.n for lesson in sums if lesson.what == "color")
+        return sum(int(str(lesson[2])) for lesson in sums if lesson[0] == "color")
 
 
-def _add(db: sqlite_utils.Database, game_id: int | None, lesson: Lesson) -> None:
+def _add(db: sqlite_utils.Database, game_id: int | None,
+         lesson: Sequence[object]) -> None:
     """Add sums to one kind's lesson (inside the caller's transaction)."""
     where = "game_id IS ?" if game_id is None else "game_id = ?"
     what, name, *sums = lesson

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, jsonify, request
 from ... import engine, text
 from ...i18n import gettext as _
 from ...photo import PhotoUnreadable
+from ...photo.lessons import lesson_sums
 from ...store import (
     GameNotFound,
     NothingToUndo,
@@ -506,7 +507,7 @@ def read_photo(game_id: int) -> Response:
         variant = game.variant
         seq = len(game.moves)
     # The move confirmed after the last photo teaches what its tiles looked like.
-    photo_lessons.settle(game_id)
+    photo_lessons.settle(game_id, lesson_sums)
     try:
         reading = photo_upload.read_upload(game_id, stored_tiles, variant,
                                            photo_lessons.lessons(game_id))
