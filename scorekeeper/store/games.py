@@ -373,39 +373,83 @@ def recorded_move(
     inside the with block (no second read), and the game goes back to the
     cache when the block ends.
     """
+    with move_write(game_id) as write:
+        yield write.record(move, expected_turn), write.row
+
+
+class MoveWrite:
+    """A move being written: the game as its write transaction read it (`row`),
+    then the move stored on it (`record`)."""
+
+    def __init__(self, db: sqlite_utils.Database, row: GameRow) -> None:
+        self.db = db
+        self.row = row
+        self.recorded = False
+        self._game, self._turn = row.game, row.game.turn
+
+    @property
+    def untouched(self) -> bool:
+        """Whether the lent game is still as taken: a move refused before it
+        changed anything leaves it so."""
+        return self.row.game is self._game and self._game.turn == self._turn
+
+    def record(
+        self, move: engine.MoveInput | Mapping[str, Any],
+        expected_turn: int | None = None,
+    ) -> engine.Move:
+        """Validate and store the move, commit, and return it; raises
+        TurnConflict or engine.IllegalMove, and then stores nothing."""
+        db, row = self.db, self.row
+        _check_turn(row, expected_turn)
+        played = row.game.push(move)
+        stamp = _next_stamp(row.updated_at)
+        # One row's values for the insert and the fingerprint both.
+        values = move_to_row_values(played)
+        _insert_moves(db, row.id, [played], row.game.turn - 1, [stamp], [values])
+        if row.game.final is not None:
+            # A finished game is analysed once, as it ends, so that every
+            # game played here counts in its players' efficiency. Each move
+            # is not: that would double a move's write (benchmarks/
+            # bench_api.py); a running game is analysed when asked.
+            analysis.complete(db, row.id, row.game)
+        row.fingerprint = fingerprints.chain(row.fingerprint, row_key(values))
+        # A move changes its player's figures only (a penalty too: its
+        # points, its exclusion), unless it ends the game.
+        mover = None if row.game.final is not None else (played.player,)
+        _refresh_summary(db, row.id, row.game, stamp, stamp, row.fingerprint,
+                         row.memo, seats=mover)
+        row.updated_at = stamp
+        db.conn.execute("COMMIT")
+        self.recorded = True
+        return played
+
+
+@contextmanager
+def move_write(game_id: int) -> Iterator[MoveWrite]:
+    """Begin a move's write (BEGIN IMMEDIATE) and lend the game as it read it,
+    `with move_write(game_id) as write:`; GameNotFound when there is none.
+
+    The block checks the request against `write.row` (the game row read once,
+    its edit token included), then calls `write.record(...)`, which commits;
+    the game stays lent for the answer and goes back to the cache when the
+    block ends. A block that ends before it records rolls back: nothing is
+    stored. A game changed by a write that failed is dropped, and the next
+    use replays it from the moves table.
+    """
     db = get_db()
-    with immediate(db):
-        row = take(db, game_id)
-        game, turn = row.game, row.game.turn
-        try:
-            _check_turn(row, expected_turn)
-            played = row.game.push(move)
-            stamp = _next_stamp(row.updated_at)
-            # One row's values for the insert and the fingerprint both.
-            values = move_to_row_values(played)
-            _insert_moves(db, game_id, [played], row.game.turn - 1, [stamp], [values])
-            if row.game.final is not None:
-                # A finished game is analysed once, as it ends, so that every
-                # game played here counts in its players' efficiency. Each move
-                # is not: that would double a move's write (benchmarks/
-                # bench_api.py); a running game is analysed when asked.
-                analysis.complete(db, game_id, row.game)
-            row.fingerprint = fingerprints.chain(row.fingerprint, row_key(values))
-            # A move changes its player's figures only (a penalty too: its
-            # points, its exclusion), unless it ends the game.
-            mover = None if row.game.final is not None else (played.player,)
-            _refresh_summary(db, game_id, row.game, stamp, stamp, row.fingerprint,
-                             row.memo, seats=mover)
-            row.updated_at = stamp
-        except BaseException:
-            if row.game is game and game.turn == turn:
-                keep(row)  # refused before anything changed: still good
-            raise
-    # Committed (a failed COMMIT raised above, and the game is dropped).
+    db.conn.execute("BEGIN IMMEDIATE")
     try:
-        yield played, row
+        write = MoveWrite(db, take(db, game_id))
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    try:
+        yield write
     finally:
-        keep(row)
+        if db.conn.in_transaction:
+            db.conn.execute("ROLLBACK")  # nothing recorded, or its write failed
+        if write.recorded or write.untouched:
+            keep(write.row)
 
 
 def undo_last_move(
