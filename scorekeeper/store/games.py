@@ -161,10 +161,20 @@ def _seat_totals(
     )
 
 
+_SEAT_FIGURES = (
+    "UPDATE game_players SET score = ?, qwirkles = ?, turns = ?, excluded = ?,"
+    " penalties = ?, timed_moves = ?, think_seconds = ?{best}{winner}"
+    " WHERE game_id = ? AND seat = ?"
+)
+"""A seat's figures, with its best move and winner flag where they may have
+changed (a column named is an index written, one more page of the write)."""
+
+
 def _refresh_summary(
     db: sqlite_utils.Database, game_id: int, game: engine.Game, stamp: str,
     finished_at: str | None, fingerprint: str, memo: dict[str, Any] | None = None,
     rewritten: bool = False, seats: Sequence[int] | None = None,
+    appended: bool = False,
 ) -> None:
     """Write the games summary columns and the game_players rows from game.
 
@@ -173,6 +183,9 @@ def _refresh_summary(
     rewritten: stored moves were taken back or replaced (games.revision counts it).
     seats: the only seats whose figures changed (None: every seat); each row
     written costs its indexes and the player_totals trigger.
+    appended: game is the stored game plus one move that did not end it, so
+    every winner flag is still unset and a best move the move did not beat is
+    stored already.
     """
     final = game.final
     db.conn.execute(
@@ -203,31 +216,27 @@ def _refresh_summary(
     else:
         zeros = (0,) * players
         last = _SeatTotals(-1, zeros, zeros, (None,) * players, zeros, zeros, zeros)
+    stored = totals[-2] if appended and final is None and len(totals) > 1 else None
     qwirkles = game.qwirkles
     excluded = game.excluded
-    db.conn.executemany(
-        "UPDATE game_players SET score = ?, is_winner = ?, qwirkles = ?, turns = ?,"
-        " best_move_score = ?, best_move_seq = ?, excluded = ?, penalties = ?,"
-        " timed_moves = ?, think_seconds = ? WHERE game_id = ? AND seat = ?",
-        [
-            (
-                score,
-                None if winners is None else int(seat in winners),
-                qwirkles[seat],
-                last.turns[seat],
-                last.best_score[seat],
-                last.best_seq[seat],
-                int(seat in excluded),
-                last.penalties[seat],
-                last.timed_moves[seat],
-                last.think_seconds[seat],
-                game_id,
-                seat,
-            )
-            for seat, score in enumerate(game.scores)
-            if seats is None or seat in seats
-        ],
-    )
+    rows: dict[tuple[str, str], list[list[Any]]] = {}
+    for seat, score in enumerate(game.scores):
+        if seats is not None and seat not in seats:
+            continue
+        values: list[Any] = [
+            score, qwirkles[seat], last.turns[seat], int(seat in excluded),
+            last.penalties[seat], last.timed_moves[seat], last.think_seconds[seat],
+        ]
+        best = winner = ""
+        if stored is None or stored.best_seq[seat] != last.best_seq[seat]:
+            best = ", best_move_score = ?, best_move_seq = ?"
+            values += [last.best_score[seat], last.best_seq[seat]]
+        if stored is None:
+            winner = ", is_winner = ?"
+            values.append(None if winners is None else int(seat in winners))
+        rows.setdefault((best, winner), []).append([*values, game_id, seat])
+    for (best, winner), changed in rows.items():
+        db.conn.executemany(_SEAT_FIGURES.format(best=best, winner=winner), changed)
 
 
 def _insert_moves(
@@ -417,7 +426,7 @@ class MoveWrite:
         # points, its exclusion), unless it ends the game.
         mover = None if row.game.final is not None else (played.player,)
         _refresh_summary(db, row.id, row.game, stamp, stamp, row.fingerprint,
-                         row.memo, seats=mover)
+                         row.memo, seats=mover, appended=True)
         row.updated_at = stamp
         db.conn.execute("COMMIT")
         self.recorded = True
