@@ -188,26 +188,36 @@ def _refresh_summary(
     seats: the only seats whose figures changed (None: every seat); each row
     written costs its indexes and the player_totals trigger.
     appended: game is the stored game plus one move that did not end it, so
-    every winner flag is still unset and a best move the move did not beat is
-    stored already.
+    its status, end and revision, every winner flag, and a best move the move
+    did not beat are stored already.
     """
     final = game.final
-    db.conn.execute(
-        "UPDATE games SET updated_at = ?, status = ?, end_reason = ?, finished_at = ?,"
-        " move_count = ?, scores = ?, fingerprint = ?, revision = revision + ?"
-        " WHERE id = ?",
-        [
-            stamp,
-            game.status,
-            final.reason.value if final is not None else None,
-            finished_at if final is not None else None,
-            game.turn,
-            json.dumps(list(game.scores)),
-            fingerprint,
-            int(rewritten),
-            game_id,
-        ],
-    )
+    scores = json.dumps(list(game.scores))
+    if appended and final is None:
+        # Still running: its status, end and revision stay as stored (and the
+        # trigger and the index on finished_at are not woken).
+        db.conn.execute(
+            "UPDATE games SET updated_at = ?, move_count = ?, scores = ?,"
+            " fingerprint = ? WHERE id = ?",
+            [stamp, game.turn, scores, fingerprint, game_id],
+        )
+    else:
+        db.conn.execute(
+            "UPDATE games SET updated_at = ?, status = ?, end_reason = ?,"
+            " finished_at = ?, move_count = ?, scores = ?, fingerprint = ?,"
+            " revision = revision + ? WHERE id = ?",
+            [
+                stamp,
+                game.status,
+                final.reason.value if final is not None else None,
+                finished_at if final is not None else None,
+                game.turn,
+                scores,
+                fingerprint,
+                int(rewritten),
+                game_id,
+            ],
+        )
     # An abandoned game has no result: its seats count as unfinished.
     winners = final.winners if final is not None and final.scored else None
     players = game.players
