@@ -44,7 +44,9 @@ class JSONProvider(DefaultJSONProvider):
         """Parse JSON; a document nested too deeply is a ValueError, hence a 400;
         a number no game can hold raises web.NumberRefused, a 422."""
         try:
-            return super().loads(s, **{**web.JSON_HOOKS, **kwargs})
+            if kwargs:
+                return super().loads(s, **{**web.JSON_HOOKS, **kwargs})
+            return web.json_loads(s)
         except RecursionError:
             raise ValueError("JSON nested too deeply") from None
 

@@ -64,6 +64,17 @@ HOOKS: dict[str, Any] = {
 """Keyword arguments for json.loads / json.JSONDecoder."""
 
 
+_DECODER = json.JSONDecoder(**HOOKS)
+"""A decoder with the checks, made once (json.loads with hooks makes one a call)."""
+
+
 def loads(text: str | bytes) -> Any:
     """json.loads with the number checks."""
-    return json.loads(text, **HOOKS)
+    if isinstance(text, str):
+        if text.startswith("\ufeff"):
+            # As json.loads: a BOM is no JSON text's first character.
+            raise json.JSONDecodeError(
+                "Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    else:
+        text = text.decode(json.detect_encoding(text), "surrogatepass")
+    return _DECODER.decode(text)

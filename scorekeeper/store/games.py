@@ -84,13 +84,17 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
+_compact = json.JSONEncoder(separators=(",", ":")).encode
+"""Compact JSON, as the moves table stores tiles (one encoder, not one a call)."""
+
+
 def move_to_row_values(move: engine.Move) -> dict[str, Any]:
     """Return the moves-table columns describing an engine move."""
     tiles = move.to_dict().get("tiles", [])
     return {
         "player": move.player,
         "type": move.type,
-        "tiles": json.dumps(tiles, separators=(",", ":")),
+        "tiles": _compact(tiles),
         "count": move.count or 0,
         "score": move.score,
         "end_bonus": move.end_bonus,
@@ -173,10 +177,20 @@ def _seat_totals(
     )
 
 
+_SEAT_FIGURES = (
+    "UPDATE game_players SET score = ?, qwirkles = ?, turns = ?, excluded = ?,"
+    " penalties = ?, timed_moves = ?, think_seconds = ?{best}{winner}"
+    " WHERE game_id = ? AND seat = ?"
+)
+"""A seat's figures, with its best move and winner flag where they may have
+changed (a column named is an index written, one more page of the write)."""
+
+
 def _refresh_summary(
     db: sqlite_utils.Database, game_id: int, game: engine.Game, stamp: str,
     finished_at: str | None, fingerprint: str, memo: dict[str, Any] | None = None,
     rewritten: bool = False, seats: Sequence[int] | None = None,
+    appended: bool = False,
 ) -> None:
     """Write the games summary columns and the game_players rows from game.
 
@@ -185,24 +199,37 @@ def _refresh_summary(
     rewritten: stored moves were taken back or replaced (games.revision counts it).
     seats: the only seats whose figures changed (None: every seat); each row
     written costs its indexes and the player_totals trigger.
+    appended: game is the stored game plus one move that did not end it, so
+    its status, end and revision, every winner flag, and a best move the move
+    did not beat are stored already.
     """
     final = game.final
-    db.conn.execute(
-        "UPDATE games SET updated_at = ?, status = ?, end_reason = ?, finished_at = ?,"
-        " move_count = ?, scores = ?, fingerprint = ?, revision = revision + ?"
-        " WHERE id = ?",
-        [
-            stamp,
-            game.status,
-            final.reason.value if final is not None else None,
-            finished_at if final is not None else None,
-            game.turn,
-            json.dumps(list(game.scores)),
-            fingerprint,
-            int(rewritten),
-            game_id,
-        ],
-    )
+    scores = json.dumps(list(game.scores))
+    if appended and final is None:
+        # Still running: its status, end and revision stay as stored (and the
+        # trigger and the index on finished_at are not woken).
+        db.conn.execute(
+            "UPDATE games SET updated_at = ?, move_count = ?, scores = ?,"
+            " fingerprint = ? WHERE id = ?",
+            [stamp, game.turn, scores, fingerprint, game_id],
+        )
+    else:
+        db.conn.execute(
+            "UPDATE games SET updated_at = ?, status = ?, end_reason = ?,"
+            " finished_at = ?, move_count = ?, scores = ?, fingerprint = ?,"
+            " revision = revision + ? WHERE id = ?",
+            [
+                stamp,
+                game.status,
+                final.reason.value if final is not None else None,
+                finished_at if final is not None else None,
+                game.turn,
+                scores,
+                fingerprint,
+                int(rewritten),
+                game_id,
+            ],
+        )
     # An abandoned game has no result: its seats count as unfinished.
     winners = final.winners if final is not None and final.scored else None
     players = game.players
@@ -215,31 +242,27 @@ def _refresh_summary(
     else:
         zeros = (0,) * players
         last = _SeatTotals(-1, zeros, zeros, (None,) * players, zeros, zeros, zeros)
+    stored = totals[-2] if appended and final is None and len(totals) > 1 else None
     qwirkles = game.qwirkles
     excluded = game.excluded
-    db.conn.executemany(
-        "UPDATE game_players SET score = ?, is_winner = ?, qwirkles = ?, turns = ?,"
-        " best_move_score = ?, best_move_seq = ?, excluded = ?, penalties = ?,"
-        " timed_moves = ?, think_seconds = ? WHERE game_id = ? AND seat = ?",
-        [
-            (
-                score,
-                None if winners is None else int(seat in winners),
-                qwirkles[seat],
-                last.turns[seat],
-                last.best_score[seat],
-                last.best_seq[seat],
-                int(seat in excluded),
-                last.penalties[seat],
-                last.timed_moves[seat],
-                last.think_seconds[seat],
-                game_id,
-                seat,
-            )
-            for seat, score in enumerate(game.scores)
-            if seats is None or seat in seats
-        ],
-    )
+    rows: dict[tuple[str, str], list[list[Any]]] = {}
+    for seat, score in enumerate(game.scores):
+        if seats is not None and seat not in seats:
+            continue
+        values: list[Any] = [
+            score, qwirkles[seat], last.turns[seat], int(seat in excluded),
+            last.penalties[seat], last.timed_moves[seat], last.think_seconds[seat],
+        ]
+        best = winner = ""
+        if stored is None or stored.best_seq[seat] != last.best_seq[seat]:
+            best = ", best_move_score = ?, best_move_seq = ?"
+            values += [last.best_score[seat], last.best_seq[seat]]
+        if stored is None:
+            winner = ", is_winner = ?"
+            values.append(None if winners is None else int(seat in winners))
+        rows.setdefault((best, winner), []).append([*values, game_id, seat])
+    for (best, winner), changed in rows.items():
+        db.conn.executemany(_SEAT_FIGURES.format(best=best, winner=winner), changed)
 
 
 def _insert_moves(
@@ -385,39 +408,83 @@ def recorded_move(
     inside the with block (no second read), and the game goes back to the
     cache when the block ends.
     """
+    with move_write(game_id) as write:
+        yield write.record(move, expected_turn), write.row
+
+
+class MoveWrite:
+    """A move being written: the game as its write transaction read it (`row`),
+    then the move stored on it (`record`)."""
+
+    def __init__(self, db: sqlite_utils.Database, row: GameRow) -> None:
+        self.db = db
+        self.row = row
+        self.recorded = False
+        self._game, self._turn = row.game, row.game.turn
+
+    @property
+    def untouched(self) -> bool:
+        """Whether the lent game is still as taken: a move refused before it
+        changed anything leaves it so."""
+        return self.row.game is self._game and self._game.turn == self._turn
+
+    def record(
+        self, move: engine.MoveInput | Mapping[str, Any],
+        expected_turn: int | None = None,
+    ) -> engine.Move:
+        """Validate and store the move, commit, and return it; raises
+        TurnConflict or engine.IllegalMove, and then stores nothing."""
+        db, row = self.db, self.row
+        _check_turn(row, expected_turn)
+        played = row.game.push(move)
+        stamp = _next_stamp(row.updated_at)
+        # One row's values for the insert and the fingerprint both.
+        values = move_to_row_values(played)
+        _insert_moves(db, row.id, [played], row.game.turn - 1, [stamp], [values])
+        if row.game.final is not None:
+            # A finished game is analysed once, as it ends, so that every
+            # game played here counts in its players' efficiency. Each move
+            # is not: that would double a move's write (benchmarks/
+            # bench_api.py); a running game is analysed when asked.
+            analysis.complete(db, row.id, row.game)
+        row.fingerprint = fingerprints.chain(row.fingerprint, row_key(values))
+        # A move changes its player's figures only (a penalty too: its
+        # points, its exclusion), unless it ends the game.
+        mover = None if row.game.final is not None else (played.player,)
+        _refresh_summary(db, row.id, row.game, stamp, stamp, row.fingerprint,
+                         row.memo, seats=mover, appended=True)
+        row.updated_at = stamp
+        db.conn.execute("COMMIT")
+        self.recorded = True
+        return played
+
+
+@contextmanager
+def move_write(game_id: int) -> Iterator[MoveWrite]:
+    """Begin a move's write (BEGIN IMMEDIATE) and lend the game as it read it,
+    `with move_write(game_id) as write:`; GameNotFound when there is none.
+
+    The block checks the request against `write.row` (the game row read once,
+    its edit token included), then calls `write.record(...)`, which commits;
+    the game stays lent for the answer and goes back to the cache when the
+    block ends. A block that ends before it records rolls back: nothing is
+    stored. A game changed by a write that failed is dropped, and the next
+    use replays it from the moves table.
+    """
     db = get_db()
-    with immediate(db):
-        row = take(db, game_id)
-        game, turn = row.game, row.game.turn
-        try:
-            _check_turn(row, expected_turn)
-            played = row.game.push(move)
-            stamp = _next_stamp(row.updated_at)
-            # One row's values for the insert and the fingerprint both.
-            values = move_to_row_values(played)
-            _insert_moves(db, game_id, [played], row.game.turn - 1, [stamp], [values])
-            if row.game.final is not None:
-                # A finished game is analysed once, as it ends, so that every
-                # game played here counts in its players' efficiency. Each move
-                # is not: that would double a move's write (benchmarks/
-                # bench_api.py); a running game is analysed when asked.
-                analysis.complete(db, game_id, row.game)
-            row.fingerprint = fingerprints.chain(row.fingerprint, row_key(values))
-            # A move changes its player's figures only (a penalty too: its
-            # points, its exclusion), unless it ends the game.
-            mover = None if row.game.final is not None else (played.player,)
-            _refresh_summary(db, game_id, row.game, stamp, stamp, row.fingerprint,
-                             row.memo, seats=mover)
-            row.updated_at = stamp
-        except BaseException:
-            if row.game is game and game.turn == turn:
-                keep(row)  # refused before anything changed: still good
-            raise
-    # Committed (a failed COMMIT raised above, and the game is dropped).
+    db.conn.execute("BEGIN IMMEDIATE")
     try:
-        yield played, row
+        write = MoveWrite(db, take(db, game_id))
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    try:
+        yield write
     finally:
-        keep(row)
+        if db.conn.in_transaction:
+            db.conn.execute("ROLLBACK")  # nothing recorded, or its write failed
+        if write.recorded or write.untouched:
+            keep(write.row)
 
 
 def undo_last_move(

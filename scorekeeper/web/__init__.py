@@ -52,6 +52,9 @@ from .pages import time_tag
 JSON_HOOKS = numbers.HOOKS
 """The number checks every JSON body is parsed with (the app's JSON provider)."""
 
+json_loads = numbers.loads
+"""json.loads with those checks, by one decoder made once."""
+
 NumberRefused = numbers.NumberRefused
 
 csrf = CSRFProtect()

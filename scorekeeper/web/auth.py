@@ -33,6 +33,7 @@ from itsdangerous import (
 from wtforms import ValidationError
 
 from .. import net
+from ..store import events as club
 from ..store import limits
 
 DEVICE_COOKIE = "scorekeeper_device"
@@ -252,6 +253,36 @@ def request_may_add_to_event(event_id: int, event_token: str,
     return _header_or_device(
         "X-Event-Token", tokens, "event_token",
         lambda: any(holds_event(event_id, token) for token in tokens))
+
+
+def game_night(game_id: int) -> tuple[int, str] | None:
+    """Return the club night the game is a table of and its organiser's token
+    (None: the game is in no night), whose holder may change every game of
+    the night (CONTRACT §14: the organiser corrects any game of the night)."""
+    event_id = club.game_event(game_id)
+    token = club.event_token(event_id) if event_id is not None else None
+    return None if event_id is None or token is None else (event_id, token)
+
+
+def device_may_edit_game(game_id: int, edit_token: str) -> bool:
+    """Return whether this device holds the game's right, or the organiser's
+    right to the club night the game is in (a page's question)."""
+    if device_may_edit(game_id, edit_token):
+        return True
+    night = game_night(game_id)
+    return night is not None and holds_event(*night)
+
+
+def request_may_edit_game(game_id: int, edit_token: str) -> tuple[bool, str]:
+    """Decide whether this API request may change the game: its own right
+    (request_may_edit), else, without an edit token, the organiser's right to
+    the game's club night. Return (allowed, the game's own reason code)."""
+    allowed, reason = request_may_edit(game_id, edit_token)
+    if not allowed and reason == "missing_edit_token":
+        night = game_night(game_id)
+        if night is not None:
+            allowed, _organiser = request_may_add_to_event(*night)
+    return allowed, reason
 
 
 def _header_or_device(header_name: str, expected: str | tuple[str, ...], what: str,

@@ -15,7 +15,8 @@ from urllib.parse import unquote, urlencode
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel import Locale
-from flask import Flask, Response, current_app, g, has_request_context, request
+from flask import Flask, Request, Response, current_app, g, has_request_context, request
+from flask.globals import app_ctx, request_ctx
 from flask_babel import Babel, get_locale
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
@@ -46,10 +47,6 @@ def languages() -> tuple[str, ...]:
     return offered
 
 
-def _is_api() -> bool:
-    return request.path == "/api" or request.path.startswith("/api/")
-
-
 def requested_language() -> str | None:
     """Return the language a valid ?lang= asks for, or None."""
     asked = request.args.get("lang", "")
@@ -58,12 +55,17 @@ def requested_language() -> str | None:
 
 def select_code() -> str:
     """Return the language code of this request (CONTRACT §9)."""
-    offered = languages()
-    if not _is_api():
-        chosen = requested_language() or request.cookies.get(LANG_COOKIE, "")
+    return _code_of(request_ctx.request, languages())
+
+
+def _code_of(asking: Request, offered: tuple[str, ...]) -> str:
+    if not (asking.path == "/api" or asking.path.startswith("/api/")):
+        chosen = asking.args.get("lang", "")
+        if chosen not in offered:
+            chosen = asking.cookies.get(LANG_COOKIE, "")
         if chosen in offered:
             return chosen
-    best = best_match(request.headers.get("Accept-Language", ""), offered)
+    best = best_match(asking.headers.get("Accept-Language", ""), offered)
     return best or i18n.DEFAULT
 
 
@@ -103,7 +105,11 @@ def select_zone() -> tzinfo | None:
     folder of zones ("America") or a data file beside them raises errors of
     its own (a 500 on every page the cookie is sent with).
     """
-    name = unquote(request.cookies.get(ZONE_COOKIE, ""))
+    return _zone_of(request_ctx.request)
+
+
+def _zone_of(asking: Request) -> tzinfo | None:
+    name = unquote(asking.cookies.get(ZONE_COOKIE, ""))
     if not name or len(name) > 64 or name not in known_zones():
         return None
     try:
@@ -120,18 +126,23 @@ def current_language() -> i18n.Language | None:
     """
     if not has_request_context():
         return None
-    found: i18n.Language | None = g.get("_language")
+    # The request, the app and g each reached once: every reach through
+    # Flask's proxies costs as much as a line of work here, and resolving the
+    # language took 40 us of a move's answer (benchmarks/bench_api.py).
+    held = app_ctx.g
+    found: i18n.Language | None = held.get("_language")
     if found is None:
-        zone = select_zone()
-        code = select_code()
+        asking, app = request_ctx.request, request_ctx.app
+        zone = _zone_of(asking)
+        code = _code_of(asking, app.config.get("LANGUAGES", i18n.LANGUAGES))
         # The catalogs Flask-Babel reads (the app's BABEL_TRANSLATION_DIRECTORIES),
         # each read once, without its locale and domain lookups on every request:
         # they took a tenth of a move's server time (benchmarks/bench_api.py).
-        folder = current_app.config["BABEL_TRANSLATION_DIRECTORIES"]
+        folder = app.config["BABEL_TRANSLATION_DIRECTORIES"]
         found = i18n.Language(code, i18n.catalog(code, folder), zone or UTC,
                               zone is not None)
-        g._language = found
-        g._language_token = i18n.use(found)
+        held._language = found
+        held._language_token = i18n.use(found)
     return found
 
 

@@ -104,12 +104,8 @@ def rendered(row: GameRow, name: str, build: Callable[[], _T]) -> _T:
 
 def can_edit(row: GameRow) -> bool:
     """Return whether this browser holds the game's edit right (its device
-    cookie), or the organiser's right to the club night the game is in
-    (CONTRACT §14: the organiser corrects any game of the night)."""
-    if auth.device_may_edit(row.id, row.edit_token):
-        return True
-    event_id = club.game_event(row.id)
-    return event_id is not None and organises(event_id)
+    cookie), or the organiser's right to the club night the game is in."""
+    return auth.device_may_edit_game(row.id, row.edit_token)
 
 
 def organises(event_id: int) -> bool:

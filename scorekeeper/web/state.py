@@ -36,19 +36,20 @@ def _state_parts(
     row: GameRow,
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
     """Return the state's fields before "board", those between "moves" and
-    "unseen", and "last_move" (CONTRACT order)."""
+    "unseen", and what "last_move" adds to the last move's own fields (None
+    before the first move), in CONTRACT order."""
     game = row.game
     excluded, left = game.excluded, game.left
     last = game.moves[-1] if game.moves else None
-    last_move = None
+    after_move = None
     if last is not None:
-        last_move = move_json(last)
-        last_move["end_bonus"] = last.end_bonus
-        last_move["breakdown"] = (
-            text.breakdown_json(last.breakdown) if last.breakdown is not None else None
-        )
-        last_move["text"] = text.move_result(last)
-        last_move["spoken"] = text.spoken_last(game, row.names)
+        after_move = {
+            "end_bonus": last.end_bonus,
+            "breakdown": (text.breakdown_json(last.breakdown)
+                          if last.breakdown is not None else None),
+            "text": text.move_result(last),
+            "spoken": text.spoken_last(game, row.names),
+        }
     final = game.final
     head = {
         "id": row.id,
@@ -75,7 +76,7 @@ def _state_parts(
         "max_trade": game.max_trade(),
         "last_points": text.last_points(game),
     }
-    return head, middle, last_move
+    return head, middle, after_move
 
 
 def state_json(row: GameRow) -> dict[str, Any]:
@@ -85,8 +86,10 @@ def state_json(row: GameRow) -> dict[str, Any]:
     where a set counts per colour, as Qwirkle Cubes does).
     """
     game = row.game
-    head, middle, last_move = _state_parts(row)
+    head, middle, after_move = _state_parts(row)
     unseen = game.unseen()
+    last_move = (None if after_move is None
+                 else {**move_json(game.moves[-1]), **after_move})
     return {
         **head,
         "board": [
@@ -130,6 +133,50 @@ def _unseen_prefixes(
     )
 
 
+_Unseen = tuple[engine.Move | None, list[int], list[str]]
+"""The "unseen" entries of a game as a state last encoded them: after which
+move, each supply key's count, and each entry encoded."""
+
+
+def _unseen_entries(row: GameRow, from_moves: bool) -> list[str]:
+    """Return the encoded "unseen" entries of the game, in supply key order.
+
+    The last ones encoded are kept with the cached game: the same move, the
+    same entries; one move on, only the kinds its tiles took change (a move's
+    answer, a poll after it). Otherwise, and whenever the board is not
+    exactly the tiles the moves placed (from_moves false), the board says.
+    """
+    game = row.game
+    prefixes = _unseen_prefixes(game.variant)
+    moves = game.moves
+    last = moves[-1] if moves else None
+    kept: _Unseen | None = row.memo.get("api.unseen") if from_moves else None
+    if kept is not None and kept[0] is last:
+        return kept[2]
+    if kept is not None and last is not None and kept[0] is (
+            moves[-2] if len(moves) > 1 else None):
+        counts, entries = list(kept[1]), list(kept[2])
+        index = _supply_index(game.variant)
+        for tile in last.tiles:
+            at = index[game.variant.supply_key(tile.color, tile.shape)]
+            counts[at] -= 1
+            entries[at] = f"{prefixes[at][1]}{counts[at]}}}"
+    else:
+        unseen = game.unseen()
+        counts = [unseen.get(kind, 0) for kind, _prefix in prefixes]
+        entries = [f"{prefix}{count}}}"
+                   for (_kind, prefix), count in zip(prefixes, counts, strict=True)]
+    if from_moves:
+        row.memo["api.unseen"] = (last, counts, entries)
+    return entries
+
+
+@functools.lru_cache(maxsize=64)
+def _supply_index(variant: engine.Variant) -> dict[tuple[str, str], int]:
+    """Return each supply key's place in variant.supply_keys."""
+    return {kind: at for at, kind in enumerate(variant.supply_keys)}
+
+
 def state_text(row: GameRow, moves: bool = True) -> str:
     """Return state_json(row) encoded as JSON, reusing each move's encoding.
 
@@ -144,21 +191,21 @@ def state_text(row: GameRow, moves: bool = True) -> str:
     """
     game = row.game
     parts = per_move(row, "api.state_text", _move_parts)
-    head, middle, last_move = _state_parts(row)
+    head, middle, after_move = _state_parts(row)
+    # The last move as "moves" encoded it, with what "last_move" adds.
+    last_move = ("null" if after_move is None
+                 else f"{parts[-1][0][:-1]},{dumps(after_move)[1:]}")
     if (parts[-1][2] if parts else 0) == len(game.board):
         board = ",".join([part[1] for part in parts if part[1]])
     else:  # not expected: the board is exactly the tiles the moves placed
         board = dumps(state_json(row)["board"])[1:-1]
     moves_text = f'"moves":[{",".join([part[0] for part in parts])}],' if moves else ""
-    unseen = game.unseen()
-    unseen_text = ",".join([
-        f"{prefix}{unseen.get(kind, 0)}}}"
-        for kind, prefix in _unseen_prefixes(game.variant)
-    ])
+    from_moves = (parts[-1][2] if parts else 0) == len(game.board)
+    unseen_text = ",".join(_unseen_entries(row, from_moves))
     return (
         f'{dumps(head)[:-1]},"board":[{board}],{moves_text}'
         f'{dumps(middle)[1:-1]},"unseen":[{unseen_text}],'
-        f'"last_move":{dumps(last_move)}}}'
+        f'"last_move":{last_move}}}'
     )
 
 

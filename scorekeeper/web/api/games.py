@@ -170,14 +170,12 @@ def _require_edit(game_id: int) -> None:
     token = stored.edit_token(game_id)
     if token is None:
         raise GameNotFound(game_id)
-    allowed, reason = auth.request_may_edit(game_id, token)
-    if not allowed and reason == "missing_edit_token":
-        # The night's organiser corrects any of its games (CONTRACT §14).
-        event_id = stored_events.game_event(game_id)
-        organiser = (stored_events.event_token(event_id) if event_id is not None
-                     else None)
-        if organiser is not None:
-            allowed, _reason = auth.request_may_add_to_event(event_id or 0, organiser)
+    _may_edit(game_id, token)
+
+
+def _may_edit(game_id: int, edit_token: str) -> None:
+    """Answer 403 unless this request may change the game (CONTRACT §15)."""
+    allowed, reason = auth.request_may_edit_game(game_id, edit_token)
     if not allowed:
         messages = {
             "bad_edit_token": _("This edit token does not belong to the game."),
@@ -315,18 +313,21 @@ def delete_game(game_id: int) -> Response:
 @bp.post("/games/<int:game_id>/moves")
 def post_move(game_id: int) -> tuple[Response, int] | Response:
     """Record the current player's move; 201 {"score", "end_bonus", "text", "game"}."""
-    _require_edit(game_id)
-    body = json_body()
-    move = parse_move(body)
-    turn = parse_turn(body.get("turn"))
     try:
-        # The answer is built from the game as the write left it: no second read.
-        with stored.recorded_move(game_id, move, turn) as (played, row):
+        # The game row is read once, in the move's write: its edit token decides
+        # the right (403 before any 400 for the body, as every write answers).
+        # Waitress hands over a request with its body in: no client is waited
+        # on while the write is open.
+        with stored.move_write(game_id) as write:
+            _may_edit(game_id, write.row.edit_token)
+            body = json_body()
+            played = write.record(parse_move(body), parse_turn(body.get("turn")))
+            # The answer is built from the game as the write left it: no second read.
             head = _dumps({
                 "score": played.score, "end_bonus": played.end_bonus,
                 "text": text.move_result(played),
             })
-            reply = f'{head[:-1]},"game":{state_text(row)}}}'
+            reply = f'{head[:-1]},"game":{state_text(write.row)}}}'
     except TurnConflict as exc:
         return _conflict(exc, game_id)
     except engine.BadInput as exc:
