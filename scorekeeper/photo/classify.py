@@ -21,8 +21,8 @@ from typing import cast
 import cv2
 import numpy as np
 
-from .cells import CELL, normalise
 from .hues import GAMMA
+from .symbols import CELL, normalise
 
 PAINT: dict[str, tuple[int, int, int]] = {
     "red": (205, 35, 45),

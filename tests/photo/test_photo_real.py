@@ -19,12 +19,12 @@ from scorekeeper.photo import (
     LOW_CONFIDENCE,
     PhotoReading,
     PhotoUnreadable,
-    cells,
     color_lessons,
     grid,
     hues,
     read_move,
     reader,
+    symbols,
 )
 from scorekeeper.photo.hues import name_colors
 
@@ -394,7 +394,7 @@ def test_a_blurred_dark_star_keeps_its_arms_and_points() -> None:
     # 38 px tiles). At the photo's own dark level, set for the whole photo,
     # blur had filled the gaps between the arms and points: the crisscross
     # read as a square, the starburst as a circle. The shape is now outlined
-    # at the symbol's own level over its tile body (`cells.OWN_LEVEL`).
+    # at the symbol's own level over its tile body (`symbols.OWN_LEVEL`).
     rc = _benchmark_case("first move crisscross", 15)
     reading = read_move(synth_real.photo(rc), [])
     assert [t.shape for t in reading.tiles] == ["crisscross"]
@@ -758,7 +758,7 @@ def test_a_symbols_colour_under_a_lamp_is_its_own_less_the_lamps_white(
         white = peak * np.exp(-2 * ((xx - 0.3) ** 2 + yy ** 2)[disc] / 0.6 ** 2)
         seen = np.clip(lin + white[:, None], 0, 1) ** (1 / 2.2)
         pix = np.round(seen[:, ::-1] * 255).astype(np.uint8)
-        got = cells._lamp_free_colour(pix)
+        got = symbols._lamp_free_colour(pix)
         assert got is not None
         assert color_lessons._gap(hues.hsv(got)[0], hues.hsv(lin)[0]) < 2
         if name in ("orange", "blue"):
