@@ -20,6 +20,68 @@ from cv2.typing import MatLike
 from .hues import colourless
 from .levels import brightest_channel, dark_threshold, value_ratio
 
+HALVE_FROM = 800
+"""Pixels: a detection image whose shorter side is at least this is
+searched again at half size (a quarter of the cost); a symbol keeps pixels
+enough. Set with that pass, timed on the benchmark's phone-sized renders."""
+
+HALVED_SYMBOL = 24
+"""Pixels: the usual symbol extent from which the half-size search keeps
+pixels enough to find it (the renders' smallest tiles are 30 px)."""
+
+SIZE_PEERS = 3
+"""Blobs: found at least this many, their sizes are compared (`usual_size`);
+fewer say nothing of the photo's usual symbol."""
+
+SIZE_SPREAD = (0.45, 2.2)
+"""A symbol's extent as a share of the photo's usual one (75th percentile):
+below the first it is a speck of table between four tile corners, above
+the second a patch of table or a lamp's spot. Set on the renders."""
+
+MIN_AREA = 16
+"""Pixels: the least area of a blob that may be a symbol (a symbol on the
+smallest readable tile, `grid.MIN_PITCH`, has about 40). Set on the renders."""
+
+MIN_EXTENT = 5
+"""Pixels: the least side of a blob's box that may be a symbol."""
+
+TABLE_CHROMA = 0.06
+"""rg chromaticity (sum of both differences): a blob nearer than this to the
+largest light region's colour, and as bright (`TABLE_LEVEL`), is the table
+showing between tile corners. Set on small blurred renders, where such
+specks passed for symbols by contrast alone."""
+
+TABLE_LEVEL = 0.3
+"""Natural log of a brightness ratio: a blob within it of the table's
+brightness, and of its colour (`TABLE_CHROMA`), is table."""
+
+DARK_PAINT = 0.55
+"""Share of the usual dark level at which blobs are looked for again: real
+paint can be dark (a symbol value of 0.3), as dark against a light table as
+its tile at the usual level. Set on the realistic sets' paint
+(`tests/photo/synth_real.py`)."""
+
+HUGGED = 0.9
+"""Share of the band round a blob's outline that must be dark: tighter than
+the box's 0.8, since the band lies wholly on the tile. Set on the realistic
+sets' first moves, a lone tile turned about 45°."""
+
+FEW = 2
+"""Fewer symbols than the grid needs to know its step from them (a lone
+tile of a first move, or a photo about to be refused): there a few more
+passes cost little, and the cells round what they find are read anyway."""
+
+FAINT = 1.2
+"""The contrast over the dark around it a symbol needs in those passes: dark
+paint on a black tile (a symbol value of 0.3) is only about 1.7 times as
+bright as its tile once blur has spread its edge."""
+
+COLOURLESS = 0.5
+"""Share of a blob's light pixels without colour (saturation under
+`hues.GREY`) above which it is not paint but a lamp's reflection: glare
+whitens a tile and its symbol into one light blob, larger than a symbol and
+off its centre. Paint measures none. Set on the realistic sets' glare."""
+
 
 @dataclass
 class Blobs:
@@ -47,9 +109,8 @@ def find_blobs(img: np.ndarray) -> Blobs:
     first = _blobs_at(img, ratio, level)
     # Looked for again at half size where the photo is large: a symbol keeps
     # pixels enough, and the pass costs a quarter.
-    half = 2 if min(h, w) >= 800 and len(first.centres) and \
-        np.median(first.extents) >= 24 else 1
-    if half == 2:
+    if min(h, w) >= HALVE_FROM and len(first.centres) and \
+            np.median(first.extents) >= HALVED_SYMBOL:
         small = cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
         sratio = cv2.resize(ratio, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
         low = _blobs_at(small, sratio, level * DARK_PAINT)
@@ -63,11 +124,20 @@ def find_blobs(img: np.ndarray) -> Blobs:
         return first
     centres = np.concatenate([first.centres, low.centres[new]])
     extents = np.concatenate([first.extents, low.extents[new]])
-    if len(centres) >= 3:
-        typical = np.percentile(extents, 75)
-        keep = (extents >= 0.45 * typical) & (extents <= 2.2 * typical)
-        centres, extents = centres[keep], extents[keep]
-    return Blobs(centres, extents, first.dark)
+    keep = usual_size(extents)
+    return Blobs(centres[keep], extents[keep], first.dark)
+
+
+def usual_size(extents: np.ndarray) -> np.ndarray:
+    """For each blob, whether its extent is a symbol's in this photo: symbols
+    share one size within a photo (`SIZE_SPREAD` of the usual one, where at
+    least `SIZE_PEERS` were found); the specks of table between four tile
+    corners are far smaller."""
+    if len(extents) < SIZE_PEERS:
+        return np.ones(len(extents), bool)
+    typical = np.percentile(extents, 75)
+    low, high = SIZE_SPREAD
+    return np.asarray((extents >= low * typical) & (extents <= high * typical))
 
 
 def _not_found_yet(centres: np.ndarray, extents: np.ndarray, known: np.ndarray
@@ -78,10 +148,6 @@ def _not_found_yet(centres: np.ndarray, extents: np.ndarray, known: np.ndarray
         return np.ones(len(centres), bool)
     d = np.linalg.norm(centres[:, None] - known[None], axis=2)
     return np.asarray(d.min(axis=1) > 0.5 * np.maximum(extents, 4))
-
-
-DARK_PAINT = 0.55
-"""The lower level blobs are looked for at again, as a share of the usual."""
 
 
 def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
@@ -97,7 +163,7 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
     )
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
     ext = np.maximum(bw, bh)
-    keep = (area >= 16) & (area <= h * w * 0.01) & (ext >= 5)
+    keep = (area >= MIN_AREA) & (area <= h * w * 0.01) & (ext >= MIN_EXTENT)
     keep &= (np.minimum(bw, bh) * 3 >= ext) & (area * 6 >= bw * bh)
     keep[0] = False
     idx = np.flatnonzero(keep)
@@ -130,11 +196,7 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
         enclosed[loose] = _hugged(dark, labels, idx[loose], x0[loose], y0[loose],
                                   x1[loose], y1[loose], m[loose])
     idx = idx[enclosed & bright & ~_like_table(img, labels, n, idx, area)]
-    if idx.size >= 3:
-        # Symbols share one size within a photo; the specks of table between
-        # four tile corners are far smaller.
-        typical = np.percentile(ext[idx], 75)
-        idx = idx[(ext[idx] >= 0.45 * typical) & (ext[idx] <= 2.2 * typical)]
+    idx = idx[usual_size(ext[idx])]
     return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64), dark)
 
 
@@ -158,23 +220,6 @@ def _hugged(dark: np.ndarray, labels: np.ndarray, idx: np.ndarray, x0: np.ndarra
     return out
 
 
-HUGGED = 0.9
-"""Share of the band round a blob's outline that must be dark: tighter than
-the box's 0.8, since the band lies wholly on the tile."""
-
-
-FEW = 2
-"""Fewer symbols than the grid needs to know its step from them (a lone
-tile of a first move, or a photo about to be refused): there a few more
-passes cost little, and the cells round what they find are read anyway."""
-
-
-FAINT = 1.2
-"""The contrast over the dark around it a symbol needs in those passes: dark
-paint on a black tile (a symbol value of 0.3) is only about 1.7 times as
-bright as its tile once blur has spread its edge."""
-
-
 def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
     """Look again, at levels between the usual and the dark-paint one, for
     dark symbols when few were found. A lone dark symbol on a small tile is
@@ -184,7 +229,7 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
     paint. A candidate found only so must still show a square tile body
     (`grid._single_tile`) or lie a tile from another symbol (`grid._grow`)."""
     h, w = img.shape[:2]
-    f = 2 if min(h, w) >= 800 else 1
+    f = 2 if min(h, w) >= HALVE_FROM else 1
     small = img if f == 1 else cv2.resize(img, (w // f, h // f),
                                            interpolation=cv2.INTER_AREA)
     ratio = value_ratio(small, max(h, w) / f / 10)
@@ -207,18 +252,8 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
         centres = np.concatenate([centres, pts])
         extents = np.concatenate([extents, ext])
         faint = np.concatenate([faint, np.ones(len(pts), bool)])
-    if len(centres) >= 3:
-        typical = np.percentile(extents, 75)
-        keep = (extents >= 0.45 * typical) & (extents <= 2.2 * typical)
-        centres, extents, faint = centres[keep], extents[keep], faint[keep]
-    return Blobs(centres, extents, blobs.dark, faint)
-
-
-COLOURLESS = 0.5
-"""Share of a blob's light pixels without colour (saturation under
-`hues.GREY`) above which it is not paint but a lamp's reflection: glare
-whitens a tile and its symbol into one light blob, larger than a symbol and
-off its centre. Paint measures none."""
+    keep = usual_size(extents)
+    return Blobs(centres[keep], extents[keep], blobs.dark, faint[keep])
 
 
 def lamp_spots(img: np.ndarray, blobs: Blobs) -> np.ndarray:
@@ -276,6 +311,6 @@ def _like_table(img: np.ndarray, labels: np.ndarray, n: int, idx: np.ndarray,
     mean = sums / np.maximum(area, 1)[:, None]
     total = mean.sum(axis=1, keepdims=True) + 1e-6
     chroma = mean / total
-    near = np.abs(chroma[idx] - chroma[table]).sum(axis=1) < 0.06
-    level = np.abs(np.log((total[idx, 0] + 1) / (total[table, 0] + 1))) < 0.3
+    near = np.abs(chroma[idx] - chroma[table]).sum(axis=1) < TABLE_CHROMA
+    level = np.abs(np.log((total[idx, 0] + 1) / (total[table, 0] + 1))) < TABLE_LEVEL
     return cast(np.ndarray, near & level)

@@ -30,10 +30,21 @@ from .levels import (
 )
 from .symbols import CELL, edge_width, find_symbol
 
-GLARE = 0.04
-"""Share of a cell blown out (a channel at the sensor's top) that makes glare
-there: a tile under it may be misread, or missing from the reading."""
+SYMBOL_BODY = 0.5
+"""Share of a rim that is dark: a cell with a symbol found in it counts its
+rim at least this dark (glare can lighten a tile body); a cell is a tile
+from it with a symbol read (`Cell.is_tile`)."""
 
+FOUND_BODY = 0.3
+"""Share of a rim that is dark: a cell where the lattice found a symbol is
+looked at for it from this (elsewhere from `TILE_BODY`), as the symbol,
+found enclosed in dark, already vouches for a tile. Set on the renders'
+glare, which lightens a tile body."""
+
+GLARE = 0.04
+"""Share of a cell's pixels blown out (`levels.WHITE`) that makes glare
+there: a tile under it may be misread, or missing from the reading. Set on
+the renders' lamps and kept through the realistic sets' glare."""
 
 LIT = 0.9
 """Share of a cell's rim without colour that makes it lamp-lit where no
@@ -42,22 +53,21 @@ cloth under it keep their colour (no empty cell of the realistic sets'
 warm, cool, paint-shifted and first-move photos comes near it). Only on a
 table with colour (`TABLE_GREY`)."""
 
-
 TABLE_GREY = 0.3
-"""Share of the table's pixels without colour above which `LIT` is not
-used: the table is grey itself."""
-
+"""Share of the table's pixels without colour above which `LIT` is not used:
+the table is grey itself. Set on the held-out renderer's grey tables
+(`tests/photo/synth_alt.py`), where a grey rim was read as a lamp."""
 
 TILE_BODY = 0.75
-"""A cell's rim this dark vouches for a tile body, symbol read or not."""
-
+"""Share of a cell's rim that is dark: from this it vouches for a tile body,
+symbol read or not. Set on the renders; the realistic sets' dark tables keep
+their grain under it."""
 
 HALF_BODY = 0.55
 """A rim this dark (but under `TILE_BODY`, which vouches for a tile) is looked at
 for a painted symbol, not to read a tile from it but to warn: a tile whose
 body merges with a dark table at the photo's edge, or lies in a darker
 corner of the light, has a rim only partly darker than the level."""
-
 
 FAINT_BODY = 0.4
 """A rim this dark (but under `HALF_BODY`) is looked at for a painted symbol
@@ -117,7 +127,8 @@ class Cell:
     @property
     def is_tile(self) -> bool:
         """True when the cell shows a tile with a readable symbol."""
-        return self.body >= 0.5 and self.color is not None and self.mask is not None
+        return (self.body >= SYMBOL_BODY and self.color is not None
+                and self.mask is not None)
 
 
 def rectify(img: np.ndarray, grid: Grid, cells: tuple[int, int, int, int]
@@ -193,7 +204,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             if cell.glare >= GLARE:
                 body = cell.body = max(body, _lit_body(
                     grey[y:y + CELL, x:x + CELL], dark[y:y + CELL, x:x + CELL], rim))
-            if body >= (0.3 if (r, c) in grid.centres else TILE_BODY):
+            if body >= (FOUND_BODY if (r, c) in grid.centres else TILE_BODY):
                 _read_symbol(cell, rect, dark, x, y)
                 if cell.color is None and cell.glare >= GLARE:
                     # The lamp washed the tile grey, its symbol too light to
@@ -207,7 +218,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     px = cv2.perspectiveTransform(lattice, grid.homography)[0, 0]
                     cell.centre = (float(px[0]), float(px[1]))
                 if cell.color is not None:
-                    cell.body = max(body, 0.5)
+                    cell.body = max(body, SYMBOL_BODY)
                     cell.edge = edge_width(value[y:y + CELL, x:x + CELL])
             elif body >= FAINT_BODY:
                 probe = Cell(r, c, body)

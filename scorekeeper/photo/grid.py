@@ -36,12 +36,63 @@ from .levels import brightest_channel, filled
 
 __all__ = ["DETECT_SIDE", "Grid", "find_blobs", "find_grid", "halved", "refit"]
 
-DETECT_SIDE = 1600
-"""Long side of the image the symbols are looked for in."""
+HOMOGRAPHY_POINTS = 4
+"""Symbols a homography needs (`cv2.findHomography`); fewer fit an affine
+map or a line."""
 
+AFFINE_POINTS = 3
+"""Symbols an affine map goes through exactly (an L of three)."""
+
+TABLE_CONTRAST = 16
+"""8-bit levels: a table at least this much lighter than the tile body
+round a lone symbol shows the body's square (`_local_body`). Set on the
+realistic sets' dark tables, where the body joins the table's grain."""
+
+ON_LATTICE = 0.28
+"""Share of a step: a symbol up to this far from its lattice point is taken
+into the fit (`_refine`). Set on the renders when the reader was written."""
+
+BLUR_DARK = (0.02, 0.9)
+"""Share of the photo's pixels that are dark: between these, a photo with no
+symbol found may hold tiles blurred past reading (`BLUR_SHARP`); outside,
+it shows none."""
+
+BLUR_SHARP = 4.0
+"""Variance of the grey image's Laplacian: below this, a photo with no
+symbol found is too blurred (`blurred`), not without tiles. Set on the
+renders' blurred photos (tests/photo/test_photo_unreadable.py)."""
+
+DETECT_SIDE = 1600
+"""Pixels: the long side of the image the symbols are looked for in (larger
+photos are shrunk to it). Set on the renders (`tests/photo/synth.py`) when
+the reader was written."""
 
 MIN_PITCH = 14.0
-"""The smallest tile (pixels of the working image) that can still be read."""
+"""Pixels of the working image: the smallest tile step that can still be
+read; smaller is refused as `too_small`. Set on the renders when the reader
+was written (their smallest tiles are 30 px)."""
+
+SPOT = 1.5
+"""Times a symbol's usual extent: a lamp's spot up to this size lies on its
+symbol and may help fit the lattice (see `find_grid`); a larger one spreads
+past its tile. Set on the realistic sets' glare."""
+
+LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])
+"""Distances between cells of a square lattice, in steps, up to three."""
+
+GAP_FIT = 0.08
+"""Share of a lattice distance: how far a nearest-neighbour distance may lie
+from one of `LATTICE_GAPS` and count as it. Set on the realistic sets' small
+boards with a tile unread."""
+
+TWO_STEPS = 5.6
+"""A symbol's nearest neighbour up to this many of its extents away may be a
+step or two away: a symbol's box is no less than 0.36 of the step (rotated,
+in the benchmark's photos), so two steps are at most 5.6 extents. A first
+move whose middle symbols are too dark to find shows symbols two tiles
+apart; the grid found so is halved where tiles lie between
+(`reader._step_of_two`). (At 3.2 extents, small crisscrosses two tiles
+apart were no lattice at all: such first moves were refused.)"""
 
 
 @dataclass
@@ -72,19 +123,6 @@ def halved(grid: Grid) -> Grid:
                 frozenset(twice(key) for key in grid.faint), grid.symbol)
 
 
-SPOT = 1.5
-"""A lamp's spot up to this many times a symbol's size may help fit the
-lattice (see `find_grid`)."""
-
-
-LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])
-"""Distances between cells of a square lattice, in steps, up to three."""
-
-
-GAP_FIT = 0.08
-"""How far (as a share) a nearest-neighbour distance may lie from one of them."""
-
-
 def _lattice_step(nn: np.ndarray) -> float:
     """The lattice's step from the symbols' nearest-neighbour distances.
 
@@ -106,16 +144,6 @@ def _lattice_step(nn: np.ndarray) -> float:
         return median
     count, step = max((explained(float(c)), float(c)) for c in nn)
     return step if count > best else median
-
-
-TWO_STEPS = 5.6
-"""A symbol's nearest neighbour up to this many of its extents away may be a
-step or two away: a symbol's box is no less than 0.36 of the step (rotated,
-in the benchmark's photos), so two steps are at most 5.6 extents. A first
-move whose middle symbols are too dark to find shows symbols two tiles
-apart; the grid found so is halved where tiles lie between
-(`reader._step_of_two`). (At 3.2 extents, small crisscrosses two tiles
-apart were no lattice at all: such first moves were refused.)"""
 
 
 def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | None:
@@ -196,7 +224,7 @@ def _grow(pts: np.ndarray, pitch: float, angle: float
 def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
     """Fit lattice (col, row) -> pixels: a homography, or a similarity for a line."""
     cols, rows = src[:, 0], src[:, 1]
-    if len(src) >= 4 and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
+    if len(src) >= HOMOGRAPHY_POINTS and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
         h, _ = cv2.findHomography(src, dst, cv2.RANSAC, 0.25 * pitch)
         if h is not None and _sane(h, src, pitch):
             return h
@@ -204,7 +232,7 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
         a, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=0.25 * pitch)
         if a is not None:
             return np.vstack([a, [0, 0, 1]])
-    if len(src) == 3 and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
+    if len(src) == AFFINE_POINTS and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
         # An L of three (a small board, or one a lamp has split): the affine
         # map through the three. A line through them would take a step
         # along a row from a tile of the next row, off in length and turn.
@@ -212,11 +240,11 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
         return np.vstack([a, [0, 0, 1]])
     # A line (or one tile): the step along it, and the same step turned a
     # quarter (a photo from above is never mirrored).
-    if len(src) >= 2 and np.ptp(cols) >= np.ptp(rows):
+    if len(src) > 1 and np.ptp(cols) >= np.ptp(rows):
         step = np.polyfit(cols, dst, 1)[0]
         u = step
         v = np.array([-u[1], u[0]])
-    elif len(src) >= 2:
+    elif len(src) > 1:
         step = np.polyfit(rows, dst, 1)[0]
         v = step
         u = np.array([v[1], -v[0]])
@@ -320,7 +348,7 @@ def _local_body(img: np.ndarray, centre: tuple[float, float], ext: float
         return None
     body = float(np.percentile(near, 25))
     table = float(np.median(far))
-    if table - body < 16:
+    if table - body < TABLE_CONTRAST:
         return None
     dark = (v < body + 0.5 * (table - body)).astype(np.uint8)
     # Centre the window on the symbol for `_square_body`'s middle.
@@ -423,7 +451,7 @@ def _refine(hom: np.ndarray, pts: np.ndarray, src: np.ndarray, dst: np.ndarray,
         err = np.linalg.norm(lat - cell, axis=1)
         fitted: dict[tuple[int, int], int] = {}
         for k in np.argsort(err):
-            if err[k] > 0.28:
+            if err[k] > ON_LATTICE:
                 break
             key = (int(cell[k, 0]), int(cell[k, 1]))
             fitted.setdefault(key, k)
@@ -445,6 +473,6 @@ def _nothing_found(img: np.ndarray, blobs: Blobs) -> PhotoUnreadable:
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     sharp = float(cv2.Laplacian(grey, cv2.CV_32F).var())
     dark_share = float(blobs.dark.mean())
-    if 0.02 < dark_share < 0.9 and sharp < 4.0:
+    if BLUR_DARK[0] < dark_share < BLUR_DARK[1] and sharp < BLUR_SHARP:
         return PhotoUnreadable("blurred")
     return PhotoUnreadable("no_tiles")

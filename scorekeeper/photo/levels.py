@@ -14,6 +14,17 @@ from typing import cast
 import cv2
 import numpy as np
 
+SHRINK_FROM = 64
+"""Pixels: an image whose shorter side is at least this is measured at a
+quarter of its size (`value_ratio`), as the light round a tile changes
+slowly. Set on the renders (`tests/photo/synth.py`) when the reader was
+written; every smaller image is a single tile's window."""
+
+WHITE = 235
+"""8-bit level: a pixel with every channel at least this is blown out
+(glare); a bright yellow symbol tops one or two channels, never blue. Set
+with the glare warning, on the renders' lamps."""
+
 
 def brightest_channel(img: np.ndarray) -> np.ndarray:
     """Each pixel's brightest channel (HSV value), as uint8. NumPy's
@@ -35,7 +46,7 @@ def value_ratio(img: np.ndarray, radius: float, floor: bool = False) -> np.ndarr
     `floor`, relative to the darkest things near it too (glare lifts both)."""
     v = brightest_channel(img)
     h, w = v.shape
-    f = 4 if min(h, w) >= 64 else 1
+    f = 4 if min(h, w) >= SHRINK_FROM else 1
     small = cv2.resize(v, (max(1, w // f), max(1, h // f)),
                        interpolation=cv2.INTER_AREA)
     k = max(3, int(radius / f) | 1)
@@ -72,7 +83,3 @@ def filled(mask: np.ndarray) -> np.ndarray:
     out = np.zeros_like(mask)
     cv2.drawContours(out, contours, -1, 1, cv2.FILLED)
     return out
-
-
-WHITE = 235
-"""A pixel with every channel at least this is blown out (glare)."""

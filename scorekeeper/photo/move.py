@@ -25,8 +25,10 @@ from .rules import SIDES, bridged, doubtful_off_line, line_ends, one_attribute
 from .tiles import Cell, ReadTile, under_glare
 
 SURE_CONFLICT = 0.15
-"""A stored tile read otherwise with less confidence than this says nothing
-against where the board lies (a blurred symbol is not a drifted board)."""
+"""Confidence (0 to 1): a stored tile read otherwise with less confidence
+than this says nothing against where the board lies (a blurred symbol is not
+a drifted board). Set on the realistic sets' glare, a lamp over a stored
+tile."""
 
 
 def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],

@@ -32,14 +32,34 @@ from .register import Placement, register
 from .rules import by_the_rules
 from .tiles import Cell, ReadTile, mark_glare, name_tiles
 
+EMPTY = 0.25
+"""Share of a rim that is dark: a cell lighter than this shows table, and a
+stored tile the placement puts there counts against it (`register`). Set
+on the renders (`tests/photo/synth.py`) when the reader was written."""
+
 BLURRED = 0.165
 """Symbol edges wider than this share of a tile (median over the tiles) are too
 blurred to tell a starburst from a circle: the photo is refused, not guessed.
 Sharp photos measure 0.05–0.13 (the benchmark's blurriest small tiles)."""
 
-
 SMALL = 3
-"""Symbols found up to this many make a small board (see `_read`)."""
+"""Symbols: found up to this many, they make a small board, whose cells are
+read two cells out (see `_read`): a lamp over a tile at its end can hide the
+symbol there. Set on the realistic sets' glare."""
+
+SETTLED = 0.05
+"""Share of a step: a refit that moves no cell more than this reads nothing
+new (`_settled`), so the cells are not read again (a third of a phone
+photo's time)."""
+
+STEP_OF_TWO = 0.4
+"""A symbol's extent over the grid's step below which the step may be two
+tiles: symbols fill 50-80 % of a tile (rotated, their box no less than 0.36
+of the step in the benchmark's photos); two tiles apart, 28-34 %."""
+
+FEW_SYMBOLS = 3
+"""Symbols: up to this many, none of them may be a tile apart
+(`_step_of_two`). Set on the realistic sets' first moves of three."""
 
 
 def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
@@ -99,7 +119,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         raise PhotoUnreadable("no_tiles")
     if np.median([rd.cell.edge for rd in reads.values()]) > BLURRED:
         raise PhotoUnreadable("blurred")
-    empty = {key for key, cell in cells.items() if cell.body < 0.25}
+    empty = {key for key, cell in cells.items() if cell.body < EMPTY}
     clf = Classifier(variant.color_names, variant.shape_names)
     mark_glare(reads, cells)
     if _no_paint(reads):
@@ -143,11 +163,6 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     return placed_move(reads, cells, placement, board, clf, variant)
 
 
-SETTLED = 0.05
-"""A refit that moves no cell more than this share of a step reads nothing
-new (`_settled`)."""
-
-
 def _settled(before: Grid, after: Grid) -> bool:
     """True when reading the cells again on the refitted grid would read them
     as before: its window is the same, and no cell moved more than `SETTLED`
@@ -164,16 +179,6 @@ def _settled(before: Grid, after: Grid) -> bool:
     moved = cv2.perspectiveTransform(lattice, after.homography) - \
         cv2.perspectiveTransform(lattice, before.homography)
     return float(np.linalg.norm(moved[0], axis=1).max()) < SETTLED * before.pitch
-
-
-STEP_OF_TWO = 0.4
-"""A symbol's extent over the grid's step below which the step may be two
-tiles: symbols fill 50-80 % of a tile (rotated, their box no less than 0.36
-of the step in the benchmark's photos); two tiles apart, 28-34 %."""
-
-
-FEW_SYMBOLS = 3
-"""Up to this many symbols, none of them may be a tile apart."""
 
 
 def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],

@@ -20,20 +20,24 @@ import numpy as np
 
 from ..engine import Board, EngineError, Variant
 from .reading import PhotoReading, PhotoTile
-from .tiles import LOW_CONFIDENCE, Cell, ReadTile
+from .tiles import DOUBTFUL, Cell, ReadTile
 
 SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
 """The four cells beside a cell, (row, col) steps."""
 
-
 RULE_TRIES = 256
-"""Readings of the uncertain tiles tried against the rules, likeliest first."""
-
+"""Readings of the uncertain tiles tried against the rules, likeliest first
+(a count, for time: each is one engine check)."""
 
 RULE_READINGS = 4096
 """Readings of the uncertain tiles ranked to find those likeliest: every one
 of a hand of six with four kinds each (a variant's larger hand, the first
 of them)."""
+
+BREAKS_RULE = 0.5
+"""Confidence (0 to 1): a reading that breaks the move's shared attribute
+and is less sure than this takes the shared value (and is marked uncertain
+either way). Set on the renders."""
 
 
 def by_the_rules(reading: PhotoReading, stored: Sequence[tuple[int, int, str, str]],
@@ -88,17 +92,12 @@ def _allowed(board: Board, tiles: Sequence[PhotoTile]) -> bool:
     return True
 
 
-BREAKS_RULE = 0.5
-"""A reading that breaks the move's shared attribute and is less sure than
-this takes the shared value (and is marked uncertain either way)."""
-
-
 def one_attribute(new: list[tuple[Cell, ReadTile]]) -> None:
     """Tiles placed in one move share their colour or their shape (RULES §3):
     when their colours all differ, their shapes must agree, and the other way
     round. A doubtful reading that breaks this is read as the shared value; a
     clear one is left for the engine to refuse. Both are marked uncertain."""
-    if len(new) < 2:
+    if len(new) <= 1:
         return
     reads = [rd for _, rd in new]
     for attr, other in (("shape", "color"), ("color", "shape")):
@@ -117,7 +116,7 @@ def one_attribute(new: list[tuple[Cell, ReadTile]]) -> None:
             if conf < BREAKS_RULE:
                 setattr(rd, attr, shared)
             # Either misread or an illegal move: either way worth a look.
-            setattr(rd, f"{attr}_conf", min(conf, LOW_CONFIDENCE / 2))
+            setattr(rd, f"{attr}_conf", min(conf, DOUBTFUL))
     for attr, other in (("shape", "color"), ("color", "shape")):
         # One shape, so every colour differs (RULES §3.5, no duplicate tile):
         # two tiles read alike are one misread, and either may be it (a dark
@@ -128,7 +127,7 @@ def one_attribute(new: list[tuple[Cell, ReadTile]]) -> None:
         for rd in reads:
             if count[getattr(rd, other)] > 1:
                 setattr(rd, f"{other}_conf",
-                        min(getattr(rd, f"{other}_conf"), LOW_CONFIDENCE / 2))
+                        min(getattr(rd, f"{other}_conf"), DOUBTFUL))
 
 
 def line_ends(new: Collection[Cell]) -> list[tuple[Cell, Cell]]:

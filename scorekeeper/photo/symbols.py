@@ -23,13 +23,65 @@ from cv2.typing import MatLike
 from . import hues
 from .levels import WHITE, brightest_channel, filled
 
-CELL = 64
-"""Pixels per cell edge in the rectified grid."""
+MASK_MID = 127
+"""8-bit level: a mask drawn or warped with smoothed edges is set above
+this, half of full (255)."""
 
+MIN_PIXELS = 8
+"""Pixels: a mask with fewer is a speck, with no outline to measure."""
+
+MIN_CORE = 12
+"""Pixels: the fewest a symbol's colour is taken from; with fewer in its
+eroded core, from the whole symbol (small tiles), and under a lamp, none
+(`_lamp_free_colour`)."""
+
+LAMP_CONTRAST = 0.05
+"""Linear colourfulness (brightest channel less darkest): a symbol under a
+lamp at least this more colourful than its tile body is outlined on its
+colour (`_by_colour`). Set on the realistic sets' glare."""
+
+BODY_CONTRAST = 24
+"""8-bit levels: a cell's middle at least this much brighter than its tile
+body holds a symbol lighter than it (`_over_body`). Set on the realistic
+sets' dark paint."""
+
+COLOUR_CONTRAST = 16
+"""8-bit BGR distance: a cell's middle at least this far from its tile
+body's colour, beyond the body's own spread, holds a symbol unlike it in
+colour (`_unlike_body`). Set on the realistic sets' cool light."""
+
+CELL = 64
+"""Pixels per cell edge in the rectified grid: every symbol is found, and
+every mask compared, at this size. Set on the renders when the reader was
+written."""
 
 LIT_SHARE = 0.05
 """Share of a symbol's window lit grey (light, without colour) that shows a
-lamp's light beside it (`find_symbol`)."""
+lamp's light beside it (`find_symbol`). Set on the realistic sets' glare; on
+dark wood without it, the grey-free look found paint in the grain."""
+
+OWN_LEVEL = 0.3
+"""Share of the way from a symbol's tile body's brightness up to its own
+brightest where its outline is drawn for its shape. Set on the realistic
+sets' dark crisscrosses and starbursts, which blur filled out at the photo's
+level."""
+
+LAMP_LEVEL = 0.35
+"""Share of the way from a symbol's tile body's colourfulness up to its own
+where a symbol under a lamp is outlined (`_by_colour`). Set on the realistic
+sets' glare."""
+
+_LINEAR = ((np.arange(256) / 255.0) ** hues.GAMMA).astype(np.float32)
+"""Each 8-bit sRGB level in linear light (as `find_symbol` converts)."""
+
+_YY, _XX = np.mgrid[0:CELL, 0:CELL]
+
+_OUTER = np.hypot(_XX - (CELL - 1) / 2, _YY - (CELL - 1) / 2) > 0.36 * CELL
+"""The outer ring of a cell, beyond any symbol."""
+
+RADIUS = 0.19 * CELL
+"""Pixels: the root-mean-square radius every symbol mask is scaled to (0.19
+of a cell: a symbol's usual size in it)."""
 
 
 @dataclass
@@ -94,7 +146,7 @@ def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     centre = (float(mx.mean()) + wx0, float(my.mean()) + wy0)
     # Colour from the symbol's inside, away from edges blurred into black.
     core = cv2.erode(mask, np.ones((3, 3), np.uint8))
-    if core.sum() < 12:
+    if core.sum() < MIN_CORE:
         core = mask
     symbol = rect[wy0:wy1, wx0:wx1][core > 0]
     pix = symbol.astype(np.float32)
@@ -114,11 +166,6 @@ def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
             found.raw, found.lamp_free = lamp_free, True
         found.mask = _by_colour(rect, x, y, (wx0, wy0, wx1, wy1), found.mask)
     return found
-
-
-OWN_LEVEL = 0.3
-"""Where a symbol's outline is drawn for its shape: this share of the way from
-its tile body's brightness up to its own brightest."""
 
 
 def _own_level(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
@@ -151,15 +198,6 @@ def _outline(light: np.ndarray, x: int, y: int, window: tuple[int, int, int, int
     return mask
 
 
-LAMP_LEVEL = 0.35
-"""Where a symbol under a lamp is outlined on its colour alone (`_by_colour`):
-this share of the way from its tile body's colourfulness up to its own."""
-
-
-_LINEAR = ((np.arange(256) / 255.0) ** hues.GAMMA).astype(np.float32)
-"""Each 8-bit sRGB level in linear light (as `find_symbol` converts)."""
-
-
 def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, int],
                norm: np.ndarray) -> np.ndarray:
     """The symbol's shape outlined on its colourfulness alone (each pixel's
@@ -182,7 +220,7 @@ def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, in
     base = float(np.percentile(own[_OUTER], 25))
     q = CELL // 4
     top = float(np.percentile(own[q:CELL - q, q:CELL - q], 95))
-    if top - base < 0.05:
+    if top - base < LAMP_CONTRAST:
         return norm
     light = (chroma > base + LAMP_LEVEL * (top - base)).astype(np.uint8)
     mask = _outline(light, x, y, window)
@@ -201,7 +239,7 @@ def _lamp_free_colour(pix: np.ndarray) -> np.ndarray | None:
     off the white of the body around the symbol, as elsewhere, leaves the
     more the symbol lies under the lamp's middle: an orange read red.)"""
     pix = pix[pix.min(axis=1) < WHITE]
-    if len(pix) < 12:
+    if len(pix) < MIN_CORE:
         return None
     lin = _LINEAR[pix[:, ::-1]]
     low = lin.min(axis=1, keepdims=True)
@@ -247,7 +285,7 @@ def _over_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     base = float(np.median(body))
     q = CELL // 4
     top = float(np.percentile(cell_value[q:CELL - q, q:CELL - q], top_percent))
-    if top - base < 24:
+    if top - base < BODY_CONTRAST:
         return None
     return (value > base + share * (top - base)).astype(np.uint8)
 
@@ -268,13 +306,6 @@ def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
     return None
 
 
-_YY, _XX = np.mgrid[0:CELL, 0:CELL]
-
-
-_OUTER = np.hypot(_XX - (CELL - 1) / 2, _YY - (CELL - 1) / 2) > 0.36 * CELL
-"""The outer ring of a cell, beyond any symbol."""
-
-
 def _unlike_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                  window: tuple[int, int, int, int], light: np.ndarray) -> np.ndarray:
     """The pixels of a window clearly unlike the tile body of the cell at
@@ -293,7 +324,7 @@ def _unlike_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     q = CELL // 4
     top = float(np.percentile(far[y - wy0 + q:y - wy0 + CELL - q,
                                   x - wx0 + q:x - wx0 + CELL - q], 90))
-    if top - usual < 16:
+    if top - usual < COLOUR_CONTRAST:
         return light
     return cast(np.ndarray, (far > usual + 0.45 * (top - usual)).astype(np.uint8))
 
@@ -321,7 +352,7 @@ def normalise(mask: np.ndarray) -> np.ndarray | None:
     (its root-mean-square radius), so that symbols compare whatever the tile
     size, the perspective or the print's proportions; None for a speck."""
     m = cv2.moments(mask.astype(np.uint8), binaryImage=True)
-    if m["m00"] < 8:
+    if m["m00"] < MIN_PIXELS:
         return None
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     scale = RADIUS / math.sqrt((m["mu20"] + m["mu02"]) / m["m00"])
@@ -329,11 +360,7 @@ def normalise(mask: np.ndarray) -> np.ndarray | None:
                      [0, scale, CELL / 2 - scale * cy]])
     out = cv2.warpAffine(mask.astype(np.uint8) * 255, warp, (CELL, CELL),
                          flags=cv2.INTER_LINEAR)
-    return out > 127
-
-
-RADIUS = 0.19 * CELL
-"""The root-mean-square radius every symbol mask is scaled to."""
+    return out > MASK_MID
 
 
 def edge_width(value: np.ndarray) -> float:

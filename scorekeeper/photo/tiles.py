@@ -23,9 +23,17 @@ from .lessons import Taught
 Cell = tuple[int, int]
 """A cell of the photo's grid or of the board, (row, col)."""
 
-
 LOW_CONFIDENCE = 0.25
-"""Below this a read tile is worth a second look (the page marks it)."""
+"""Confidence (0 to 1): below this a read tile is worth a second look (the
+page marks it). Set when the reader was written; the benchmark counts
+confident wrong readings against it (none on the renders and realistic
+sets)."""
+
+DOUBTFUL = LOW_CONFIDENCE / 2
+"""The confidence, at most, of a reading something else makes doubtful
+(glare beside it, faint paint, a board lined up on few tiles, a move that
+breaks the rules as read): well under `LOW_CONFIDENCE`, whatever the
+overlaps said."""
 
 
 @dataclass
@@ -52,7 +60,7 @@ class ReadTile:
     def confidence(self) -> float:
         conf = min(self.color_conf, self.shape_conf)
         if self.glare or self.faint or self.loose:
-            conf = min(conf, LOW_CONFIDENCE / 2)
+            conf = min(conf, DOUBTFUL)
         return round(float(conf), 3)
 
     def likely(self, clf: Classifier) -> tuple[tuple[str, str], ...]:
@@ -109,7 +117,7 @@ def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier, anchors: dict[Cell,
             if measured[i][1] < hues.GREY:
                 # No paint is grey: a colourless "symbol" is something else
                 # (a tile body lighter than a dark table, a grid a tile off).
-                rd.color_conf = min(rd.color_conf, LOW_CONFIDENCE / 2)
+                rd.color_conf = min(rd.color_conf, DOUBTFUL)
         else:
             color = clf.color(rd.cell.color)
             rd.color, rd.color_conf = color.index, color.confidence

@@ -223,11 +223,11 @@ def _reading(*tiles: PhotoTile) -> PhotoReading:
 
 def test_s3_5_an_uncertain_tile_the_rules_refuse_as_read_takes_a_kind_they_allow(
         ) -> None:
-    # A blurred blue square read as a clover by 0.001 (glare #785): the row
+    # A blurred blue square read as a clover by 0.001 (in glare): the row
     # takes squares only.
     unsure = PhotoTile(0, 2, "blue", "clover", 0.05,
-                              (("blue", "clover"), ("blue", "square"),
-                               ("orange", "clover")))
+                       (("blue", "clover"), ("blue", "square"),
+                        ("orange", "clover")))
     tile, = rules.by_the_rules(_reading(unsure), SQUARES, engine.CLASSIC).tiles
     assert (tile.color, tile.shape) == ("blue", "square")
     # Still marked for the table to look at, the rules' choice first.
@@ -239,28 +239,28 @@ def test_s3_5_an_uncertain_tile_the_rules_refuse_as_read_takes_a_kind_they_allow
 def test_s3_5_a_sure_tile_or_an_allowed_reading_is_left_as_read() -> None:
     sure = PhotoTile(0, 2, "blue", "clover", 0.9)
     assert rules.by_the_rules(_reading(sure), SQUARES,
-                                engine.CLASSIC).tiles == (sure,)
+                              engine.CLASSIC).tiles == (sure,)
     allowed = PhotoTile(0, 2, "blue", "square", 0.05,
-                               (("blue", "square"), ("blue", "clover")))
+                        (("blue", "square"), ("blue", "clover")))
     assert rules.by_the_rules(_reading(allowed), SQUARES,
-                                engine.CLASSIC).tiles == (allowed,)
+                              engine.CLASSIC).tiles == (allowed,)
     # Nothing it may be fits: the reading stands, for the engine to refuse.
     none_fits = PhotoTile(0, 2, "blue", "clover", 0.05,
-                                 (("blue", "clover"), ("orange", "clover")))
+                          (("blue", "clover"), ("orange", "clover")))
     assert rules.by_the_rules(_reading(none_fits), SQUARES,
-                                engine.CLASSIC).tiles == (none_fits,)
+                              engine.CLASSIC).tiles == (none_fits,)
 
 
 def test_s3_5_the_rules_weigh_the_whole_move_likeliest_first() -> None:
     # Two uncertain tiles: only the second one's runner-up makes a line of
     # squares; the first keeps its reading.
     first = PhotoTile(0, 2, "blue", "square", 0.1,
-                             (("blue", "square"), ("blue", "diamond")))
+                      (("blue", "square"), ("blue", "diamond")))
     second = PhotoTile(0, 3, "purple", "circle", 0.1,
-                              (("purple", "circle"), ("orange", "circle"),
-                               ("purple", "square")))
+                       (("purple", "circle"), ("orange", "circle"),
+                        ("purple", "square")))
     tiles = rules.by_the_rules(_reading(first, second), SQUARES,
-                                 engine.CLASSIC).tiles
+                               engine.CLASSIC).tiles
     assert [(t.color, t.shape) for t in tiles] == [("blue", "square"),
                                                   ("purple", "square")]
 
@@ -268,15 +268,15 @@ def test_s3_5_the_rules_weigh_the_whole_move_likeliest_first() -> None:
 @pytest.mark.parametrize("order", [1, -1])
 def test_s3_5_of_two_tiles_read_alike_the_less_sure_one_takes_its_runner_up(
         order: int) -> None:
-    # A first move's red and orange crisscrosses, both read orange (first
-    # move #987): the line cannot hold one tile twice, and either runner-up
+    # A first move's red and orange crisscrosses, both read orange (a
+    # realistic first move): the line cannot hold one tile twice, and either runner-up
     # makes it legal. The red was the less sure of the two, whichever comes
     # first in the line.
     red = PhotoTile(0, 0, "orange", "crisscross", 0.03,
-                           (("orange", "crisscross"), ("red", "crisscross")))
+                    (("orange", "crisscross"), ("red", "crisscross")))
     orange = PhotoTile(0, 1, "orange", "crisscross", 0.08,
-                              (("orange", "crisscross"), ("red", "crisscross")))
+                       (("orange", "crisscross"), ("red", "crisscross")))
     tiles = rules.by_the_rules(_reading(*[red, orange][::order]), [],
-                                 engine.CLASSIC).tiles
+                               engine.CLASSIC).tiles
     got = {t.col: t.color for t in tiles}
     assert got == {0: "red", 1: "orange"}
