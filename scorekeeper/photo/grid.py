@@ -36,6 +36,16 @@ from .levels import brightest_channel, filled
 
 __all__ = ["DETECT_SIDE", "Grid", "find_blobs", "find_grid", "halved", "refit"]
 
+DETECT_SIDE = 1600
+"""Pixels: the long side of the image the symbols are looked for in (larger
+photos are shrunk to it). Set on the renders (`tests/photo/synth.py`) when
+the reader was written."""
+
+MIN_PITCH = 14.0
+"""Pixels of the working image: the smallest tile step that can still be
+read; smaller is refused as `too_small`. Set on the renders when the reader
+was written (their smallest tiles are 30 px)."""
+
 HOMOGRAPHY_POINTS = 4
 """Symbols a homography needs (`cv2.findHomography`); fewer fit an affine
 map or a line."""
@@ -61,16 +71,6 @@ BLUR_SHARP = 4.0
 """Variance of the grey image's Laplacian: below this, a photo with no
 symbol found is too blurred (`blurred`), not without tiles. Set on the
 renders' blurred photos (tests/photo/test_photo_unreadable.py)."""
-
-DETECT_SIDE = 1600
-"""Pixels: the long side of the image the symbols are looked for in (larger
-photos are shrunk to it). Set on the renders (`tests/photo/synth.py`) when
-the reader was written."""
-
-MIN_PITCH = 14.0
-"""Pixels of the working image: the smallest tile step that can still be
-read; smaller is refused as `too_small`. Set on the renders when the reader
-was written (their smallest tiles are 30 px)."""
 
 SPOT = 1.5
 """Times a symbol's usual extent: a lamp's spot up to this size lies on its

@@ -23,6 +23,11 @@ from cv2.typing import MatLike
 from . import hues
 from .levels import WHITE, brightest_channel, filled
 
+CELL = 64
+"""Pixels per cell edge in the rectified grid: every symbol is found, and
+every mask compared, at this size. Set on the renders when the reader was
+written."""
+
 MASK_MID = 127
 """8-bit level: a mask drawn or warped with smoothed edges is set above
 this, half of full (255)."""
@@ -49,11 +54,6 @@ COLOUR_CONTRAST = 16
 """8-bit BGR distance: a cell's middle at least this far from its tile
 body's colour, beyond the body's own spread, holds a symbol unlike it in
 colour (`_unlike_body`). Set on the realistic sets' cool light."""
-
-CELL = 64
-"""Pixels per cell edge in the rectified grid: every symbol is found, and
-every mask compared, at this size. Set on the renders when the reader was
-written."""
 
 LIT_SHARE = 0.05
 """Share of a symbol's window lit grey (light, without colour) that shows a
