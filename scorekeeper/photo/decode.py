@@ -6,10 +6,7 @@ import cv2
 import numpy as np
 
 from .errors import PhotoUnreadable
-from .header import MAX_BYTES, MAX_PIXELS, MAX_WHOLE_PIXELS, MIN_SIDE, checked_size
-
-__all__ = ["decode", "checked_size", "MAX_BYTES", "MAX_PIXELS", "MAX_WHOLE_PIXELS",
-           "MIN_SIDE", "WORK_SIDE"]
+from .header import checked_size
 
 CHANNELS = 3
 """Colour channels of a decoded photo (BGR)."""
