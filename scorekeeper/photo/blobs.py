@@ -45,6 +45,12 @@ smallest readable tile, `grid.MIN_PITCH`, has about 40). Set on the renders."""
 MIN_EXTENT = 5
 """Pixels: the least side of a blob's box that may be a symbol."""
 
+MAX_AREA = 0.25
+"""Share of the photo: the most a symbol may cover. A photo cropped tight
+round a line of four tiles gives each symbol about 4 % of it, one round a
+lone tile up to a quarter (`tests/photo/test_photo_phone.py`); at 1 %, the
+share of a board in its table, such photos found no symbol at all."""
+
 TABLE_CHROMA = 0.06
 """rg chromaticity (sum of both differences): a blob nearer than this to the
 largest light region's colour, and as bright (`TABLE_LEVEL`), is the table
@@ -163,7 +169,7 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
     )
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
     ext = np.maximum(bw, bh)
-    keep = (area >= MIN_AREA) & (area <= h * w * 0.01) & (ext >= MIN_EXTENT)
+    keep = (area >= MIN_AREA) & (area <= h * w * MAX_AREA) & (ext >= MIN_EXTENT)
     keep &= (np.minimum(bw, bh) * 3 >= ext) & (area * 6 >= bw * bh)
     keep[0] = False
     idx = np.flatnonzero(keep)

@@ -41,6 +41,10 @@ looked at for it from this (elsewhere from `TILE_BODY`), as the symbol,
 found enclosed in dark, already vouches for a tile. Set on the renders'
 glare, which lightens a tile body."""
 
+CUT_SHOWN = 0.25
+"""Share of a cell's rim: a cell the photo's edge cuts shows a tile body
+only where at least this much of its rim is inside the photo."""
+
 GLARE = 0.04
 """Share of a cell's pixels blown out (`levels.WHITE`) that makes glare
 there: a tile under it may be misread, or missing from the reading. Set on
@@ -189,7 +193,14 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             x = (c - c0 + 1) * CELL
             y = (r - r0 + 1) * CELL
             if seen[y:y + CELL, x:x + CELL].mean() < 0.9 * 255:
-                continue  # partly outside the photo: unknown, not empty
+                # Partly outside the photo: unknown, not empty; a tile body
+                # where it shows, as when the photo is cropped tight round
+                # the tiles, may hold a tile of the move (a warning).
+                cut = _cut_body(seen[y:y + CELL, x:x + CELL] > 0,
+                                dark[y:y + CELL, x:x + CELL], rim)
+                if cut >= TILE_BODY:
+                    out[(r, c)] = Cell(r, c, cut)
+                continue
             body = float(dark[y:y + CELL, x:x + CELL][rim].mean())
             cell = Cell(r, c, body)
             out[(r, c)] = cell
@@ -242,6 +253,16 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                             cell.probe = lit
     _less_flare(out)
     return out
+
+
+def _cut_body(inside: np.ndarray, dark: np.ndarray, rim: np.ndarray) -> float:
+    """Share of the part of a cell's rim inside the photo that is dark, for a
+    cell the photo's edge cuts; 0 where too little of it shows
+    (`CUT_SHOWN`)."""
+    shown = rim & inside
+    if shown.sum() < CUT_SHOWN * rim.sum():
+        return 0.0
+    return float(dark[shown].mean())
 
 
 def _beside_lamp(blown: np.ndarray, i: int, j: int) -> bool:
