@@ -41,13 +41,21 @@ class ReadTile:
     """One tile read in the photo's own grid."""
 
     cell: GridCell
+    """The cell it was read from, with its symbol."""
     color: int = 0
+    """Its colour, an index into the classifier's colours."""
     shape: int = 0
+    """Its shape, an index into the classifier's shapes."""
     color_conf: float = 0.0
+    """How sure its colour is, 0 (a toss-up) to 1."""
     shape_conf: float = 0.0
+    """How sure its shape is, 0 (a toss-up) to 1."""
     color_scores: np.ndarray | None = None
+    """How well it fits each colour, higher better (for its runners-up)."""
     shape_scores: np.ndarray | None = None
+    """How well it fits each shape, higher better (for its runners-up)."""
     hue: float = 0.0
+    """Its symbol's hue, degrees (what the table learns from)."""
     glare: bool = False
     """Glare on or beside the symbol: its reading may be wrong."""
     faint: bool = False
@@ -58,6 +66,8 @@ class ReadTile:
 
     @property
     def confidence(self) -> float:
+        """How sure the reading is: the lower of colour and shape, at most
+        `DOUBTFUL` where glare, faint paint or a loose board make it so."""
         conf = min(self.color_conf, self.shape_conf)
         if self.glare or self.faint or self.loose:
             conf = min(conf, DOUBTFUL)
