@@ -5,7 +5,10 @@ Takes the detection image (BGR, at most `grid.DETECT_SIDE` a side); gives
 `Blobs`: each candidate's centre and extent, the dark mask they were found
 in, and which were found only as faint paint; and which blobs are a lamp's
 colourless spot rather than paint. The lattice (`grid`) is grown over them.
-Owns `DARK_PAINT`, `HUGGED`, `FEW`, `FAINT`, `COLOURLESS`.
+Its thresholds, named at its top: `HALVE_FROM`, `HALVED_SYMBOL`,
+`SIZE_PEERS`, `SIZE_SPREAD`, `MIN_AREA`, `MIN_EXTENT`, `MAX_AREA`,
+`TABLE_CHROMA`, `TABLE_LEVEL`, `DARK_PAINT`, `HUGGED`, `FEW`, `FAINT` and
+`COLOURLESS`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Stage 2, cut cells: the grid rectified to squares, and what each cell shows.
+"""Cut cells: the grid rectified to squares, and what each cell shows.
 
 The grid is warped to squares of CELL pixels. A cell holds a tile when its rim
 is dark (a tile body); the symbol is the light blob nearest the middle. Its
@@ -8,7 +8,8 @@ it; its shape is its mask, moved to the middle and scaled to one size.
 Takes the working image and its `Grid`; gives a `Cell` per square near the
 tiles: how dark its rim is (a tile body), how much of it a lamp blew out,
 and the symbol found in it (`symbols`), its colour less the light glare
-adds. Owns `GLARE`, `LIT`, `TABLE_GREY`, `TILE_BODY`, `HALF_BODY`,
+adds. Its thresholds, named at its top: `SYMBOL_BODY`, `FOUND_BODY`,
+`CUT_SHOWN`, `GLARE`, `LIT`, `TABLE_GREY`, `TILE_BODY`, `HALF_BODY` and
 `FAINT_BODY`.
 """
 

@@ -8,6 +8,10 @@ in any quarter turn. Once the photo is matched to the stored board, every
 stored tile seen is a labelled example in this very light and print: colours
 are corrected by the light's colour (per-channel gains fitted to them) and
 compared with their medians, and shapes are overlaid on theirs too.
+
+Its thresholds, named at its top: `TAUGHT_APART`, `TAUGHT_BAND`,
+`PROTOTYPE_TILES`, `FOUR_FOLD`, `ARMS`, `LEAD`, `SHARP_PITCH`, `FIT`,
+`THIN_FIT`, `ROUND_FIT` and `DOUBT`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Stage 1, find the tiles' lattice: the grid of tile centres and its homography.
+"""Find the tiles' lattice: the grid of tile centres and its homography.
 
 A Qwirkle tile is a black square with one coloured symbol in its middle, so the
 symbols' centres are the tile centres. They are found as light blobs enclosed by
@@ -6,11 +6,12 @@ dark (the tile body); a lattice is grown over them from neighbour to neighbour
 (which follows a slanted photo's changing scale), and a homography from lattice
 coordinates to the photo is fitted to every centre the lattice explains.
 
-Takes the working image (BGR, `decode`); gives a `Grid`: the homography
-from lattice (col, row) to pixels, the step between tiles, each found
-symbol's cell and centre. Raises `PhotoUnreadable` when no tile, a tile too
-small, or only blur is found. Owns `DETECT_SIDE`, `MIN_PITCH`, `SPOT`,
-`GAP_FIT`, `TWO_STEPS` and the lattice's own tolerances.
+Takes the working image (BGR, `decode`); gives a `Grid`: the homography from
+lattice (col, row) to pixels, the step between tiles, each found symbol's
+cell and centre. Raises `PhotoUnreadable` when no tile, a tile too small, or
+only blur is found. Its thresholds, named at its top: `MIN_PITCH`,
+`TABLE_CONTRAST`, `ON_LATTICE`, `BLUR_DARK`, `BLUR_SHARP`, `SPOT`, `GAP_FIT`
+and `TWO_STEPS`.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ brightness every stage shares.
 
 Takes a BGR image (uint8); gives each pixel's brightest or darkest channel,
 its brightness over the brightest (and darkest) things near it, the level
-below which a pixel is a tile body, and which pixels are blown out.
-Owns `WHITE`.
+below which a pixel is a tile body, and which pixels are blown out. Its
+thresholds, named at its top: `SHRINK_FROM` and `WHITE`.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ needs.
 Takes the tiles read, the cells and the `register.Placement` on the stored
 board (none for a first move); gives the `PhotoReading`, or raises
 `PhotoUnreadable` when too few stored tiles match, too many tiles are new,
-or the new ones do not form one line joined to the board. Owns
-`SURE_CONFLICT`.
+or the new ones do not form one line joined to the board. Its thresholds,
+named at its top: `SURE_CONFLICT`.
 """
 
 from __future__ import annotations

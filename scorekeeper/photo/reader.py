@@ -2,12 +2,11 @@
 
 Takes the photo's bytes, the stored board and the variant; gives the
 `PhotoReading` (`read_move`). Decodes it (`decode`), finds the tiles'
-lattice (`grid`), cuts the cells and finds each symbol (`cells`,
-`symbols`), names their colours and shapes (`tiles`), lines the grid up
-with the stored board (`register`), sorts the move out of it (`move`) and
-checks it against the rules (`rules`). Owns the thresholds of the passes
-that read the cells again: `BLURRED`, `SMALL`, `SETTLED`, `STEP_OF_TWO`,
-`FEW_SYMBOLS`.
+lattice (`grid`), cuts the cells and finds each symbol (`cells`, `symbols`),
+names their colours and shapes (`tiles`), lines the grid up with the stored
+board (`register`), sorts the move out of it (`move`) and checks it against
+the rules (`rules`). Its thresholds, named at its top: `EMPTY`, `BLURRED`,
+`SMALL`, `SETTLED`, `STEP_OF_TWO` and `FEW_SYMBOLS`.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
-"""Stage 6, check the move against the rules (RULES §3): what the new tiles
+"""Check the move against the rules (RULES §3): what the new tiles
 read may be, given that one move is one line sharing one attribute.
 
 Takes the tiles read (`tiles.ReadTile`, or the `PhotoReading` made of them)
 and the stored board; gives the reading the rules allow: doubtful readings
 that break the move's shared attribute take the shared one, and where the
 rules refuse the move as read, the likeliest reading among its uncertain
-tiles' `likely` kinds that they allow. Owns `BREAKS_RULE`, `RULE_TRIES`,
-`RULE_READINGS`.
+tiles' `likely` kinds that they allow. Its thresholds, named at its top:
+`BREAKS_RULE`, `RULE_TRIES` and `RULE_READINGS`.
 """
 
 from __future__ import annotations

@@ -1,13 +1,14 @@
-"""Stage 3, find each symbol: in a cell of the rectified grid, the symbol's
+"""Find each symbol: in a cell of the rectified grid, the symbol's
 mask and its colour as seen.
 
 Takes the rectified grid (BGR, `cells.rectify`), its tile-body mask and one
 cell's corner; gives a `Symbol`: its centre, its mask moved to the middle
 and scaled to one size (what `classify` names), its median colour and that
-of the tile body round it (what `hues` names). Dark paint, paint unlike
-its body only in colour, and a symbol under a lamp are each looked for
-their own way. Owns `CELL`, `LIT_SHARE`, `OWN_LEVEL`, `LAMP_LEVEL`,
-`RADIUS`.
+of the tile body round it (what `hues` names). Dark paint, paint unlike its
+body only in colour, and a symbol under a lamp are each looked for their own
+way. Its thresholds, named at its top: `MIN_PIXELS`, `MIN_CORE`,
+`LAMP_CONTRAST`, `BODY_CONTRAST`, `COLOUR_CONTRAST`, `LIT_SHARE`,
+`OWN_LEVEL`, `LAMP_LEVEL` and `RADIUS`.
 """
 
 from __future__ import annotations

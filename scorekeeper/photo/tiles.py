@@ -1,11 +1,12 @@
-"""Stages 4 and 5, name each symbol's colour and shape: the tiles read, and
+"""Name each symbol's colour and shape: the tiles read, and
 how sure each reading is.
 
 Takes the cells read as tiles (`cells.Cell`), the photo's classifier and
 what the table was taught; gives a `ReadTile` per tile: its colour named
-with the photo's other symbols (`hues`), its shape (`classify`), each with
-a confidence and its runners-up. What makes a tile unsure is said here
-(`ReadTile.confidence`). Owns `LOW_CONFIDENCE`.
+with the photo's other symbols (`hues`), its shape (`classify`), each with a
+confidence and its runners-up. What makes a tile unsure is said here
+(`ReadTile.confidence`). Its thresholds, named at its top: `LOW_CONFIDENCE`
+and `DOUBTFUL`.
 """
 
 from __future__ import annotations
