@@ -280,3 +280,19 @@ def test_s3_5_of_two_tiles_read_alike_the_less_sure_one_takes_its_runner_up(
                                engine.CLASSIC).tiles
     got = {t.col: t.color for t in tiles}
     assert got == {0: "red", 1: "orange"}
+
+
+def test_a_set_of_eight_colours_is_read_by_its_paint() -> None:
+    # The hues of the classic six are named in their order round the colour
+    # wheel (hues.py); pink and brown have no place there, so a variant of
+    # seven or eight colours names each symbol by the paint it is nearest
+    # (classify.Classifier.color), learnt from the stored tiles the photo
+    # shows.
+    stored = [(0, 0, "pink", "circle"), (0, 1, "brown", "circle"),
+              (0, 2, "red", "circle"), (1, 0, "pink", "square"),
+              (2, 0, "pink", "diamond")]
+    move = [(3, 0, "pink", "starburst"), (4, 0, "pink", "clover")]
+    reading = read_move(photo_of(stored + move, tile_px=70), stored,
+                        engine.Variant(colors=8))
+    assert [t[:4] for t in reading.tiles] == move
+    assert reading.matched == len(stored)
