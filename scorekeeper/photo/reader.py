@@ -198,6 +198,16 @@ def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],
     again = read_cells(img, half, margin)
     if all((cell := again.get(key)) is not None and cell.is_tile for key in between):
         return half, again
+    if all((cell := again.get(key)) is not None and cell.body < EMPTY
+           for key in between) and \
+            all((cell := again.get((2 * r, 2 * c))) is not None and cell.is_tile
+                for r, c in keys):
+        # Table between each two: the tiles lie apart (a first move laid with
+        # gaps). Cells two tiles wide took the table's grain round a tile for
+        # tiles of their own; read at the tiles' size and kept at the
+        # lattice's step, the tiles are the line they make.
+        return grid, {(r // 2, c // 2): cell for (r, c), cell in again.items()
+                      if r % 2 == 0 and c % 2 == 0}
     return grid, cells
 
 
