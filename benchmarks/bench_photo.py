@@ -7,6 +7,8 @@ Run from the repository root:
     python benchmarks/bench_photo.py --count 200 --runs 5
     python benchmarks/bench_photo.py --sets real --start 40 --count 80 --runs 1
                                                 # photos 40..119: not tuned on
+    python benchmarks/bench_photo.py --sets none --real DIR --teach-first
+                                                # real photos of real games
 
 Two fixed, seeded sets of synthetic photos of real corpus positions (the board
 after move k-1 plus move k; a random game and k per photo):
@@ -26,12 +28,20 @@ Reported: whole moves exactly right (every new tile's cell, colour and shape,
 nothing more, nothing refused), tiles right, both by tile-size and slant band;
 refusals by reason; median seconds per photo (the median over runs of each
 run's median); peak RSS.
+
+`--real DIR` (or the environment's SCOREKEEPER_REAL_PHOTOS) also reads a
+folder of real photos of real games, annotated (`real_photos.py`: the format,
+the cases, right / unsure / confident wrong / refused), at full size on one
+core, with the load; `--fix` corrects an annotation as the folder's
+`corrections` file would; `--teach-first` reads every game again after its
+first photo taught the reader its set.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -321,59 +331,45 @@ def phone(runs: int) -> None:
           f"{' '.join(f'{x:.1f}' for x in __import__('os').getloadavg())}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--examples", type=Path,
-                        help="save three example photos and readings here, then stop")
-    parser.add_argument("--quick", action="store_true", help="20 photos a set, 1 run")
-    parser.add_argument("--count", type=int, default=100, help="photos per set")
-    parser.add_argument("--start", type=int, default=0,
-                        help="first photo's index: --start 40 --count 80 reads photos "
-                             "40..119, a sample apart from the 0..39 tuned on")
-    parser.add_argument("--runs", type=int, default=3, help="timing runs per set")
-    parser.add_argument("--sets", choices=("all", "renders", "real"), default="all",
-                        help="the two renderers, the realistic conditions, or both")
-    parser.add_argument("--only", help="one set or condition by name")
-    parser.add_argument("--phone", action="store_true",
-                        help="time one 1 MB phone photo of real tiles, then stop")
-    parser.add_argument("--misses", action="store_true",
-                        help="list every reading that was not right")
-    parser.add_argument("--worker", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.worker:
-        worker(args.worker, args.count, args.start)
-        return
-    if args.examples:
-        examples(args.examples)
-        return
-    if args.phone:
-        phone(args.runs)
-        return
-    count, runs = (20, 1) if args.quick else (args.count, args.runs)
-    from photo import synth_real
+def run_real(folder: Path, fixes: list[str], taught: bool) -> list[dict]:
+    """Read a folder of real photos in a fresh subprocess (`real_photos`)."""
+    command = [sys.executable, __file__, "--worker-real", str(folder),
+               *(f"--fix={fix}" for fix in fixes)]
+    proc = subprocess.run(command + (["--teach-first"] if taught else []),
+                          capture_output=True, text=True, check=True, cwd=ROOT)
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
 
-    names = {"all": [*SETS, *synth_real.CONDITIONS], "renders": list(SETS),
-             "real": list(synth_real.CONDITIONS)}[args.sets]
-    if args.only:
-        names = [args.only]
-    for name in names:
-        start = time.perf_counter()
-        ensure_photos(name, count, args.start)
-        print(f"[{name}: {count} photos ready in {time.perf_counter() - start:.0f} s]",
-              file=sys.stderr)
-    results = {}
-    rows_of: dict[str, list[dict]] = {}
-    for name in names:
-        medians, peaks, first = [], [], None
-        for _ in range(runs if name in SETS else 1):
-            rows, peak = run_set(name, count, args.start)
-            first = first or rows
-            medians.append(statistics.median(r["seconds"] for r in rows))
-            peaks.append(peak)
-        results[name] = (score(name, count, first, args.start), medians, max(peaks),
-                         max(r["seconds"] for r in first))
-        rows_of[name] = first
-    print(f"\n## Photo reading: {count} photos per set (from #{args.start}), "
+
+def real(folder: Path, fixes: list[str], teach_first: bool, misses: bool) -> None:
+    """Print the real photos' table: each game as it comes, and taught."""
+    import real_photos
+
+    print(f"\n## Real photos: {folder.name} ({len(real_photos.cases(folder, fixes))}"
+          " cases, full size, one core)\n")
+    print("| set | right | unsure | confident wrong | refused | median s/photo "
+          "| max s | load before / after |")
+    print("|---|---|---|---|---|---|---|---|")
+    for taught in (False, True) if teach_first else (False,):
+        before = " ".join(f"{x:.1f}" for x in os.getloadavg())
+        rows = run_real(folder, fixes, taught)
+        after = " ".join(f"{x:.1f}" for x in os.getloadavg())
+        got = real_photos.summary(rows)
+        n = int(got["cases"])
+        how = "taught by its first photo" if taught else "as it comes"
+        name = f"{folder.name}/: {how}"
+        print(f"| {name} | {pct(got['right'], n)} | {got['unsure']} "
+              f"| {got['confident wrong']} | {got['refused']} | {got['median']:.2f} "
+              f"| {got['max']:.2f} | {before} / {after} |")
+        for row in rows if misses else ():
+            if row["kind"] != "right":
+                print(f"  {row['photo']} ({'move' if row['new'] else 'nothing new'}): "
+                      f"{row['kind']}, want {row['want']} got {row['got']} "
+                      f"refused {row['reason']}")
+
+
+def _table(results: dict, count: int, start: int, runs: int) -> None:
+    """Print the synthetic sets' tables."""
+    print(f"\n## Photo reading: {count} photos per set (from #{start}), "
           f"{runs} run(s)\n")
     print("| set | whole moves right | confident wrong | wrong, flagged | refused "
           "| tiles right | right but uncertain | median s/photo (runs) | max s "
@@ -405,6 +401,81 @@ def main() -> None:
     for name, (acc, *_) in results.items():
         refused = ", ".join(f"{k} {v}" for k, v in sorted(acc["refused"].items()))
         print(f"refused ({name}): {refused or 'none'}")
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=Path,
+                        help="save three example photos and readings here, then stop")
+    parser.add_argument("--quick", action="store_true", help="20 photos a set, 1 run")
+    parser.add_argument("--count", type=int, default=100, help="photos per set")
+    parser.add_argument("--start", type=int, default=0,
+                        help="first photo's index: --start 40 --count 80 reads photos "
+                             "40..119, a sample apart from the 0..39 tuned on")
+    parser.add_argument("--runs", type=int, default=3, help="timing runs per set")
+    parser.add_argument("--sets", choices=("all", "renders", "real", "none"),
+                        default="all",
+                        help="the two renderers, the realistic conditions, both, "
+                             "or none (--real alone)")
+    parser.add_argument("--only", help="one set or condition by name")
+    parser.add_argument("--phone", action="store_true",
+                        help="time one 1 MB phone photo of real tiles, then stop")
+    parser.add_argument("--misses", action="store_true",
+                        help="list every reading that was not right")
+    parser.add_argument("--real", type=Path,
+                        default=os.environ.get("SCOREKEEPER_REAL_PHOTOS") or None,
+                        help="also read this folder of annotated real photos "
+                             "(real_photos.py; default $SCOREKEEPER_REAL_PHOTOS)")
+    parser.add_argument("--fix", action="append", default=[],
+                        help="correct an annotation: '<game>_NN row col row col'")
+    parser.add_argument("--teach-first", action="store_true",
+                        help="read each real game again, taught by its first photo")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--worker-real", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, args.count, args.start)
+        return
+    if args.worker_real:
+        import real_photos
+
+        real_photos.worker(args.worker_real, args.fix, args.teach_first)
+        return
+    if args.examples:
+        examples(args.examples)
+        return
+    if args.phone:
+        phone(args.runs)
+        return
+    count, runs = (20, 1) if args.quick else (args.count, args.runs)
+    from photo import synth_real
+
+    names = {"all": [*SETS, *synth_real.CONDITIONS], "renders": list(SETS),
+             "real": list(synth_real.CONDITIONS), "none": []}[args.sets]
+    if args.only:
+        names = [args.only]
+    for name in names:
+        start = time.perf_counter()
+        ensure_photos(name, count, args.start)
+        print(f"[{name}: {count} photos ready in {time.perf_counter() - start:.0f} s]",
+              file=sys.stderr)
+    results = {}
+    rows_of: dict[str, list[dict]] = {}
+    for name in names:
+        medians, peaks, first = [], [], None
+        for _ in range(runs if name in SETS else 1):
+            rows, peak = run_set(name, count, args.start)
+            first = first or rows
+            medians.append(statistics.median(r["seconds"] for r in rows))
+            peaks.append(peak)
+        results[name] = (score(name, count, first, args.start), medians, max(peaks),
+                         max(r["seconds"] for r in first))
+        rows_of[name] = first
+    if results:
+        _table(results, count, args.start, runs)
+    if args.real:
+        real(args.real, args.fix, args.teach_first, args.misses)
+    elif args.sets == "none":
+        print("no real photos: pass --real DIR or set SCOREKEEPER_REAL_PHOTOS")
     if args.misses:
         for name in results:
             for i, (case, row) in enumerate(zip(_cases(name, count, args.start),

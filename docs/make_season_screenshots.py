@@ -1,5 +1,7 @@
 """The season's screenshots in docs/screenshots/: the season page
-(season-390x844.png, season-1920x1080.png), two club nights of one season,
+(season-390x844.png, season-1920x1080.png), its roster as the organiser of
+one of its nights sees it (season-roster-390x844.png), its TV view
+(season-tv-1920x1080.png), two club nights of one season,
 each with tables played to their end, the standings by placement; a third
 night's Swiss round (swiss-WxH.png: its first round played, the second
 suggested) and the table cards of the round started from it (cards-WxH.png).
@@ -77,6 +79,9 @@ for players, order in round_one:
 client.patch(f"/api/events/{february['id']}", json={"season": season["id"]},
              headers={"X-Event-Token": february["edit_token"]})
 present = "\n".join(name for players, _order in round_one for name in players)
+client.post(f"/api/seasons/{season['id']}/roster", json={"add": [
+    "Chloé", "Bram", "Sofia", "Daan", "Emma", "Finn", "Gijs", "Hanna", "Ivo",
+    "Jorien"]}, headers={"X-Event-Token": february["edit_token"]})
 
 
 def shoot(page: Any, name: str) -> None:
@@ -136,6 +141,19 @@ with sync_playwright() as p:
                       ".getBoundingClientRect().top + scrollY - 56)")
         shoot(page, f"swiss-{w}x{h}.png")
         page.context.close()
+    page = sized(browser, *SIZES[0])
+    organise(page)
+    page.goto(f"{base}/seasons/{season['id']}?scoring=placement&lang=en#roster")
+    page.wait_for_load_state("networkidle")
+    page.evaluate("window.scrollTo(0, document.getElementById('roster')"
+                  ".getBoundingClientRect().top + scrollY - 56)")
+    shoot(page, "season-roster-390x844.png")
+    page.context.close()
+    page = sized(browser, *SIZES[1])
+    page.goto(f"{base}/seasons/{season['id']}/tv?scoring=placement&lang=en")
+    page.wait_for_load_state("networkidle")
+    shoot(page, "season-tv-1920x1080.png")
+    page.context.close()
     # Round two starts; both sizes show its cards.
     page = sized(browser, *SIZES[0])
     organise(page)

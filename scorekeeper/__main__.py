@@ -19,8 +19,12 @@ from . import config, serve
 from .formats import backup
 from .net import allowed_hosts, proxy_network, reachable_url, urls
 from .store import snapshots
-from .store.backup import PROGRESS_EVERY, iter_stored_games, restore_backup
-from .store.events import events_for_backup
+from .store.backup import (
+    PROGRESS_EVERY,
+    club_for_backup,
+    iter_stored_games,
+    restore_backup,
+)
 
 _T = TypeVar("_T")
 
@@ -265,14 +269,14 @@ def backup_command(out: str | None) -> int:
     try:
         with app.app_context():
             if target == "-":
-                for piece in backup.stream(games(), stamp, events_for_backup):
+                for piece in backup.stream(games(), stamp, club_for_backup):
                     sys.stdout.write(piece)
                 sys.stdout.flush()
             else:
                 partial = Path(target + ".part")
                 fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    for piece in backup.stream(games(), stamp, events_for_backup):
+                    for piece in backup.stream(games(), stamp, club_for_backup):
                         handle.write(piece)
                 os.replace(partial, target)
     except OSError as exc:

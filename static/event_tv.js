@@ -80,7 +80,8 @@
       var name = el("th", "", r.name);
       name.setAttribute("scope", "row");
       row.appendChild(name);
-      row.appendChild(el("td", "", String(r.wins)));
+      // A season scored by placement or share ranks by value: shown for wins.
+      row.appendChild(el("td", "", String(next.valued ? r.value : r.wins)));
       row.appendChild(el("td", "", String(r.points)));
       body.appendChild(row);
     });

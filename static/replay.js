@@ -109,14 +109,15 @@
     });
     list.hidden = !facts.lines.length;
   }
-  /* "(excluded, not ranked)" after the name of a player out of the game. */
-  function showOut(holder, out) {
-    if (!holder || !!holder.firstChild === out) { return; }
+  /* "(excluded, not ranked)" or "(left the game, not ranked)" after the name
+     of a player out of the game ("" for one in play). */
+  function showOut(holder, why) {
+    if (!holder || holder.textContent.trim() === (why && "(" + why + ")")) { return; }
     holder.textContent = "";
-    if (out) {
+    if (why) {
       var small = document.createElement("small");
       small.className = "out";
-      small.textContent = "(" + words.out + ")";
+      small.textContent = "(" + why + ")";
       holder.appendChild(document.createTextNode(" "));
       holder.appendChild(small);
     }
@@ -131,7 +132,8 @@
       tr.classList.toggle("excluded", out);
       tr.toggleAttribute("data-excluded", out);
       text(tr.querySelector("[data-star]"), winner ? " ★" : "");
-      showOut(tr.querySelector("[data-out]"), out);
+      showOut(tr.querySelector("[data-out]"),
+              facts.left.indexOf(seat) >= 0 ? words.left : out ? words.out : "");
       text(tr.querySelector("[data-total]"), String(facts.scores[seat]));
       text(tr.querySelector("[data-qwirkles]"), String(facts.qwirkles[seat]));
     });

@@ -112,6 +112,7 @@
       card.querySelector("[data-tv-total]").textContent = p.score;
       card.classList.toggle("current", p.current);
       card.classList.toggle("excluded", p.excluded);
+      /** @type {HTMLElement} */ (card.querySelector("[data-tv-left]")).hidden = !p.left;
       if (p.current) { card.setAttribute("aria-current", "true"); } else { card.removeAttribute("aria-current"); }
     });
     document.querySelector("[data-tv-turn]").textContent = next.turn_line;

@@ -33,8 +33,10 @@ def test_creating_a_game_answers_201_with_the_state_and_an_edit_token(
     assert isinstance(state["edit_token"], str) and len(state["edit_token"]) >= 16
     assert state["status"] == "active"
     assert state["players"] == [
-        {"name": "Ann", "score": 0, "hand": 6, "qwirkles": 0, "excluded": False},
-        {"name": "Bob", "score": 0, "hand": 6, "qwirkles": 0, "excluded": False},
+        {"name": "Ann", "score": 0, "hand": 6, "qwirkles": 0, "excluded": False,
+         "left": False},
+        {"name": "Bob", "score": 0, "hand": 6, "qwirkles": 0, "excluded": False,
+         "left": False},
     ]
     assert state["options"] == {"move_seconds": None, "on_illegal": "retry",
                                 "on_timeout": "none", "penalty_points": 5}

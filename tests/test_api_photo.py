@@ -22,7 +22,7 @@ from photo import synth, synth_real
 from photo.helpers import BOARD, MOVE, PLAIN, cat_scene, photo_of, png
 
 from scorekeeper import i18n, text
-from scorekeeper.photo import REASONS
+from scorekeeper.photo import REASONS, hues
 from scorekeeper.store import photo_lessons
 from scorekeeper.web import photo_upload
 
@@ -450,10 +450,13 @@ def test_a_corrected_move_teaches_what_the_players_confirmed(table: Table) -> No
     read_tiles(game, real_photo(FIRST_ORANGE + TABLE_MOVES[1], seed=3))
     with table.client.application.app_context():
         mine, everywhere = photo_lessons.lessons(game.id)
-    kinds = {(what, name): n for what, name, n, _, _ in mine}
+    kinds = {(what, name): n for what, name, n, *_ in mine}
     assert kinds == {("color", "orange"): 3, ("shape", "circle"): 1,
                      ("shape", "square"): 1, ("shape", "diamond"): 1}
-    assert {(what, name): n for what, name, n, _, _ in everywhere} == kinds
+    assert {(what, name): n for what, name, n, *_ in everywhere} == kinds
+    # Each confirmed tile's paint is measured too: orange paint, not white.
+    (orange,) = [row for row in mine if row[0] == "color"]
+    assert orange[5] == 3 and orange[6] / orange[5] > hues.PAINT
 
 
 def test_an_uncertain_tile_carries_its_likely_kinds_best_first(table: Table) -> None:

@@ -112,19 +112,22 @@ def test_a_backup_carries_each_nights_season_and_choice(
     event, _games = evening(client)
     season = client.post("/api/seasons", json={"name": "Winter"}).get_json()
     assert client.patch(f"/api/events/{event['id']}", json={
-        "season": season["id"], "count_ended": False}).status_code == 200
+        "season": season["id"], "count_ended": False, "count_leavers": False,
+    }).status_code == 200
     document = json.loads(client.get("/api/backup").data)
     [night] = document["events"]
     assert night["season"] == "Winter" and night["count_ended"] is False
+    assert night["count_leavers"] is False
     fresh = as_admin(make_app(tmp_path / "fresh.sqlite3").test_client())
     assert restore(fresh, document).status_code == 200
     after = fresh.get("/api/events/1").get_json()
-    assert after["count_ended"] is False
+    assert after["count_ended"] is False and after["count_leavers"] is False
     assert fresh.get(f"/api/seasons/{after['season']}").get_json()["name"] == "Winter"
     # A night of an older backup (no season, no choice) counts every game.
-    for key in ("season", "count_ended"):
+    for key in ("season", "count_ended", "count_leavers"):
         del night[key]
     older = as_admin(make_app(tmp_path / "older.sqlite3").test_client())
     assert restore(older, document).status_code == 200
     plain = older.get("/api/events/1").get_json()
     assert plain["season"] is None and plain["count_ended"] is True
+    assert plain["count_leavers"] is True

@@ -316,7 +316,8 @@ def test_the_upgrade_to_unreused_night_ids_keeps_every_game_at_its_night(
         "DROP TABLE event_rounds; DROP TABLE seasons; DROP TABLE deleted_events;"
         "DELETE FROM sqlite_sequence WHERE name = 'events';"
         "DELETE FROM _sqlite_migrations WHERE name IN"
-        " ('m810_event_ids_never_reused', 'm840_club_organiser');"
+        " ('m810_event_ids_never_reused', 'm840_club_organiser',"
+        " 'm880_leavers');"
         "COMMIT;"
     )
     conn.close()

@@ -154,6 +154,30 @@ def test_a_season_adds_its_nights_together(client: FlaskClient) -> None:
     assert client.get("/api/seasons/999").status_code == 404
 
 
+@pytest.mark.parametrize("scoring", ["wins", "placement", "share"])
+def test_a_merged_player_counts_as_one_in_the_season(
+    client: FlaskClient, scoring: str,
+) -> None:
+    # "Chloe" at one night and "Chloé" at the next are two rows until the
+    # admin merges them; then one row, as if every game had been written so.
+    season = client.post("/api/seasons", json={"name": "Spring"}).get_json()
+    finals = []
+    for day, players in (("2026-12-04", ["Chloe", "Bob"]),
+                         ("2026-12-11", ["Bob", "Chloé", "Cy"])):
+        night = new_event(client, day, date=day)
+        client.patch(f"/api/events/{night['id']}", json={"season": season["id"]},
+                     headers={"X-Event-Token": night["edit_token"]})
+        finals.append(final_of(client, played_out(client, night, players).id))
+    url = f"/api/seasons/{season['id']}?scoring={scoring}"
+    before = client.get(url).get_json()["standings"]
+    assert {r["name"] for r in before} >= {"Chloe", "Chloé"}
+    assert client.post("/admin/merge", data={"from": "Chloe", "into": "Chloé"}
+                       ).status_code == 302
+    merged = [{**f, "names": ["Chloé" if n == "Chloe" else n for n in f["names"]]}
+              for f in finals]
+    check(client.get(url).get_json()["standings"], expected(merged, scoring))
+
+
 def test_a_seasons_best_nights_alone_count() -> None:
     def night(*scores: tuple[str, int]) -> list[list[engine.Seat]]:
         return [[engine.Seat(name.lower(), name, score) for name, score in scores]]

@@ -136,6 +136,7 @@ def test_running_totals_per_round_count_the_end_bonus() -> None:
     class M:
         def __init__(self, player: int, score: int, end_bonus: int = 0) -> None:
             self.player, self.score, self.end_bonus = player, score, end_bonus
+            self.mover = player
 
     moves = [M(1, 4), M(0, 3), M(1, 5), M(0, 2, 6)]
     assert chart.running_totals(moves, 2) == [[0, 3, 11], [0, 4, 9]]

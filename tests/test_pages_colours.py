@@ -14,7 +14,9 @@ from conftest import fresh_database, make_app, new_game, token_of
 from flask import Flask
 from flask.testing import FlaskClient
 from photo.teaching import APART, FAR_SHIFTED, IN_A_ROW, photo, six
+from photo.white import WHITE_FOR_PURPLE
 
+from scorekeeper.photo.lessons import Taught
 from scorekeeper.store import photo_lessons
 from scorekeeper.web import photo_upload
 
@@ -94,7 +96,7 @@ def test_teaching_once_makes_a_new_games_first_photo_read_the_real_paint(
     assert kept.status_code == 302
     with app.app_context():
         rows = photo_lessons.installation_colors()
-    assert sorted(name for _, name, _, _, _ in rows) == sorted(
+    assert sorted(name for _, name, *_ in rows) == sorted(
         ["red", "orange", "yellow", "green", "blue", "purple"])
 
     # A new game: an empty board, no stored tile to anchor its colours.
@@ -113,7 +115,7 @@ def test_teaching_again_replaces_the_colours_and_forgetting_clears_them(
     with app.app_context():
         rows = photo_lessons.installation_colors()
     # Replaced, not added to: each colour counts as one teaching's examples.
-    assert len(rows) == 6 and all(count == 3 for _, _, count, _, _ in rows)
+    assert len(rows) == 6 and all(count == 3 for _, _, count, *_ in rows)
     forgot = client.post(f"/games/{game}/colours/forget")
     assert forgot.status_code == 302
     with app.app_context():
@@ -217,3 +219,22 @@ def test_each_teaching_refusal_has_its_own_sentence_in_every_language(
         assert "2" in said["teach_unread"], lang
         counts.add(said["teach_count"])
     assert len(counts) == 5  # each language its own
+
+
+def test_a_set_whose_sixth_colour_is_white_is_taught_and_kept(
+        client: FlaskClient, app: Flask) -> None:
+    game = new_game(client, "Ann", "Bob")
+    response = send_teaching(client, game, photo(six(APART, 1), 1, 0.0,
+                                                 WHITE_FOR_PURPLE))
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200, html
+    assert named(html, "data-colours-read") == [
+        "red", "orange", "yellow", "green", "blue", "purple"]
+    # The white swatch is grey, without a hue: it has none to show.
+    purple = html.split("data-colours-read", 1)[1].split('data-color="purple"', 1)[1]
+    assert "°" not in purple.split("</li>", 1)[0]
+    assert client.post(f"/games/{game}/colours/keep").status_code == 302
+    with app.app_context():
+        taught = Taught.from_rows(photo_lessons.installation_colors())
+    assert set(taught.pale()) == {"purple"}
+    assert set(taught.hues()) == {"red", "orange", "yellow", "green", "blue"}

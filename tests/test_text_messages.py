@@ -142,6 +142,8 @@ def other_errors() -> list[engine.EngineError]:
     finished = record_for(
         {"colors": 3, "copies": 1, "hand_size": 6}, [{"type": "pass"}] * 2
     )
+    left = engine.Game(players=3)
+    left.leave(2)                                 # Cy left: cannot leave again
     errors: list[tuple[Callable[[], object], type[engine.EngineError]]] = [
         (lambda: board.legal_cells("pink", "circle"), engine.IllegalMove),
         (lambda: board.legal_cells("red", "heart"), engine.IllegalMove),
@@ -173,6 +175,13 @@ def other_errors() -> list[engine.EngineError]:
          engine.BadInput),
         (lambda: engine.Game().push({"type": "penalty", "reason": "timeout",
                                      "seconds": 3}), engine.BadInput),
+        (lambda: engine.Game().push({"type": "leave", "player": 2}), engine.BadInput),
+        (lambda: engine.Game().push({"type": "leave", "player": 0, "seconds": 3}),
+         engine.BadInput),
+        (lambda: left.leave(2), engine.IllegalMove),
+        (lambda: engine.from_record({
+            **engine.to_record(engine.Game(players=3), ["Ann", "Bob", "Cy"]),
+            "moves": [{"player": 2, "type": "leave"}] * 2}), engine.RecordError),
         (lambda: engine.Options.from_dict([]), engine.BadInput),
         (lambda: engine.Options.from_dict({"clock": 30}), engine.BadInput),
         (lambda: engine.Options(move_seconds=5), engine.BadInput),

@@ -23,9 +23,11 @@ ILLEGAL_MOVE_CODES: frozenset[str] = frozenset({
     "trade_not_allowed", "first_move_too_small",
     # Table discipline (CONTRACT §10): a penalty this table does not give.
     "no_penalty",
+    # A player who leaves (RULES §7.5): a seat already out of play.
+    "not_in_play",
 })
-"""The illegal-move codes of CONTRACT §7, the move limit, two for Qwirkle Cubes and
-one for table discipline (§10)."""
+"""The illegal-move codes of CONTRACT §7, the move limit, two for Qwirkle Cubes,
+one for table discipline (§10) and one for a player who leaves."""
 
 RECORD_ERROR_CODES: frozenset[str] = frozenset({
     "bad_record", "out_of_turn", "score_mismatch", "final_mismatch",

@@ -87,6 +87,13 @@ class Position:
     """How the game ended, when step is the last move of a finished game."""
     excluded: frozenset[int] = frozenset()
     """Seats out of the game by then (RULES §7)."""
+    left: frozenset[int] = frozenset()
+    """Those of them whose players left (RULES §7.5)."""
+
+
+def _leavers(moves: Iterable[Move]) -> frozenset[int]:
+    """Return the seats that left the game in these moves (RULES §7.5)."""
+    return frozenset(move.player for move in moves if move.type == "leave")
 
 
 class Game:
@@ -286,6 +293,7 @@ class Game:
             current_player=state.current,
             final=state.final,
             excluded=state.excluded,
+            left=_leavers(self.moves[:step]),
         )
 
     def replayed_to(self, step: int) -> Game:
@@ -303,8 +311,11 @@ class Game:
 
     def _first_move_next(self) -> bool:
         """Return whether the game's first move is still to come: no move yet, or
-        only penalties (a player who lost the first turn leaves it to the next)."""
-        return not self.board and all(move.type == "penalty" for move in self.moves)
+        only penalties and leaves (a player who lost the first turn leaves it to
+        the next)."""
+        return not self.board and all(
+            move.type in ("penalty", "leave") for move in self.moves
+        )
 
     def _check_running(self) -> _State:
         state = self._states[-1]
@@ -585,12 +596,9 @@ class Game:
             changed[seat] += score
             scores = tuple(changed)
         elif consequence is Consequence.EXCLUDE:
-            # The hand goes back into the bag; the score stays on the sheet.
-            excluded = excluded | {seat}
-            bag += hands[seat]
-            hands = tuple(0 if s == seat else n for s, n in enumerate(hands))
-            if self.players - len(excluded) == 1:
-                final = Final(scores, None, EndReason.EXCLUDED, tuple(sorted(excluded)))
+            hands, bag, excluded, final = self._out_of_play(
+                state, seat, EndReason.EXCLUDED
+            )
         move = Move(
             seat, "penalty", (), 0, score, reason=Reason(reason).value,
             consequence=consequence.value,
@@ -605,6 +613,56 @@ class Game:
         )
         return move
 
+    def _out_of_play(
+        self, state: _State, seat: int, reason: EndReason
+    ) -> tuple[tuple[int, ...], int, frozenset[int], Final | None]:
+        """Return the hands, bag, seats out of play and final once seat leaves
+        play (RULES §7.3, §7.5): the hand goes back into the bag, the score stays
+        on the sheet, and with one player left in play the game ends for
+        `reason`, with no end bonus."""
+        excluded = state.excluded | {seat}
+        bag = state.bag + state.hands[seat]
+        hands = tuple(0 if s == seat else n for s, n in enumerate(state.hands))
+        final = None
+        if self.players - len(excluded) == 1:
+            final = Final(state.scores, None, reason, tuple(sorted(excluded)))
+        return hands, bag, excluded, final
+
+    def check_leave(self, seat: object) -> int:
+        """Return the seat of a player who may leave the game now (RULES §7.5);
+        BadInput for no seat of this game, IllegalMove `not_in_play` for a seat
+        already out of play, `game_over` once the game has ended."""
+        self._check_running()
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise BadInput("leave_player", {"last": self.players - 1, "value": seat})
+        if seat in self._states[-1].excluded:
+            raise IllegalMove("not_in_play", None, {"player": seat + 1})
+        return seat
+
+    def leave(self, seat: object) -> Move:
+        """Record that the player at `seat` leaves the running game and return
+        the move (RULES §7.5): any seat in play may leave, in turn or not; the
+        others play on, and the turn passes on only if it was the leaver's."""
+        seat = self.check_leave(seat)
+        state = self._states[-1]
+        hands, bag, excluded, final = self._out_of_play(state, seat, EndReason.LEFT)
+        current = state.current
+        if current == seat:
+            current = self._next_seat(seat, excluded)
+        move = Move(seat, "leave")
+        self.moves.append(move)
+        # Tiles went back into the bag: "every player passed in turn" starts again.
+        self._states.append(
+            _State(state.scores, hands, bag, 0, final, state.qwirkles, current,
+                   excluded)
+        )
+        return move
+
+    @property
+    def left(self) -> frozenset[int]:
+        """Seats whose players left the game (RULES §7.5), a part of `excluded`."""
+        return _leavers(self.moves)
+
     def push(self, move: MoveInput | Mapping[str, object]) -> Move:
         """Record a move given as a record dict (CONTRACT §5, §10), read by
         parse.parse_move, or as the MoveInput it reads; 'player' and 'score'
@@ -616,6 +674,8 @@ class Game:
             return self.trade(move.count, move.seconds)
         if move.type == "pass":
             return self.pass_turn(move.seconds)
+        if move.type == "leave":
+            return self.leave(move.player)
         return self.penalty(str(move.reason))
 
     def pop(self) -> Move:

@@ -161,6 +161,11 @@ MESSAGES: dict[str, Template] = {
     "no_penalty_timeout": N_(
         "This table gives no penalty for running out of thinking time."
     ),
+    # -- a player who leaves (RULES §7.5) --
+    "not_in_play": N_(
+        "Player %(player)d is out of the game already: only a player in play can"
+        " leave."
+    ),
     # -- malformed input (a ValueError, never a rule) --
     "variant_system": N_("variant system must be one of %(systems)s, not %(value)s"),
     "variant_range": N_(
@@ -194,7 +199,8 @@ MESSAGES: dict[str, Template] = {
     "move_not_object": N_("a move must be an object with a 'type'"),
     "move_trade_count": N_("a trade needs a whole-number 'count'"),
     "move_type": N_(
-        "a move's type is 'place', 'trade', 'pass' or 'penalty', not %(value)s"
+        "a move's type is 'place', 'trade', 'pass', 'penalty' or 'leave', not"
+        " %(value)s"
     ),
     "move_seconds": N_(
         "a move's seconds (thinking time) must be a whole number from 0 to"
@@ -204,6 +210,10 @@ MESSAGES: dict[str, Template] = {
         "a penalty's reason is 'illegal' or 'timeout', not %(value)s"
     ),
     "penalty_seconds": N_("a penalty carries no thinking time (seconds)"),
+    "leave_seconds": N_("a leave carries no thinking time (seconds)"),
+    "leave_player": N_(
+        "a leave's player must be a seat from 0 to %(last)d, not %(value)s"
+    ),
     "close_reason": N_(
         "a game is closed as 'ended' or 'abandoned', not %(value)s"
     ),

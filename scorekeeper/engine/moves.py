@@ -17,12 +17,13 @@ path that adds moves (API, forms, import, restore, correction) stops here."""
 
 @dataclass(frozen=True)
 class Move:
-    """One turn: a placing move, a trade, a pass or a penalty (RULES §7)."""
+    """One turn: a placing move, a trade, a pass or a penalty (RULES §7), or a
+    player leaving the game (RULES §7.5), which is no turn of theirs."""
 
     player: int
-    """Seat of the player who moved."""
+    """Seat of the player who moved (or left)."""
     type: str
-    """'place', 'trade', 'pass' or 'penalty'."""
+    """'place', 'trade', 'pass', 'penalty' or 'leave'."""
     tiles: tuple[Placement, ...] = ()
     """The tiles placed (placing moves only), in the order given."""
     count: int = 0
@@ -44,6 +45,12 @@ class Move:
     def excludes(self) -> bool:
         """Whether this move took its player out of the game."""
         return self.consequence == Consequence.EXCLUDE
+
+    @property
+    def mover(self) -> int | None:
+        """The seat whose turn this move was; None for a leave, which is no
+        turn (RULES §7.5): move_rounds keeps it in the round under way."""
+        return None if self.type == "leave" else self.player
 
     @property
     def qwirkles(self) -> int:
@@ -104,16 +111,17 @@ def move_record(
     return data
 
 
-def move_rounds(movers: Iterable[int]) -> list[int]:
-    """Return the round of each move, from 1, given the seat that made each: a
-    round is one turn of every seat in play, so a new one starts when a seat
-    that has moved in it moves again (with nobody excluded, every `players`
-    moves)."""
+def move_rounds(movers: Iterable[int | None]) -> list[int]:
+    """Return the round of each move, from 1, given the seat that made each
+    (Move.mover): a round is one turn of every seat in play, so a new one starts
+    when a seat that has moved in it moves again (with nobody excluded, every
+    `players` moves); a move that is no turn (None) is in the round under way."""
     rounds: list[int] = []
     number, seen = 1, set[int]()
     for seat in movers:
         if seat in seen:
             number, seen = number + 1, set()
-        seen.add(seat)
+        if seat is not None:
+            seen.add(seat)
         rounds.append(number)
     return rounds

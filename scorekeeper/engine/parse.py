@@ -43,7 +43,7 @@ class MoveInput:
     """A move as read from a record or a request, before the game judges it."""
 
     type: str
-    """"place", "trade", "pass" or "penalty"."""
+    """"place", "trade", "pass", "penalty" or "leave"."""
     tiles: Sequence[Placement] = ()
     """The tiles of a place move."""
     count: int = 0
@@ -52,6 +52,9 @@ class MoveInput:
     """Why a penalty is given: "illegal" or "timeout"."""
     seconds: int | None = None
     """The thinking time the move carried, in whole seconds."""
+    player: object = None
+    """The seat that leaves (a leave only: any seat, not the current one's);
+    the game checks it."""
 
 
 def parse_tile(item: object, as_list: bool = False) -> Placement:
@@ -130,7 +133,8 @@ def thinking_time(raw: str | None) -> int | None:
 
 def parse_move(raw: object) -> MoveInput:
     """Read a move of a record or a request (CONTRACT §5, §10); 'player' and
-    'score' are a record's, checked by records.from_record."""
+    'score' are a record's, checked by records.from_record, except a leave's
+    'player', the seat that leaves (RULES §7.5)."""
     if type(raw) is MoveInput:
         return raw
     if not isinstance(raw, dict | Mapping):
@@ -153,4 +157,8 @@ def parse_move(raw: object) -> MoveInput:
         if reason not in (Reason.ILLEGAL, Reason.TIMEOUT):
             raise BadInput("penalty_reason", {"value": reason})
         return MoveInput("penalty", reason=str(reason))
+    if kind == "leave":
+        if "seconds" in raw:
+            raise BadInput("leave_seconds")
+        return MoveInput("leave", player=raw.get("player"))
     raise BadInput("move_type", {"value": kind})

@@ -36,9 +36,10 @@ def write_record(
     }
     if options is not None and not options.is_default:
         data["options"] = options.to_dict()
-    if not moves:
+    if not moves or moves[0].get("type") == "leave":
         # The starter is the first move's player; before any move the record
-        # has to say it, or an exported new game would come back starting at 0.
+        # has to say it, or an exported new game would come back starting at 0
+        # (a leave is anyone's, RULES §7.5).
         data["first_player"] = first_player
     data["moves"] = list(moves)
     data["final"] = final.to_dict() if final is not None else None
@@ -93,7 +94,7 @@ def from_record(record: object) -> tuple[Game, list[str]]:
             {"count": len(moves), "max": MAX_MOVES},
         )
     first = record.get("first_player", 0)
-    if moves and isinstance(moves[0], dict):
+    if moves and isinstance(moves[0], dict) and moves[0].get("type") != "leave":
         first = moves[0].get("player", first)
         if "first_player" in record and first != record["first_player"]:
             raise RecordError(
@@ -120,7 +121,8 @@ def from_record(record: object) -> tuple[Game, list[str]]:
                 "bad_record", "record_move_not_object", {"number": number}, number
             )
         player = move.get("player", game.current_player)
-        if player != game.current_player:
+        # A player leaves in anyone's turn (RULES §7.5): the game checks the seat.
+        if player != game.current_player and move.get("type") != "leave":
             raise RecordError(
                 "out_of_turn", "record_out_of_turn",
                 {"number": number, "value": player, "current": game.current_player},

@@ -23,6 +23,8 @@ class EndReason(StrEnum):
     """Every player passed in turn; no bonus."""
     EXCLUDED = "excluded"
     """Every player but one was excluded (RULES §7); no bonus."""
+    LEFT = "left"
+    """Every player but one left the game (RULES §7.5); no bonus."""
     ENDED = "ended"
     """The table ended the game before its end: scored as it stood; no bonus."""
     ABANDONED = "abandoned"

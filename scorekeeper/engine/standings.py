@@ -30,6 +30,16 @@ class Seat:
     name: str
     score: int
     excluded: bool = False
+    """Out of play when the game ended: excluded (RULES §7.3) or left (§7.5)."""
+    left: bool = False
+    """The player left the game (RULES §7.5); excluded is true too."""
+
+
+def counted_seats(seats: Sequence[Seat], count_leavers: bool = True) -> list[Seat]:
+    """Return the seats a game counts in the standings (CONTRACT §14): every
+    seat, a player who left placed last as an excluded one is; or, when the
+    organiser chose not to count leavers, the game without them (RULES §7.5)."""
+    return [seat for seat in seats if count_leavers or not seat.left]
 
 
 def measures(seats: Sequence[Seat], scoring: Scoring) -> list[float]:

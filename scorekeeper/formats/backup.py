@@ -9,8 +9,13 @@ it: a backup file may travel, and restored games get fresh tokens.
 An optional top-level ``"events"`` key lists the club nights:
 ``[{"name", "date", "created_at", "games": [i, ...]}]``, each game an index
 into ``"games"``; a night may also carry ``"season"`` (its season's name)
-and ``"count_ended": false`` (CONTRACT §14). A backup without them restores
-as before (tests/test_club_backup.py).
+and ``"count_ended": false`` or ``"count_leavers": false`` (CONTRACT §14), and
+``"rounds"``, its paired
+rounds ``[{"number", "tables": [[name, ...], ...], "created_at"}]``.
+Optional ``"seasons"`` (``[{"name", "created_at", "roster": [name, ...]}]``)
+and ``"merges"`` (``[{"old", "new", "merged_at"}]``: names the admin merged)
+keys carry the rest of the club. A backup without them restores as before
+(tests/test_club_backup.py, tests/test_season_backup.py).
 
 Backups are read with ijson (its C backend, yajl2_c, where the wheel has it),
 one game at a time, after a scan of the file's outline with numpy
@@ -282,6 +287,33 @@ MAX_EVENT_NAME = 80
 
 
 @dataclass(frozen=True)
+class BackupRound:
+    """One paired round of a club night in a backup: its tables of names."""
+
+    number: int
+    tables: tuple[tuple[str, ...], ...]
+    created_at: str
+
+
+@dataclass(frozen=True)
+class BackupSeason:
+    """One season of a backup: its name, when it was made and its roster."""
+
+    name: str
+    created_at: str
+    roster: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BackupMerge:
+    """One name the admin merged into another, as a backup carries it."""
+
+    old: str
+    new: str
+    merged_at: str
+
+
+@dataclass(frozen=True)
 class BackupEvent:
     """One club night of a backup: its games as indexes into the backup's games."""
 
@@ -293,13 +325,20 @@ class BackupEvent:
     """The name of the season the night is in, if any."""
     count_ended: bool = True
     """Whether the night's games ended early count in its standings."""
+    rounds: tuple[BackupRound, ...] = ()
+    """The rounds paired at the night (CONTRACT §14), by number."""
+    count_leavers: bool = True
+    """Whether a player who left a game counts in it (RULES §7.5)."""
 
 
 @dataclass(frozen=True)
 class BackupEvents:
-    """A backup's club nights (its optional top-level "events" key)."""
+    """A backup's club: its nights, seasons and merged names (its optional
+    top-level "events", "seasons" and "merges" keys)."""
 
     events: tuple[BackupEvent, ...]
+    seasons: tuple[BackupSeason, ...] = ()
+    merges: tuple[BackupMerge, ...] = ()
 
 
 def check_event(item: object, number: int) -> BackupEvent:
@@ -332,12 +371,84 @@ def check_event(item: object, number: int) -> BackupEvent:
         and season.isprintable()
     ):
         raise bad
-    if not isinstance(count_ended, bool):
+    count_leavers = item.get("count_leavers", True)
+    if not isinstance(count_ended, bool) or not isinstance(count_leavers, bool):
         raise bad
-    return BackupEvent(name, day, str(created), tuple(games), season, count_ended)
+    rounds = item.get("rounds", [])
+    if not isinstance(rounds, list):
+        raise bad
+    return BackupEvent(name, day, str(created), tuple(games), season, count_ended,
+                       tuple(_checked_round(played, bad) for played in rounds),
+                       count_leavers)
 
 
-LISTS: dict[str, ItemCheck] = {"games": check_record, "events": check_event}
+def _checked_round(item: object, bad: BackupError) -> BackupRound:
+    """Return a night's round of a backup checked; raise bad."""
+    if not isinstance(item, dict):
+        raise bad
+    number, tables = item.get("number"), item.get("tables")
+    if type(number) is not int or number < 1 or not isinstance(tables, list):
+        raise bad
+    checked = []
+    for table in tables:
+        if not isinstance(table, list) or not all(isinstance(n, str) for n in table):
+            raise bad
+        checked.append(tuple(_checked_name(name, bad) for name in table))
+    return BackupRound(number, tuple(checked), _checked_stamp(item.get("created_at"),
+                                                              bad))
+
+
+def _checked_name(value: object, bad: BackupError) -> str:
+    """Return a name of a backup's club by the name rule; raise bad."""
+    if not isinstance(value, str):
+        raise bad
+    try:
+        return engine.normalise_name(value)
+    except engine.InvalidName:
+        raise bad from None
+
+
+def _checked_stamp(value: object, bad: BackupError) -> str:
+    """Return a timestamp of a backup's club (1970 to 2200); raise bad."""
+    try:
+        moment = _moment(value) if isinstance(value, str) and len(value) <= 40 \
+            else None
+    except ValueError:
+        moment = None
+    if moment is None:
+        raise bad
+    return str(value)
+
+
+def check_season(item: object, number: int) -> BackupSeason:
+    """Return the n-th season of a backup checked; BackupError naming it."""
+    bad = BackupError(_("Season %(n)d of the backup is malformed.", n=number),
+                      code="bad_events")
+    if not isinstance(item, dict):
+        raise bad
+    name, roster = item.get("name"), item.get("roster", [])
+    if not (isinstance(name, str) and 0 < len(name) <= MAX_EVENT_NAME
+            and name.isprintable()) or not isinstance(roster, list):
+        raise bad
+    return BackupSeason(name, _checked_stamp(item.get("created_at"), bad),
+                        tuple(_checked_name(player, bad) for player in roster))
+
+
+def check_merge(item: object, number: int) -> BackupMerge:
+    """Return the n-th merged name of a backup checked; BackupError naming it."""
+    bad = BackupError(_("Merged name %(n)d of the backup is malformed.", n=number),
+                      code="bad_events")
+    if not isinstance(item, dict):
+        raise bad
+    return BackupMerge(_checked_name(item.get("old"), bad),
+                       _checked_name(item.get("new"), bad),
+                       _checked_stamp(item.get("merged_at"), bad))
+
+
+LISTS: dict[str, ItemCheck] = {
+    "games": check_record, "events": check_event, "seasons": check_season,
+    "merges": check_merge,
+}
 """The top-level lists a backup carries, each with the check of its items; read
 in this order, item by item. A new kind of content (say "events") is a new
 entry here: older backups, without the key, restore as before. Any other
@@ -519,17 +630,19 @@ def read_backup(
 
     See read_sections: the file is checked whole first, then each game is
     parsed and replayed on its own and dropped once the caller has stored it,
-    so a 200 MB backup never sits in memory. The club nights (an "events" key,
-    before or after the games) come last, as one BackupEvents item.
+    so a 200 MB backup never sits in memory. The club ("events", "seasons"
+    and "merges" keys, before or after the games) comes last, as one
+    BackupEvents item.
     """
-    events: list[BackupEvent] = []
+    club: dict[str, list[Any]] = {"events": [], "seasons": [], "merges": []}
     for key, item in read_sections(stream, limit=limit):
         if key == "games":
             yield item
-        elif key == "events":
-            events.append(item)
-    if events:
-        yield BackupEvents(tuple(events))
+        else:
+            club[key].append(item)
+    if any(club.values()):
+        yield BackupEvents(tuple(club["events"]), tuple(club["seasons"]),
+                           tuple(club["merges"]))
 
 
 def _check_tag(tag: object) -> None:
@@ -650,13 +763,14 @@ def stored_record(stored: StoredGame) -> dict[str, Any]:
 
 def stream(
     games: Iterable[StoredGame], exported_at: str,
-    events: Callable[[Sequence[int]], list[dict[str, Any]]] | None = None,
+    club: Callable[[Sequence[int]], dict[str, list[Any]]] | None = None,
 ) -> Iterator[str]:
     """Yield a whole backup as text, game by game (memory stays flat).
 
-    10,000 games are about 90 MB of JSON, never held at once. events, given
-    the ids of the games written in order, returns the club nights (their
-    games as indexes into that list): written as "events" when there are any.
+    10,000 games are about 90 MB of JSON, never held at once. club, given
+    the ids of the games written in order, returns the club's top-level
+    lists ("events": the nights, their games as indexes into that list;
+    "seasons"; "merges"): each written when it holds anything.
     """
     head = dumps(make_backup([], exported_at)).rstrip()
     yield head[: -len("[]}")] + "["
@@ -671,10 +785,9 @@ def stream(
             move_times=[m.created_at for m in stored.moves],
         )
         yield ("," if index else "") + dumps(entry).rstrip()
-    clubs = events(written) if events is not None else []
-    if clubs:
-        text_ = json.dumps(clubs, ensure_ascii=False, separators=(",", ":"))
-        yield f'],"events":{text_}'
-    else:
-        yield "]"
+    yield "]"
+    for key, items in (club(written) if club is not None else {}).items():
+        if items:
+            text_ = json.dumps(items, ensure_ascii=False, separators=(",", ":"))
+            yield f',"{key}":{text_}'
     yield "}\n"

@@ -33,6 +33,8 @@ class Scored(Protocol):
     @property
     def player(self) -> int: ...
     @property
+    def mover(self) -> int | None: ...
+    @property
     def score(self) -> int: ...
     @property
     def end_bonus(self) -> int: ...
@@ -48,7 +50,7 @@ def running_totals(moves: Sequence[Scored], players: int) -> list[list[int]]:
     """
     totals = [0] * players
     series: list[list[int]] = [[0] for _ in range(players)]
-    rounds = engine.move_rounds(move.player for move in moves)
+    rounds = engine.move_rounds(move.mover for move in moves)
     for index, move in enumerate(moves):
         seat = move.player
         totals[seat] += move.score + move.end_bonus

@@ -7,7 +7,14 @@ from pathlib import Path
 
 from .. import i18n, text
 from .base import GameFile
-from .scoresheet import EXCLUDED_MARK, ScoreSheet, cell_text, legend, sheet_view
+from .scoresheet import (
+    EXCLUDED_MARK,
+    LEFT_MARK,
+    ScoreSheet,
+    cell_text,
+    legend,
+    sheet_view,
+)
 
 FONT = Path(__file__).resolve().parent.parent / "fonts" / "DejaVuSans.ttf"
 """The sheet's font, shipped in the package (DejaVu Sans, from Debian's
@@ -87,7 +94,9 @@ def scoresheet_pdf(
     pdf.cell(first_w, row_h + 1, total_label, border=1, align="C", fill=True)
     for seat, total in enumerate(sheet.totals):
         mark = " *" if seat in winners else ""
-        if seat in sheet.excluded:
+        if seat in sheet.left:
+            mark = " " + LEFT_MARK
+        elif seat in sheet.excluded:
             mark = " " + EXCLUDED_MARK
         pdf.cell(col_w, row_h + 1, f"{total}{mark}", border=1, align="C", fill=True)
     pdf.ln(row_h + 1)
@@ -114,7 +123,8 @@ def pdf_file(source: GameFile) -> bytes:
         title=text.sheet_title(source.id),
         date=date,
         winner_line=view.winner_line,
-        legend=legend(source.game.variant, penalties=view.sheet.has_penalties),
+        legend=legend(source.game.variant, penalties=view.sheet.has_penalties,
+                      left=bool(view.sheet.left)),
         round_label=text.round_label(),
         total_label=text.total_label(),
         language=i18n.current().code,

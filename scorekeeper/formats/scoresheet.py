@@ -59,6 +59,8 @@ class ScoreSheet:
     """Each seat's total, end bonus included."""
     excluded: tuple[int, ...] = ()
     """Seats excluded from the game: their totals stand, unranked (RULES §7)."""
+    left: tuple[int, ...] = ()
+    """Seats whose players left the game, a part of `excluded` (RULES §7.5)."""
 
     @property
     def has_penalties(self) -> bool:
@@ -83,8 +85,10 @@ def score_sheet(names: Sequence[str], game: engine.Game) -> ScoreSheet:
     """Return the score sheet of game for the given player names."""
     seats = game.players
     rounds: list[list[Cell | None]] = []
-    numbers = engine.move_rounds(move.player for move in game.moves)
+    numbers = engine.move_rounds(move.mover for move in game.moves)
     for seq, (move, number) in enumerate(zip(game.moves, numbers, strict=True)):
+        if move.mover is None:
+            continue  # a leave is no turn: the sheet marks the leaver's column
         if number > len(rounds):
             rounds.append([None] * seats)
         rounds[number - 1][move.player] = Cell(
@@ -100,6 +104,7 @@ def score_sheet(names: Sequence[str], game: engine.Game) -> ScoreSheet:
         rounds=tuple(Round(i + 1, tuple(cells)) for i, cells in enumerate(rounds)),
         totals=tuple(game.scores),
         excluded=tuple(sorted(game.excluded)),
+        left=tuple(sorted(game.left)),
     )
 
 
@@ -182,6 +187,10 @@ EXCLUDED_MARK = "✕"
 """How a sheet marks the penalty that excluded a player."""
 
 
+LEFT_MARK = "↗"
+"""How a sheet marks the total of a player who left the game (RULES §7.5)."""
+
+
 def cell_text(cell: Cell | None) -> str:
     """Return a score-sheet cell as written on paper, e.g. "18 Q" or "9 (+6)"."""
     if cell is None:
@@ -203,9 +212,12 @@ def cell_text(cell: Cell | None) -> str:
     return written
 
 
-def legend(variant: engine.Variant, penalties: bool = False) -> str:
+def legend(
+    variant: engine.Variant, penalties: bool = False, left: bool = False
+) -> str:
     """Return the key to cell_text's marks, as the PDF prints it (with the
-    penalty marks when the sheet has penalties)."""
+    penalty marks when the sheet has penalties, and the mark of a player who
+    left when one did)."""
     key = text.sheet_legend(
         variant, trade="0 ⇄", passed="0 –", bonus=f"(+{engine.END_BONUS})",
         winner="*",
@@ -214,4 +226,6 @@ def legend(variant: engine.Variant, penalties: bool = False) -> str:
         key += " " + text.penalty_legend(
             penalty=PENALTY_MARK, excluded=EXCLUDED_MARK
         )
+    if left:
+        key += " " + text.left_legend(LEFT_MARK)
     return key

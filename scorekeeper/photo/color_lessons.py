@@ -8,10 +8,13 @@ of each colour on the table (apart or in a row, any order, any shapes) and
 photograph them: their hues, named by their order around the colour wheel
 (red, orange, yellow, green, blue, purple), become the installation's colour
 lessons (`lessons.Lesson`), a few examples' worth, and every later photo
-names its colours around where this table's paint and light put them.
+names its colours around where this table's paint and light put them. A
+set whose sixth colour is colourless (white) shows one symbol without
+colour: the other five are named round the wheel, and the colour they leave
+out is the white one, taught by its saturation and value (`Taught.pale`).
 
 `read_colors(image)` reads such a photo in the helper process (OpenCV);
-`name_hues(hues)` is the naming alone, against `hues.USUAL` (no OpenCV:
+`name_symbols(hues, saturations)` is the naming alone, against `hues.USUAL` (no OpenCV:
 the server checks with it too). Both raise `PhotoUnreadable` with a reason
 a household can act on.
 """
@@ -23,7 +26,8 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .errors import PhotoUnreadable
-from .hues import GREY, USUAL
+from .hues import USUAL, gap
+from .lessons import PALE
 
 COLORS = ("red", "orange", "yellow", "green", "blue", "purple")
 """The colours taught, in their order around the colour wheel."""
@@ -43,6 +47,38 @@ of a real tile)."""
 
 UNREAD_BODY = 0.75
 """A cell's rim this dark is a tile body, symbol read or not (`reader`)."""
+
+SAME_TILE = 0.6
+"""Tile edges within which two symbols found are one tile's."""
+
+LARGEST = 75
+"""The percentile of the symbols' extents taken as the largest symbols'
+(`SYMBOL_TO_TILE`): the stars, two of the six shapes."""
+
+CLOSE_PX = 5
+"""Working pixels over which a tile body's dark is closed, its grain and
+its symbol's edge filled."""
+
+BODY_SIDE = (0.75, 1.3)
+"""A lone tile body's side, as a share of the tiles' size its symbols give:
+a tile seen from the slant the teaching photos allow (`tests/photo/
+teaching.py`: up to 8°) and the symbols' spread of sizes."""
+
+SQUARE = 0.8
+"""The least ratio of a tile body's short side to its long one."""
+
+FILLED = 0.75
+"""The least share of its box a tile body's outline fills (its rounded
+corners leave a little out; a table's dark streak much more)."""
+
+BODY_TO_TILE = 1.03
+"""A tile's edge for its body's box: the rounded corners pull the box in."""
+
+ROW_STEP = (0.75, 1.35)
+"""The grid's step, as a share of the tile's size its symbols give
+(`SYMBOL_TO_TILE`), of tiles laid in a row: a lattice through tiles lying
+two apart has twice the step; the leeway is the symbols' size from shape to
+shape."""
 
 WEIGHT = 3
 """The confirmed tiles a taught colour counts as: enough to place it, few
@@ -66,6 +102,8 @@ class Teaching(NamedTuple):
 
     hues: dict[str, float]
     seen: list[Seen]
+    paints: dict[str, tuple[float, float]]
+    """Each colour's (saturation, value)."""
 
 
 def _outside(hue: float, lo: float, hi: float) -> float:
@@ -77,60 +115,67 @@ def _outside(hue: float, lo: float, hi: float) -> float:
     return min(x - span, 360.0 - x)
 
 
-def _gap(a: float, b: float) -> float:
-    """Degrees between two hues, the short way round."""
-    d = abs(a - b) % 360.0
-    return min(d, 360.0 - d)
-
-
-def name_hues(hues: Sequence[float], saturations: Sequence[float] | None = None
-              ) -> dict[str, float]:
-    """Name six hues (degrees) red, orange, yellow, green, blue, purple by
-    their order around the wheel, where the wheel is cut so that each lies
-    nearest its usual place. Raise PhotoUnreadable "teach_count" unless there
-    are six, "teach_pale" when one is too grey to say its hue, and
-    "teach_alike" when two are too close to tell apart or they are not one of
-    each colour."""
+def name_symbols(hues: Sequence[float], saturations: Sequence[float] | None = None
+                 ) -> dict[str, int]:
+    """Name six symbols by their hues (degrees): red, orange, yellow, green,
+    blue, purple by their order around the wheel, where the wheel is cut so
+    that each lies nearest its usual place; return each colour's symbol (its
+    index). One symbol of no colour (saturation under `PALE`: a set's white)
+    takes the colour the other five leave out. Raise PhotoUnreadable
+    "teach_count" unless there are six, "teach_pale" when more than one shows
+    no colour, and "teach_alike" when two are too close to tell apart or they
+    are not one of each colour."""
     if len(hues) == 0:
         raise PhotoUnreadable("no_tiles")
     if len(hues) != len(COLORS):
         raise PhotoUnreadable("teach_count", count=len(hues), expected=len(COLORS))
     if not all(math.isfinite(h) for h in hues):
         raise PhotoUnreadable("teach_alike")
-    if saturations is not None and min(saturations) < GREY:
+    pale = [i for i, sat in enumerate(saturations or ()) if sat < PALE]
+    if len(pale) > 1:
         raise PhotoUnreadable("teach_pale")
-    ring = sorted(float(h) % 360.0 for h in hues)
-    gaps = [_gap(ring[i], ring[(i + 1) % len(ring)]) for i in range(len(ring))]
+    ring = sorted((i for i in range(len(hues)) if i not in pale),
+                  key=lambda i: float(hues[i]) % 360.0)
+    gaps = [gap(hues[ring[i]], hues[ring[(i + 1) % len(ring)]])
+            for i in range(len(ring))]
     if min(gaps) < MIN_GAP:
         raise PhotoUnreadable("teach_alike")
-    best: tuple[float, dict[str, float]] | None = None
-    for turn in range(len(ring)):
-        named = {color: ring[(k + turn) % len(ring)] for k, color in enumerate(COLORS)}
-        far = [_outside(named[c], *USUAL[c]) for c in COLORS]
-        cost = sum(d * d for d in far)
-        if max(far) <= LEEWAY and (best is None or cost < best[0]):
-            best = (cost, named)
+    best: tuple[float, dict[str, int]] | None = None
+    # With a colourless symbol, each colour in turn is the one it stands for.
+    left_outs: list[str | None] = [*COLORS] if pale else [None]
+    for left_out in left_outs:
+        colors = [c for c in COLORS if c != left_out]
+        for turn in range(len(ring)):
+            named = {color: ring[(k + turn) % len(ring)]
+                     for k, color in enumerate(colors)}
+            far = [_outside(hues[named[c]] % 360.0, *USUAL[c]) for c in colors]
+            cost = sum(d * d for d in far)
+            if max(far) <= LEEWAY and (best is None or cost < best[0]):
+                best = (cost, {**named, **({left_out: pale[0]} if left_out else {})})
     if best is None:
         raise PhotoUnreadable("teach_alike")
-    return {color: round(hue, 2) for color, hue in best[1].items()}
+    return {color: best[1][color] for color in COLORS}
 
 
-def lessons(hues: Mapping[str, float], weight: int = WEIGHT
-            ) -> list[tuple[str, str, int, float, float]]:
-    """The taught hues as colour lessons' rows (`lessons.Lesson`): each hue
-    counted `weight` times."""
+def lessons(hues: Mapping[str, float], weight: int = WEIGHT,
+            paints: Mapping[str, tuple[float, float]] | None = None,
+            ) -> list[tuple[str, str, int, float, float, int, float, float]]:
+    """The taught hues (and, where given, each colour's saturation and value)
+    as colour lessons' rows (`lessons.Lesson`): each counted `weight` times."""
     out = []
     for color in COLORS:
         rad = math.radians(hues[color])
+        sat, val = (paints or {}).get(color, (0.0, 0.0))
+        measured = weight if paints and color in paints else 0
         out.append(("color", color, weight, weight * math.cos(rad),
-                    weight * math.sin(rad)))
+                    weight * math.sin(rad), measured, measured * sat, measured * val))
     return out
 
 
 def read_colors(image: bytes) -> Teaching:
     """Read a photo of one tile of each colour; return their hues by colour.
     Raise PhotoUnreadable when it does not show six tiles of six colours."""
-    # Imported here: the server names this module (name_hues) without
+    # Imported here: the server names this module (name_symbols) without
     # loading OpenCV; only the helper process reads photos.
     import cv2
     import numpy as np
@@ -148,8 +193,10 @@ def read_colors(image: bytes) -> Teaching:
     seen.sort(key=lambda s: (s.x, s.y))
     if 0 < len(seen) < len(COLORS) <= len(seen) + unread:
         raise PhotoUnreadable("teach_unread", count=len(COLORS) - len(seen))
-    named = name_hues([s.hue for s in seen], [s.saturation for s in seen])
-    return Teaching(named, seen)
+    named = name_symbols([s.hue for s in seen], [s.saturation for s in seen])
+    return Teaching({color: seen[i].hue for color, i in named.items()}, seen,
+                    {color: (seen[i].saturation, seen[i].value)
+                     for color, i in named.items()})
 
 
 def _symbols(img: object) -> tuple[list[Seen], int]:
@@ -169,7 +216,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
     found: list[tuple[tuple[float, float], np.ndarray, float]] = []
 
     def known(x: float, y: float) -> bool:
-        return any(math.dist((x, y), at) < 0.6 * pitch for at, _, pitch in found)
+        return any(math.dist((x, y), at) < SAME_TILE * pitch for at, _, pitch in found)
 
     bodies: list[tuple[float, float, float]] = []
 
@@ -202,7 +249,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
         # touch, sized from the largest symbols (the stars span most of a
         # tile's face); a symbol is read whatever the tile's turn, and its
         # rim needs only to be dark.
-        pitch = float(np.percentile(blobs.extents, 75)) * SYMBOL_TO_TILE / scale
+        pitch = float(np.percentile(blobs.extents, LARGEST)) * SYMBOL_TO_TILE / scale
         for bx, by in blobs.centres:
             for angle in (0.0, math.pi / 4):
                 if not known(bx / scale, by / scale):
@@ -214,27 +261,27 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
         # Tiles in a row: their grid, and the cells beside it, where a symbol
         # too dark to be found at first is read on its tile; not a lattice
         # through tiles lying two apart (its cells beside them are table).
-        if grid is not None and 0.75 < grid.pitch / pitch < 1.35:
+        if grid is not None and ROW_STEP[0] < grid.pitch / pitch < ROW_STEP[1]:
             read(grid, 1)
     if found:
         typical = float(np.median([pitch for _, _, pitch in found])) * scale
         closed = cv2.morphologyEx(blobs.dark, cv2.MORPH_CLOSE,
-                                  np.ones((5, 5), np.uint8))
+                                  np.ones((CLOSE_PX, CLOSE_PX), np.uint8))
         contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             (cx, cy), (bw, bh), a = cv2.minAreaRect(contour)
             side = (bw + bh) / 2
-            if (not 0.75 * typical < side < 1.3 * typical
-                    or min(bw, bh) < 0.8 * max(bw, bh)
-                    or cv2.contourArea(contour) < 0.75 * bw * bh
+            if (not BODY_SIDE[0] * typical < side < BODY_SIDE[1] * typical
+                    or min(bw, bh) < SQUARE * max(bw, bh)
+                    or cv2.contourArea(contour) < FILLED * bw * bh
                     or known(cx / scale, cy / scale)):
                 continue
-            lone(cx / scale, cy / scale, side * 1.03 / scale, math.radians(a))
+            lone(cx / scale, cy / scale, side * BODY_TO_TILE / scale, math.radians(a))
     unread: list[tuple[float, float, float]] = []
     for x, y, size in bodies:
         if not known(x, y) and not any(
-                math.dist((x, y), (ux, uy)) < 0.6 * size for ux, uy, _ in unread):
+                math.dist((x, y), (ux, uy)) < SAME_TILE * size for ux, uy, _ in unread):
             unread.append((x, y, size))
     out = []
     for (x, y), color, _ in found:

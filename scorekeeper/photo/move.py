@@ -53,8 +53,7 @@ def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
                   rd.confidence, rd.likely(clf))
         for (r, c), rd in sorted(turned.items())
     )
-    looks = tuple(Look(r - r0, c - c0, round(rd.hue, 2),
-                       round(four_fold(rd.cell.mask), 4))
+    looks = tuple(_look(r - r0, c - c0, rd)
                   for (r, c), rd in sorted(turned.items()) if rd.cell.mask is not None)
     glare = tuple((r - r0, c - c0) for r, c in
                   (turn(cell, quarter) for cell in _glare_cells(reads, grid_cells)))
@@ -89,16 +88,19 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
     conflicts = []
     new = []
     looks = []
+    stored_looks: list[Look] = []
     for key, rd in reads.items():
         at = placement.to_board(key)
         tile = board.get(at)
         seen = (clf.colors[rd.color], clf.shapes[rd.shape])
+        if tile is not None and rd.cell.mask is not None and not rd.glare:
+            # Read as stored or not: the stored board says what it is.
+            stored_looks.append(_look(*at, rd))
         if tile is None:
             new.append(PhotoTile(at[0], at[1], seen[0], seen[1], rd.confidence,
                                  rd.likely(clf)))
             if rd.cell.mask is not None:
-                looks.append(Look(at[0], at[1], round(rd.hue, 2),
-                                  round(four_fold(rd.cell.mask), 4)))
+                looks.append(_look(*at, rd))
         elif tile == seen:
             matched += 1
         else:
@@ -159,7 +161,14 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
                       for key in _unread_cells(shown, cells, new_keys & set(reads)))
         if at not in board))
     return PhotoReading(tuple(new), matched, sure, in_view, glare,
-                        tuple(sorted(looks)), unread)
+                        tuple(sorted(looks)), unread, tuple(sorted(stored_looks)))
+
+
+def _look(row: int, col: int, rd: ReadTile) -> Look:
+    """What a read tile (its symbol read) looked like, on a board cell."""
+    assert rd.cell.mask is not None
+    return Look(row, col, round(rd.hue, 2), round(four_fold(rd.cell.mask), 4),
+                round(rd.saturation, 3), round(rd.value, 3))
 
 
 def _unseen(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],

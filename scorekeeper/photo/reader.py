@@ -121,7 +121,11 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     empty = {key for key, cell in cells.items() if cell.body < EMPTY}
     clf = Classifier(variant.color_names, variant.shape_names)
     mark_glare(reads, cells)
-    if _no_paint(reads):
+    # No paint at all is tile bodies, unless the set's taught white (a first
+    # move of its white tiles) could be what shows.
+    if _no_paint(reads) and not hues.pale_paint(
+            [rd.cell.color for rd in reads.values() if rd.cell.color is not None],
+            taught.pale()):
         raise PhotoUnreadable("no_tiles")
     name_tiles(reads, clf, {}, taught, grid.pitch)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}

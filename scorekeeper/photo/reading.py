@@ -34,6 +34,11 @@ class Look(NamedTuple):
     """The symbol's hue, degrees."""
     four_fold: float
     """How four-fold its outline is (`classify.four_fold`)."""
+    saturation: float | None = None
+    """The symbol's saturation (`hues.hsv`): a colourless paint has none to
+    speak of, whatever its hue."""
+    value: float | None = None
+    """The symbol's value (`hues.hsv`)."""
 
 
 class Conflict(NamedTuple):
@@ -70,6 +75,10 @@ class PhotoReading:
     """Cells on or next to the board (coordinates as `glare`) where a tile
     body lies whose symbol could not be read (dark paint, poor light): a
     tile of the move may be missing there."""
+    stored_looks: tuple[Look, ...] = ()
+    """What each stored tile the photo shows (its symbol read, no glare on
+    it) looked like, read as stored or not: a board the players vouch for
+    teaches its whole set at once (`lessons.lesson_sums`)."""
 
     def tile_dicts(self) -> list[dict[str, Any]]:
         """The new tiles as JSON-ready data (`likely` only on uncertain ones)."""

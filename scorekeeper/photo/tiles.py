@@ -57,6 +57,10 @@ class ReadTile:
     """How well it fits each shape, higher better (for its runners-up)."""
     hue: float = 0.0
     """Its symbol's hue, degrees (what the table learns from)."""
+    saturation: float = 1.0
+    """Its symbol's saturation (`hues.hsv`)."""
+    value: float = 1.0
+    """Its symbol's value (`hues.hsv`)."""
     glare: bool = False
     """Glare on or beside the symbol: its reading may be wrong."""
     faint: bool = False
@@ -110,22 +114,23 @@ def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier, anchors: dict[Cell,
     keys = [key for key, rd in reads.items()
             if rd.cell.color is not None and rd.cell.mask is not None]
     named: list[hues.Named] | None = None
+    pale = taught.pale()
     if hues.known(clf.colors):
         measured = [hues.hsv(np.asarray(reads[key].cell.color)) for key in keys]
         named = hues.name_colors(
             [h for h, _, _ in measured], [s for _, s, _ in measured], clf.colors,
             {i: anchors[key] for i, key in enumerate(keys) if key in anchors},
-            taught.hues(),
+            taught.hues(), pale,
         )
-        for key, (h, _, _) in zip(keys, measured, strict=True):
-            reads[key].hue = h
+        for key, (h, s, v) in zip(keys, measured, strict=True):
+            reads[key].hue, reads[key].saturation, reads[key].value = h, s, v
     for i, key in enumerate(keys):
         rd = reads[key]
         assert rd.cell.color is not None and rd.cell.mask is not None
         if named is not None:
             rd.color, rd.color_conf = named[i].index, named[i].confidence
             rd.color_scores = -named[i].costs
-            if measured[i][1] < hues.GREY:
+            if measured[i][1] < hues.GREY and clf.colors[named[i].index] not in pale:
                 # No paint is grey: a colourless "symbol" is something else
                 # (a tile body lighter than a dark table, a grid a tile off).
                 rd.color_conf = min(rd.color_conf, DOUBTFUL)

@@ -1,4 +1,5 @@
-"""Every game for a backup, read without replaying; restoring checked games."""
+"""Every game and the club for a backup, read without replaying; restoring
+checked games, then the club's nights, seasons and merged names."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import sqlite_utils
 from .. import engine
 from .cache import forget
 from .connection import get_db, immediate
-from .events import restore_events
+from .events import events_for_backup, restore_events
 from .games import game_fingerprint, insert_game, move_to_row_values
+from .merges import merges, restore_merges
+from .seasons import restore_seasons, seasons_for_backup
 
 CHUNK = 500
 """Games whose moves are read with one query."""
@@ -129,10 +132,24 @@ class RestorableEvent(Protocol):
 
 @runtime_checkable
 class RestorableEvents(Protocol):
-    """A backup's club nights (formats.backup.BackupEvents)."""
+    """A backup's club: nights, seasons, merged names
+    (formats.backup.BackupEvents)."""
 
     @property
     def events(self) -> Sequence[RestorableEvent]: ...
+
+    @property
+    def seasons(self) -> Sequence[Any]: ...
+
+    @property
+    def merges(self) -> Sequence[Any]: ...
+
+
+def club_for_backup(game_ids: Sequence[int]) -> dict[str, list[Any]]:
+    """Return the club's top-level lists for a backup whose games were
+    written in the order of game_ids: its nights, seasons and merged names."""
+    return {"events": events_for_backup(game_ids), "seasons": seasons_for_backup(),
+            "merges": merges()}
 
 
 @dataclass
@@ -169,8 +186,9 @@ def restore_backup(
     None: every move at updated_at) and gets a fresh edit token.
     progress(restored, skipped) is called every PROGRESS_EVERY games. An item
     with `events` (formats.backup.BackupEvents) carries the backup's club
-    nights, linked to its games in one last short transaction once all are
-    stored.
+    (nights, linked to its games, with their rounds; seasons with their
+    rosters; merged names), stored in one last short transaction once all
+    games are.
     """
     db = get_db()
     ids: list[int] = []
@@ -179,12 +197,12 @@ def restore_backup(
     # The id of each game of the backup, in order: its club nights name them
     # by position (a game already stored counts as the stored one).
     positions: list[int | None] = []
-    clubs: list[RestorableEvent] = []
+    clubs: list[RestorableEvents] = []
     seen = 0
     try:
         for item in items:
             if isinstance(item, RestorableEvents):
-                clubs.extend(item.events)
+                clubs.append(item)
                 continue
             batch.append(item)
             seen += 1
@@ -196,7 +214,12 @@ def restore_backup(
         skipped += _store_batch(db, batch, ids, positions)
         if clubs:
             with immediate(db):
-                restore_events(db, clubs, positions)
+                for club in clubs:
+                    # Seasons first: a night names its season, made with
+                    # the backup's creation time when the backup has it.
+                    restore_seasons(db, club.seasons)
+                    restore_events(db, club.events, positions)
+                    restore_merges(db, club.merges)
     except BaseException:
         _remove(db, ids)
         raise

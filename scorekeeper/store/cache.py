@@ -130,7 +130,7 @@ def keep(row: GameRow) -> None:
 
 def move_dict(row: dict[str, Any]) -> dict[str, Any]:
     """Return the CONTRACT §5 move dict a moves-table row stores (with its
-    penalty reason and thinking time, CONTRACT §10)."""
+    penalty reason and thinking time, CONTRACT §10, and a leave's seat)."""
     kind = row["type"]
     if kind == "place":
         move = {"type": "place", "tiles": json.loads(row["tiles"])}
@@ -138,6 +138,9 @@ def move_dict(row: dict[str, Any]) -> dict[str, Any]:
         move = {"type": "trade", "count": row["count"]}
     elif kind == "penalty":
         move = {"type": "penalty", "reason": row.get("reason")}
+    elif kind == "leave":
+        # A leave is anyone's (RULES §7.5): the only move that names its seat.
+        move = {"type": "leave", "player": row["player"]}
     else:
         move = {"type": kind}
     if row.get("seconds") is not None:
@@ -188,13 +191,14 @@ def _stored_moves(
 ) -> list[dict[str, Any]]:
     """Return the game's stored moves from seq `start` on, as move dicts."""
     rows = db.conn.execute(
-        "SELECT type, tiles, count, reason, seconds FROM moves"
+        "SELECT type, tiles, count, reason, seconds, player FROM moves"
         " WHERE game_id = ? AND seq >= ? ORDER BY seq",
         [game_id, start],
     ).fetchall()
     return [
-        move_dict({"type": t, "tiles": ts, "count": c, "reason": r, "seconds": sec})
-        for t, ts, c, r, sec in rows
+        move_dict({"type": t, "tiles": ts, "count": c, "reason": r, "seconds": sec,
+                   "player": seat})
+        for t, ts, c, r, sec, seat in rows
     ]
 
 

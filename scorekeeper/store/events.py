@@ -15,7 +15,7 @@ import sqlite_utils
 from .. import engine
 from .cache import MAX_GAME_ID
 from .connection import get_db, immediate
-from .games import now
+from .games import LEFT_SEAT, now
 
 
 class EventNotFound(LookupError):
@@ -41,18 +41,20 @@ def create_event(name: str, date: str) -> tuple[int, str]:
 
 
 def get_event(event_id: int) -> dict[str, Any]:
-    """Return the event's id, name, date, created_at, season (id or None) and
-    count_ended (whether games ended early count); raise EventNotFound."""
+    """Return the event's id, name, date, created_at, season (id or None),
+    count_ended (whether games ended early count) and count_leavers (whether a
+    player who left a game counts in it); raise EventNotFound."""
     row = None
     if 0 <= event_id <= MAX_GAME_ID:
         row = get_db().conn.execute(
-            "SELECT id, name, date, created_at, season_id, count_ended"
-            " FROM events WHERE id = ?", [event_id]
+            "SELECT id, name, date, created_at, season_id, count_ended,"
+            " count_leavers FROM events WHERE id = ?", [event_id]
         ).fetchone()
     if row is None:
         raise EventNotFound(event_id)
     return {"id": row[0], "name": row[1], "date": row[2], "created_at": row[3],
-            "season": row[4], "count_ended": bool(row[5])}
+            "season": row[4], "count_ended": bool(row[5]),
+            "count_leavers": bool(row[6])}
 
 
 def join_token(event_id: int) -> str | None:
@@ -66,14 +68,18 @@ def join_token(event_id: int) -> str | None:
     return str(row[0]) if row else None
 
 
-def set_event_options(event_id: int, season: int | None, count_ended: bool) -> None:
+def set_event_options(
+    event_id: int, season: int | None, count_ended: bool, count_leavers: bool
+) -> None:
     """Put the event in a season (None: in none) and say whether its games
-    ended early count; raise EventNotFound."""
+    ended early count and whether a player who left a game counts in it;
+    raise EventNotFound."""
     db = get_db()
     with immediate(db):
         changed = db.conn.execute(
-            "UPDATE events SET season_id = ?, count_ended = ? WHERE id = ?",
-            [season, int(count_ended), event_id],
+            "UPDATE events SET season_id = ?, count_ended = ?, count_leavers = ?"
+            " WHERE id = ?",
+            [season, int(count_ended), int(count_leavers), event_id],
         ).rowcount
     if not changed:
         raise EventNotFound(event_id)
@@ -117,7 +123,8 @@ def rename_event(event_id: int, name: str, date: str) -> None:
 
 
 UNDO_SECONDS = 24 * 3600
-"""How long a deleted club night can be brought back (undelete_event)."""
+"""How long a deleted club night or season can be brought back
+(undelete_event, seasons.undelete_season)."""
 
 
 def delete_event(event_id: int) -> list[int]:
@@ -134,12 +141,13 @@ def delete_event(event_id: int) -> list[int]:
         stamp = now()
         db.conn.execute(
             "DELETE FROM deleted_events WHERE deleted_at < ?",
-            [_seconds_before(stamp, UNDO_SECONDS)])
+            [seconds_before(stamp, UNDO_SECONDS)])
         db.conn.execute(
             "INSERT OR REPLACE INTO deleted_events (id, name, date, edit_token,"
-            " join_token, created_at, season_id, count_ended, games, deleted_at)"
+            " join_token, created_at, season_id, count_ended, count_leavers,"
+            " games, deleted_at)"
             " SELECT id, name, date, edit_token, join_token, created_at,"
-            " season_id, count_ended, ?, ? FROM events WHERE id = ?",
+            " season_id, count_ended, count_leavers, ?, ? FROM events WHERE id = ?",
             [json.dumps(kept), stamp, event_id])
         # Said here, not left to the foreign key's ON DELETE SET NULL: the
         # games must outlive the event whatever the connection's pragmas.
@@ -149,7 +157,8 @@ def delete_event(event_id: int) -> list[int]:
     return kept
 
 
-def _seconds_before(stamp: str, seconds: int) -> str:
+def seconds_before(stamp: str, seconds: int) -> str:
+    """Return the store's timestamp `seconds` before stamp."""
     return (datetime.fromisoformat(stamp) - timedelta(seconds=seconds)).isoformat(
         timespec="microseconds")
 
@@ -161,7 +170,7 @@ def deleted_event_token(event_id: int) -> str | None:
         return None
     row = get_db().conn.execute(
         "SELECT edit_token FROM deleted_events WHERE id = ? AND deleted_at >= ?",
-        [event_id, _seconds_before(now(), UNDO_SECONDS)]).fetchone()
+        [event_id, seconds_before(now(), UNDO_SECONDS)]).fetchone()
     return str(row[0]) if row else None
 
 
@@ -173,14 +182,15 @@ def undelete_event(event_id: int) -> bool:
     with immediate(db):
         row = db.conn.execute(
             "SELECT games FROM deleted_events WHERE id = ? AND deleted_at >= ?",
-            [event_id, _seconds_before(now(), UNDO_SECONDS)]).fetchone()
+            [event_id, seconds_before(now(), UNDO_SECONDS)]).fetchone()
         if row is None:
             return False
         db.conn.execute(
             "INSERT INTO events (id, name, date, edit_token, join_token,"
-            " created_at, season_id, count_ended)"
+            " created_at, season_id, count_ended, count_leavers)"
             " SELECT d.id, name, date, edit_token, join_token, created_at,"
-            " (SELECT id FROM seasons WHERE id = d.season_id), count_ended"
+            " (SELECT id FROM seasons WHERE id = d.season_id), count_ended,"
+            " count_leavers"
             " FROM deleted_events d WHERE d.id = ?", [event_id])
         db.conn.executemany(
             "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL",
@@ -226,7 +236,7 @@ def event_game_ids(event_id: int) -> list[int]:
 def event_tables(event_id: int) -> list[dict[str, Any]]:
     """Return the event's games in the order they were made: id, status,
     end_reason, move_count, updated_at, revision and players (seat, name, score,
-    excluded, is_winner)."""
+    excluded, left, is_winner)."""
     db = get_db()
     games = [
         {"id": row[0], "status": row[1], "end_reason": row[2], "move_count": row[3],
@@ -238,15 +248,15 @@ def event_tables(event_id: int) -> list[dict[str, Any]]:
         )
     ]
     by_id = {game["id"]: game for game in games}
-    for game_id, seat, name, score, excluded, winner in db.conn.execute(
-        "SELECT p.game_id, p.seat, p.name, p.score, p.excluded, p.is_winner"
-        " FROM games g INDEXED BY games_event JOIN game_players p"
+    for game_id, seat, name, score, excluded, left, winner in db.conn.execute(
+        f"SELECT p.game_id, p.seat, p.name, p.score, p.excluded, {LEFT_SEAT},"
+        " p.is_winner FROM games g INDEXED BY games_event JOIN game_players p"
         " ON p.game_id = g.id WHERE g.event_id = ? ORDER BY g.id, p.seat",
         [event_id],
     ):
         by_id[game_id]["players"].append({
             "seat": seat, "name": name, "score": score, "excluded": bool(excluded),
-            "winner": bool(winner),
+            "left": bool(left), "winner": bool(winner),
         })
     return games
 
@@ -280,21 +290,27 @@ def standings(event_id: int, scoring: engine.Scoring = "wins") -> list[dict[str,
     """Return the event's standings (CONTRACT §14, engine.standings) over its
     counted games: finished, not abandoned, and, unless the organiser said
     so, not ended early; raise EventNotFound."""
+    return engine.standings(night_results(event_id), scoring)
+
+
+def night_results(event_id: int) -> list[list[engine.Seat]]:
+    """Return results([event_id]) as the night's organiser chose them counted
+    (games ended early, players who left); raise EventNotFound."""
     event = get_event(event_id)
-    return engine.standings(
-        results([event_id], event["count_ended"]), scoring)
+    return results([event_id], event["count_ended"], event["count_leavers"])
 
 
-def results(event_ids: Sequence[int], count_ended: bool = True
-            ) -> list[list[engine.Seat]]:
+def results(event_ids: Sequence[int], count_ended: bool = True,
+            count_leavers: bool = True) -> list[list[engine.Seat]]:
     """Return the seats of the events' games that have a result (an abandoned
     one has none), by the events' dates, then in the order they were made;
     without count_ended, a game ended early (closed with reason `ended`) is
-    left out."""
+    left out; without count_leavers, a game counts without the players who
+    left it (engine.counted_seats)."""
     marks = ", ".join("?" * len(event_ids))
     games: dict[int, list[engine.Seat]] = {}
-    for game_id, name, key, score, excluded in get_db().conn.execute(
-        "SELECT g.id, p.name, p.name_key, p.score, p.excluded"
+    for game_id, name, key, score, excluded, left in get_db().conn.execute(
+        f"SELECT g.id, p.name, p.name_key, p.score, p.excluded, {LEFT_SEAT}"
         " FROM events e JOIN games g INDEXED BY games_event ON g.event_id = e.id"
         " JOIN game_players p ON p.game_id = g.id"
         f" WHERE e.id IN ({marks}) AND p.is_winner IS NOT NULL"
@@ -303,22 +319,29 @@ def results(event_ids: Sequence[int], count_ended: bool = True
         [*event_ids, int(count_ended)],
     ):
         games.setdefault(game_id, []).append(
-            engine.Seat(key, name, score, bool(excluded)))
-    return list(games.values())
+            engine.Seat(key, name, score, bool(excluded), bool(left)))
+    return [engine.counted_seats(seats, count_leavers) for seats in games.values()]
 
 
-def event_players(event_id: int) -> list[str]:
+def event_players(event_id: int, staying: bool = False) -> list[str]:
     """Return the names of everyone who played at the event, once each (by name
-    key), as written in their latest game there, in order of first appearance."""
+    key), as written in their latest game there, in order of first appearance;
+    with staying, not those who left their latest game there (RULES §7.5: gone
+    home, so not offered for the next round)."""
     names: dict[str, str] = {}
-    for name, key in get_db().conn.execute(
-        "SELECT p.name, p.name_key FROM games g INDEXED BY games_event"
+    gone: set[str] = set()
+    for name, key, left in get_db().conn.execute(
+        f"SELECT p.name, p.name_key, {LEFT_SEAT} FROM games g INDEXED BY games_event"
         " JOIN game_players p ON p.game_id = g.id WHERE g.event_id = ?"
         " ORDER BY g.id, p.seat",
         [event_id],
     ):
         names[key] = name
-    return list(names.values())
+        if left and staying:
+            gone.add(key)
+        else:
+            gone.discard(key)
+    return [name for key, name in names.items() if key not in gone]
 
 
 def previous_players(event_id: int) -> list[str]:
@@ -335,17 +358,19 @@ def previous_players(event_id: int) -> list[str]:
 
 def events_for_backup(game_ids: Sequence[int]) -> list[dict[str, Any]]:
     """Return every club night for a backup whose games were written in the
-    order of game_ids: name, date, created_at and games (indexes into that
-    order; a game not written is left out)."""
+    order of game_ids: name, date, created_at, games (indexes into that
+    order; a game not written is left out) and its paired rounds, if any."""
     db = get_db()
     position = {game_id: index for index, game_id in enumerate(game_ids)}
     events = {
         row[0]: {"name": row[1], "date": row[2], "created_at": row[3], "games": [],
                  **({"season": row[4]} if row[4] is not None else {}),
-                 **({} if row[5] else {"count_ended": False})}
+                 **({} if row[5] else {"count_ended": False}),
+                 **({} if row[6] else {"count_leavers": False})}
         for row in db.conn.execute(
-            "SELECT e.id, e.name, e.date, e.created_at, s.name, e.count_ended"
-            " FROM events e LEFT JOIN seasons s ON s.id = e.season_id ORDER BY e.id"
+            "SELECT e.id, e.name, e.date, e.created_at, s.name, e.count_ended,"
+            " e.count_leavers FROM events e"
+            " LEFT JOIN seasons s ON s.id = e.season_id ORDER BY e.id"
         )
     }
     for event_id, game_id in db.conn.execute(
@@ -353,6 +378,14 @@ def events_for_backup(game_ids: Sequence[int]) -> list[dict[str, Any]]:
     ):
         if game_id in position and event_id in events:
             events[event_id]["games"].append(position[game_id])
+    for event_id, number, tables, created_at in db.conn.execute(
+        "SELECT event_id, number, tables, created_at FROM event_rounds"
+        " ORDER BY event_id, number"
+    ):
+        if event_id in events:
+            events[event_id].setdefault("rounds", []).append(
+                {"number": number, "tables": json.loads(tables),
+                 "created_at": created_at})
     return list(events.values())
 
 
@@ -364,8 +397,8 @@ def restore_events(
     named by its position in the backup (positions: the stored id of each).
 
     An event already here (same name, date and creation time) is the same
-    event: it gains the games. A night's season is found by its name, or
-    made. A game keeps the event it already has; an index
+    event: it gains the games and the rounds it lacks. A night's season is
+    found by its name, or made. A game keeps the event it already has; an index
     beyond the backup's games names nothing.
     """
     for event in events:
@@ -385,20 +418,37 @@ def restore_events(
             event_id = int(row[0])
         season_id = None
         if event.season is not None:
-            found = db.conn.execute(
-                "SELECT id FROM seasons WHERE name = ? ORDER BY id LIMIT 1",
-                [event.season]).fetchone()
-            season_id = int(found[0]) if found else int(db.conn.execute(
-                "INSERT INTO seasons (name, created_at) VALUES (?, ?)",
-                [event.season, now()]).lastrowid or 0)
+            season_id = season_named(db, event.season)
         db.conn.execute(
-            "UPDATE events SET season_id = coalesce(?, season_id), count_ended = ?"
-            " WHERE id = ?", [season_id, int(event.count_ended), event_id])
+            "UPDATE events SET season_id = coalesce(?, season_id), count_ended = ?,"
+            " count_leavers = ? WHERE id = ?",
+            [season_id, int(event.count_ended), int(event.count_leavers), event_id])
         ids = [positions[i] for i in event.games if i < len(positions)]
         db.conn.executemany(
             "UPDATE games SET event_id = ? WHERE id = ? AND event_id IS NULL",
             [(event_id, game_id) for game_id in ids if game_id is not None],
         )
+        # A round already here (by its number) is the same round.
+        db.conn.executemany(
+            "INSERT OR IGNORE INTO event_rounds (event_id, number, tables,"
+            " created_at) VALUES (?, ?, ?, ?)",
+            [(event_id, played.number,
+              json.dumps([list(t) for t in played.tables], ensure_ascii=False),
+              played.created_at) for played in event.rounds])
+
+
+def season_named(db: sqlite_utils.Database, name: str,
+                 created_at: str | None = None) -> int:
+    """Return the id of the first season of this name, made (in the caller's
+    transaction) when there is none."""
+    found = db.conn.execute(
+        "SELECT id FROM seasons WHERE name = ? ORDER BY id LIMIT 1", [name]
+    ).fetchone()
+    if found:
+        return int(found[0])
+    return int(db.conn.execute(
+        "INSERT INTO seasons (name, created_at) VALUES (?, ?)",
+        [name, created_at or now()]).lastrowid or 0)
 
 
 def add_round(event_id: int, tables: Sequence[Sequence[str]]) -> int:

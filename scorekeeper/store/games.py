@@ -31,6 +31,7 @@ from .cache import (
     taken,
 )
 from .connection import get_db, immediate
+from .merges import record_merge
 
 PIN_DIGITS = 8
 """Digits of a game PIN (the short code that gives a device its edit right back)."""
@@ -67,6 +68,15 @@ def _next_stamp(previous: str) -> str:
         # A stored time at the end of datetime's range (year 9999): now will do.
         return stamp
     return later.isoformat(timespec="microseconds")
+
+
+LEFT_SEAT = (
+    "EXISTS (SELECT 1 FROM moves m INDEXED BY moves_leaves WHERE m.type = 'leave'"
+    " AND m.game_id = p.game_id AND m.player = p.seat)"
+)
+"""SQL: whether the game_players row p is a player who left the game (RULES
+§7.5); the moves table's leave is the one record of it, found by the partial
+index of leaves (one seek)."""
 
 
 def new_pin() -> str:
@@ -156,8 +166,10 @@ def _seat_totals(
     penalties = bump(previous.penalties) if move.type == "penalty" else (
         previous.penalties
     )
+    # Leaving is no turn of the leaver's (RULES §7.5).
+    turns = previous.turns if move.type == "leave" else bump(previous.turns)
     return _SeatTotals(
-        seq, bump(previous.turns), best_score, best_seq, penalties, timed, thought
+        seq, turns, best_score, best_seq, penalties, timed, thought
     )
 
 
@@ -505,7 +517,7 @@ def replace_moves(
     with immediate(db), taken(db, game_id) as row:
         _check_turn(row, expected_turn)
         old = db.conn.execute(
-            "SELECT type, tiles, count, reason, created_at FROM moves"
+            "SELECT type, tiles, count, reason, player, created_at FROM moves"
             " WHERE game_id = ? ORDER BY seq",
             [game_id],
         ).fetchall()
@@ -527,10 +539,11 @@ def replace_moves(
         unchanged = 0  # the moves before the first changed one
         for seq, played in enumerate(game.moves):
             values = move_to_row_values(played)
-            kept = seq < len(old) and tuple(old[seq][:4]) == (
-                values["type"], values["tiles"], values["count"], values["reason"]
+            kept = seq < len(old) and tuple(old[seq][:5]) == (
+                values["type"], values["tiles"], values["count"], values["reason"],
+                values["player"],
             )
-            stamps.append(old[seq][4] if kept else stamp)
+            stamps.append(old[seq][5] if kept else stamp)
             if kept and unchanged == seq:
                 unchanged += 1
         # Analyses of the unchanged opening still hold (same board, same tiles);
@@ -592,8 +605,9 @@ def rename_players(game_id: int, names: Sequence[str]) -> list[str]:
 def merge_player(old: str, new: str) -> tuple[list[int], list[int]]:
     """Seat the player `new` wherever `old` (by name key) sat: one player
     written two ways becomes one, and the ratings re-rate (the rename
-    triggers). Return (games renamed, games left alone because both sat at
-    them). Each game is renamed by rename_players, in its own transaction."""
+    triggers), and the old name is kept (store.merges). Return (games
+    renamed, games left alone because both sat at them). Each game is renamed
+    by rename_players, in its own transaction."""
     old_key, new_name = engine.name_key(old), engine.normalise_name(new)
     new_key = engine.name_key(new_name)
     if old_key == new_key:
@@ -615,6 +629,8 @@ def merge_player(old: str, new: str) -> tuple[list[int], list[int]]:
                      for name in row.names]
         rename_players(int(game_id), names)
         renamed.append(int(game_id))
+    if renamed:
+        record_merge(old, new_name, now())
     return renamed, skipped
 
 

@@ -6,23 +6,28 @@ the move stored after the reading filled those cells, each look is labelled
 with the tile the players confirmed there (a correction included) and its
 sums are added to the lessons, for the game and for the installation
 (game_id NULL); then the pending reading goes. The sums per kind are a few
-numbers (`photo.lessons.Lesson`): colour: count, Σcos(hue), Σsin(hue);
-shape: count, Σfour-fold, Σfour-fold².
+numbers (`photo.lessons.Lesson`): colour: count, Σcos(hue), Σsin(hue), and
+over the examples whose paint was measured (migration m870), their count,
+Σsaturation, Σvalue; shape: count, Σfour-fold, Σfour-fold².
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 import sqlite_utils
 
+from ..photo.lessons import Lesson, lesson_sums
 from .connection import get_db, immediate
 
-LessonRow = tuple[str, str, int, float, float]
-"""(what, name, count, a, b): one kind's sums."""
+LessonRow = tuple[str, str, int, float, float, int, float, float]
+"""(what, name, count, a, b, measured, saturation, value): one kind's sums
+(`photo.lessons.Lesson`)."""
+
+COLUMNS = "what, name, count, a, b, measured, saturation, value"
+"""A lesson row's columns, in `LessonRow`'s order."""
 
 
 def keep_reading(game_id: int, seq: int, looks: Sequence[Mapping[str, object]],
@@ -31,7 +36,10 @@ def keep_reading(game_id: int, seq: int, looks: Sequence[Mapping[str, object]],
     numbered seq (from 0: the game's move count when the photo was read)."""
     data = json.dumps([
         {"row": int(str(x["row"])), "col": int(str(x["col"])),
-         "hue": float(str(x["hue"])), "four_fold": float(str(x["four_fold"]))}
+         "hue": float(str(x["hue"])), "four_fold": float(str(x["four_fold"])),
+         **({"saturation": float(str(x["saturation"])),
+             "value": float(str(x["value"]))}
+            if x.get("saturation") is not None else {})}
         for x in looks
     ], separators=(",", ":"))
     now = datetime.now(UTC).isoformat(timespec="seconds")
@@ -78,53 +86,44 @@ def settle(game_id: int, db: sqlite_utils.Database | None = None) -> int:
                          for t in json.loads(move[1])}
         except (ValueError, TypeError, KeyError):
             return 0
-        sums = _sums(looks, confirmed)
+        sums = lesson_sums(looks, confirmed)
         for scope in (game_id, None):
-            for (what, name), (count, a, b) in sums.items():
-                _add(db, scope, what, name, count, a, b)
-        return sum(count for (what, _), (count, _, _) in sums.items()
-                   if what == "color")
+            for lesson in sums:
+                _add(db, scope, lesson)
+        return sum(lesson.n for lesson in sums if lesson.what == "color")
 
 
-def _sums(looks: Sequence[Mapping[str, object]],
-          confirmed: Mapping[tuple[int, int], tuple[str, str]]
-          ) -> dict[tuple[str, str], tuple[int, float, float]]:
-    """Each kind's count and sums from the looks on cells the move filled."""
-    out: dict[tuple[str, str], tuple[int, float, float]] = {}
-
-    def add(key: tuple[str, str], a: float, b: float) -> None:
-        n, sa, sb = out.get(key, (0, 0.0, 0.0))
-        out[key] = (n + 1, sa + a, sb + b)
-
-    for look in looks:
-        try:
-            cell = (int(str(look["row"])), int(str(look["col"])))
-            hue = float(str(look["hue"]))
-            four = float(str(look["four_fold"]))
-        except (KeyError, ValueError):
-            continue
-        kind = confirmed.get(cell)
-        if kind is None or not (math.isfinite(hue) and math.isfinite(four)):
-            continue
-        rad = math.radians(hue)
-        add(("color", kind[0]), math.cos(rad), math.sin(rad))
-        add(("shape", kind[1]), four, four * four)
-    return out
-
-
-def _add(db: sqlite_utils.Database, game_id: int | None, what: str, name: str,
-         count: int, a: float, b: float) -> None:
+def _add(db: sqlite_utils.Database, game_id: int | None, lesson: Lesson) -> None:
     """Add sums to one kind's lesson (inside the caller's transaction)."""
     where = "game_id IS ?" if game_id is None else "game_id = ?"
+    what, name, *sums = lesson
     changed = db.conn.execute(
-        f"UPDATE photo_lessons SET count = count + ?, a = a + ?, b = b + ?"
-        f" WHERE {where} AND what = ? AND name = ?",
-        [count, a, b, game_id, what, name],
+        f"UPDATE photo_lessons SET count = count + ?, a = a + ?, b = b + ?,"
+        f" measured = measured + ?, saturation = saturation + ?,"
+        f" value = value + ? WHERE {where} AND what = ? AND name = ?",
+        [*sums, game_id, what, name],
     ).rowcount
     if not changed:
-        db.conn.execute(
-            "INSERT INTO photo_lessons (game_id, what, name, count, a, b)"
-            " VALUES (?, ?, ?, ?, ?, ?)", [game_id, what, name, count, a, b])
+        _insert(db, game_id, lesson)
+
+
+def _insert(db: sqlite_utils.Database, game_id: int | None,
+            row: Sequence[object]) -> None:
+    """Insert one kind's lesson (a `LessonRow`; a row of hue alone, as kept
+    before paint was measured, counts none measured)."""
+    what, name, count, a, b, *paint = row
+    measured, saturation, value = paint or (0, 0.0, 0.0)
+    db.conn.execute(
+        f"INSERT INTO photo_lessons (game_id, {COLUMNS})"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [game_id, what, name, count, a, b, measured, saturation, value])
+
+
+def _row(values: Sequence[object]) -> LessonRow:
+    """A lesson row as read from the table."""
+    what, name, count, a, b, measured, saturation, value = values
+    return (str(what), str(name), int(str(count)), float(str(a)), float(str(b)),
+            int(str(measured)), float(str(saturation)), float(str(value)))
 
 
 def lessons(game_id: int, db: sqlite_utils.Database | None = None
@@ -132,15 +131,15 @@ def lessons(game_id: int, db: sqlite_utils.Database | None = None
     """The game's lessons and the installation's."""
     db = db or get_db()
     rows = db.conn.execute(
-        "SELECT game_id, what, name, count, a, b FROM photo_lessons"
+        f"SELECT game_id, {COLUMNS} FROM photo_lessons"
         " WHERE game_id = ? OR game_id IS NULL ORDER BY what, name", [game_id]
     ).fetchall()
-    game = [tuple(r[1:]) for r in rows if r[0] is not None]
-    everywhere = [tuple(r[1:]) for r in rows if r[0] is None]
+    game = [_row(r[1:]) for r in rows if r[0] is not None]
+    everywhere = [_row(r[1:]) for r in rows if r[0] is None]
     return game, everywhere
 
 
-def teach_colors(rows: Sequence[LessonRow],
+def teach_colors(rows: Sequence[Sequence[object]],
                   db: sqlite_utils.Database | None = None) -> None:
     """Make rows (colour lessons, from a photo of one tile of each colour) the
     installation's colour lessons: what was taught or learnt before for the
@@ -150,12 +149,9 @@ def teach_colors(rows: Sequence[LessonRow],
     with immediate(db):
         db.conn.execute(
             "DELETE FROM photo_lessons WHERE game_id IS NULL AND what = 'color'")
-        for what, name, count, a, b in rows:
-            if what != "color":
-                continue
-            db.conn.execute(
-                "INSERT INTO photo_lessons (game_id, what, name, count, a, b)"
-                " VALUES (NULL, ?, ?, ?, ?, ?)", [what, name, count, a, b])
+        for row in rows:
+            if row[0] == "color":
+                _insert(db, None, row)
 
 
 def forget_colors(db: sqlite_utils.Database | None = None) -> int:
@@ -173,6 +169,6 @@ def installation_colors(db: sqlite_utils.Database | None = None
     """The installation's colour lessons."""
     db = db or get_db()
     rows = db.conn.execute(
-        "SELECT what, name, count, a, b FROM photo_lessons"
+        f"SELECT {COLUMNS} FROM photo_lessons"
         " WHERE game_id IS NULL AND what = 'color' ORDER BY name").fetchall()
-    return [(str(r[0]), str(r[1]), int(r[2]), float(r[3]), float(r[4])) for r in rows]
+    return [_row(r) for r in rows]

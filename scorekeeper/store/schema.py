@@ -659,6 +659,73 @@ def m850_rated_by_night_date(db: sqlite_utils.Database) -> None:
                " VALUES (1, '', 0)")
 
 
+@migrations()
+def m860_club_rosters(db: sqlite_utils.Database) -> None:
+    """Keep a season's roster, its merged names and a deleted season a while
+    (CONTRACT §14). rosters holds each season's players, present or not (a
+    new night in the season starts from them); merged_names each name the
+    admin merged into another, so a backup carries it; deleted_seasons a
+    deleted season with its nights and roster until it is undone or stale.
+    """
+    _create_statements(db, """
+        CREATE TABLE rosters (
+            season_id INTEGER NOT NULL REFERENCES seasons(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            added_at TEXT NOT NULL,
+            PRIMARY KEY (season_id, name_key)
+        );
+        CREATE TABLE merged_names (
+            old_key TEXT PRIMARY KEY,
+            old TEXT NOT NULL,
+            new TEXT NOT NULL,
+            new_key TEXT NOT NULL,
+            merged_at TEXT NOT NULL
+        );
+        CREATE TABLE deleted_seasons (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            events TEXT NOT NULL,
+            roster TEXT NOT NULL,
+            deleted_at TEXT NOT NULL
+        );
+    """)
+
+
+@migrations()
+def m870_photo_lesson_paint(db: sqlite_utils.Database) -> None:
+    """Keep a colour lesson's saturation and value as well as its hue
+    (store.photo_lessons): a set whose sixth colour is white has a colourless
+    paint, which a hue cannot teach. `measured` counts the examples whose
+    saturation and value were kept; a lesson kept before counts none and
+    teaches its hue as before."""
+    columns = db["photo_lessons"].columns_dict
+    for column, kind in (("measured", "INTEGER"), ("saturation", "REAL"),
+                         ("value", "REAL")):
+        if column not in columns:
+            db.execute(f"ALTER TABLE photo_lessons ADD COLUMN {column} {kind}"
+                       " NOT NULL DEFAULT 0")
+
+
+@migrations()
+def m880_leavers(db: sqlite_utils.Database) -> None:
+    """count_leavers is the organiser's choice how a player who left a game
+    counts (CONTRACT §14, RULES §7.5): placed last (1, as before leaving
+    existed: an excluded player), or the game counts without them (0).
+    moves_leaves holds the few leave moves alone, so that asking whether a
+    seat left (store.games.LEFT_SEAT) is one seek, not a walk of the game's
+    moves: a player's statistics over 5,904 games (gen_db, 10,000 games) took
+    154 ms (median) without it, 2.6 ms with it."""
+    _create_statements(db, """
+        ALTER TABLE events ADD COLUMN count_leavers INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE deleted_events ADD COLUMN count_leavers INTEGER NOT NULL
+            DEFAULT 1;
+        CREATE INDEX IF NOT EXISTS moves_leaves ON moves(game_id, player)
+            WHERE type = 'leave';
+    """)
+
+
 def _named_games(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
     """Return (type, name, sql) of every index on games, and of every trigger
     or view that is on games or names it, in the order they were made."""

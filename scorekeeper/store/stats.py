@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import engine
 from .connection import get_db
+from .games import LEFT_SEAT
 
 
 def list_games(
@@ -176,13 +177,17 @@ _PLAYER_TOTALS = """
 """A player's totals from player_totals (kept by triggers in every write) and the
 maximums and latest name from one index seek each: no scan of their games."""
 
-_DISCIPLINE_TOTALS = """
-    t.exclusions, t.penalties, t.timed_moves,
+_DISCIPLINE_TOTALS = f"""
+    t.exclusions - (SELECT count(*) FROM game_players p
+                    WHERE p.name_key = t.name_key AND {LEFT_SEAT}) AS exclusions,
+    t.penalties, t.timed_moves,
     CASE WHEN t.timed_moves THEN 1.0 * t.think_seconds / t.timed_moves END
         AS avg_seconds
 """
 """A player's table discipline (RULES §7), from player_totals too: one player's
-page shows it; the list of every player does not."""
+page shows it; the list of every player does not. A player who left a game is
+out of it as an excluded one is (game_players.excluded), but was not excluded:
+their leaves are taken off (RULES §7.5)."""
 
 
 def player_summaries() -> list[dict[str, Any]]:

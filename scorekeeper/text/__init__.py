@@ -6,7 +6,7 @@ the pages, the files and the JSON API say each thing one way, and a language
 is a catalog away. It is the only package that calls gettext for game text;
 the JavaScript gets its strings from the page. No Flask, no URLs.
 
-One submodule per subject (tiles, errors, scores, moves, discipline, end,
+One submodule per subject (tiles, errors, scores, moves, discipline, leaving, end,
 time, numbers, game_page, insights, photo, speech, events, pins, quotas); this module
 re-exports their public names, so callers write `text.breakdown(...)`.
 Reading a stored timestamp is not a sentence: scorekeeper.timestamps.
@@ -59,6 +59,9 @@ from .events import (
     scoring_names,
     scoring_note,
     season_best,
+    season_delete_note,
+    season_deleted,
+    season_gone,
     standings_labels,
     standings_note,
     standings_title,
@@ -79,6 +82,7 @@ from .insights import (
     best_spot_line,
     hint_strings,
 )
+from .leaving import leave_note, left_heading, left_legend, left_note
 from .moves import (
     PENALTY_COSTS,
     PENALTY_RESULTS,
@@ -193,6 +197,10 @@ __all__ = [
     "event_gone",
     "excluded_heading",
     "excluded_note",
+    "leave_note",
+    "left_heading",
+    "left_legend",
+    "left_note",
     "final_reason",
     "first_move_hint",
     "game_pins_refused",
@@ -238,6 +246,9 @@ __all__ = [
     "scoring_names",
     "scoring_note",
     "season_best",
+    "season_delete_note",
+    "season_deleted",
+    "season_gone",
     "set_description",
     "set_name",
     "shape_name",

@@ -30,6 +30,11 @@ def end_reason(
             "Every other player was excluded, so one player is left: the game"
             " ends with no end bonus."
         )
+    if reason == engine.EndReason.LEFT:
+        return gettext(
+            "Every other player has left the game, so one player is still in"
+            " play: the game ends with no end bonus."
+        )
     if reason == engine.EndReason.ENDED:
         return gettext("The table ended the game here: scored as it stood, no end"
                        " bonus.")

@@ -57,6 +57,33 @@ def event_gone() -> str:
     )
 
 
+def season_delete_note(nights: int) -> str:
+    """Return what deleting a season does to its nights (they stay)."""
+    if not nights:
+        return gettext("The season has no club nights: nothing else goes with it.")
+    return ngettext(
+        "Its club night stays, with its games, in no season; only the season,"
+        " its roster and its standings are deleted.",
+        "Its %(num)d club nights stay, with their games, in no season; only the"
+        " season, its roster and its standings are deleted.",
+        nights,
+    )
+
+
+def season_deleted(nights: int) -> str:
+    """Return the notice after a season was deleted."""
+    return ngettext(
+        "Season deleted; its club night stays, in no season.",
+        "Season deleted; its %(num)d club nights stay, in no season.",
+        nights,
+    )
+
+
+def season_gone() -> str:
+    """Say on a season's open TV view that the season was deleted meanwhile."""
+    return gettext("This season was deleted. Its club nights are kept.")
+
+
 def standings_title(name: str) -> str:
     """Return the heading of a club night's standings sheet."""
     return gettext("Standings: %(name)s", name=name)
@@ -117,8 +144,11 @@ def scoring_names() -> dict[str, str]:
     }
 
 
-def scoring_note(scoring: str, count_ended: bool) -> str:
-    """Return how the standings were computed under the scoring."""
+def scoring_note(
+    scoring: str, count_ended: bool, count_leavers: bool | None = None
+) -> str:
+    """Return how the standings were computed under the scoring (with how a
+    player who left a game counts, when one night's choice says it)."""
     how = {
         "wins": gettext(
             "A win counts 1 (a shared top score is a win for each)."),
@@ -132,8 +162,15 @@ def scoring_note(scoring: str, count_ended: bool) -> str:
     }[scoring]
     ended = gettext("Games ended early count.") if count_ended else gettext(
         "Games ended early do not count.")
-    return gettext("%(how)s Ties: then points, then name. %(ended)s",
+    note = gettext("%(how)s Ties: then points, then name. %(ended)s",
                    how=how, ended=ended)
+    if count_leavers is None:
+        return note
+    left = gettext(
+        "A player who left a game counts in it, below those still playing."
+    ) if count_leavers else gettext(
+        "A game counts without the players who left it.")
+    return f"{note} {left}"
 
 
 def ratings_as_of(day_: str) -> str:

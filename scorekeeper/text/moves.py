@@ -49,13 +49,15 @@ def counted(template: Template, num: int) -> str:
 
 def move_result(move: engine.Move) -> str:
     """Return what a move did, after its player's name: the breakdown of a
-    placing move, "traded 2", "passed" or what a penalty cost."""
+    placing move, "traded 2", "passed", what a penalty cost or "left the game"."""
     if move.breakdown is not None:
         return breakdown(move.breakdown, move.end_bonus)
     if move.type == "trade":
         return gettext("traded %(n)d", n=move.count)
     if move.type == "penalty":
         return counted(PENALTY_RESULTS[(move.reason, move.consequence)], -move.score)
+    if move.type == "leave":
+        return gettext("left the game")
     return gettext("passed")
 
 
@@ -68,7 +70,8 @@ def penalty_cost(move: engine.Move) -> str:
 def move_points(move: engine.Move) -> str:
     """Return a move in the score column's shorthand, the score sheet's own
     marks (templates/history/_sheet.html): "+7", "⇄ 2" for a trade, "–" for a
-    pass, "−5" for a deduction, "!" for a turn lost, "✕" for an exclusion. A
+    pass, "−5" for a deduction, "!" for a turn lost, "✕" for an exclusion or a
+    player who left. A
     player card holds it at 360 px with four players in every language; the
     last-move line says it in words."""
     if move.type == "place":
@@ -79,18 +82,22 @@ def move_points(move: engine.Move) -> str:
         if move.score:
             return f"−{-move.score}"
         return "✕" if move.excludes else "!"
+    if move.type == "leave":
+        return "✕"
     return "–"
 
 
 def move_summary(move: engine.Move, variant: engine.Variant) -> str:
     """Return what a move was, without its score: "Placed 3 tiles", "Traded 2
-    tiles", "Passed", "Penalty for an illegal move"."""
+    tiles", "Passed", "Penalty for an illegal move", "Left the game"."""
     if move.type == "place":
         return by_unit(variant, "placed", num=len(move.tiles))
     if move.type == "trade":
         return ngettext("Traded %(num)d tile", "Traded %(num)d tiles", move.count)
     if move.type == "penalty":
         return gettext(PENALTY_SUMMARIES[move.reason])
+    if move.type == "leave":
+        return gettext("Left the game")
     return gettext("Passed")
 
 
@@ -113,6 +120,7 @@ def replay_strings(variant: engine.Variant) -> dict[str, object]:
         "qwirkle": gettext("Qwirkle!"),
         "next": gettext("next: %(who)s", who="%(who)s"),
         "out": gettext("excluded, not ranked"),
+        "left": gettext("left the game, not ranked"),
         "tile_names": {
             f"{color} {shape}": tile_name(color, shape)
             for color, shape in variant.kinds

@@ -15,6 +15,7 @@ from ..i18n import gettext as _
 from ..store import TurnConflict, loaded, running
 from ..store import events as club
 from ..store import games as stored
+from ..store.merges import merges
 from .auth import (
     admin_key_opens,
     admin_login,
@@ -40,7 +41,7 @@ def index() -> ResponseReturnValue:
         game["stale"] = is_stale(game["updated_at"])
     return render_template(
         "admin/index.html", games=games, grant_form=ConfirmForm(),
-        close_form=CloseForm(),
+        close_form=CloseForm(), merges=merges(),
     )
 
 

@@ -30,13 +30,18 @@ from .pages import require_edit
 
 bp = Blueprint("color_lessons", __name__)
 
+SWATCH = (0.45, 0.75)
+"""A hue's swatch's lightness and saturation (HLS): the hue shown plainly,
+whatever the paint's own darkness."""
+
 PENDING = "taught_colours"
 """The session key of the hues read and not yet kept."""
 
 
 def read_teaching(data: bytes) -> dict[str, Any]:
-    """Read a teaching photo (in the helper process): {"hues": {colour: deg}},
-    or {"unreadable": reason, "params": {...}}."""
+    """Read a teaching photo (in the helper process): {"hues": {colour: deg},
+    "paints": {colour: [saturation, value]}}, or {"unreadable": reason,
+    "params": {...}}."""
     from ..photo.color_lessons import read_colors
 
     try:
@@ -45,30 +50,53 @@ def read_teaching(data: bytes) -> dict[str, Any]:
         return {"unreadable": exc.reason,
                 "params": {k: v if isinstance(v, int | str) else str(v)
                            for k, v in exc.params.items()}}
-    return {"hues": {color: float(hue) for color, hue in taught.hues.items()}}
+    return {"hues": {color: float(hue) for color, hue in taught.hues.items()},
+            "paints": {color: [float(x) for x in paint]
+                       for color, paint in taught.paints.items()}}
 
 
-def _swatches(hues: dict[str, float]) -> list[dict[str, object]]:
-    """Each colour's name and a swatch of its hue, in wheel order."""
+def _swatches(hues: dict[str, float], pale: dict[str, float]
+              ) -> list[dict[str, object]]:
+    """Each colour's name and a swatch of its hue, in wheel order; a
+    colourless paint's (`pale`: its value) is grey, without a hue."""
     from ..photo.color_lessons import COLORS  # photo.hues holds numpy: not at rest
 
     out: list[dict[str, object]] = []
     for color in COLORS:
-        if color in hues:
-            # A fill, not a style: the CSP allows no inline style.
-            r, g, b = colorsys.hls_to_rgb((hues[color] % 360) / 360, 0.45, 0.75)
-            out.append({"color": color, "name": text.color_name(color),
-                        "hue": round(hues[color]),
-                        "fill": f"#{round(r * 255):02x}{round(g * 255):02x}"
-                                f"{round(b * 255):02x}"})
+        if color in pale:
+            r = g = b = min(1.0, max(0.0, pale[color]))
+        elif color in hues:
+            r, g, b = colorsys.hls_to_rgb((hues[color] % 360) / 360, *SWATCH)
+        else:
+            continue
+        # A fill, not a style: the CSP allows no inline style.
+        out.append({"color": color, "name": text.color_name(color),
+                    "hue": None if color in pale else round(hues[color]),
+                    "fill": f"#{round(r * 255):02x}{round(g * 255):02x}"
+                            f"{round(b * 255):02x}"})
     return out
 
 
-def _known() -> dict[str, float]:
+def _pending_pale(pending: dict[str, Any]) -> dict[str, float]:
+    """The colourless paints of a teaching read: colour -> value."""
+    from ..photo.lessons import PALE
+
+    out = {}
+    for color, paint in (pending.get("paints") or {}).items():
+        try:
+            sat, val = (float(x) for x in paint)
+        except (TypeError, ValueError):
+            continue
+        if sat < PALE:
+            out[str(color)] = val
+    return out
+
+
+def _known() -> list[dict[str, object]]:
     """The installation's colours as it knows them now (taught or learnt)."""
-    rows = photo_lessons.installation_colors()
-    return {color: mean for color, (mean, _spread) in
-            Taught.from_rows(rows).hues().items()}
+    taught = Taught.from_rows(photo_lessons.installation_colors())
+    return _swatches({color: mean for color, (mean, _spread) in taught.hues().items()},
+                     {color: val for color, (_sat, val) in taught.pale().items()})
 
 
 def _page(game_id: int, status: int = 200, error: str | None = None
@@ -76,9 +104,9 @@ def _page(game_id: int, status: int = 200, error: str | None = None
     pending = session.get(PENDING)
     read = None
     if isinstance(pending, dict) and pending.get("game") == game_id:
-        read = _swatches(pending.get("hues", {}))
+        read = _swatches(pending.get("hues", {}), _pending_pale(pending))
     body = render_template(
-        "table/color_lessons.html", game_id=game_id, known=_swatches(_known()),
+        "table/color_lessons.html", game_id=game_id, known=_known(),
         read=read, error=error, form=ConfirmForm(),
         photo_text=text.photo_strings())
     return body, status
@@ -113,7 +141,8 @@ def read(game_id: int) -> ResponseReturnValue:
     if "unreadable" in answer:
         return _page(game_id, 422, text.photo_unreadable(
             answer["unreadable"], answer["params"]))
-    session[PENDING] = {"game": game_id, "hues": answer["hues"]}
+    session[PENDING] = {"game": game_id, "hues": answer["hues"],
+                        "paints": answer["paints"]}
     return _page(game_id)
 
 
@@ -128,14 +157,20 @@ def keep(game_id: int) -> Response:
     if not isinstance(hues, dict) or pending.get("game") != game_id:
         flash(_("Take the photo of the colours first."), "error")
         return redirect(url_for(".page", game_id=game_id))
-    from ..photo.color_lessons import COLORS, lessons, name_hues
+    from ..photo.color_lessons import COLORS, lessons, name_symbols
 
+    paints = pending.get("paints") or {}
     try:
         values = [float(hues[color]) for color in COLORS]
-        named = name_hues(values)
-    except (KeyError, TypeError, ValueError, PhotoUnreadable):
+        # A teaching kept before paints were read: hues alone, as then.
+        seen = [(float(paints[c][0]), float(paints[c][1])) for c in COLORS] \
+            if paints else None
+        named = name_symbols(values, [s for s, _ in seen] if seen else None)
+    except (KeyError, TypeError, ValueError, IndexError, PhotoUnreadable):
         abort(400)
-    photo_lessons.teach_colors(lessons(named))
+    photo_lessons.teach_colors(lessons(
+        {color: values[i] for color, i in named.items()},
+        paints={color: seen[i] for color, i in named.items()} if seen else None))
     flash(_("The colours are kept: every photo now reads them as on this table."),
           "info")
     return redirect(url_for("table.game", game_id=game_id))

@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import engine
 from ..store import events as stored_events
-from ..store import seasons
+from ..store import rosters, seasons
 
 MAX_BEST = 100
 """Most nights a season's ?best= may keep."""
@@ -25,6 +25,7 @@ def event_json(event_id: int, scoring: engine.Scoring = "wins") -> dict[str, Any
     return {
         "id": event["id"], "name": event["name"], "date": event["date"],
         "season": event["season"], "count_ended": event["count_ended"],
+        "count_leavers": event["count_leavers"],
         "games": stored_events.event_game_ids(event_id), "scoring": scoring,
         "standings": standings_json(stored_events.standings(event_id, scoring)),
     }
@@ -34,13 +35,18 @@ def season_json(season_id: int, scoring: engine.Scoring = "wins",
                 best: int | None = None) -> dict[str, Any]:
     """Return a season as CONTRACT §14 answers it: its nights and the
     standings of all their games together (each night's choice of whether
-    games ended early count), or of each player's best `best` nights."""
+    games ended early count, and how players who left count), or of each
+    player's best `best` nights; the
+    date of its latest night (what its files are as of) and its roster."""
     season = seasons.get_season(season_id)
-    nights = [stored_events.results(
-        [night], stored_events.get_event(night)["count_ended"])
-        for night in season["events"]]
+    found = [stored_events.get_event(night) for night in season["events"]]
+    nights = [stored_events.results([night["id"]], night["count_ended"],
+                                    night["count_leavers"])
+              for night in found]
     return {**season, "scoring": scoring,
-            "standings": engine.season_standings(nights, scoring, best)}
+            "standings": engine.season_standings(nights, scoring, best),
+            "as_of": max((night["date"] for night in found), default=None),
+            "roster": rosters.roster(season_id)}
 
 
 def asked_best(value: str) -> int | None:

@@ -324,6 +324,13 @@ class PenaltyForm(PageForm):
     turn = HiddenField()
 
 
+class LeaveForm(PageForm):
+    """A player leaves the game (RULES §7.5): `player` is their seat."""
+
+    player = HiddenField()
+    turn = HiddenField()
+
+
 class CloseForm(PageForm):
     """End or abandon a game: the button pressed gives the reason."""
 

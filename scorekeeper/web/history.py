@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from .. import engine, text, timestamps
 from ..formats import bgstats, chart
-from ..formats.scoresheet import sheet_view
+from ..formats.scoresheet import LEFT_MARK, sheet_view
 from ..i18n import gettext as _
 from ..store import GameRow, TurnConflict, analysis, loaded, snapshots, stats
 from ..store import games as stored
@@ -218,7 +218,7 @@ def replay_context(
         "move_summary": text.move_summary(move, game.variant) if move else "",
         "mover": row.names[move.player] if move is not None else None,
         "round": (
-            engine.move_rounds(m.player for m in game.moves[:step])[-1]
+            engine.move_rounds(m.mover for m in game.moves[:step])[-1]
             if step else 0
         ),
         "lines": [
@@ -239,6 +239,7 @@ def replay_context(
             row.names[position.current_player] if step < game.turn else None
         ),
         "excluded": position.excluded,
+        "left": position.left,
         "penalty": text.penalty_cost(move) if move and move.type == "penalty" else "",
     }
 
@@ -259,7 +260,7 @@ def replay_steps(row: GameRow, insight: Insight | None = None) -> dict[str, Any]
         [t.x, t.y, t.row, t.col, t.color, t.shape, moves_of[(t.row, t.col)]]
         for t in final_view["tiles"]
     ]
-    rounds = engine.move_rounds(m.player for m in game.moves)
+    rounds = engine.move_rounds(m.mover for m in game.moves)
     steps = []
     for step in range(game.turn + 1):
         position = game.at(step)
@@ -294,6 +295,7 @@ def replay_steps(row: GameRow, insight: Insight | None = None) -> dict[str, Any]
             "mover": move.player if move is not None else None,
             "winners": list(final.winners) if final is not None else [],
             "excluded": sorted(position.excluded),
+            "left": sorted(position.left),
             "bag": position.bag,
             "on_board": len(position.tiles),
             "next": (
@@ -429,6 +431,11 @@ def correct(game_id: int, number: int) -> ResponseReturnValue:
     from_game = request.args.get("back") == "game"
     back_url = (url_for("table.game", game_id=game_id) if from_game
                 else url_for(".replay", game_id=game_id, move=number))
+    if original.type == "leave":
+        # No turn to enter differently: a leave stands, or undo takes it back.
+        flash(_("A player leaving is not corrected: Undo takes it back, as the"
+                " last move."), "error")
+        return redirect(back_url)
     form = CorrectForm()
     if request.method == "GET":
         form.fill(original, variant.hand_size)
@@ -529,7 +536,7 @@ def scoresheet(game_id: int) -> str:
         drawn = chart_markup(row)
         paper = rendered(row, "scoresheet.html", lambda: Markup(render_template(
             "history/_sheet.html", row=row, view=sheet_view(game_file(row)),
-            chart=drawn,
+            chart=drawn, left_mark=LEFT_MARK,
         )))
         return render_template("history/scoresheet.html", row=row, paper=paper)
 

@@ -3,7 +3,8 @@
 CONTRACT §4 fixes the state's core fields and their order; the extensions the
 pages use slot in here, so that the API's answers, the state the game page
 starts from and the answers board.js applies after a move are one shape.
-Extensions: per player "qwirkles" and "excluded" (RULES §7); "variant",
+Extensions: per player "qwirkles", "excluded" (RULES §7) and "left" (a player
+who left, RULES §7.5, is excluded too); "variant",
 "options" (the table discipline, CONTRACT §10), "first_player", "created_at",
 "updated_at", "unseen", "last_move" (with its breakdown, its sentence and "spoken", what
 static/speech.js says aloud);
@@ -37,7 +38,7 @@ def _state_parts(
     """Return the state's fields before "board", those between "moves" and
     "unseen", and "last_move" (CONTRACT order)."""
     game = row.game
-    excluded = game.excluded
+    excluded, left = game.excluded, game.left
     last = game.moves[-1] if game.moves else None
     last_move = None
     if last is not None:
@@ -54,7 +55,7 @@ def _state_parts(
         "status": game.status,
         "players": [
             {"name": name, "score": score, "hand": hand, "qwirkles": q,
-             "excluded": seat in excluded}
+             "excluded": seat in excluded, "left": seat in left}
             for seat, (name, score, hand, q) in enumerate(zip(
                 row.names, game.scores, game.hands, game.qwirkles, strict=True
             ))

@@ -41,6 +41,7 @@ from .forms import (
     MAX_SEATS,
     ClaimForm,
     CloseForm,
+    LeaveForm,
     NewGameForm,
     PenaltyForm,
     TradeForm,
@@ -127,6 +128,7 @@ def discipline_context(row: GameRow, editable: bool) -> dict[str, Any]:
         "penalty_form": PenaltyForm(turn=game.turn),
         "countdown": countdown,
         "excluded": sorted(game.excluded),
+        "left": game.left,
     }
 
 
@@ -500,7 +502,7 @@ def _options(
         return jsonify(cell_options_json(game, cell, pending))
 
 
-def _turn_from(form: TradeForm | TurnForm | PenaltyForm) -> int | None:
+def _turn_from(form: TradeForm | TurnForm | PenaltyForm | LeaveForm) -> int | None:
     raw = form.turn.data
     try:
         return int(raw) if raw is not None else None
@@ -574,6 +576,47 @@ def penalty(game_id: int) -> Response:
         if move is not None:
             with loaded(game_id) as row:
                 flash(text.move_line(move, row.names), "info")
+    return redirect(url_for("table.game", game_id=game_id))
+
+
+def _seat(row: GameRow, raw: object) -> int:
+    """Return the seat a leave names; 404 for no seat of the game."""
+    seat = int(raw) if isinstance(raw, str) and raw.isdecimal() else -1
+    if not 0 <= seat < row.game.players:
+        abort(404)
+    return seat
+
+
+@bp.get("/games/<int:game_id>/leave")
+def leave_page(game_id: int) -> ResponseReturnValue:
+    """Ask to confirm that a player leaves the game (RULES §7.5)."""
+    require_edit(game_id)
+    with loaded(game_id) as row:
+        seat = _seat(row, request.args.get("player"))
+        if row.game.is_over() or seat not in row.game.in_play():
+            return redirect(url_for("table.game", game_id=game_id))
+        return render_template(
+            "table/leave.html", row=row, seat=seat, name=row.names[seat],
+            form=LeaveForm(player=seat, turn=row.game.turn),
+        )
+
+
+@bp.post("/games/<int:game_id>/leave")
+def leave(game_id: int) -> Response:
+    """Record that a player leaves the game: their tiles go back into the bag
+    and the others play on (RULES §7.5)."""
+    require_edit(game_id)
+    form = LeaveForm()
+    with loaded(game_id) as row:
+        seat = _seat(row, form.player.data)
+        names = row.names
+    if not form.validate_on_submit():
+        flash(_("The player could not leave: reload the page and try again."),
+              "error")
+    else:
+        move = _store(game_id, {"type": "leave", "player": seat}, _turn_from(form))
+        if move is not None:
+            flash(text.move_line(move, names), "info")
     return redirect(url_for("table.game", game_id=game_id))
 
 

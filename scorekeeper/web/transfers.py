@@ -11,8 +11,7 @@ from .. import text
 from ..formats import Format, backup, build
 from ..i18n import gettext as _
 from ..store import loaded
-from ..store.backup import iter_stored_games
-from ..store.events import events_for_backup
+from ..store.backup import club_for_backup, iter_stored_games
 from .auth import PinRefusal
 from .helper import in_helper
 from .pages import game_file, rendered
@@ -46,7 +45,7 @@ def backup_response() -> Response:
     """Return every game as one qwirkle-backup/1 file, streamed game by game."""
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     body = stream_with_context(
-        backup.stream(iter_stored_games(), stamp, events_for_backup)
+        backup.stream(iter_stored_games(), stamp, club_for_backup)
     )
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = (

@@ -46,6 +46,7 @@ def view_state(row: GameRow) -> dict[str, Any]:
         "status": game.status,
         "players": [
             {"name": name, "score": score, "excluded": seat in game.excluded,
+             "left": seat in game.left,
              "current": active and seat == game.current_player,
              "winner": seat in winners}
             for seat, (name, score) in enumerate(zip(names, game.scores, strict=True))

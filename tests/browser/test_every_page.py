@@ -73,7 +73,13 @@ def club_night(app: Flask) -> dict[str, Any]:
     answer = client.post("/api/games", headers=token, json={
         "players": ["Anna", "Chris", "Dana"], "event": event["id"]})
     assert answer.status_code == 201
-    return event
+    # In a season with a roster: its page, TV view and change page too.
+    season = client.post("/api/seasons", json={"name": "Winter"}).get_json()
+    assert client.patch(f"/api/events/{event['id']}", json={"season": season["id"]},
+                        headers=token).status_code == 200
+    assert client.post(f"/api/seasons/{season['id']}/roster", headers=token,
+                       json={"add": ["Anna", "Chris", "Dana"]}).status_code == 200
+    return {**event, "season": season["id"]}
 
 
 def opened(page: Any) -> None:
@@ -142,6 +148,7 @@ def every_page(page: Any, app: Flask, base: str) -> Iterator[str]:
         "ended game": f"/games/{ended['id']}",
         "abandoned game": f"/games/{abandoned['id']}",
         "undo": f"/games/{playing_id}/undo",
+        "a player leaves": f"/games/{playing_id}/leave?player=1",
         "teach the colours": f"/games/{playing_id}/colours",
         "table view": f"/games/{playing_id}/tv",
         "table view, game over": f"/games/{over_id}/tv",
@@ -162,6 +169,10 @@ def every_page(page: Any, app: Flask, base: str) -> Iterator[str]:
         "club night TV view": f"/events/{event['id']}/tv",
         "club night standings": f"/events/{event['id']}/standings",
         "club night, rename or delete": f"/events/{event['id']}/edit",
+        "seasons": "/seasons",
+        "season": f"/seasons/{event['season']}",
+        "season TV view": f"/seasons/{event['season']}/tv",
+        "season, rename or delete": f"/seasons/{event['season']}/edit",
         "import": "/import",
         "restore": "/restore",
         "admin, asking for the PIN": "/admin",

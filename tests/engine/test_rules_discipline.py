@@ -459,12 +459,12 @@ def test_the_rounds_of_a_game_skip_excluded_seats() -> None:
     game.place([(3, 0, "yellow", "circle")])  # Cy
     game.place([(4, 0, "purple", "circle")])  # round 3: Ann
 
-    assert engine.move_rounds(m.player for m in game.moves) == [1, 1, 1, 2, 2, 3]
+    assert engine.move_rounds(m.mover for m in game.moves) == [1, 1, 1, 2, 2, 3]
     plain = engine.Game(players=3)
     for row in range(7):
         plain.place([(row, 0, engine.COLOR_NAMES[row % 6], "circle")] if row < 6
                     else [(0, 1, "red", "square")])
-    assert engine.move_rounds(m.player for m in plain.moves) == [
+    assert engine.move_rounds(m.mover for m in plain.moves) == [
         1, 1, 1, 2, 2, 2, 3]
 
 

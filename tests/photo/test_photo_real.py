@@ -19,7 +19,6 @@ from scorekeeper.photo import (
     LOW_CONFIDENCE,
     PhotoReading,
     PhotoUnreadable,
-    color_lessons,
     grid,
     hues,
     read_move,
@@ -754,10 +753,10 @@ def test_a_symbols_colour_under_a_lamp_is_its_own_less_the_lamps_white(
         pix = np.round(seen[:, ::-1] * 255).astype(np.uint8)
         got = symbols._lamp_free_colour(pix)
         assert got is not None
-        assert color_lessons._gap(hues.hsv(got)[0], hues.hsv(lin)[0]) < 2
+        assert hues.gap(hues.hsv(got)[0], hues.hsv(lin)[0]) < 2
         if name in ("orange", "blue"):
             as_seen = hues.hsv(np.median(seen, axis=0) ** 2.2)[0]
-            assert color_lessons._gap(as_seen, hues.hsv(lin)[0]) > 4
+            assert hues.gap(as_seen, hues.hsv(lin)[0]) > 4
 
 
 

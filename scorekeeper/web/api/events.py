@@ -4,7 +4,7 @@ rating."""
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import NoReturn, TypeGuard
 
 from flask import Blueprint, Response, jsonify, request
 
@@ -12,7 +12,7 @@ from ... import engine, text
 from ...i18n import gettext as _
 from ...store import events as stored_events
 from ...store import games as stored
-from ...store import ratings, seasons
+from ...store import ratings, rosters, seasons
 from .. import auth, rounds
 from ..errors import error_response
 from ..event_json import MAX_BEST, asked_best, event_json, season_json
@@ -128,15 +128,18 @@ def api_change(event_id: int) -> Response:
         raise _Refused(422, "invalid_event", str(exc)) from None
     season = body.get("season", event["season"])
     count_ended = body.get("count_ended", event["count_ended"])
+    count_leavers = body.get("count_leavers", event["count_leavers"])
     if season is not None and (not isinstance(season, int) or isinstance(season, bool)):
         _bad(_('"season" must be a season\'s id (a whole number) or "null".'),
              "bad_request")
     if not isinstance(count_ended, bool):
         _bad(_('"count_ended" must be "true" or "false".'), "bad_request")
+    if not isinstance(count_leavers, bool):
+        _bad(_('"count_leavers" must be "true" or "false".'), "bad_request")
     if season is not None:
         seasons.get_season(season)
     stored_events.rename_event(event_id, name, day)
-    stored_events.set_event_options(event_id, season, count_ended)
+    stored_events.set_event_options(event_id, season, count_ended, count_leavers)
     return jsonify(event_json(event_id))
 
 
@@ -221,6 +224,93 @@ def api_create_season() -> tuple[Response, int]:
 def api_season(season_id: int) -> Response:
     """Return a season: its nights and standings (?scoring=, ?best=)."""
     return jsonify(season_json(season_id, asked_scoring(), _asked_best()))
+
+
+def _may_change_season_by_api(night_ids: list[int]) -> None:
+    """Let this API request rename or delete a season, or change its roster,
+    or raise a 403: the organiser's right to one of its nights (X-Event-Token,
+    or the device's with X-CSRFToken), or the admin's; a season with no
+    night, anyone (CONTRACT §14)."""
+    if not night_ids or auth.is_admin():
+        return
+    reason = "missing_event_token"
+    for night in night_ids:
+        token = stored_events.event_token(night)
+        if token is None:
+            continue
+        allowed, reason = auth.request_may_add_to_event(night, token)
+        if allowed:
+            return
+    messages = {
+        "bad_event_token": _("This event token belongs to none of the season's"
+                             " club nights."),
+        "missing_event_token": _("Changing this season needs the event token of"
+                                 " one of its club nights."),
+        "csrf_failed": _("The page's security token is missing or stale: reload."),
+    }
+    raise _Refused(403, reason, messages[reason])
+
+
+def _season_body() -> dict[str, object]:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        _bad(_("The request body must be a JSON object."), "bad_request")
+    return body
+
+
+@bp.patch("/seasons/<int:season_id>")
+def api_change_season(season_id: int) -> Response:
+    """Rename a season: 200 with the season."""
+    season = seasons.get_season(season_id)
+    body = _season_body()
+    _may_change_season_by_api(season["events"])
+    try:
+        name = check_event_name(body.get("name", season["name"]))
+    except ValueError as exc:
+        raise _Refused(422, "invalid_season", str(exc)) from None
+    seasons.rename_season(season_id, name)
+    return jsonify(season_json(season_id))
+
+
+@bp.delete("/seasons/<int:season_id>")
+def api_delete_season(season_id: int) -> Response:
+    """Delete a season: its nights stay, in no season (200, their ids)."""
+    season = seasons.get_season(season_id)
+    _may_change_season_by_api(season["events"])
+    nights = seasons.delete_season(season_id)
+    return jsonify({"id": season_id, "deleted": True, "events": nights})
+
+
+def _names(value: object) -> TypeGuard[list[str]]:
+    """Return whether value is a list of at most MAX_PRESENT strings."""
+    return isinstance(value, list) and len(value) <= MAX_PRESENT and all(
+        isinstance(name, str) for name in value)
+
+
+@bp.post("/seasons/<int:season_id>/roster")
+def api_season_roster(season_id: int) -> Response:
+    """Add names (and, with add_played, everyone who played at its nights)
+    to a season's roster and take names off: 200 with the season."""
+    season = seasons.get_season(season_id)
+    body = _season_body()
+    _may_change_season_by_api(season["events"])
+    added, removed = body.get("add", []), body.get("remove", [])
+    played = body.get("add_played", False)
+    if not (_names(added) and _names(removed) and isinstance(played, bool)):
+        _bad(_('A roster change takes "add" and "remove", each a list of at most'
+               ' %(num)d names, and "add_played" ("true" or "false").',
+               num=MAX_PRESENT), "bad_request")
+    if played:
+        added = [*added, *rosters.season_players(season_id)]
+    try:
+        rosters.change_roster(season_id, added, removed)
+    except engine.InvalidName as exc:
+        raise _Refused(422, exc.code, text.invalid_name(exc)) from None
+    except ValueError:
+        raise _Refused(422, "roster_full", _(
+            "A roster holds at most %(num)d players.", num=rosters.MAX_ROSTER)
+        ) from None
+    return jsonify(season_json(season_id))
 
 
 @bp.get("/ratings")

@@ -328,6 +328,9 @@ def post_move(game_id: int) -> tuple[Response, int] | Response:
             reply = f'{head[:-1]},"game":{state_text(row)}}}'
     except TurnConflict as exc:
         return _conflict(exc, game_id)
+    except engine.BadInput as exc:
+        # Only the game knows its seats: a leave of no seat is read, then refused.
+        _bad(text.error(exc))
     return _json_answer(reply, 201)
 
 

@@ -1,0 +1,204 @@
+"""The photo reader on a folder of real photos of real games (`bench_photo.py
+--real DIR`).
+
+The folder holds, per game, photos `<game>_NN.jpg` (the board after move NN)
+and annotations `<game>_NN.txt` (move NN: one placed tile a line,
+`row col <shape><colour>`, then the move's score), the format of the
+development set the project measures on (kept outside the repository: the
+photos are not ours to publish). Shapes are 1 circle, 2 clover, 3 diamond,
+4 square, 5 crisscross, 6 starburst; colours R, O, Y, G, B and the sixth, P
+or W (a set whose sixth colour is white): the classic set's purple. Rows and
+columns count from the first tile; the reader lines the board up in any
+quarter turn, so the annotation's own frame serves.
+
+An annotation the photos contradict is corrected only where the folder says
+so: a `corrections` file (or `--fix`), one correction a line,
+`<game>_NN row col row col`: move NN's tile annotated at the first cell lies
+at the second.
+
+Two cases per photo NN: moves 1..NN−1 stored, the reader must return move NN;
+moves 1..NN stored, it must return nothing. Each is
+
+- right: exactly the move's tiles, none uncertain, no warning (glare or an
+  unread tile body);
+- confident wrong: another set of tiles, none uncertain;
+- unsure: the rest that is read (the right tiles with a doubt or warning, or
+  wrong tiles of which one is marked uncertain);
+- refused: `PhotoUnreadable`.
+
+With `teach_first`, each game's first photo teaches the reader its set
+before the game is read: the stored board of that photo (moves 1..NN, as
+the players confirmed them) labels every stored tile the photo shows
+(`PhotoReading.stored_looks`), as a confirmed move teaches a table
+(`photo.lessons.lesson_sums`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+Tile = tuple[int, int, str, str]
+Moved = dict[tuple[int, int], tuple[int, int]]
+"""A move's corrections: annotated cell -> cell."""
+
+SHAPES = {"1": "circle", "2": "clover", "3": "diamond", "4": "square",
+          "5": "crisscross", "6": "starburst"}
+"""The annotation's shape digits."""
+
+COLOURS = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue",
+           "P": "purple", "W": "purple"}
+"""The annotation's colour letters: W (white) is the sixth colour of a set
+whose sixth paint is white, the classic set's purple."""
+
+PHOTO = re.compile(r"^(?P<game>.+)_(?P<move>\d+)\.jpe?g$", re.IGNORECASE)
+KINDS = ("right", "unsure", "confident wrong", "refused")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One reading to make: a photo, the stored tiles, the tiles it must give."""
+
+    photo: Path
+    game: str
+    move: int
+    stored: tuple[Tile, ...]
+    want: frozenset[Tile]
+
+
+def _tile(line: str) -> Tile | None:
+    """A tile of an annotation's line; None for the score line."""
+    parts = line.split()
+    if len(parts) != 3:  # noqa: PLR2004 - row, col, kind
+        return None
+    row, col, kind = parts
+    return int(row), int(col), COLOURS[kind[-1].upper()], SHAPES[kind[:-1]]
+
+
+def corrections(lines: Sequence[str]) -> dict[str, Moved]:
+    """Corrections by move (`<game>_NN`): annotated cell -> cell."""
+    out: dict[str, Moved] = {}
+    for line in lines:
+        parts = line.split("#", 1)[0].split()
+        if not parts:
+            continue
+        stem, *cells = parts
+        r0, c0, r1, c1 = (int(x) for x in cells)
+        out.setdefault(stem, {})[(r0, c0)] = (r1, c1)
+    return out
+
+
+def moves(folder: Path, fixes: Sequence[str] = ()
+          ) -> dict[str, dict[int, list[Tile]]]:
+    """Every game's moves by number, corrected as the folder (its
+    `corrections` file) and `fixes` say."""
+    kept = folder / "corrections"
+    lines = [*(kept.read_text().splitlines() if kept.exists() else ()), *fixes]
+    fixed = corrections(lines)
+    out: dict[str, dict[int, list[Tile]]] = {}
+    for path in sorted(folder.glob("*_*.txt")):
+        game, _, number = path.stem.rpartition("_")
+        if not number.isdigit():
+            continue
+        moved = fixed.get(path.stem, {})
+        tiles = []
+        for line in path.read_text().splitlines():
+            tile = _tile(line)
+            if tile is not None:
+                row, col = moved.get(tile[:2], tile[:2])
+                tiles.append((row, col, tile[2], tile[3]))
+        out.setdefault(game, {})[int(number)] = tiles
+    return out
+
+
+def cases(folder: Path, fixes: Sequence[str] = ()) -> list[Case]:
+    """Two cases per photo (see the module), by game and move."""
+    games = moves(folder, fixes)
+    out = []
+    for path in sorted(folder.iterdir()):
+        found = PHOTO.match(path.name)
+        if not found or found["game"] not in games:
+            continue
+        game, n = found["game"], int(found["move"])
+        played = games[game]
+        before = tuple(t for m in sorted(played) if m < n for t in played[m])
+        out.append(Case(path, game, n, before, frozenset(played.get(n, ()))))
+        out.append(Case(path, game, n, before + tuple(played.get(n, ())),
+                        frozenset()))
+    return out
+
+
+def one_core() -> None:
+    """Read on one core, as the household's helper process does on a small
+    machine: this process on one CPU, OpenCV without threads of its own."""
+    import cv2
+
+    cv2.setNumThreads(1)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def teach(first: Case) -> object:
+    """What a game's first photo teaches, its board as stored (`Taught`)."""
+    from scorekeeper.photo import read_move
+    from scorekeeper.photo.lessons import Taught, lesson_sums
+
+    board = (*first.stored, *first.want)
+    reading = read_move(first.photo.read_bytes(), list(board))
+    confirmed = {(r, c): (color, shape) for r, c, color, shape in board}
+    return Taught(tuple(lesson_sums([x._asdict() for x in reading.stored_looks],
+                                    confirmed)))
+
+
+def worker(folder: Path, fixes: Sequence[str], taught: bool) -> None:
+    """Read every case in this process (on one core); print one JSON line per
+    case."""
+    from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
+
+    one_core()
+    every = cases(folder, fixes)
+    lessons: dict[str, object] = {}
+    if taught:
+        for case in every:
+            if case.game not in lessons and case.want:
+                lessons[case.game] = teach(case)
+    for case in every:
+        data = case.photo.read_bytes()
+        start = time.perf_counter()
+        try:
+            reading = read_move(data, list(case.stored),
+                                taught=lessons.get(case.game))  # type: ignore[arg-type]
+            got = sorted(tuple(t[:4]) for t in reading.tiles)
+            doubt = any(t.confidence < LOW_CONFIDENCE for t in reading.tiles)
+            warned = bool(reading.glare or reading.unread)
+            reason = None
+        except PhotoUnreadable as exc:
+            got, doubt, warned, reason = [], False, False, exc.reason
+        seconds = time.perf_counter() - start
+        if reason:
+            kind = "refused"
+        elif set(got) == case.want and not doubt and not warned:
+            kind = "right"
+        elif set(got) != case.want and not doubt:
+            kind = "confident wrong"
+        else:
+            kind = "unsure"
+        print(json.dumps({"photo": case.photo.name, "move": case.move,
+                          "new": bool(case.want), "kind": kind,
+                          "seconds": seconds, "got": got,
+                          "want": sorted(case.want), "reason": reason}))
+
+
+def summary(rows: Sequence[dict[str, object]]) -> dict[str, object]:
+    """Counts by kind, and seconds per photo (median, max)."""
+    seconds = [float(str(r["seconds"])) for r in rows]
+    return {"cases": len(rows),
+            **{kind: sum(r["kind"] == kind for r in rows) for kind in KINDS},
+            "median": statistics.median(seconds) if seconds else 0.0,
+            "max": max(seconds, default=0.0)}
