@@ -8,6 +8,10 @@ in any quarter turn. Once the photo is matched to the stored board, every
 stored tile seen is a labelled example in this very light and print: colours
 are corrected by the light's colour (per-channel gains fitted to them) and
 compared with their medians, and shapes are overlaid on theirs too.
+
+Its thresholds, named at its top: `TAUGHT_APART`, `TAUGHT_BAND`,
+`PROTOTYPE_TILES`, `FOUR_FOLD`, `ARMS`, `LEAD`, `SHARP_PITCH`, `FIT`,
+`THIN_FIT`, `ROUND_FIT` and `DOUBT`.
 """
 
 from __future__ import annotations
@@ -21,8 +25,29 @@ from typing import cast
 import cv2
 import numpy as np
 
-from .cells import CELL, normalise
 from .hues import GAMMA
+from .symbols import CELL, MASK_MID, MIN_PIXELS, normalise
+
+DRAWINGS = 9
+"""Drawings of each symbol at other proportions and line weights."""
+
+REAL_STARS = 3
+"""Drawings more of a crisscross and a starburst as real tiles print them
+(a four- and an eight-pointed star, `STARS`)."""
+
+TAUGHT_APART = 0.08
+"""Four-fold measure (`four_fold`): where a table's confirmed crisscrosses
+and starbursts lie at least this far apart, the bounds between them are
+its own (`FOUR_FOLD` otherwise). Set on the realistic sets' first moves."""
+
+TAUGHT_BAND = 0.03
+"""Four-fold measure: the half-width of the band round the middle of a
+table's own crisscrosses and starbursts where neither is preferred."""
+
+PROTOTYPE_TILES = 3
+"""Stored tiles of a colour the photo must show to take their median as the
+colour's look in this light: a median of three one wrongly stored tile
+cannot move."""
 
 PAINT: dict[str, tuple[int, int, int]] = {
     "red": (205, 35, 45),
@@ -36,6 +61,50 @@ PAINT: dict[str, tuple[int, int, int]] = {
 }
 """Typical printed colour of each symbol colour (sRGB)."""
 
+STARS = ("crisscross", "starburst")
+"""The shapes drawn also as real tiles' stars (four and eight points)."""
+
+RAYS = 64
+"""Directions the radial profile is measured in (`four_fold`): 64 see the
+eight points of a starburst (a harmonic of 8) with room to spare."""
+
+FOUR_FOLD = (0.07, 0.15)
+"""Four-fold measure (`four_fold`): below the first a symbol has no four
+arms (no crisscross); above the second it is no starburst. Set on the
+realistic sets' first moves of crisscrosses and starbursts."""
+
+ARMS = 0.08
+"""Overlap (intersection over union): how much the radial profile's evidence
+is worth against a shape. Set with `FOUR_FOLD`."""
+
+LEAD = 0.05
+"""Overlap (intersection over union): the lead over the second shape that
+makes a reading sure. Set on the held-out realistic photos 40-119."""
+
+SHARP_PITCH = 72.0
+"""Below this tile size (pixels) a symbol's outline is so few pixels that
+one pixel more or less of it moves its overlaps as much as the lead between
+two shapes: the lead asked grows as the tile shrinks (a blobby crisscross
+read as a clover or square by 0.015-0.02 on 39-41 px tiles)."""
+
+FIT = 0.8
+"""A symbol that overlaps even its best shape less than this fits none:
+a fragment, a bar of a clover, a clover with specks of the table attached;
+its reading is a guess however far it leads."""
+
+THIN_FIT = 0.65
+"""FIT for the crisscross: its thin arms lose overlap to a pixel of blur or
+offset, so a right one may fit only 0.72."""
+
+ROUND_FIT = 0.94
+"""A symbol read as a circle must fit one this closely: blur and a small
+tile round a starburst's points and a clover's lobes off into a near-circle
+(0.91-0.92), while a circle fits its templates by 0.95 and more."""
+
+DOUBT = 0.1
+"""The confidence of a shape its outline cannot vouch for: below the
+reader's `LOW_CONFIDENCE`, so the tile is marked uncertain."""
+
 
 def chroma(rgb: np.ndarray) -> np.ndarray:
     """Return rg chromaticity (brightness removed) of linear RGB rows."""
@@ -48,8 +117,6 @@ def paint_linear(name: str) -> np.ndarray:
     """A paint colour in linear RGB."""
     return (np.array(PAINT[name], np.float64) / 255.0) ** GAMMA
 
-
-# --- shape templates ------------------------------------------------------------
 
 def _poly(points: Sequence[tuple[float, float]], turn: float) -> np.ndarray:
     c, s = math.cos(turn), math.sin(turn)
@@ -68,10 +135,6 @@ def _star(points: int, outer: float, inner: float, phase: float
             for k in range(2 * points)]
 
 
-STARS = ("crisscross", "starburst")
-"""The shapes drawn also as real tiles' stars (four and eight points)."""
-
-
 def _template_polygons(shape: str, variant: int) -> list[list[tuple[float, float]]]:
     """Polygons (cell units, centred) of one drawing of a symbol."""
     v = variant
@@ -82,17 +145,17 @@ def _template_polygons(shape: str, variant: int) -> list[list[tuple[float, float
         return [[(-h, -h), (h, -h), (h, h), (-h, h)]]
     if shape == "diamond":
         hw = (0.22, 0.26, 0.32)[v % 3]
-        hh = 0.33 if v < 3 else 0.3
+        hh = 0.33 if v // 3 == 0 else 0.3
         if v % 2:
             hw, hh = hh, hw
         return [[(0, -hh), (hw, 0), (0, hh), (-hw, 0)]]
-    if shape == "crisscross" and v >= 9:
+    if shape == "crisscross" and v >= DRAWINGS:
         # A real tile's crisscross: a four-pointed star on the diagonals.
-        outer = (0.36, 0.4, 0.38)[v - 9]
-        return [_star(4, outer, outer * (0.22, 0.3, 0.4)[v - 9], math.pi / 4)]
-    if shape == "starburst" and v >= 9:
-        outer = (0.34, 0.38, 0.36)[v - 9]
-        return [_star(8, outer, outer * (0.5, 0.58, 0.66)[v - 9], math.pi / 8)]
+        outer = (0.36, 0.4, 0.38)[v - DRAWINGS]
+        return [_star(4, outer, outer * (0.22, 0.3, 0.4)[v - DRAWINGS], math.pi / 4)]
+    if shape == "starburst" and v >= DRAWINGS:
+        outer = (0.34, 0.38, 0.36)[v - DRAWINGS]
+        return [_star(8, outer, outer * (0.5, 0.58, 0.66)[v - DRAWINGS], math.pi / 8)]
     if shape == "crisscross":
         length = (0.34, 0.37, 0.4)[v % 3]
         w = (0.06, 0.09, 0.12)[(v // 3) % 3]
@@ -140,7 +203,7 @@ def draw_template(shape: str, variant: int, turn: float, blur: float) -> np.ndar
     small = cv2.resize(img, (CELL, CELL), interpolation=cv2.INTER_AREA)
     if blur:
         small = cv2.GaussianBlur(small, (0, 0), blur)
-    return (small > 127).astype(np.uint8)
+    return (small > MASK_MID).astype(np.uint8)
 
 
 def _pack(masks: np.ndarray) -> np.ndarray:
@@ -176,7 +239,7 @@ def templates(shapes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     turns) and their shape indexes."""
     masks, labels = [], []
     for label, shape in enumerate(shapes):
-        for variant in range(12 if shape in STARS else 9):
+        for variant in range(DRAWINGS + (REAL_STARS if shape in STARS else 0)):
             for turn in (-0.1, 0.0, 0.1):
                 for blur in (0.0, 2.5):
                     norm = normalise(draw_template(shape, variant, turn, blur))
@@ -185,12 +248,6 @@ def templates(shapes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
                         labels.append(label)
     turned = _turns(np.array(masks))
     return _pack(turned.reshape(-1, CELL, CELL)), np.repeat(labels, 4)
-
-
-# --- four arms or eight points ----------------------------------------------------
-
-RAYS = 64
-"""Directions the radial profile is measured in."""
 
 
 def four_fold(mask: np.ndarray) -> float:
@@ -202,7 +259,7 @@ def four_fold(mask: np.ndarray) -> float:
     fourth harmonic does not see. Squares, diamonds and clovers measure
     0.11–0.35, a circle nothing."""
     ys, xs = np.nonzero(mask)
-    if len(xs) < 8:
+    if len(xs) < MIN_PIXELS:
         return 0.0
     cy, cx = ys.mean(), xs.mean()
     t = np.arange(RAYS) * 2 * math.pi / RAYS
@@ -217,54 +274,16 @@ def four_fold(mask: np.ndarray) -> float:
     return float(2 * spectrum[4] / max(spectrum[0], 1e-6))
 
 
-FOUR_FOLD = (0.07, 0.15)
-"""Below the first a symbol has no four arms (no crisscross); above the
-second it is no starburst."""
-
 def _four_fold_bounds(learnt: Mapping[str, tuple[float, float]]
                       ) -> tuple[float, float]:
     """FOUR_FOLD, or between this table's crisscrosses and starbursts where
     its confirmed moves taught both and they lie apart."""
     if all(s in learnt for s in STARS):
         (cross, _), (star, _) = (learnt[s] for s in STARS)
-        if cross - star > 0.08:
+        if cross - star > TAUGHT_APART:
             mid = (cross + star) / 2
-            return mid - 0.03, mid + 0.03
+            return mid - TAUGHT_BAND, mid + TAUGHT_BAND
     return FOUR_FOLD
-
-
-ARMS = 0.08
-"""How much overlap the radial profile's evidence is worth."""
-
-
-# --- how sure a shape is ------------------------------------------------------------
-
-LEAD = 0.05
-"""The lead over the second shape's overlap that makes a reading sure."""
-
-SHARP_PITCH = 72.0
-"""Below this tile size (pixels) a symbol's outline is so few pixels that
-one pixel more or less of it moves its overlaps as much as the lead between
-two shapes: the lead asked grows as the tile shrinks (a blobby crisscross
-read as a clover or square by 0.015-0.02 on 39-41 px tiles)."""
-
-FIT = 0.8
-"""A symbol that overlaps even its best shape less than this fits none:
-a fragment, a bar of a clover, a clover with specks of the table attached;
-its reading is a guess however far it leads."""
-
-THIN_FIT = 0.65
-"""FIT for the crisscross: its thin arms lose overlap to a pixel of blur or
-offset, so a right one may fit only 0.72."""
-
-ROUND_FIT = 0.94
-"""A symbol read as a circle must fit one this closely: blur and a small
-tile round a starburst's points and a clover's lobes off into a near-circle
-(0.91-0.92), while a circle fits its templates by 0.95 and more."""
-
-DOUBT = 0.1
-"""The confidence of a shape its outline cannot vouch for: below the
-reader's `LOW_CONFIDENCE`, so the tile is marked uncertain."""
 
 
 def lead(pitch: float | None) -> float:
@@ -282,8 +301,6 @@ def fits(shape: str, overlap: float) -> bool:
         return overlap >= ROUND_FIT
     return overlap >= (THIN_FIT if shape == "crisscross" else FIT)
 
-
-# --- classifiers ------------------------------------------------------------------
 
 @dataclass
 class Choice:
@@ -394,7 +411,7 @@ class Classifier:
                 by_color.setdefault(k, []).append(chroma(e.rgb)[0])
         # Three or more: a median that one wrongly stored tile cannot move.
         self.color_protos = {k: np.median(np.array(v), axis=0)
-                             for k, v in by_color.items() if len(v) >= 3}
+                             for k, v in by_color.items() if len(v) >= PROTOTYPE_TILES}
         known = [e for e in examples if e.shape in self.shapes]
         self._set_examples(known)
         # A stored tile that looks more like another shape than its own

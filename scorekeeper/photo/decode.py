@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 
 from .errors import PhotoUnreadable
-from .header import MAX_BYTES, MAX_PIXELS, MAX_WHOLE_PIXELS, MIN_SIDE, checked_size
+from .header import checked_size
 
-__all__ = ["decode", "checked_size", "MAX_BYTES", "MAX_PIXELS", "MAX_WHOLE_PIXELS",
-           "MIN_SIDE", "WORK_SIDE"]
+CHANNELS = 3
+"""Colour channels of a decoded photo (BGR)."""
 
 WORK_SIDE = 2400
 """Long side of the working image: larger photos are reduced to about this."""
@@ -34,7 +34,7 @@ def decode(data: bytes) -> np.ndarray:
         img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     except cv2.error:
         img = None
-    if img is None or img.ndim != 3 or img.shape[2] != 3:
+    if img is None or img.shape[2:] != (CHANNELS,):
         raise PhotoUnreadable("not_an_image")
     long_side = max(img.shape[:2])
     if long_side > WORK_SIDE * 1.25:

@@ -1,10 +1,17 @@
-"""Find the tiles and their grid in a photo: symbols, lattice, homography.
+"""Find the tiles' lattice: the grid of tile centres and its homography.
 
 A Qwirkle tile is a black square with one coloured symbol in its middle, so the
 symbols' centres are the tile centres. They are found as light blobs enclosed by
 dark (the tile body); a lattice is grown over them from neighbour to neighbour
 (which follows a slanted photo's changing scale), and a homography from lattice
 coordinates to the photo is fitted to every centre the lattice explains.
+
+Takes the working image (BGR, `decode`); gives a `Grid`: the homography from
+lattice (col, row) to pixels, the step between tiles, each found symbol's
+cell and centre. Raises `PhotoUnreadable` when no tile, a tile too small, or
+only blur is found. Its thresholds, named at its top: `MIN_PITCH`,
+`TABLE_CONTRAST`, `ON_LATTICE`, `BLUR_DARK`, `BLUR_SHARP`, `SPOT`, `GAP_FIT`
+and `TWO_STEPS`.
 """
 
 from __future__ import annotations
@@ -12,34 +19,81 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
-from typing import cast
 
 import cv2
 import numpy as np
-from cv2.typing import MatLike
 
+from .blobs import (
+    FEW,
+    Blobs,
+    beside_the_lamp,
+    find_blobs,
+    lamp_spots,
+    more_dark_paint,
+    without,
+)
 from .errors import PhotoUnreadable
-from .hues import colourless
+from .levels import brightest_channel, filled
+
+__all__ = ["DETECT_SIDE", "Grid", "find_blobs", "find_grid", "halved", "refit"]
 
 DETECT_SIDE = 1600
-"""Long side of the image the symbols are looked for in."""
+"""Pixels: the long side of the image the symbols are looked for in (larger
+photos are shrunk to it). Set on the renders (`tests/photo/synth.py`) when
+the reader was written."""
 
 MIN_PITCH = 14.0
-"""The smallest tile (pixels of the working image) that can still be read."""
+"""Pixels of the working image: the smallest tile step that can still be
+read; smaller is refused as `too_small`. Set on the renders when the reader
+was written (their smallest tiles are 30 px)."""
 
+HOMOGRAPHY_POINTS = 4
+"""Symbols a homography needs (`cv2.findHomography`); fewer fit an affine
+map or a line."""
 
-def brightest_channel(img: np.ndarray) -> np.ndarray:
-    """Each pixel's brightest channel (HSV value), as uint8. NumPy's
-    `max(axis=2)` walks the three channels pixel by pixel and takes ten times
-    as long on a working image as OpenCV's per-plane maximum."""
-    b, g, r = cv2.split(img)
-    return np.asarray(cv2.max(cv2.max(b, g), r))
+AFFINE_POINTS = 3
+"""Symbols an affine map goes through exactly (an L of three)."""
 
+TABLE_CONTRAST = 16
+"""8-bit levels: a table at least this much lighter than the tile body
+round a lone symbol shows the body's square (`_local_body`). Set on the
+realistic sets' dark tables, where the body joins the table's grain."""
 
-def darkest_channel(img: np.ndarray) -> np.ndarray:
-    """Each pixel's darkest channel, as uint8 (see `brightest_channel`)."""
-    b, g, r = cv2.split(img)
-    return np.asarray(cv2.min(cv2.min(b, g), r))
+ON_LATTICE = 0.28
+"""Share of a step: a symbol up to this far from its lattice point is taken
+into the fit (`_refine`). Set on the renders when the reader was written."""
+
+BLUR_DARK = (0.02, 0.9)
+"""Share of the photo's pixels that are dark: between these, a photo with no
+symbol found may hold tiles blurred past reading (`BLUR_SHARP`); outside,
+it shows none."""
+
+BLUR_SHARP = 4.0
+"""Variance of the grey image's Laplacian: below this, a photo with no
+symbol found is too blurred (`blurred`), not without tiles. Set on the
+renders' blurred photos (tests/photo/test_photo_unreadable.py)."""
+
+SPOT = 1.5
+"""Times a symbol's usual extent: a lamp's spot up to this size lies on its
+symbol and may help fit the lattice (see `find_grid`); a larger one spreads
+past its tile. Set on the realistic sets' glare."""
+
+LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])
+"""Distances between cells of a square lattice, in steps, up to three."""
+
+GAP_FIT = 0.08
+"""Share of a lattice distance: how far a nearest-neighbour distance may lie
+from one of `LATTICE_GAPS` and count as it. Set on the realistic sets' small
+boards with a tile unread."""
+
+TWO_STEPS = 5.6
+"""A symbol's nearest neighbour up to this many of its extents away may be a
+step or two away: a symbol's box is no less than 0.36 of the step (rotated,
+in the benchmark's photos), so two steps are at most 5.6 extents. A first
+move whose middle symbols are too dark to find shows symbols two tiles
+apart; the grid found so is halved where tiles lie between
+(`reader._step_of_two`). (At 3.2 extents, small crisscrosses two tiles
+apart were no lattice at all: such first moves were refused.)"""
 
 
 @dataclass
@@ -70,314 +124,6 @@ def halved(grid: Grid) -> Grid:
                 frozenset(twice(key) for key in grid.faint), grid.symbol)
 
 
-def value_ratio(img: np.ndarray, radius: float, floor: bool = False) -> np.ndarray:
-    """Return each pixel's brightness relative to the brightest things near it,
-    so that a black tile is dark in the shade as well as in full light; with
-    `floor`, relative to the darkest things near it too (glare lifts both)."""
-    v = brightest_channel(img)
-    h, w = v.shape
-    f = 4 if min(h, w) >= 64 else 1
-    small = cv2.resize(v, (max(1, w // f), max(1, h // f)),
-                       interpolation=cv2.INTER_AREA)
-    k = max(3, int(radius / f) | 1)
-    # A square window: OpenCV filters it in time independent of its size.
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-
-    def smooth(x: np.ndarray) -> np.ndarray:
-        x = cv2.GaussianBlur(x.astype(np.float32), (0, 0), k / 2)
-        return cv2.resize(x, (w, h), interpolation=cv2.INTER_LINEAR)
-
-    light = smooth(cv2.dilate(small, kernel))
-    if not floor:
-        return cast(np.ndarray, v.astype(np.float32) / np.maximum(light, 24.0))
-    low = np.minimum(smooth(cv2.erode(small, kernel)), light - 24.0)
-    return cast(np.ndarray,
-                (v.astype(np.float32) - low) / np.maximum(light - low, 24.0))
-
-
-def dark_threshold(ratio: np.ndarray, mask: np.ndarray | None = None) -> float:
-    """Return the brightness ratio below which a pixel is a tile body (Otsu)."""
-    scaled = np.clip(ratio * 160, 0, 255).astype(np.uint8)
-    if mask is not None:
-        scaled = scaled[mask > 0]
-    if scaled.size == 0:
-        return 0.4
-    level, _ = cv2.threshold(scaled.reshape(-1, 1), 0, 255,
-                             cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return float(min(0.6, max(0.22, level / 160)))
-
-
-@dataclass
-class Blobs:
-    """Candidate symbols: light blobs enclosed by dark."""
-
-    centres: np.ndarray
-    """(n, 2) float, detection-image pixels."""
-    extents: np.ndarray
-    """(n,) the larger side of each blob's box."""
-    dark: np.ndarray
-    """The dark mask the blobs were found in."""
-    faint: np.ndarray | None = None
-    """(n,) bool: found only as faint paint (`more_dark_paint`); None for none."""
-
-
-def find_blobs(img: np.ndarray) -> Blobs:
-    """Return light blobs (symbol candidates) enclosed by dark pixels.
-
-    Real paint can be dark (a symbol value of 0.3): against a light table
-    such a symbol is as dark as the tile around it at the usual level, so
-    the blobs are looked for again at a lower one, and the two sets joined."""
-    h, w = img.shape[:2]
-    ratio = value_ratio(img, max(h, w) / 10)
-    level = dark_threshold(ratio)
-    first = _blobs_at(img, ratio, level)
-    # Looked for again at half size where the photo is large: a symbol keeps
-    # pixels enough, and the pass costs a quarter.
-    half = 2 if min(h, w) >= 800 and len(first.centres) and \
-        np.median(first.extents) >= 24 else 1
-    if half == 2:
-        small = cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-        sratio = cv2.resize(ratio, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-        low = _blobs_at(small, sratio, level * DARK_PAINT)
-        low = Blobs(low.centres * 2 + 0.5, low.extents * 2, low.dark)
-    else:
-        low = _blobs_at(img, ratio, level * DARK_PAINT)
-    if len(low.centres) == 0:
-        return first
-    new = _not_found_yet(low.centres, low.extents, first.centres)
-    if not new.any():
-        return first
-    centres = np.concatenate([first.centres, low.centres[new]])
-    extents = np.concatenate([first.extents, low.extents[new]])
-    if len(centres) >= 3:
-        typical = np.percentile(extents, 75)
-        keep = (extents >= 0.45 * typical) & (extents <= 2.2 * typical)
-        centres, extents = centres[keep], extents[keep]
-    return Blobs(centres, extents, first.dark)
-
-
-def _not_found_yet(centres: np.ndarray, extents: np.ndarray, known: np.ndarray
-                   ) -> np.ndarray:
-    """For each blob found by another pass, whether it is new: no blob already
-    known lies within half its size of its centre."""
-    if not len(known):
-        return np.ones(len(centres), bool)
-    d = np.linalg.norm(centres[:, None] - known[None], axis=2)
-    return np.asarray(d.min(axis=1) > 0.5 * np.maximum(extents, 4))
-
-
-DARK_PAINT = 0.55
-"""The lower level blobs are looked for at again, as a share of the usual."""
-
-
-def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
-              contrast: float = 1.6, hugged: bool = False) -> Blobs:
-    """The light blobs enclosed by dark at one brightness level, at least
-    `contrast` times as bright as the dark around them. With `hugged`, a blob
-    not enclosed in its box may be enclosed by a band of its own outline
-    (`_hugged`)."""
-    h, w = img.shape[:2]
-    dark = (ratio < level).astype(np.uint8)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(
-        cast(MatLike, 1 - dark), connectivity=8
-    )
-    x, y, bw, bh, area = (stats[:, i] for i in range(5))
-    ext = np.maximum(bw, bh)
-    keep = (area >= 16) & (area <= h * w * 0.01) & (ext >= 5)
-    keep &= (np.minimum(bw, bh) * 3 >= ext) & (area * 6 >= bw * bh)
-    keep[0] = False
-    idx = np.flatnonzero(keep)
-    if idx.size == 0:
-        return Blobs(np.zeros((0, 2)), np.zeros(0), dark)
-    # Enclosed: the box around the blob, widened by a sixth of its size, is dark
-    # except for the blob itself.
-    integral = cv2.integral(dark)
-    m = np.maximum(2, (ext[idx] * 0.15).astype(int))
-    x0 = np.clip(x[idx] - m, 0, w)
-    y0 = np.clip(y[idx] - m, 0, h)
-    x1 = np.clip(x[idx] + bw[idx] + m, 0, w)
-    y1 = np.clip(y[idx] + bh[idx] + m, 0, h)
-    def box_sum(table: np.ndarray) -> np.ndarray:
-        return cast(np.ndarray,
-                    table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0])
-
-    box = (x1 - x0) * (y1 - y0)
-    enclosed = box_sum(integral) >= 0.8 * (box - area[idx])
-    # A symbol is printed on black: its ring is several times darker than the
-    # symbol (blur evens that out on small tiles), where a light patch of wood
-    # grain is only a little lighter.
-    value = brightest_channel(img).astype(np.float64)
-    blob_sum = np.bincount(labels.ravel(), weights=value.ravel(), minlength=n)[idx]
-    ring = (box_sum(cv2.integral(value)) - blob_sum) / np.maximum(box - area[idx], 1)
-    inside = blob_sum / area[idx]
-    bright = inside >= contrast * ring + 8
-    loose = bright & ~enclosed
-    if hugged and loose.any():
-        enclosed[loose] = _hugged(dark, labels, idx[loose], x0[loose], y0[loose],
-                                  x1[loose], y1[loose], m[loose])
-    idx = idx[enclosed & bright & ~_like_table(img, labels, n, idx, area)]
-    if idx.size >= 3:
-        # Symbols share one size within a photo; the specks of table between
-        # four tile corners are far smaller.
-        typical = np.percentile(ext[idx], 75)
-        idx = idx[(ext[idx] >= 0.45 * typical) & (ext[idx] <= 2.2 * typical)]
-    return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64), dark)
-
-
-def _hugged(dark: np.ndarray, labels: np.ndarray, idx: np.ndarray, x0: np.ndarray,
-            y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, m: np.ndarray
-            ) -> np.ndarray:
-    """For each blob, whether the band `m` wide round its own outline is
-    dark. A symbol filling most of a tile turned about 45° reaches near the
-    tile's corners, and the corners of the upright box round it lie on the
-    table: the box test fails on a lone tile that is plainly one, where the
-    band round the symbol lies on its tile."""
-    out = np.zeros(len(idx), bool)
-    for k, i in enumerate(idx):
-        win = (slice(y0[k], y1[k]), slice(x0[k], x1[k]))
-        blob = (labels[win] == i).astype(np.uint8)
-        size = 2 * int(m[k]) + 1
-        grown = cv2.dilate(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
-                                                           (size, size)))
-        band = (grown > 0) & (blob == 0)
-        out[k] = band.any() and dark[win][band].mean() >= HUGGED
-    return out
-
-
-HUGGED = 0.9
-"""Share of the band round a blob's outline that must be dark: tighter than
-the box's 0.8, since the band lies wholly on the tile."""
-
-
-FEW = 2
-"""Fewer symbols than the grid needs to know its step from them (a lone
-tile of a first move, or a photo about to be refused): there a few more
-passes cost little, and the cells round what they find are read anyway."""
-
-FAINT = 1.2
-"""The contrast over the dark around it a symbol needs in those passes: dark
-paint on a black tile (a symbol value of 0.3) is only about 1.7 times as
-bright as its tile once blur has spread its edge."""
-
-
-def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
-    """Look again, at levels between the usual and the dark-paint one, for
-    dark symbols when few were found. A lone dark symbol on a small tile is
-    neither light at the usual level (its tile's bevel and the blur lift the
-    ring round it) nor enclosed at the lower one (its tile body passes too);
-    between the two it is both, if less bright over its ring than bright
-    paint. A candidate found only so must still show a square tile body
-    (`_single_tile`) or lie a tile from another symbol (`_grow`)."""
-    h, w = img.shape[:2]
-    f = 2 if min(h, w) >= 800 else 1
-    small = img if f == 1 else cv2.resize(img, (w // f, h // f),
-                                           interpolation=cv2.INTER_AREA)
-    ratio = value_ratio(small, max(h, w) / f / 10)
-    level = dark_threshold(ratio)
-    centres, extents = blobs.centres, blobs.extents
-    faint = np.zeros(len(centres), bool)
-    # Where those passes still leave too few, a symbol on a tile turned
-    # about 45° is enclosed by a band round its outline (`_hugged`).
-    passes = [(share, False) for share in (0.9, 0.8, 0.7, 0.6)]
-    passes += [(share, True) for share in (1.0, 0.9, 0.8)]
-    for share, hugged in passes:
-        if hugged and len(centres) >= FEW:
-            break
-        found = _blobs_at(small, ratio, level * share, FAINT, hugged)
-        if not len(found.centres):
-            continue
-        pts, ext = found.centres * f + (f - 1) / 2, found.extents * f
-        new = _not_found_yet(pts, ext, centres)
-        pts, ext = pts[new], ext[new]
-        centres = np.concatenate([centres, pts])
-        extents = np.concatenate([extents, ext])
-        faint = np.concatenate([faint, np.ones(len(pts), bool)])
-    if len(centres) >= 3:
-        typical = np.percentile(extents, 75)
-        keep = (extents >= 0.45 * typical) & (extents <= 2.2 * typical)
-        centres, extents, faint = centres[keep], extents[keep], faint[keep]
-    return Blobs(centres, extents, blobs.dark, faint)
-
-
-COLOURLESS = 0.5
-"""Share of a blob's light pixels without colour (saturation under
-`hues.GREY`) above which it is not paint but a lamp's reflection: glare
-whitens a tile and its symbol into one light blob, larger than a symbol and
-off its centre. Paint measures none."""
-
-
-SPOT = 1.5
-"""A lamp's spot up to this many times a symbol's size may help fit the
-lattice (see `find_grid`)."""
-
-
-def _lamp_spots(img: np.ndarray, blobs: Blobs) -> np.ndarray:
-    """For each blob, whether its light pixels are mostly without colour:
-    a lamp's spot, not paint (`COLOURLESS`)."""
-    h, w = img.shape[:2]
-    out = np.zeros(len(blobs.centres), bool)
-    for i, ((x, y), e) in enumerate(zip(blobs.centres, blobs.extents, strict=True)):
-        r = max(2, int(e / 2))
-        x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
-        x1, y1 = min(w, int(x) + r + 1), min(h, int(y) + r + 1)
-        pix = img[y0:y1, x0:x1][blobs.dark[y0:y1, x0:x1] == 0]
-        if len(pix) >= 0.2 * (x1 - x0) * (y1 - y0):
-            out[i] = colourless(pix).mean() > COLOURLESS
-    return out
-
-
-def _beside_the_lamp(img: np.ndarray, blobs: Blobs, spots: np.ndarray) -> Blobs:
-    """The blobs, and the symbols beside a lamp's spot found once the spot is
-    painted over with the table: its light, far above any paint, made the
-    symbols a tile from it look dark (`value_ratio` measures against the
-    brightest light near), and the lattice was taken from those left."""
-    covered = img.copy()
-    table = np.median(img.reshape(-1, 3), axis=0)
-    for (x, y), e in zip(blobs.centres[spots], blobs.extents[spots], strict=True):
-        cv2.circle(covered, (int(x), int(y)), int(e), table.tolist(), cv2.FILLED)
-    found = find_blobs(covered)
-    if not len(found.centres):
-        return blobs
-    new = _not_found_yet(found.centres, found.extents, blobs.centres)
-    if not new.any():
-        return blobs
-    faint = None if blobs.faint is None else np.concatenate(
-        [blobs.faint, np.zeros(int(new.sum()), bool)])
-    return Blobs(np.concatenate([blobs.centres, found.centres[new]]),
-                 np.concatenate([blobs.extents, found.extents[new]]), blobs.dark, faint)
-
-
-def _without(blobs: Blobs, drop: np.ndarray) -> Blobs:
-    """The blobs but those marked in `drop`."""
-    keep = ~drop
-    return Blobs(blobs.centres[keep], blobs.extents[keep], blobs.dark,
-                 None if blobs.faint is None else blobs.faint[keep])
-
-
-def _like_table(img: np.ndarray, labels: np.ndarray, n: int, idx: np.ndarray,
-                area: np.ndarray) -> np.ndarray:
-    """For each blob, whether it is the table showing between tile corners: the
-    colour and brightness of the largest light region, where paint differs."""
-    flat = labels.ravel()
-    table = int(np.argmax(np.where(np.arange(n) == 0, -1, area)))
-    # A channel at a time: the whole image as float64 would be 24 bytes a pixel.
-    sums = np.stack([np.bincount(flat, weights=img[:, :, k].ravel(), minlength=n)
-                     for k in range(3)], axis=1)
-    mean = sums / np.maximum(area, 1)[:, None]
-    total = mean.sum(axis=1, keepdims=True) + 1e-6
-    chroma = mean / total
-    near = np.abs(chroma[idx] - chroma[table]).sum(axis=1) < 0.06
-    level = np.abs(np.log((total[idx, 0] + 1) / (total[table, 0] + 1))) < 0.3
-    return cast(np.ndarray, near & level)
-
-
-LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])
-"""Distances between cells of a square lattice, in steps, up to three."""
-
-GAP_FIT = 0.08
-"""How far (as a share) a nearest-neighbour distance may lie from one of them."""
-
-
 def _lattice_step(nn: np.ndarray) -> float:
     """The lattice's step from the symbols' nearest-neighbour distances.
 
@@ -399,16 +145,6 @@ def _lattice_step(nn: np.ndarray) -> float:
         return median
     count, step = max((explained(float(c)), float(c)) for c in nn)
     return step if count > best else median
-
-
-TWO_STEPS = 5.6
-"""A symbol's nearest neighbour up to this many of its extents away may be a
-step or two away: a symbol's box is no less than 0.36 of the step (rotated,
-in the benchmark's photos), so two steps are at most 5.6 extents. A first
-move whose middle symbols are too dark to find shows symbols two tiles
-apart; the grid found so is halved where tiles lie between
-(`reader._step_of_two`). (At 3.2 extents, small crisscrosses two tiles
-apart were no lattice at all: such first moves were refused.)"""
 
 
 def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | None:
@@ -489,7 +225,7 @@ def _grow(pts: np.ndarray, pitch: float, angle: float
 def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
     """Fit lattice (col, row) -> pixels: a homography, or a similarity for a line."""
     cols, rows = src[:, 0], src[:, 1]
-    if len(src) >= 4 and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
+    if len(src) >= HOMOGRAPHY_POINTS and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
         h, _ = cv2.findHomography(src, dst, cv2.RANSAC, 0.25 * pitch)
         if h is not None and _sane(h, src, pitch):
             return h
@@ -497,7 +233,7 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
         a, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=0.25 * pitch)
         if a is not None:
             return np.vstack([a, [0, 0, 1]])
-    if len(src) == 3 and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
+    if len(src) == AFFINE_POINTS and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
         # An L of three (a small board, or one a lamp has split): the affine
         # map through the three. A line through them would take a step
         # along a row from a tile of the next row, off in length and turn.
@@ -505,11 +241,11 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
         return np.vstack([a, [0, 0, 1]])
     # A line (or one tile): the step along it, and the same step turned a
     # quarter (a photo from above is never mirrored).
-    if len(src) >= 2 and np.ptp(cols) >= np.ptp(rows):
+    if len(src) > 1 and np.ptp(cols) >= np.ptp(rows):
         step = np.polyfit(cols, dst, 1)[0]
         u = step
         v = np.array([-u[1], u[0]])
-    elif len(src) >= 2:
+    elif len(src) > 1:
         step = np.polyfit(rows, dst, 1)[0]
         v = step
         u = np.array([v[1], -v[0]])
@@ -594,14 +330,6 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
     return side, a
 
 
-def filled(mask: np.ndarray) -> np.ndarray:
-    """A mask with the holes of its regions filled."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 1, cv2.FILLED)
-    return out
-
-
 def _local_body(img: np.ndarray, centre: tuple[float, float], ext: float
                 ) -> tuple[float, float] | None:
     """The side and angle of the tile body round a symbol, told from the
@@ -621,7 +349,7 @@ def _local_body(img: np.ndarray, centre: tuple[float, float], ext: float
         return None
     body = float(np.percentile(near, 25))
     table = float(np.median(far))
-    if table - body < 16:
+    if table - body < TABLE_CONTRAST:
         return None
     dark = (v < body + 0.5 * (table - body)).astype(np.uint8)
     # Centre the window on the symbol for `_square_body`'s middle.
@@ -642,9 +370,9 @@ def find_grid(img: np.ndarray) -> Grid:
         blobs = more_dark_paint(small, blobs)
     if len(blobs.centres) == 0:
         raise _nothing_found(small, blobs)
-    spots = _lamp_spots(small, blobs)
+    spots = lamp_spots(small, blobs)
     if spots.any():
-        blobs = _beside_the_lamp(small, blobs, spots)
+        blobs = beside_the_lamp(small, blobs, spots)
         spots = np.concatenate([spots, np.zeros(len(blobs.centres) - len(spots), bool)])
     glare = anchors = np.zeros((0, 2))
     if (~spots).sum() >= FEW:
@@ -654,7 +382,7 @@ def find_grid(img: np.ndarray) -> Grid:
         # a larger one spreads over the tile body and beyond, its centre
         # the lamp's, not the tile's.
         glare, size = blobs.centres[spots], blobs.extents[spots]
-        blobs = _without(blobs, spots)
+        blobs = without(blobs, spots)
         anchors = glare[size <= SPOT * np.median(blobs.extents)]
     pts, ext = blobs.centres, blobs.extents
     found = _pitch_and_angle(pts, ext) if len(pts) > 1 else None
@@ -724,7 +452,7 @@ def _refine(hom: np.ndarray, pts: np.ndarray, src: np.ndarray, dst: np.ndarray,
         err = np.linalg.norm(lat - cell, axis=1)
         fitted: dict[tuple[int, int], int] = {}
         for k in np.argsort(err):
-            if err[k] > 0.28:
+            if err[k] > ON_LATTICE:
                 break
             key = (int(cell[k, 0]), int(cell[k, 1]))
             fitted.setdefault(key, k)
@@ -746,6 +474,6 @@ def _nothing_found(img: np.ndarray, blobs: Blobs) -> PhotoUnreadable:
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     sharp = float(cv2.Laplacian(grey, cv2.CV_32F).var())
     dark_share = float(blobs.dark.mean())
-    if 0.02 < dark_share < 0.9 and sharp < 4.0:
+    if BLUR_DARK[0] < dark_share < BLUR_DARK[1] and sharp < BLUR_SHARP:
         return PhotoUnreadable("blurred")
     return PhotoUnreadable("no_tiles")

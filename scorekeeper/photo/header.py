@@ -8,6 +8,16 @@ import struct
 
 from .errors import PhotoUnreadable
 
+PNG_SIZE_END = 24
+"""Bytes a PNG needs to give its size: signature (8), IHDR's length and
+type (8), width and height (8)."""
+
+MARKER = 0xFF
+"""The byte that starts every JPEG marker (and fills between markers)."""
+
+START_OF_SCAN = 0xDA
+"""The JPEG marker after which entropy-coded data follows."""
+
 MAX_BYTES = 15 * 1024 * 1024
 """The largest upload read (CONTRACT §12: at most 15 MB)."""
 
@@ -25,11 +35,12 @@ a PNG is a screenshot, well below this."""
 MIN_SIDE = 64
 """The shortest side a photo of a board can have and still show tiles."""
 
+
 def image_size(data: bytes) -> tuple[str, int, int]:
     """Return (format, width, height) from a JPEG's or PNG's header; the format
     is "png", "jpeg" or "progressive" (a progressive JPEG)."""
     if data[:8] == b"\x89PNG\r\n\x1a\n":
-        if len(data) < 24 or data[12:16] != b"IHDR":
+        if len(data) < PNG_SIZE_END or data[12:16] != b"IHDR":
             raise PhotoUnreadable("not_an_image")
         width, height = struct.unpack(">II", data[16:24])
         return "png", width, height
@@ -45,10 +56,10 @@ def _jpeg_size(data: bytes) -> tuple[int, int, bool]:
     pos = 2
     size: tuple[int, int, bool] | None = None
     while pos + 4 <= len(data):
-        if data[pos] != 0xFF:
+        if data[pos] != MARKER:
             raise PhotoUnreadable("not_an_image")
         marker = data[pos + 1]
-        if marker == 0xFF:  # fill byte
+        if marker == MARKER:  # fill byte
             pos += 1
             continue
         if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
@@ -60,7 +71,7 @@ def _jpeg_size(data: bytes) -> tuple[int, int, bool]:
             height, width = struct.unpack(">HH", data[pos + 5:pos + 9])
             # SOF2, 6, 10 and 14: progressive frames.
             size = (width, height, marker in (0xC2, 0xC6, 0xCA, 0xCE))
-        if marker == 0xDA:  # start of scan: entropy-coded data follows
+        if marker == START_OF_SCAN:  # entropy-coded data follows
             # Inside the scan data a 0xFF byte is always stuffed (FF 00), so an
             # end-of-image marker can only be the real one: without it the file
             # was cut short.

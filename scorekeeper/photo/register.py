@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 Cell = tuple[int, int]
+
 Label = tuple[int, int]
 """A tile as (colour index, shape index)."""
 

@@ -30,8 +30,11 @@ COLORS_RGB: dict[str, tuple[int, int, int]] = {
     "green": (58, 168, 72),
     "blue": (38, 108, 212),
     "purple": (134, 62, 170),
+    "pink": (240, 118, 178),
+    "brown": (138, 84, 44),
 }
-"""Symbol paint of this renderer (sRGB)."""
+"""Symbol paint of this renderer (sRGB); pink and brown for a variant's
+seven or eight colours."""
 
 
 @dataclass(frozen=True)

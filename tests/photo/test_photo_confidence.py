@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from scorekeeper.photo import LOW_CONFIDENCE, read_move
-from scorekeeper.photo.cells import normalise
 from scorekeeper.photo.classify import (
     LEAD,
     SHARP_PITCH,
@@ -20,6 +19,7 @@ from scorekeeper.photo.classify import (
     draw_template,
     lead,
 )
+from scorekeeper.photo.symbols import normalise
 
 from . import synth_real
 

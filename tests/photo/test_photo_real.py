@@ -19,11 +19,11 @@ from scorekeeper.photo import (
     LOW_CONFIDENCE,
     PhotoReading,
     PhotoUnreadable,
-    cells,
     grid,
     hues,
     read_move,
     reader,
+    symbols,
 )
 from scorekeeper.photo.hues import name_colors
 
@@ -208,7 +208,7 @@ def _first_move_read_right(index: int) -> PhotoReading:
 
 
 def test_a_painted_symbol_on_a_half_dark_rim_next_to_the_move_is_a_warning() -> None:
-    # The benchmark's first move #28: a line of four crisscrosses, the orange
+    # A first move of the realistic set: a line of four crisscrosses, the orange
     # one at the line's end on an orange table, where the tile's rim is only
     # 0.68 darker than the body level (0.75 vouches for a tile). Its symbol
     # was not looked at: a 3-tile reading, all sure, no warning. Now a
@@ -224,7 +224,7 @@ def test_a_painted_symbol_on_a_half_dark_rim_next_to_the_move_is_a_warning() -> 
 def test_a_reading_of_grey_tile_bodies_is_refused_not_a_move(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The benchmark's first move #35: three dark orange tiles on a dark table,
+    # A first move of the realistic set: three dark orange tiles on a dark table,
     # the middle symbol too dark to find; the two others, two tiles apart,
     # set the grid's step, so its cells held grey tile bodies: two uncertain
     # "tiles" and the third missing without a word. No paint is grey: a
@@ -241,11 +241,11 @@ def test_a_reading_of_grey_tile_bodies_is_refused_not_a_move(
 def test_three_tiles_whose_middle_symbol_is_not_found_are_read_as_three(
     index: int,
 ) -> None:
-    # The benchmark's first moves #35, #317 and #319: the middle symbol of
-    # three is dark paint on a dark table (#319: dark blue), or the table's
-    # own colour (#317: orange on orange wood), and is not found. The two
+    # First moves of the realistic set: the middle symbol of
+    # three is dark paint on a dark table (dark blue), or the table's
+    # own colour (orange on orange wood), and is not found. The two
     # found lie two tiles apart, and their distance was taken for one tile's
-    # step: #317 and #319 read as two neighbours, the middle tile missing
+    # step: two of them read as two neighbours, the middle tile missing
     # with no word of it. Symbols are far smaller than such a step, so the
     # cells are read at half of it, and the tile between them is read.
     assert len(_first_move_read_right(index).tiles) == 3
@@ -253,7 +253,7 @@ def test_three_tiles_whose_middle_symbol_is_not_found_are_read_as_three(
 
 @pytest.mark.parametrize("index", [698, 704, 786])
 def test_small_symbols_two_tiles_apart_set_the_lattice(index: int) -> None:
-    # The benchmark's first moves #698, #704 and #786: small crisscrosses on
+    # First moves of the realistic set: small crisscrosses on
     # a grained table, the dark ones not found. The two found lie two tiles
     # apart, 3.5-4 of their own extents, and a symbol's nearest neighbour
     # was taken for a lattice step only within 3.2 extents: no lattice, and
@@ -265,7 +265,7 @@ def test_small_symbols_two_tiles_apart_set_the_lattice(index: int) -> None:
 
 @pytest.mark.parametrize("index", [439, 767])
 def test_a_speck_of_grain_beside_a_lone_symbol_sets_no_lattice(index: int) -> None:
-    # The benchmark's first moves #439 and #767: one small green crisscross
+    # First moves of the realistic set: one small green crisscross
     # on dark grained wood. Looking again for dark paint found a speck of
     # grain a third of the symbol's size, inside its tile; the two set a
     # step of half a tile, the cells read so held no tile, and the photo
@@ -278,16 +278,15 @@ def test_a_speck_of_grain_beside_a_lone_symbol_sets_no_lattice(index: int) -> No
 
 def test_a_red_and_an_orange_read_alike_are_told_apart_by_which_is_less_sure(
         ) -> None:
-    # The benchmark's first move #987 (photos 920-999, read once before this
-    # round): green, red, orange and yellow crisscrosses. The red (5.9°) and
-    # the orange (13.0°) were both named orange, uncertain; the rules
+    # A first move of the realistic set: green, red, orange and yellow crisscrosses. The
+    # red (5.9°) and the orange (13.0°) were both named orange, uncertain; the rules
     # allowed either runner-up, and the first tried made the orange red.
     reading = _first_move_read_right(987)
     assert sum(t.confidence < LOW_CONFIDENCE for t in reading.tiles) == 2
 
 
 def test_stored_tiles_hidden_by_glare_do_not_refuse_the_board() -> None:
-    # The benchmark's glare #31: a board of four stored tiles, two of them
+    # A realistic glare photo: a board of four stored tiles, two of them
     # under the lamp's reflection, unread. The two others and both new tiles
     # read right, yet the board was refused (`no_match`: fewer than three
     # stored tiles recognised). Stored tiles glare hides now say nothing
@@ -302,7 +301,7 @@ def test_stored_tiles_hidden_by_glare_do_not_refuse_the_board() -> None:
 
 
 def test_three_symbols_in_an_l_line_up_the_board_glare_split() -> None:
-    # The benchmark's glare #23: the lamp blows out a tile of a board of four,
+    # A realistic glare photo: the lamp blows out a tile of a board of four,
     # splitting the symbols found into an L of three and a pair. The grid was
     # fitted to the L as to a line (a step along a row taken from a tile of
     # the next row): its cells fell between the tiles, two tiles were read,
@@ -323,7 +322,7 @@ def test_an_l_of_three_symbols_fits_the_lattice_exactly() -> None:
 
 
 def test_a_lamp_spot_larger_than_a_symbol_does_not_pull_the_grid() -> None:
-    # The benchmark's glare #18: a weak lamp (0.33) over a blue crisscross
+    # A realistic glare photo: a weak lamp (0.33) over a blue crisscross
     # lightens its tile body, and symbol and body are found as one light
     # blob twice a symbol's size, colourless, its centre the lamp's. Fitted
     # into the lattice it turned the grid off the tiles: half the board was
@@ -333,7 +332,7 @@ def test_a_lamp_spot_larger_than_a_symbol_does_not_pull_the_grid() -> None:
 
 
 def test_a_lamp_spot_on_a_tile_still_marks_the_tile() -> None:
-    # The benchmark's glare #15 (a guard): the spot, of a symbol's size,
+    # A realistic glare photo: the spot, of a symbol's size,
     # lies on a red square two tiles beyond the symbols found; it still
     # places that cell among the tiles, and the square is read, uncertain.
     rc, reading = _benchmark_reading("glare", 15)
@@ -342,7 +341,7 @@ def test_a_lamp_spot_on_a_tile_still_marks_the_tile() -> None:
 
 
 def test_a_tile_blown_out_at_the_end_of_a_small_board_is_a_warning() -> None:
-    # The benchmark's glare #35: a line of three stored circles and the new
+    # A realistic glare photo: a line of three stored circles and the new
     # red circle at its end under a blown-out lamp; the purple circle beside
     # it is lit too, its symbol unread. Only the two others were found, so
     # the blown-out cell lay beyond the cells read round them and the board
@@ -361,7 +360,7 @@ def test_a_tile_blown_out_at_the_end_of_a_small_board_is_a_warning() -> None:
 
 
 def test_a_stored_tile_seen_but_not_read_does_not_refuse_the_board() -> None:
-    # The benchmark's cool light #16: a board of three stored crisscrosses;
+    # A realistic cool light photo: a board of three stored crisscrosses;
     # the dark purple one's rim is only 0.69 dark in the cool light, its
     # symbol not read. Both others and the three new tiles read right, yet
     # the board was refused (`no_match`, two of three recognised). A stored
@@ -372,7 +371,7 @@ def test_a_stored_tile_seen_but_not_read_does_not_refuse_the_board() -> None:
 
 
 def test_a_speck_of_a_dark_symbol_does_not_hide_the_symbol() -> None:
-    # The benchmark's first move #37: a very dark orange crisscross on a
+    # A first move of the realistic set: a very dark orange crisscross on a
     # 38 px tile beside a blue one. A few of its pixels were lighter than the
     # usual level: a speck, too small for a symbol, which stopped the cell
     # from looking for the symbol against its body (dark paint). The tile
@@ -388,12 +387,11 @@ def test_a_speck_of_a_dark_symbol_does_not_hide_the_symbol() -> None:
 
 
 def test_a_blurred_dark_star_keeps_its_arms_and_points() -> None:
-    # The benchmark's first moves #15 (a dark purple crisscross on a 42 px
-    # tile, blur 1 px) and #26 (a dark green starburst and crisscross on
-    # 38 px tiles). At the photo's own dark level, set for the whole photo,
-    # blur had filled the gaps between the arms and points: the crisscross
-    # read as a square, the starburst as a circle. The shape is now outlined
-    # at the symbol's own level over its tile body (`cells.OWN_LEVEL`).
+    # First moves of the realistic set: a dark purple crisscross on a 42 px tile, blur 1
+    # px; a dark green starburst and crisscross on 38 px tiles. At the photo's own dark
+    # level, set for the whole photo, blur had filled the gaps between the arms and
+    # points: the crisscross read as a square, the starburst as a circle. The shape is
+    # now outlined at the symbol's own level over its tile body (`symbols.OWN_LEVEL`).
     rc = _benchmark_case("first move crisscross", 15)
     reading = read_move(synth_real.photo(rc), [])
     assert [t.shape for t in reading.tiles] == ["crisscross"]
@@ -403,7 +401,7 @@ def test_a_blurred_dark_star_keeps_its_arms_and_points() -> None:
 
 
 def test_a_lone_tile_on_a_dark_table_is_turned_by_its_own_body() -> None:
-    # The benchmark's first move #117 (of the held-out photos 40-119): one
+    # A first move of the realistic set: one
     # yellow crisscross on a 63 px tile turned 25° on a dark table. The
     # photo's dark mask took in the table round the tile, so the "tile body"
     # found was the search window itself: a square at 0°, 1.8 tiles wide. The
@@ -416,9 +414,9 @@ def test_a_lone_tile_on_a_dark_table_is_turned_by_its_own_body() -> None:
 
 
 def test_a_board_lined_up_on_only_half_its_readable_stored_tiles_is_refused() -> None:
-    # Found on the benchmark's glare #18 (the grid half a tile off over the
+    # Found on a realistic glare photo (the grid half a tile off over the
     # left of the board, a tile of the move missing without a word), which
-    # the lamp rules now read right. Shown on warm light #13 with half its
+    # the lamp rules now read right. Shown on a warm light photo with half its
     # eight stored tiles given kinds the photo does not show: four of eight
     # lie where the placement puts them, and half is not a match, however
     # sure the new tiles look.
@@ -443,7 +441,7 @@ def test_a_board_lined_up_on_only_half_its_readable_stored_tiles_is_refused() ->
 def test_a_tile_a_weak_lamp_washes_grey_is_glare_not_a_silent_miss(
     index: int,
 ) -> None:
-    # The benchmark's glare #135 and #176 (photos after the first 120): a
+    # Realistic glare photos: a
     # weak lamp (peak 0.34, 0.49) washes a tile of the move grey without
     # blowing out a pixel, so no cell was glare and the tile was missing
     # from a sure reading. A rim without colour that is not dark enough to
@@ -455,7 +453,7 @@ def test_a_tile_a_weak_lamp_washes_grey_is_glare_not_a_silent_miss(
 
 
 def test_a_tile_a_weak_lamp_washes_grey_may_be_read_under_it() -> None:
-    # Glare #174: the washed tile's grey rim now counts as tile body (as
+    # Another glare photo: the washed tile's grey rim now counts as tile body (as
     # under a blown-out lamp), and its faint red square is read.
     rc, reading = _benchmark_reading("glare", 174)
     assert {(t.row, t.col, t.color, t.shape) for t in reading.tiles} == set(
@@ -473,7 +471,7 @@ def test_no_empty_cell_of_the_unlit_sets_is_taken_for_a_lamp() -> None:
 
 
 def test_the_cells_beyond_a_tile_read_at_the_windows_edge_are_read_too() -> None:
-    # The benchmark's paint shifted #252 (a photo after the first 200): a
+    # A realistic paint shifted photo: a
     # board of 74 tiles whose dark red corner was found only from the
     # cells read round the symbols found, so those tiles lay on the edge of
     # the cells read; the move's two dark red tiles beside them lay beyond
@@ -486,7 +484,7 @@ def test_the_cells_beyond_a_tile_read_at_the_windows_edge_are_read_too() -> None
 
 def test_a_stored_tile_read_unsure_and_unlike_itself_does_not_refuse_the_board(
 ) -> None:
-    # The benchmark's glare #332 (a sample no round had looked at): three
+    # A realistic glare photo: three
     # stored orange tiles, the lamp over the crisscross, which read as a red
     # circle at confidence 0.1. Only a sure reading contradicts the board, yet
     # that guess counted against it: two of three matched, and the board was
@@ -501,7 +499,7 @@ def test_a_stored_tile_read_unsure_and_unlike_itself_does_not_refuse_the_board(
 
 
 def test_symbols_beside_a_lamp_spot_are_found_and_line_up_the_board() -> None:
-    # The benchmark's glare #355 (a sample no round had looked at): a lamp
+    # A realistic glare photo: a lamp
     # over a stored tile made the two symbols beside it look dark (a ratio
     # to the brightest light near), so the lattice was taken from the few
     # left, half a tile off: 0 of 4 stored tiles recognised, refused. With
@@ -512,7 +510,7 @@ def test_symbols_beside_a_lamp_spot_are_found_and_line_up_the_board() -> None:
 
 
 def test_a_tile_unread_on_the_windows_edge_has_the_cells_beyond_it_read() -> None:
-    # The benchmark's cool light #439 (a sample no round had looked at): the
+    # A realistic cool light photo: the
     # board's dark red arm was read as tile bodies with paint on them, not
     # as tiles, its diamond on the outermost column of the cells read; the
     # move's dark red circle lay beyond, was never looked at, and the reading
@@ -528,7 +526,7 @@ def test_a_tile_unread_on_the_windows_edge_has_the_cells_beyond_it_read() -> Non
 def test_a_move_joined_to_the_board_under_the_lamp_is_a_warning_not_a_refusal(
     index: int,
 ) -> None:
-    # The benchmark's glare #375 and #426 (a sample no round had looked at):
+    # Realistic glare photos:
     # a move of two, the tile beside the board blown out by the lamp. The
     # far tile alone does not touch the board, and the photo was refused as
     # "not one line": every tile to enter by hand. It joins the board through
@@ -565,7 +563,7 @@ def _honest(reading: PhotoReading, move: tuple[tuple[int, int, str, str], ...]
 def test_a_tile_the_lamp_washes_grey_is_read_from_the_colour_its_symbol_keeps(
     index: int,
 ) -> None:
-    # Glare #375 and #425 (fresh photos, then) and #35: the lamp washed the
+    # Realistic glare photos: the lamp washed the
     # whole tile light grey, no dark body left to find a symbol on, and the
     # tile was missing (a warning). Its symbol keeps its colour: read as what
     # is coloured on the grey, the tile is in the reading, uncertain.
@@ -577,7 +575,7 @@ def test_a_tile_the_lamp_washes_grey_is_read_from_the_colour_its_symbol_keeps(
 
 def test_two_tiles_read_alike_in_a_line_are_both_uncertain_and_told_apart(
         ) -> None:
-    # The benchmark's first move #489 (a sample no round had looked at): four
+    # A first move of the realistic set: four
     # crisscrosses, a dark orange one at the end read red, sure, beside the
     # red one also read red. One shape, so the colours all differ (RULES
     # §3.5: no duplicate tile in a line): two alike are one misread, and
@@ -592,8 +590,7 @@ def test_two_tiles_read_alike_in_a_line_are_both_uncertain_and_told_apart(
 
 def test_a_guess_beside_glare_off_the_moves_line_does_not_refuse_the_move(
 ) -> None:
-    # The benchmark's glare #589 (photos 520-599, read once on this round's
-    # reader and found one photo worse than the last stop's): a lamp-lit
+    # A realistic glare photo: a lamp-lit
     # cell far from the move, its rim just dark enough for a tile and read
     # as one beside the glare at confidence 0.1, made the move's two tiles
     # "not one line". Such a guess gives way to the tiles read plainly.
@@ -604,13 +601,12 @@ def test_a_guess_beside_glare_off_the_moves_line_does_not_refuse_the_move(
 
 @pytest.mark.parametrize("index", [535, 536, 582])
 def test_a_lone_symbol_on_a_tile_turned_45_degrees_is_found(index: int) -> None:
-    # The benchmark's first moves #535 and #582 (a sample no round had looked
-    # at): one crisscross on a small tile turned about 45° on dark wood,
-    # refused as "no tiles". Its arms reach near the tile's corners, and the
-    # corners of the upright box round the symbol lie on the table: 78 % of
-    # the box dark, not the 80 % that says "enclosed". The band round the
-    # symbol's own outline lies on its tile. (#536 guards the order: a lone
-    # symbol the usual passes find keeps its place.)
+    # First moves of the realistic set: one crisscross on a small tile turned about 45°
+    # on dark wood, refused as "no tiles". Its arms reach near the tile's corners, and
+    # the corners of the upright box round the symbol lie on the table: 78 % of the box
+    # dark, not the 80 % that says "enclosed". The band round the symbol's own outline
+    # lies on its tile. (A third guards the order: a lone symbol the usual passes find
+    # keeps its place.)
     rc = _benchmark_case("first move crisscross", index)
     reading = read_move(synth_real.photo(rc), [])
     assert [(t.color, t.shape) for t in reading.tiles] == [rc.case.move[0][2:]]
@@ -620,14 +616,14 @@ def test_the_band_round_a_symbol_is_looked_at_only_when_too_few_were_found(
 ) -> None:
     # The band is a looser test than the box: on a board of many symbols a
     # fleck of a symbol's bevel passes it, a tile's half step from its
-    # neighbours (found on first move #565, three purple tiles read at half
+    # neighbours (found on a first move, three purple tiles read at half
     # their step). It is looked at only where the other passes leave fewer
     # symbols than a lattice needs.
     _first_move_read_right(565)
 
 
 def test_the_step_is_a_lattice_distance_when_a_gap_skews_the_median() -> None:
-    # The benchmark's glare #480 (a sample whose misses were read): the lamp
+    # A realistic glare photo: the lamp
     # blew out a stored tile and washed its neighbour, and the four symbols
     # left lay a step, a diagonal and two steps from their nearest ones. The
     # median of those distances (93 px) lies between lattice distances; the
@@ -645,7 +641,7 @@ def test_the_step_is_a_lattice_distance_when_a_gap_skews_the_median() -> None:
 def test_a_tile_body_joined_to_dark_beside_it_gives_no_tile_size() -> None:
     # The lone tile's size is its dark body's square. A square body is one;
     # the same body joined to dark that runs out of the window (dark wood by
-    # a tile the lamp blew out, glare #605) is not, though its box may still
+    # a tile the lamp blew out, in glare) is not, though its box may still
     # look square enough.
     win = np.zeros((120, 120), np.uint8)
     cv2.rectangle(win, (30, 30), (89, 89), 1, cv2.FILLED)
@@ -661,8 +657,7 @@ def test_a_tile_body_joined_to_dark_beside_it_gives_no_tile_size() -> None:
 
 
 def test_a_lone_tile_beside_a_blown_out_one_is_no_confident_reading() -> None:
-    # The benchmark's glare #605 (the first photos past 599, read once with
-    # no misses list; this one was the confident wrong answer there): a first
+    # A realistic glare photo: a first
     # move of two squares, the blue one blown white by the lamp. The red
     # one's body joined the dark wood beside the lamp's tile, its size came
     # out 104 px for a tile of 72, and the red square was read alone, as a
@@ -676,7 +671,7 @@ def test_a_lone_tile_beside_a_blown_out_one_is_no_confident_reading() -> None:
 
 
 def test_paint_on_a_lighter_rim_beside_a_tile_of_the_move_is_a_warning() -> None:
-    # The benchmark's cool light #344, the one confident wrong answer left
+    # A realistic cool light photo, the one confident wrong answer left
     # by the seventh round: three dark orange tiles continue a line at the
     # board's top edge, and only the crisscross is read. The diamond beside
     # it shows paint on a rim 0.42 dark, bluish grey in the cool light, under
@@ -690,7 +685,7 @@ def test_paint_on_a_lighter_rim_beside_a_tile_of_the_move_is_a_warning() -> None
 
 @pytest.mark.parametrize("index", [309, 352])
 def test_paint_on_a_lighter_rim_away_from_the_move_is_no_warning(index: int) -> None:
-    # Cool light #309 and #352, read right: warned of anywhere, such rims
+    # Cool light photos read right: warned of anywhere, such rims
     # (table grain in bluish light) gave a warning of a tile that is not
     # there on 11 of 400 right readings of 280-359, 9 of them in cool light.
     rc, reading = _benchmark_reading("cool light", index)
@@ -700,8 +695,7 @@ def test_paint_on_a_lighter_rim_away_from_the_move_is_no_warning(index: int) -> 
 
 @pytest.mark.parametrize("index", [454, 487, 560, 566])
 def test_a_crisscross_under_a_lamp_keeps_its_arms(index: int) -> None:
-    # The benchmark's glare #454, #487, #560 and #566 (misses lists read in
-    # earlier rounds): a lamp over a crisscross lights the black body between
+    # Realistic glare photos: a lamp over a crisscross lights the black body between
     # its arms as much as the arms, and outlined by brightness the arms join
     # into a starburst, a circle, a clover or a diamond. The lamp's white
     # adds alike to every channel; outlined on its colour alone (brightest
@@ -711,8 +705,8 @@ def test_a_crisscross_under_a_lamp_keeps_its_arms(index: int) -> None:
 
 @pytest.mark.parametrize("index", [281, 620, 667])
 def test_a_symbol_under_a_lamp_keeps_its_corners_and_lobes(index: int) -> None:
-    # The benchmark's glare #281 and #667 (a square read a clover) and #620
-    # (a clover read a diamond, one lobe under the lamp's blown middle).
+    # Realistic glare photos: a square read a clover, and a clover read a
+    # diamond, one lobe under the lamp's blown middle.
     # A phone's JPEG keeps colour at half the size of brightness, so an
     # outline drawn on colour alone is rounder than the symbol. The lamp's
     # white varies smoothly: less the smoothed darkest channel, the brightest
@@ -721,7 +715,7 @@ def test_a_symbol_under_a_lamp_keeps_its_corners_and_lobes(index: int) -> None:
 
 
 def test_a_symbol_joined_to_the_table_through_a_lit_body_is_found() -> None:
-    # The benchmark's glare #482: the lamp over the stored tile beside the
+    # A realistic glare photo: the lamp over the stored tile beside the
     # move lit half of the new red square's tile body grey. At the photo's
     # level the lit body is not dark, and the square joined through it to
     # the table: no symbol was found, and the tile was missing (a glare
@@ -731,7 +725,7 @@ def test_a_symbol_joined_to_the_table_through_a_lit_body_is_found() -> None:
 
 
 def test_orange_under_a_lamp_is_not_read_red() -> None:
-    # The benchmark's glare #648: two orange tiles of the move under a weak
+    # A realistic glare photo: two orange tiles of the move under a weak
     # lamp read red (and the diamond a clover). The lamp's white, taken off
     # as the tile body around the symbol shows it, leaves more white where
     # the lamp's middle lies over the symbol, and white on orange is a
@@ -757,7 +751,7 @@ def test_a_symbols_colour_under_a_lamp_is_its_own_less_the_lamps_white(
         white = peak * np.exp(-2 * ((xx - 0.3) ** 2 + yy ** 2)[disc] / 0.6 ** 2)
         seen = np.clip(lin + white[:, None], 0, 1) ** (1 / 2.2)
         pix = np.round(seen[:, ::-1] * 255).astype(np.uint8)
-        got = cells._lamp_free_colour(pix)
+        got = symbols._lamp_free_colour(pix)
         assert got is not None
         assert hues.gap(hues.hsv(got)[0], hues.hsv(lin)[0]) < 2
         if name in ("orange", "blue"):
@@ -770,11 +764,10 @@ def test_a_symbols_colour_under_a_lamp_is_its_own_less_the_lamps_white(
     ("glare", 785), ("cool light", 782), ("cool light", 804)])
 def test_look_alikes_are_told_apart_by_what_the_rules_allow(
         condition: str, index: int) -> None:
-    # Photos 760-839, read once before this round: a blurred blue square
-    # beside a purple square overlapped the clover 0.950 and the square
-    # 0.949 (glare #785); a dark blue clover below an orange clover read a
-    # diamond (cool light #782); a purple starburst, clover and circle read
-    # circle, clover, circle (#804). Each reading was uncertain, and
+    # A blurred blue square beside a purple square overlapped the clover
+    # 0.950 and the square 0.949 (glare); a dark blue clover below an orange
+    # clover read a diamond (cool light); a purple starburst, clover and
+    # circle read circle, clover, circle (cool light). Each reading was uncertain, and
     # illegal on the stored board (RULES §3.5):
     # the rules pick, among what each uncertain tile may be, the likeliest
     # move they allow. The tiles stay marked for the table to look at.
@@ -783,7 +776,7 @@ def test_look_alikes_are_told_apart_by_what_the_rules_allow(
 
 
 def test_a_tile_on_a_light_rim_that_joins_the_move_to_the_board_is_read() -> None:
-    # Cool light #778 (photos 760-839, read once before this round): the
+    # A realistic cool light photo: the
     # move's green diamond lay on a rim 0.73 dark, under the 0.75 that
     # vouches for a tile, so only its paint was noted; the move's starburst
     # beyond it touched nothing and the photo was refused. The paint read
@@ -800,8 +793,7 @@ def test_a_tile_on_a_light_rim_that_joins_the_move_to_the_board_is_read() -> Non
 ])
 def test_a_tile_whose_rim_a_lamp_beside_it_lit_grey_joins_the_move(
         index: int, tile: tuple[int, int, str, str]) -> None:
-    # Glare #675 and #839 (photos 600-839), #873 (840-919, read once before
-    # this round): a lamp blown out on the next cell lit this tile's rim
+    # Realistic glare photos: a lamp blown out on the next cell lit this tile's rim
     # grey, 0.52-0.64 dark, so no symbol was looked for. The move's tiles
     # beyond it touched nothing and the photo was refused. Read as lit (dark
     # or grey, as the lamp's own cell is), the tile joins the move to the

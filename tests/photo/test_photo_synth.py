@@ -41,7 +41,7 @@ def test_the_second_renderer_draws_a_board_the_reader_can_read() -> None:
 
 def test_a_guess_through_a_lamp_off_the_moves_line_does_not_refuse_the_move(
 ) -> None:
-    # The benchmark's own render #39: a lit empty
+    # A render of the benchmark's own set: a lit empty
     # cell under glare, beside the board, was read as a tile through the
     # lamp's wash (what keeps its colour on grey), off the line of the move's
     # two tiles, and the photo was refused as "not one line". Such a guess

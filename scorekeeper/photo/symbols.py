@@ -1,0 +1,375 @@
+"""Find each symbol: in a cell of the rectified grid, the symbol's
+mask and its colour as seen.
+
+Takes the rectified grid (BGR, `cells.rectify`), its tile-body mask and one
+cell's corner; gives a `Symbol`: its centre, its mask moved to the middle
+and scaled to one size (what `classify` names), its median colour and that
+of the tile body round it (what `hues` names). Dark paint, paint unlike its
+body only in colour, and a symbol under a lamp are each looked for their own
+way. Its thresholds, named at its top: `MIN_PIXELS`, `MIN_CORE`,
+`LAMP_CONTRAST`, `BODY_CONTRAST`, `COLOUR_CONTRAST`, `LIT_SHARE`,
+`OWN_LEVEL`, `LAMP_LEVEL` and `RADIUS`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import cast
+
+import cv2
+import numpy as np
+from cv2.typing import MatLike
+
+from . import hues
+from .levels import WHITE, brightest_channel, filled
+
+CELL = 64
+"""Pixels per cell edge in the rectified grid: every symbol is found, and
+every mask compared, at this size. Set on the renders when the reader was
+written."""
+
+MASK_MID = 127
+"""8-bit level: a mask drawn or warped with smoothed edges is set above
+this, half of full (255)."""
+
+MIN_PIXELS = 8
+"""Pixels: a mask with fewer is a speck, with no outline to measure."""
+
+MIN_CORE = 12
+"""Pixels: the fewest a symbol's colour is taken from; with fewer in its
+eroded core, from the whole symbol (small tiles), and under a lamp, none
+(`_lamp_free_colour`)."""
+
+LAMP_CONTRAST = 0.05
+"""Linear colourfulness (brightest channel less darkest): a symbol under a
+lamp at least this more colourful than its tile body is outlined on its
+colour (`_by_colour`). Set on the realistic sets' glare."""
+
+BODY_CONTRAST = 24
+"""8-bit levels: a cell's middle at least this much brighter than its tile
+body holds a symbol lighter than it (`_over_body`). Set on the realistic
+sets' dark paint."""
+
+COLOUR_CONTRAST = 16
+"""8-bit BGR distance: a cell's middle at least this far from its tile
+body's colour, beyond the body's own spread, holds a symbol unlike it in
+colour (`_unlike_body`). Set on the realistic sets' cool light."""
+
+LIT_SHARE = 0.05
+"""Share of a symbol's window lit grey (light, without colour) that shows a
+lamp's light beside it (`find_symbol`). Set on the realistic sets' glare; on
+dark wood without it, the grey-free look found paint in the grain."""
+
+OWN_LEVEL = 0.3
+"""Share of the way from a symbol's tile body's brightness up to its own
+brightest where its outline is drawn for its shape. Set on the realistic
+sets' dark crisscrosses and starbursts, which blur filled out at the photo's
+level."""
+
+LAMP_LEVEL = 0.35
+"""Share of the way from a symbol's tile body's colourfulness up to its own
+where a symbol under a lamp is outlined (`_by_colour`). Set on the realistic
+sets' glare."""
+
+_LINEAR = ((np.arange(256) / 255.0) ** hues.GAMMA).astype(np.float32)
+"""Each 8-bit sRGB level in linear light (as `find_symbol` converts)."""
+
+_YY, _XX = np.mgrid[0:CELL, 0:CELL]
+
+_OUTER = np.hypot(_XX - (CELL - 1) / 2, _YY - (CELL - 1) / 2) > 0.36 * CELL
+"""The outer ring of a cell, beyond any symbol."""
+
+RADIUS = 0.19 * CELL
+"""Pixels: the root-mean-square radius every symbol mask is scaled to (0.19
+of a cell: a symbol's usual size in it)."""
+
+
+@dataclass
+class Symbol:
+    """A symbol found in its cell."""
+
+    centre: tuple[float, float]
+    """Its centre, pixels of the rectified grid."""
+    mask: np.ndarray
+    """Its mask, CELL × CELL, moved to the middle and scaled to one size
+    (`normalise`)."""
+    raw: np.ndarray
+    """Its median colour as seen, linear RGB in [0, 1]."""
+    black: np.ndarray
+    """The median colour of the tile body round it, linear RGB."""
+    lamp_free: bool = False
+    """`raw` is already free of a lamp's white (`_lamp_free_colour`)."""
+
+
+def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
+                vouched: bool = False, lamp: bool = False) -> Symbol | None:
+    """The symbol near the middle of the cell at (x, y) of the rectified grid
+    (`dark`: its tile-body pixels), or None. `vouched`: the cell's rim
+    vouches for a tile; `lamp`: a lamp blew the cell out (`cells.GLARE`)."""
+    m = CELL // 4
+    h, w = dark.shape
+    wx0, wy0 = max(0, x - m), max(0, y - m)
+    wx1, wy1 = min(w, x + CELL + m), min(h, y + CELL + m)
+    light = (~dark[wy0:wy1, wx0:wx1]).astype(np.uint8)
+    mid = np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])
+    if _speck(_central_parts(light, mid)):
+        # Dark paint: a symbol nearly as dark as its tile against a light
+        # table (at most a speck of it lighter than the level). Look for it
+        # against the tile body alone.
+        light = _lighter_than_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
+    mask = _peeled(light, mid)
+    if _speck(mask):
+        # Dark paint in coloured light: a deep red under a cool light is as
+        # bright as the bluish grey the light makes of the tile body; it
+        # differs in colour, not in brightness.
+        light = _unlike_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
+        mask = _peeled(light, mid)
+    if _speck(mask) and vouched:
+        # A lamp beside the tile lit part of its body grey, joining the symbol
+        # to the table past it (bench_photo.py's glare): paint is never grey.
+        # Only on a body that vouches for a tile (on a lighter rim, probed for
+        # paint, it found wood grain in bluish light), and where something is
+        # lit grey (on dark wood it found paint in the grain).
+        grey = hues.colourless(rect[wy0:wy1, wx0:wx1])
+        light = ~dark[wy0:wy1, wx0:wx1]
+        if float((light & grey).mean()) >= LIT_SHARE:
+            mask = _peeled((light & ~grey).astype(np.uint8), mid)
+    if mask is None:
+        return None
+    area = int(mask.sum())
+    if area < 0.03 * CELL * CELL or area > 0.6 * CELL * CELL:
+        return None
+    norm = normalise(mask)
+    if norm is None:
+        return None
+    my, mx = np.nonzero(mask)
+    centre = (float(mx.mean()) + wx0, float(my.mean()) + wy0)
+    # Colour from the symbol's inside, away from edges blurred into black.
+    core = cv2.erode(mask, np.ones((3, 3), np.uint8))
+    if core.sum() < MIN_CORE:
+        core = mask
+    symbol = rect[wy0:wy1, wx0:wx1][core > 0]
+    pix = symbol.astype(np.float32)
+    bright = pix.max(axis=1)
+    # The brighter half: blur and black rims darken the rest.
+    pix = pix[bright >= np.median(bright)]
+    bgr = np.median(pix, axis=0) / 255.0
+    # Less the black of the tile around it: glare and flare add light to both.
+    body = rect[y:y + CELL, x:x + CELL][dark[y:y + CELL, x:x + CELL]]
+    black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
+    found = Symbol(centre, _own_level(rect, dark, x, y, (wx0, wy0, wx1, wy1), norm),
+                   (bgr[::-1] ** hues.GAMMA).astype(np.float64),
+                   (black[::-1] ** hues.GAMMA).astype(np.float64))
+    if lamp:
+        lamp_free = _lamp_free_colour(symbol)
+        if lamp_free is not None:
+            found.raw, found.lamp_free = lamp_free, True
+        found.mask = _by_colour(rect, x, y, (wx0, wy0, wx1, wy1), found.mask)
+    return found
+
+
+def _own_level(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
+               window: tuple[int, int, int, int], norm: np.ndarray) -> np.ndarray:
+    """The symbol's shape (normalised mask) outlined at its own level over its
+    tile body, or `norm` (its mask at the photo's level) where it shows too
+    little contrast for one. Blur spreads a dark symbol's paint into the gaps
+    between its arms and points: at the photo's level, set for the whole
+    photo, a dark crisscross fills out into a square and a starburst into a
+    circle; at a level of its own the arms and points stand out again."""
+    # The body from the cell's outer ring only: a dark symbol is nearly as
+    # dark as the body and would lift its level.
+    light = _over_body(rect, dark, x, y, window, OWN_LEVEL, _OUTER, 0.1, 95)
+    if light is None:
+        # As dark as its body: it differs in colour (`_unlike_body`).
+        return norm
+    own = _outline(light, x, y, window)
+    again = None if own is None else normalise(own)
+    return norm if again is None else again
+
+
+def _outline(light: np.ndarray, x: int, y: int, window: tuple[int, int, int, int]
+             ) -> np.ndarray | None:
+    """The mask of the symbol of the cell at (x, y) among a window's light
+    pixels, or None: nothing there, a speck, or more than a symbol covers."""
+    wx0, wy0, _, _ = window
+    mask = _peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0]))
+    if mask is None or _speck(mask) or int(mask.sum()) > 0.6 * CELL * CELL:
+        return None
+    return mask
+
+
+def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, int],
+               norm: np.ndarray) -> np.ndarray:
+    """The symbol's shape outlined on its colourfulness alone (each pixel's
+    brightest channel less the darkest around it, in linear light), or
+    `norm` where it shows too little colour for one. A lamp's reflection is
+    white light added to everything under it: it lights the black body
+    between a crisscross's arms as much as the arms, so that by brightness
+    the arms join into a square, while what it adds to every channel alike
+    drops out of the difference (the specular-free image of the dichromatic
+    reflection model)."""
+    wx0, wy0, wx1, wy1 = window
+    lin = _LINEAR[rect[wy0:wy1, wx0:wx1]]
+    # The lamp's white varies smoothly: the darkest channel, smoothed, is it
+    # (and the paint's own darkest, a little); less it, the brightest keeps
+    # the sharper outline of the photo's brightness.
+    chroma = lin.max(axis=2) - cv2.GaussianBlur(lin.min(axis=2), (0, 0), 2.0)
+    own = chroma[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL]
+    # The body from the cell's outer ring; its lower half, as the ring's
+    # corners can reach past a small tile onto coloured wood.
+    base = float(np.percentile(own[_OUTER], 25))
+    q = CELL // 4
+    top = float(np.percentile(own[q:CELL - q, q:CELL - q], 95))
+    if top - base < LAMP_CONTRAST:
+        return norm
+    light = (chroma > base + LAMP_LEVEL * (top - base)).astype(np.uint8)
+    mask = _outline(light, x, y, window)
+    # No symbol has a hole, but a lamp blown to white leaves one where it
+    # took the symbol's colour.
+    again = None if mask is None else normalise(filled(mask))
+    return norm if again is None else again
+
+
+def _lamp_free_colour(pix: np.ndarray) -> np.ndarray | None:
+    """A symbol's colour under a lamp (linear RGB, from its pixels, BGR
+    uint8), or None where the lamp left too few unclipped. A lamp's
+    reflection adds the same white to every channel of a pixel, more near
+    its middle: each pixel less its darkest channel is free of it, and the
+    paint's own darkest channel is the least a pixel shows of it. (Taking
+    off the white of the body around the symbol, as elsewhere, leaves the
+    more the symbol lies under the lamp's middle: an orange read red.)"""
+    pix = pix[pix.min(axis=1) < WHITE]
+    if len(pix) < MIN_CORE:
+        return None
+    lin = _LINEAR[pix[:, ::-1]]
+    low = lin.min(axis=1, keepdims=True)
+    floor = float(np.percentile(low, 10))
+    free = lin - low
+    # The more coloured half: blur and blown-out edges take colour from the rest.
+    spread = free.max(axis=1)
+    free = free[spread >= np.median(spread)]
+    return np.asarray(np.median(free, axis=0), np.float64) + floor
+
+
+def _speck(mask: np.ndarray | None) -> bool:
+    """True for no symbol, or one too small to be one (a glint of a dark
+    symbol's lightest pixels, JPEG noise)."""
+    return mask is None or int(mask.sum()) < 0.03 * CELL * CELL
+
+
+def _lighter_than_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
+                       window: tuple[int, int, int, int], light: np.ndarray
+                       ) -> np.ndarray:
+    """The pixels of a window clearly lighter than the tile body of the cell
+    at (x, y), when its middle holds something clearly lighter than it."""
+    lighter = _over_body(rect, dark, x, y, window, 0.45, None, 0.2, 90)
+    return light if lighter is None else lighter
+
+
+def _over_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
+               window: tuple[int, int, int, int], share: float,
+               ring: np.ndarray | None, least: float, top_percent: float
+               ) -> np.ndarray | None:
+    """The pixels of a window brighter than `share` of the way from the tile
+    body of the cell at (x, y) (its dark pixels, within `ring` if given; at
+    least `least` of the cell) up to the brightest of its middle (that
+    percentile), or None when there is no such body or nothing in its middle
+    clearly brighter than it."""
+    wx0, wy0, wx1, wy1 = window
+    value = brightest_channel(rect[wy0:wy1, wx0:wx1]).astype(np.float32)
+    cell_value = value[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL]
+    body_mask = dark[y:y + CELL, x:x + CELL]
+    body = cell_value[body_mask if ring is None else body_mask & ring]
+    if body.size < least * CELL * CELL:
+        return None
+    base = float(np.median(body))
+    q = CELL // 4
+    top = float(np.percentile(cell_value[q:CELL - q, q:CELL - q], top_percent))
+    if top - base < BODY_CONTRAST:
+        return None
+    return (value > base + share * (top - base)).astype(np.uint8)
+
+
+def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
+    """The symbol's mask in a window's light pixels, or None. A thin bridge of
+    light (blur over a narrow rim) can join the symbol to the table: peel the
+    light back a pixel at a time until the symbol stands alone."""
+    kernel = np.ones((3, 3), np.uint8)
+    for peel in range(4):
+        core = cv2.erode(light, kernel, iterations=peel) if peel else light
+        parts = _central_parts(core, mid)
+        if parts is not None:
+            if peel:
+                grown = np.asarray(cv2.dilate(parts, kernel, iterations=peel))
+                return cast(np.ndarray, grown & np.asarray(light))
+            return parts
+    return None
+
+
+def _unlike_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
+                 window: tuple[int, int, int, int], light: np.ndarray) -> np.ndarray:
+    """The pixels of a window clearly unlike the tile body of the cell at
+    (x, y) in colour (distance from the body's median colour), when its middle
+    holds something clearly unlike it."""
+    wx0, wy0, wx1, wy1 = window
+    cell = rect[y:y + CELL, x:x + CELL].astype(np.float32)
+    # The body from the cell's outer ring only: a dark symbol is as dark as
+    # the body and would lend it its colour.
+    body = cell[dark[y:y + CELL, x:x + CELL] & _OUTER]
+    if len(body) < 0.1 * CELL * CELL:
+        return light
+    base = np.median(body, axis=0)
+    far = np.linalg.norm(rect[wy0:wy1, wx0:wx1].astype(np.float32) - base, axis=2)
+    usual = float(np.median(np.linalg.norm(body - base, axis=1)))
+    q = CELL // 4
+    top = float(np.percentile(far[y - wy0 + q:y - wy0 + CELL - q,
+                                  x - wx0 + q:x - wx0 + CELL - q], 90))
+    if top - usual < COLOUR_CONTRAST:
+        return light
+    return cast(np.ndarray, (far > usual + 0.45 * (top - usual)).astype(np.uint8))
+
+
+def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
+    """Return the mask of the light blobs around `mid` smaller than a cell."""
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(
+        cast(MatLike, light), connectivity=8
+    )
+    parts = []
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < 0.004 * CELL * CELL:
+            continue
+        if np.linalg.norm(cents[k] - mid) < 0.3 * CELL and \
+                stats[k, cv2.CC_STAT_WIDTH] < 0.95 * CELL and \
+                stats[k, cv2.CC_STAT_HEIGHT] < 0.95 * CELL:
+            parts.append(k)
+    if not parts:
+        return None
+    return np.isin(labels, parts).astype(np.uint8)
+
+
+def normalise(mask: np.ndarray) -> np.ndarray | None:
+    """Return a symbol mask moved to the cell's middle and scaled to one size
+    (its root-mean-square radius), so that symbols compare whatever the tile
+    size, the perspective or the print's proportions; None for a speck."""
+    m = cv2.moments(mask.astype(np.uint8), binaryImage=True)
+    if m["m00"] < MIN_PIXELS:
+        return None
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    scale = RADIUS / math.sqrt((m["mu20"] + m["mu02"]) / m["m00"])
+    warp = np.array([[scale, 0, CELL / 2 - scale * cx],
+                     [0, scale, CELL / 2 - scale * cy]])
+    out = cv2.warpAffine(mask.astype(np.uint8) * 255, warp, (CELL, CELL),
+                         flags=cv2.INTER_LINEAR)
+    return out > MASK_MID
+
+
+def edge_width(value: np.ndarray) -> float:
+    """The width of a cell's sharpest edge (symbol against body), as a share of
+    the cell: its contrast over its steepest slope."""
+    v = cv2.GaussianBlur(value, (0, 0), 1.0)
+    gx = cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(v, cv2.CV_32F, 0, 1, ksize=3) / 8
+    slope = float(np.percentile(np.hypot(gx, gy), 99))
+    low, high = np.percentile(v, (5, 95))
+    return float((high - low) / max(slope, 1e-3) / CELL)

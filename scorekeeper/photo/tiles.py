@@ -1,0 +1,156 @@
+"""Name each symbol's colour and shape: the tiles read, and
+how sure each reading is.
+
+Takes the cells read as tiles (`cells.Cell`), the photo's classifier and
+what the table was taught; gives a `ReadTile` per tile: its colour named
+with the photo's other symbols (`hues`), its shape (`classify`), each with a
+confidence and its runners-up. What makes a tile unsure is said here
+(`ReadTile.confidence`). Its thresholds, named at its top: `LOW_CONFIDENCE`
+and `DOUBTFUL`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import hues
+from .cells import GLARE
+from .cells import Cell as GridCell
+from .classify import Classifier
+from .lessons import Taught
+
+Cell = tuple[int, int]
+"""A cell of the photo's grid or of the board, (row, col)."""
+
+LOW_CONFIDENCE = 0.25
+"""Confidence (0 to 1): below this a read tile is worth a second look (the
+page marks it). Set when the reader was written; the benchmark counts
+confident wrong readings against it (none on the renders and realistic
+sets)."""
+
+DOUBTFUL = LOW_CONFIDENCE / 2
+"""The confidence, at most, of a reading something else makes doubtful
+(glare beside it, faint paint, a board lined up on few tiles, a move that
+breaks the rules as read): well under `LOW_CONFIDENCE`, whatever the
+overlaps said."""
+
+
+@dataclass
+class ReadTile:
+    """One tile read in the photo's own grid."""
+
+    cell: GridCell
+    """The cell it was read from, with its symbol."""
+    color: int = 0
+    """Its colour, an index into the classifier's colours."""
+    shape: int = 0
+    """Its shape, an index into the classifier's shapes."""
+    color_conf: float = 0.0
+    """How sure its colour is, 0 (a toss-up) to 1."""
+    shape_conf: float = 0.0
+    """How sure its shape is, 0 (a toss-up) to 1."""
+    color_scores: np.ndarray | None = None
+    """How well it fits each colour, higher better (for its runners-up)."""
+    shape_scores: np.ndarray | None = None
+    """How well it fits each shape, higher better (for its runners-up)."""
+    hue: float = 0.0
+    """Its symbol's hue, degrees (what the table learns from)."""
+    saturation: float = 1.0
+    """Its symbol's saturation (`hues.hsv`)."""
+    value: float = 1.0
+    """Its symbol's value (`hues.hsv`)."""
+    glare: bool = False
+    """Glare on or beside the symbol: its reading may be wrong."""
+    faint: bool = False
+    """Its symbol was found only as faint paint: its shape may be lost."""
+    loose: bool = False
+    """The board was lined up on fewer than three stored tiles (glare hid
+    the others): its cell may be off."""
+
+    @property
+    def confidence(self) -> float:
+        """How sure the reading is: the lower of colour and shape, at most
+        `DOUBTFUL` where glare, faint paint or a loose board make it so."""
+        conf = min(self.color_conf, self.shape_conf)
+        if self.glare or self.faint or self.loose:
+            conf = min(conf, DOUBTFUL)
+        return round(float(conf), 3)
+
+    def likely(self, clf: Classifier) -> tuple[tuple[str, str], ...]:
+        """The kinds it may be, best first (itself first), when uncertain."""
+        if self.confidence >= LOW_CONFIDENCE:
+            return ()
+        colors = _ranked(self.color_scores, self.color, self.color_conf)
+        shapes = _ranked(self.shape_scores, self.shape, self.shape_conf)
+        kinds = sorted(((pc * ps, c, s) for c, pc in colors for s, ps in shapes),
+                       key=lambda x: -x[0])
+        out = [(clf.colors[self.color], clf.shapes[self.shape])]
+        for _, c, s in kinds:
+            kind = (clf.colors[c], clf.shapes[s])
+            if kind not in out:
+                out.append(kind)
+        return tuple(out[:4])
+
+
+def _ranked(scores: np.ndarray | None, best: int, conf: float
+            ) -> list[tuple[int, float]]:
+    """A reading's two or three likeliest values with rough weights: the one
+    read, then the runners-up, weighted by how unsure the reading was."""
+    if scores is None:
+        return [(best, 1.0)]
+    order = [int(k) for k in np.argsort(-np.asarray(scores)) if int(k) != best][:2]
+    doubt = 1.0 - conf
+    return [(best, 1.0)] + [(k, doubt * (0.6 if i == 0 else 0.3))
+                            for i, k in enumerate(order)]
+
+
+def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier, anchors: dict[Cell, str],
+           taught: Taught, pitch: float | None = None) -> None:
+    """Name each read tile's colour (all together, from this photo's own
+    hues: `hues`) and shape; `anchors` are the stored colours of read tiles
+    that lie on stored ones; `pitch` is the tile's size in the photo."""
+    keys = [key for key, rd in reads.items()
+            if rd.cell.color is not None and rd.cell.mask is not None]
+    named: list[hues.Named] | None = None
+    pale = taught.pale()
+    if hues.known(clf.colors):
+        measured = [hues.hsv(np.asarray(reads[key].cell.color)) for key in keys]
+        named = hues.name_colors(
+            [h for h, _, _ in measured], [s for _, s, _ in measured], clf.colors,
+            {i: anchors[key] for i, key in enumerate(keys) if key in anchors},
+            taught.hues(), pale,
+        )
+        for key, (h, s, v) in zip(keys, measured, strict=True):
+            reads[key].hue, reads[key].saturation, reads[key].value = h, s, v
+    for i, key in enumerate(keys):
+        rd = reads[key]
+        assert rd.cell.color is not None and rd.cell.mask is not None
+        if named is not None:
+            rd.color, rd.color_conf = named[i].index, named[i].confidence
+            rd.color_scores = -named[i].costs
+            if measured[i][1] < hues.GREY and clf.colors[named[i].index] not in pale:
+                # No paint is grey: a colourless "symbol" is something else
+                # (a tile body lighter than a dark table, a grid a tile off).
+                rd.color_conf = min(rd.color_conf, DOUBTFUL)
+        else:
+            color = clf.color(rd.cell.color)
+            rd.color, rd.color_conf = color.index, color.confidence
+            rd.color_scores = color.scores
+        shape = clf.shape(rd.cell.mask, key, taught.four_fold(), pitch)
+        rd.shape, rd.shape_conf = shape.index, shape.confidence
+        rd.shape_scores = shape.scores
+
+
+def mark_glare(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell]) -> None:
+    """Mark the read tiles with glare on them or on a neighbouring cell."""
+    for key, rd in reads.items():
+        rd.glare = under_glare(key, cells)
+
+
+def under_glare(key: Cell, cells: dict[Cell, GridCell]) -> bool:
+    """True when glare blew out the cell or one beside it."""
+    r, c = key
+    return any((n := cells.get((r + dr, c + dc))) is not None and n.glare >= GLARE
+               for dr in (-1, 0, 1) for dc in (-1, 0, 1) if not (dr and dc))

@@ -1,0 +1,95 @@
+"""Photos a phone takes of a first move: a line cropped tight round the tiles,
+tiles small in a large photo, tiles laid apart. Each is read, or refused with
+a sentence that says what to do; none loses a tile without a word."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from scorekeeper.photo import PhotoUnreadable, read_move
+
+from . import synth, synth_real
+from .synth import Shot, Tile
+
+LINE: tuple[Tile, ...] = tuple(
+    (0, i, color, "square") for i, color in enumerate(("red", "orange", "yellow",
+                                                      "green")))
+"""A first move of four squares in a row."""
+
+REAL = synth_real.Real(synth_real.paint(random.Random(5)))
+"""One set of real-looking paint for every photo here."""
+
+BODY = 60
+"""8-bit level: a tile body's pixels are darker than this in these renders."""
+
+
+def _photo(tiles: tuple[Tile, ...], shot: Shot, seed: int) -> np.ndarray:
+    return synth_real.render(tiles, shot, seed, REAL)
+
+
+def _tight(img: np.ndarray, pad: int) -> np.ndarray:
+    """The photo cropped to its tile bodies, `pad` pixels more all round."""
+    ys, xs = np.nonzero(img.max(axis=2) < BODY)
+    y0, y1 = np.percentile(ys, [0.5, 99.5]).astype(int)
+    x0, x1 = np.percentile(xs, [0.5, 99.5]).astype(int)
+    return img[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad]
+
+
+def _kinds(tiles: tuple[Tile, ...]) -> list[tuple[int, int, str, str]]:
+    return [(0, i, color, shape) for i, (_, _, color, shape) in enumerate(tiles)]
+
+
+@pytest.mark.parametrize("tile_px", [60, 120])
+def test_a_line_cropped_tight_round_its_tiles_is_read(tile_px: int) -> None:
+    # A phone photo of a first move often shows the tiles and a rim of table
+    # no wider than a tile's edge. A symbol then covers more of the photo
+    # than a symbol of a board in its table does.
+    img = _photo(LINE, Shot(tile_px=tile_px, margin=0.05, blur=0.8), 7)
+    reading = read_move(synth.encode(_tight(img, tile_px // 6), 90), [])
+    assert [t[:4] for t in reading.tiles] == _kinds(LINE)
+
+
+def test_tiles_the_photo_cuts_off_are_a_warning_not_a_silent_miss() -> None:
+    # Cropped at the tiles' own edges, the first and last tile bodies run out
+    # of the photo: their symbols are not read, and where they lie is said.
+    img = _photo(LINE, Shot(tile_px=120, margin=0.05, blur=0.8), 7)
+    reading = read_move(synth.encode(_tight(img, 0), 90), [])
+    read = len(reading.tiles) + len(reading.unread)
+    assert read == len(LINE)
+
+
+@pytest.mark.parametrize(("tile_px", "zoom"), [(30, 1), (20, 2)])
+def test_tiles_small_in_a_large_photo_are_read(tile_px: int, zoom: int) -> None:
+    # The board a small part of the photo: tiles of 20 to 30 pixels, most of
+    # the photo table.
+    img = _photo(LINE, Shot(tile_px=tile_px, margin=0.45, blur=0.6), 8)
+    img = cv2.resize(img, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+    reading = read_move(synth.encode(img, 90), [])
+    assert [t[:4] for t in reading.tiles] == _kinds(LINE)
+
+
+def test_tiles_too_small_to_read_are_refused_with_what_to_do() -> None:
+    img = _photo(LINE, Shot(tile_px=14, margin=0.45, blur=0.6), 8)
+    with pytest.raises(PhotoUnreadable) as err:
+        read_move(synth.encode(img, 90), [])
+    assert err.value.reason == "too_small"
+    assert "Take it closer" in err.value.sentence
+
+
+@pytest.mark.parametrize(("tile_px", "seed"), [(40, 9), (50, 10), (60, 9), (80, 10)])
+def test_a_first_move_laid_a_tile_apart_is_read_as_its_line(
+        tile_px: int, seed: int) -> None:
+    # The tiles of a first move laid with a gap between each two: the
+    # lattice's step is two tiles, and cells that wide took the table's
+    # grain round a tile for more tiles (too many for a move, or not one
+    # line). Read at the tiles' own size, they are the line they make.
+    apart = tuple((0, 2 * i, color, "square")
+                  for i, color in enumerate(("red", "orange", "yellow")))
+    img = _photo(apart, Shot(tile_px=tile_px), seed)
+    reading = read_move(synth.encode(img, 90), [])
+    assert [t[:4] for t in reading.tiles] == _kinds(apart)
+    assert not reading.unread
