@@ -17,6 +17,23 @@ BUSY_TIMEOUT_MS = 10_000
 """How long a connection waits for another writer before giving up."""
 
 
+def private_file(path: str) -> None:
+    """Create the database file with mode 600 and keep it, its WAL and SHM so.
+
+    The database holds every edit token; SQLite gives the WAL and SHM files
+    the database file's mode, so creating that one private suffices for new
+    files, and chmod fixes those an older release left readable.
+    """
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        try:
+            os.chmod(name, 0o600)
+        except FileNotFoundError:
+            pass
+
+
 def connect(path: str, *, check_same_thread: bool = True) -> sqlite_utils.Database:
     """Open the database file with the pragmas every connection needs."""
     # timeout= is SQLite's busy timeout: wait for another writer, don't fail.

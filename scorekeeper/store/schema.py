@@ -7,7 +7,6 @@ that every write refreshes in the same transaction, so history lists never repla
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import sys
@@ -18,7 +17,7 @@ from sqlite_utils.migrations import Migrations
 from .. import engine
 from . import fingerprints
 from .cache import options_of
-from .connection import connect
+from .connection import connect, private_file
 from .games import new_pin
 from .triggers import (
     DISCIPLINE_TOTALS,
@@ -752,23 +751,6 @@ def _create_statements(db: sqlite_utils.Database, script: str) -> None:
             statement = ""
 
 
-def _private_files(path: str) -> None:
-    """Create the database file with mode 600 and keep it, its WAL and SHM so.
-
-    The database holds every edit token; SQLite gives the WAL and SHM files
-    the database file's mode, so creating that one private suffices for new
-    files, and chmod fixes those an older release left readable.
-    """
-    if path == ":memory:" or path.startswith("file:"):
-        return
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
-    for name in (path, f"{path}-wal", f"{path}-shm"):
-        try:
-            os.chmod(name, 0o600)
-        except FileNotFoundError:
-            pass
-
-
 RENAMED = {
     "m300_restore_guards": "m310_restore_guards",
     "m300_player_totals": "m320_player_totals",
@@ -795,7 +777,7 @@ def _rename_applied(db: sqlite_utils.Database) -> None:
 
 def init_db(path: str) -> None:
     """Create or migrate the schema in the file at path (run once, before serving)."""
-    _private_files(path)
+    private_file(path)
     db = connect(path)
     try:
         db.execute("PRAGMA journal_mode = WAL")
