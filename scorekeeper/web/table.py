@@ -589,11 +589,15 @@ def _seat(row: GameRow, raw: object) -> int:
 
 @bp.get("/games/<int:game_id>/leave")
 def leave_page(game_id: int) -> ResponseReturnValue:
-    """Ask to confirm that a player leaves the game (RULES §7.5)."""
+    """Ask who leaves the game, then to confirm it (RULES §7.5)."""
     require_edit(game_id)
     with loaded(game_id) as row:
+        if row.game.is_over():
+            return redirect(url_for("table.game", game_id=game_id))
+        if "player" not in request.args:
+            return render_template("table/leave.html", row=row, seat=None)
         seat = _seat(row, request.args.get("player"))
-        if row.game.is_over() or seat not in row.game.in_play():
+        if seat not in row.game.in_play():
             return redirect(url_for("table.game", game_id=game_id))
         return render_template(
             "table/leave.html", row=row, seat=seat, name=row.names[seat],

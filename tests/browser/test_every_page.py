@@ -148,6 +148,7 @@ def every_page(page: Any, app: Flask, base: str) -> Iterator[str]:
         "ended game": f"/games/{ended['id']}",
         "abandoned game": f"/games/{abandoned['id']}",
         "undo": f"/games/{playing_id}/undo",
+        "who leaves": f"/games/{playing_id}/leave",
         "a player leaves": f"/games/{playing_id}/leave?player=1",
         "teach the colours": f"/games/{playing_id}/colours",
         "table view": f"/games/{playing_id}/tv",
