@@ -56,19 +56,25 @@ def may_change_season(night_ids: Sequence[int]) -> bool:
         organises(night) for night in night_ids)
 
 
+def _submitted_name(form: SeasonForm) -> tuple[str | None, str | None]:
+    """A valid POST's season name, checked; else None and, when the POST was
+    valid but its name is not, the sentence saying what is wrong."""
+    if not form.validate_on_submit():
+        return None, None
+    try:
+        return check_event_name(form.name.data), None
+    except ValueError as exc:
+        return None, str(exc)
+
+
 @bp.route("/seasons", methods=["GET", "POST"])
 def season_index() -> str | Response:
     """List the seasons; on a valid POST start a new one."""
     form = SeasonForm()
-    error = None
-    if form.validate_on_submit():
-        try:
-            name = check_event_name(form.name.data)
-        except ValueError as exc:
-            error = str(exc)
-        else:
-            season_id = seasons.create_season(name)
-            return redirect(url_for("seasons.season", season_id=season_id))
+    name, error = _submitted_name(form)
+    if name is not None:
+        season_id = seasons.create_season(name)
+        return redirect(url_for("seasons.season", season_id=season_id))
     undo_id = asked_undo()
     return render_template(
         "events/seasons.html", form=form, error=error,
@@ -137,16 +143,11 @@ def season_edit(season_id: int) -> ResponseReturnValue:
     """Rename a season, or offer to delete it."""
     season = _require_season_change(season_id)
     form = SeasonForm()
-    error = None
-    if form.validate_on_submit():
-        try:
-            name = check_event_name(form.name.data)
-        except ValueError as exc:
-            error = str(exc)
-        else:
-            seasons.rename_season(season_id, name)
-            flash(_("Season saved."), "success")
-            return redirect(url_for("seasons.season", season_id=season_id))
+    name, error = _submitted_name(form)
+    if name is not None:
+        seasons.rename_season(season_id, name)
+        flash(_("Season saved."), "success")
+        return redirect(url_for("seasons.season", season_id=season_id))
     if request.method == "GET":
         form.name.data = season["name"]
     return render_template(
