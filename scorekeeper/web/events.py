@@ -1,6 +1,7 @@
 """Club nights (CONTRACT §14), the pages: events with several tables, their
 standings, the event's TV view, seating for the next round, and the ratings.
-Their JSON API is api/events.py.
+Their JSON API is api/events.py; a season's pages are seasons.py, and what
+both show alike is club_pages.py.
 
 The event's edit token is what adds a table: the host's device holds it from
 creating the event, and shows it as a join link and QR code; a device that
