@@ -9,7 +9,7 @@
 
 FORMATS maps each per-game file's name to its builder and media type; one
 route serves them all (web/files.py). EVENT_FORMATS does the same for a club
-night's files (web/events.py).
+night's files (web/events.py) and a season's (web/seasons.py).
 """
 
 from __future__ import annotations

@@ -5,13 +5,15 @@
 - `history`: history list, replay, corrections, renames, deletes, the sheet
 - `players`: player statistics, ratings, head-to-head; `tv`: the table view
   and its event stream; `events`: club nights (tables, standings, their TV
-  view, seating); `files`: every file, import, backup, restore;
+  view, seating); `seasons`: seasons of nights (standings, roster, files,
+  their TV view); `files`: every file, import, backup, restore;
   `color_lessons`: teaching the reader the table's colours
 - shared: `forms` (every FlaskForm), `auth` (edit tokens), `errors` (error
   answers), `language` (the request's language and zone), `live` (screens
   that follow a state: event streams and polls), `pages` (helpers
   the blueprints share); what a page and the API answer alike: `state`
-  (a game), `event_json` (a club night), `transfers` (files, backups)
+  (a game), `event_json` (a club night), `transfers` (files, backups);
+  what a night's and a season's pages share: `club_pages`
 
 No blueprint imports another; shared view code lives in those shared modules.
 """
@@ -44,6 +46,7 @@ from . import (
     pages,
     photo_upload,
     players,
+    seasons,
     table,
     tv,
 )
@@ -110,7 +113,7 @@ def init_app(app: Flask) -> None:
         csrf.exempt(blueprint)
         app.register_blueprint(blueprint, url_prefix="/api")
     for blueprint in (table.bp, history.bp, players.bp, files.bp, tv.bp, admin.bp,
-                      events.bp, color_lessons.bp):
+                      events.bp, seasons.bp, color_lessons.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(
         _=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, text=text,

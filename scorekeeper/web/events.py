@@ -1,6 +1,7 @@
 """Club nights (CONTRACT §14), the pages: events with several tables, their
 standings, the event's TV view, seating for the next round, and the ratings.
-Their JSON API is api/events.py.
+Their JSON API is api/events.py; a season's pages are seasons.py, and what
+both show alike is club_pages.py.
 
 The event's edit token is what adds a table: the host's device holds it from
 creating the event, and shows it as a join link and QR code; a device that
@@ -13,8 +14,6 @@ from __future__ import annotations
 import io
 import json
 import random
-import zlib
-from collections.abc import Sequence
 from datetime import date as Date
 from typing import Any
 
@@ -30,25 +29,30 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from .. import engine, formats, net, text
 from ..formats import bgstats
 from ..i18n import gettext as _
-from ..i18n import ngettext, pgettext
+from ..i18n import ngettext
 from ..store import GameNotFound, loaded, ratings, rosters, seasons
 from ..store import events as stored_events
 from ..store import games as stored
 from . import auth, quotas, rounds
-from .errors import error_page
-from .event_json import asked_best, season_json, standings_json
+from .club_pages import (
+    asked_undo,
+    change_roster,
+    night_tables,
+    not_found,
+    page_scoring,
+    tv_state,
+    tv_strings,
+)
 from .forms import (
     MAX_EVENT_NAME,
     MAX_PRESENT,
     ConfirmForm,
     EventForm,
-    SeasonForm,
     SeatingForm,
     TablesForm,
     check_event_date,
@@ -58,25 +62,8 @@ from .live import event_stream, polled_state
 from .pages import can_edit, game_file, organises
 
 bp = Blueprint("events", __name__)
-
-
-@bp.errorhandler(stored_events.EventNotFound)
-def _no_event(exc: stored_events.EventNotFound) -> ResponseReturnValue:
-    return error_page(NotFound())
-
-
-@bp.errorhandler(seasons.SeasonNotFound)
-def _no_season(exc: seasons.SeasonNotFound) -> ResponseReturnValue:
-    return error_page(NotFound())
-
-
-def _page_best() -> int | None:
-    """Return the page's ?best= (each player's best N nights), None for none
-    or a value the API would refuse."""
-    try:
-        return asked_best(request.args.get("best", ""))
-    except ValueError:
-        return None
+bp.register_error_handler(stored_events.EventNotFound, not_found)
+bp.register_error_handler(seasons.SeasonNotFound, not_found)
 
 
 def may_add(event_id: int) -> bool:
@@ -91,15 +78,6 @@ def may_change(event_id: int) -> bool:
     correct its games: the organiser's right or the admin's (never the join
     link's)."""
     return organises(event_id) or auth.is_admin()
-
-
-def may_change_season(night_ids: Sequence[int]) -> bool:
-    """Return whether this device may rename, delete or change the roster of
-    the season whose nights are night_ids: a season has no secret of its
-    own, so who organises one of its nights (or the admin) may; a season
-    with no night yet, anyone, as anyone may start one (CONTRACT §14)."""
-    return auth.is_admin() or not night_ids or any(
-        organises(night) for night in night_ids)
 
 
 def _require_change(event_id: int) -> dict[str, Any]:
@@ -135,14 +113,6 @@ def _submitted(form: EventForm) -> tuple[tuple[str, str] | None, str | None]:
         return None, str(exc)
 
 
-def _asked_undo() -> int | None:
-    """Return the ?undo= a list page is asked to offer (the id of what was
-    just deleted), None when there is none or it is not an id."""
-    undo = request.args.get("undo", "")
-    return int(undo) if undo.isascii() and undo.isdigit() and len(undo) < 19 \
-        else None
-
-
 @bp.route("/events", methods=["GET", "POST"])
 def index() -> str | Response:
     """List the club nights; on a valid POST start a new one on this device."""
@@ -155,41 +125,13 @@ def index() -> str | Response:
         return redirect(url_for("events.event", event_id=event_id))
     if request.method == "GET":
         form.date.data = Date.today().isoformat()
-    undo_id = _asked_undo()
+    undo_id = asked_undo()
     return render_template(
         "events/index.html", form=form, error=error, events=stored_events.list_events(),
         max_name=MAX_EVENT_NAME,
         undo_id=undo_id if undo_id is not None and _may_undo(undo_id) else None,
         undo_form=ConfirmForm(),
     )
-
-
-def _tables(event_id: int) -> list[dict[str, Any]]:
-    """Return the event's tables with whose turn it is at each running one."""
-    tables = stored_events.event_tables(event_id)
-    for table in tables:
-        table["current"] = None
-        table["turn_line"] = ""
-        if table["status"] != "active":
-            continue
-        try:
-            with loaded(table["id"]) as row:
-                game = row.game
-                if game.status == "active":
-                    table["current"] = game.current_player
-                    table["turn_line"] = _(
-                        "%(name)s to play", name=row.names[game.current_player]
-                    )
-        except GameNotFound:
-            continue  # deleted meanwhile
-    return tables
-
-
-def page_scoring() -> engine.Scoring:
-    """Return the scoring a page asks for (?scoring=), wins when it names none."""
-    value = request.args.get("scoring", "wins")
-    scoring: engine.Scoring = value if value in engine.SCORINGS else "wins"  # type: ignore[assignment]
-    return scoring
 
 
 def _standings_with_ratings(event_id: int, scoring: engine.Scoring = "wins",
@@ -211,7 +153,7 @@ def event_context(event_id: int, dated: bool = False) -> dict[str, Any]:
     """Return what the event page shows (standings by the page's ?scoring=);
     dated: with the ratings as they stood at the end of the night."""
     event = stored_events.get_event(event_id)
-    tables = _tables(event_id)
+    tables = night_tables(event_id)
     scoring = page_scoring()
     standings = _standings_with_ratings(
         event_id, scoring, event["date"] if dated else None)
@@ -539,77 +481,6 @@ def bgstats_night(event_id: int) -> str:
     return render_template("events/bgstats.html", event=event, plays=plays)
 
 
-# --- seasons ---
-
-
-@bp.route("/seasons", methods=["GET", "POST"])
-def season_index() -> str | Response:
-    """List the seasons; on a valid POST start a new one."""
-    form = SeasonForm()
-    error = None
-    if form.validate_on_submit():
-        try:
-            name = check_event_name(form.name.data)
-        except ValueError as exc:
-            error = str(exc)
-        else:
-            season_id = seasons.create_season(name)
-            return redirect(url_for("events.season", season_id=season_id))
-    undo_id = _asked_undo()
-    return render_template(
-        "events/seasons.html", form=form, error=error,
-        seasons=seasons.list_seasons(), max_name=MAX_EVENT_NAME,
-        undo_id=undo_id if undo_id is not None and may_undo_season(undo_id)
-        else None, undo_form=ConfirmForm())
-
-
-def season_context(season_id: int) -> dict[str, Any]:
-    """Return what a season's page and files show: its nights, its standings
-    by the page's scoring, and each player's best N nights when asked, with
-    the ratings as they stood at the end of its latest night (never today's
-    unsaid: CONTRACT §14), its roster and whether this device may change it."""
-    scoring, best = page_scoring(), _page_best()
-    found = season_json(season_id, scoring, best)
-    rows = found["standings"]
-    keys = [engine.name_key(r["name"]) for r in rows]
-    rated = ratings.ratings_as_of(keys, found["as_of"]) if found["as_of"] else {}
-    for row in rows:
-        row["rated"] = rated.get(engine.name_key(row["name"]))
-        row["rating"] = row["rated"]["ordinal"] if row["rated"] else None
-    finished, running = seasons.season_games(season_id)
-    return {
-        "season": found, "standings": rows, "scoring": scoring, "best": best,
-        "scorings": text.scoring_names(),
-        "nights": [stored_events.get_event(night) for night in found["events"]],
-        "scoring_note": text.scoring_note(scoring, True),
-        "best_note": text.season_best(best),
-        "as_of_note": text.ratings_as_of(found["as_of"]) if found["as_of"] else "",
-        "may_change": may_change_season(found["events"]),
-        "roster_form": ConfirmForm(), "finished": finished, "running": running,
-        "note": text.standings_note(finished, running),
-    }
-
-
-@bp.get("/seasons/<int:season_id>")
-def season(season_id: int) -> str:
-    """Show a season: its nights and the standings over all of them."""
-    return render_template("events/season.html", **season_context(season_id))
-
-
-@bp.get("/seasons/<int:season_id>/standings.csv")
-def season_csv(season_id: int) -> Response:
-    """Download a season's standings as CSV (the night's columns; as_of the
-    date of its latest night, the day whose end the ratings are as of)."""
-    context = season_context(season_id)
-    body = formats.EVENT_FORMATS["standings.csv"].build(formats.StandingsFile(
-        id=season_id, name=context["season"]["name"],
-        date=context["season"]["as_of"] or "", rows=context["standings"]))
-    response = Response(body, mimetype="text/csv")
-    response.headers["Content-Disposition"] = (
-        f'attachment; filename="season-{season_id}-standings.csv"')
-    return response
-
-
 @bp.post("/events/<int:event_id>/season")
 def event_season(event_id: int) -> Response:
     """Put a club night in a season, or in none (the organiser's)."""
@@ -625,95 +496,6 @@ def event_season(event_id: int) -> Response:
     return redirect(url_for("events.event", event_id=event_id))
 
 
-def _require_season_change(season_id: int) -> dict[str, Any]:
-    """Return the season, or answer 404 (none) or 403 (no right to change it)."""
-    season = seasons.get_season(season_id)
-    if not may_change_season(season["events"]):
-        abort(403)
-    return season
-
-
-@bp.route("/seasons/<int:season_id>/edit", methods=["GET", "POST"])
-def season_edit(season_id: int) -> ResponseReturnValue:
-    """Rename a season, or offer to delete it."""
-    season = _require_season_change(season_id)
-    form = SeasonForm()
-    error = None
-    if form.validate_on_submit():
-        try:
-            name = check_event_name(form.name.data)
-        except ValueError as exc:
-            error = str(exc)
-        else:
-            seasons.rename_season(season_id, name)
-            flash(_("Season saved."), "success")
-            return redirect(url_for("events.season", season_id=season_id))
-    if request.method == "GET":
-        form.name.data = season["name"]
-    return render_template(
-        "events/season_edit.html", season=season, form=form, error=error,
-        max_name=MAX_EVENT_NAME, delete_form=ConfirmForm(),
-    ), 422 if error else 200
-
-
-@bp.post("/seasons/<int:season_id>/delete")
-def season_delete(season_id: int) -> Response:
-    """Delete a season: its nights stay, in no season; Undo for a day."""
-    _require_season_change(season_id)
-    if not ConfirmForm().validate_on_submit():
-        abort(400)
-    nights = seasons.delete_season(season_id)
-    flash(text.season_deleted(len(nights)), "success")
-    return redirect(url_for("events.season_index", undo=season_id))
-
-
-def may_undo_season(season_id: int) -> bool:
-    """Return whether this device may bring back the deleted season (its
-    right as it stood, within stored_events.UNDO_SECONDS)."""
-    return seasons.was_deleted(season_id) and may_change_season(
-        seasons.deleted_season_events(season_id))
-
-
-@bp.post("/seasons/<int:season_id>/undelete")
-def season_undelete(season_id: int) -> Response:
-    """Bring back a season deleted by mistake, with its nights and roster."""
-    if not may_undo_season(season_id):
-        abort(404)
-    if not ConfirmForm().validate_on_submit():
-        abort(400)
-    seasons.undelete_season(season_id)
-    flash(_("Season brought back."), "success")
-    return redirect(url_for("events.season", season_id=season_id))
-
-
-def change_roster(season_id: int) -> None:
-    """Add the form's names (one per line) to the season's roster, or
-    everyone who played at its nights (`played`), or take its `remove` name
-    off; flash what is wrong."""
-    if not ConfirmForm().validate_on_submit():
-        abort(400)
-    removed = request.form.get("remove", "")
-    lines = request.form.get("add", "").splitlines()
-    names = [line.strip() for line in lines if line.strip()][:MAX_PRESENT]
-    if request.form.get("played"):
-        names = rosters.season_players(season_id)
-    try:
-        rosters.change_roster(season_id, names, [removed] if removed else [])
-    except engine.InvalidName as exc:
-        flash(text.invalid_name(exc), "error")
-    except ValueError:
-        flash(_("A roster holds at most %(num)d players.", num=rosters.MAX_ROSTER),
-              "error")
-
-
-@bp.post("/seasons/<int:season_id>/roster")
-def season_roster(season_id: int) -> Response:
-    """Add names to the season's roster or take one off (the season page)."""
-    _require_season_change(season_id)
-    change_roster(season_id)
-    return redirect(url_for("events.season", season_id=season_id) + "#roster")
-
-
 @bp.post("/events/<int:event_id>/roster")
 def event_roster(event_id: int) -> Response:
     """Add names to the roster of the night's season or take one off (the
@@ -727,65 +509,7 @@ def event_roster(event_id: int) -> Response:
     return redirect(url_for("events.event", event_id=event_id) + "#roster")
 
 
-@bp.get("/seasons/<int:season_id>/standings.pdf")
-def season_pdf(season_id: int) -> Response:
-    """Download a season's standings as PDF, with the date they are as of."""
-    context = season_context(season_id)
-    fmt = formats.EVENT_FORMATS["standings.pdf"]
-    body = fmt.build(formats.StandingsFile(
-        id=season_id, name=context["season"]["name"],
-        date=context["season"]["as_of"] or "", rows=context["standings"],
-        finished=context["finished"], running=context["running"],
-        notes=(context["scoring_note"], context["best_note"], context["as_of_note"]),
-    ))
-    response = Response(body, mimetype=fmt.media_type)
-    response.headers["Content-Disposition"] = (
-        f'attachment; filename="season-{season_id}-standings.pdf"')
-    return response
-
-
 # --- the event's TV view ---
-
-
-def tv_state(event_id: int) -> dict[str, Any]:
-    """Return what the event's TV view shows: each table's totals and whose turn
-    it is, and the standings; "key" changes whenever any of it may have."""
-    key = stored_events.change_key(event_id)
-    event = stored_events.get_event(event_id)
-    tables = _tables(event_id)
-    return {
-        "key": key,
-        "name": event["name"],
-        "tables": [
-            {
-                "id": table["id"],
-                "number": number,
-                "status": table["status"],
-                "abandoned": table["end_reason"] == "abandoned",
-                "ended_early": table["end_reason"] == "ended",
-                "turn_line": table["turn_line"],
-                "players": [
-                    {"name": p["name"], "score": p["score"],
-                     "current": p["seat"] == table["current"],
-                     "excluded": p["excluded"], "winner": p["winner"]}
-                    for p in table["players"]
-                ],
-            }
-            for number, table in enumerate(tables, start=1)
-        ],
-        "standings": standings_json(stored_events.standings(event_id)),
-    }
-
-
-def tv_strings() -> dict[str, str]:
-    """Return the words a TV view's script writes (static/event_tv.js)."""
-    return {
-        "table": _("Table %(num)s", num="{n}"),
-        "finished": pgettext("a table's state", "Finished"),
-        "abandoned": _("Abandoned"),
-        "ended_early": _("Ended early"),
-        "none": _("No finished games yet."),
-    }
 
 
 @bp.get("/events/<int:event_id>/tv")
@@ -819,66 +543,3 @@ def tv_events(event_id: int) -> Response:
         lambda: tv_state(event_id), stored_events.EventNotFound,
     )
 
-
-# --- the season's TV view ---
-
-
-def season_change_key(season_id: int) -> str:
-    """Return a key that changes whenever anything the season's TV view shows
-    may have: its name, its nights and any of their games (one read each).
-    Raise SeasonNotFound once the season is gone."""
-    season = seasons.get_season(season_id)
-    keys = "\x1f".join(stored_events.change_key(night) for night in season["events"])
-    # A digest, as a night's key: a key is an ETag and holds no typed text.
-    named = zlib.crc32(f"{season['name']}\x1e{keys}".encode())
-    return f"{len(season['events'])}-{named:08x}"
-
-
-def season_tv_state(season_id: int) -> dict[str, Any]:
-    """Return what the season's TV view shows: the tables of its latest night
-    and the season's standings (by the page's ?scoring= and ?best=; each
-    row's value in the wins' column unless by wins)."""
-    key = season_change_key(season_id)
-    context = season_context(season_id)
-    nights = context["season"]["events"]
-    return {
-        "key": key, "name": context["season"]["name"],
-        "tables": tv_state(nights[-1])["tables"] if nights else [],
-        "standings": standings_json(context["standings"]),
-        # Ranked by value (placement, share): the view shows it for wins.
-        "valued": context["scoring"] != "wins",
-    }
-
-
-@bp.get("/seasons/<int:season_id>/tv")
-def season_tv(season_id: int) -> str:
-    """Show the season's TV view: tonight's tables and the season's
-    standings, live."""
-    args: dict[str, Any] = {"scoring": page_scoring(), "best": _page_best()}
-    return render_template(
-        "events/tv.html", state=season_tv_state(season_id),
-        strings=json.dumps(tv_strings(), ensure_ascii=False),
-        labels=text.standings_labels(),
-        poll_url=url_for("events.season_tv_json", season_id=season_id, **args),
-        events_url=url_for("events.season_tv_events", season_id=season_id, **args),
-        back_url=url_for("events.season", season_id=season_id, **args),
-        back_text=_("Back to the season"), gone_text=text.season_gone(),
-    )
-
-
-@bp.get("/seasons/<int:season_id>/tv.json")
-def season_tv_json(season_id: int) -> Response:
-    """Return the season's TV view's state; 304 while nothing changed (a 404
-    once the season is gone)."""
-    return polled_state(season_change_key(season_id),
-                        lambda: season_tv_state(season_id))
-
-
-@bp.get("/seasons/<int:season_id>/tv/events")
-def season_tv_events(season_id: int) -> Response:
-    """Stream the season's TV view's state as server-sent events (web/live.py)."""
-    first = season_tv_state(season_id)
-    return event_stream(
-        first, lambda key: season_change_key(season_id) != key,
-        lambda: season_tv_state(season_id), seasons.SeasonNotFound,
-    )
