@@ -725,6 +725,15 @@ def m880_leavers(db: sqlite_utils.Database) -> None:
     """)
 
 
+@migrations()
+def m890_moves_one_game_index(db: sqlite_utils.Database) -> None:
+    """Drop moves_game_id: UNIQUE (game_id, seq) is an index whose first
+    column is game_id, so every query on a game's moves (and the cascade when
+    a game is deleted) seeks that one instead, and each move stored writes one
+    index fewer (benchmarks/bench_api.py)."""
+    db.execute("DROP INDEX IF EXISTS moves_game_id")
+
+
 def _named_games(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
     """Return (type, name, sql) of every index on games, and of every trigger
     or view that is on games or names it, in the order they were made."""

@@ -46,19 +46,26 @@ def breakdown(score: engine.MoveScore, end_bonus: int = 0) -> str:
     parts = [line_label(line) for line in score.lines]
     if end_bonus:
         parts.append(gettext("end bonus %(n)d", n=end_bonus))
-    return " + ".join(parts) + f" = {score.points + end_bonus}"
+    return _summed(parts, score.points + end_bonus)
+
+
+def _summed(parts: list[str], points: int) -> str:
+    return " + ".join(parts) + f" = {points}"
 
 
 def breakdown_json(score: engine.MoveScore) -> dict[str, object]:
     """Return a breakdown as the API writes it: the engine's data plus each
     line's `label` and the whole `summary` (end bonus excluded)."""
+    # Each label is said once, for its line and for the summary both.
+    labels = [line_label(line) for line in score.lines]
     return {
         "points": score.points,
         "qwirkles": score.qwirkles,
         "lines": [
-            {**line.to_dict(), "label": line_label(line)} for line in score.lines
+            {**line.to_dict(), "label": label}
+            for line, label in zip(score.lines, labels, strict=True)
         ],
-        "summary": breakdown(score),
+        "summary": _summed(labels, score.points),
     }
 
 

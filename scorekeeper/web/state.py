@@ -189,6 +189,27 @@ def state_text(row: GameRow, moves: bool = True) -> str:
     drops them with the move they came from); only the small fields are encoded
     per request. Encoding the whole state took a third of a move's server time.
     """
+    return _state_encoded(row, moves)[0]
+
+
+def move_answer_text(row: GameRow) -> str:
+    """Return the answer to a move just recorded (CONTRACT §5), encoded: the
+    last move's score, end bonus and text, then the game as it left it.
+
+    The move's text is the one its "last_move" holds, said once for both.
+    """
+    state, after_move = _state_encoded(row, True)
+    assert after_move is not None  # a move was recorded: there is a last move
+    played = row.game.moves[-1]
+    head = dumps({
+        "score": played.score, "end_bonus": played.end_bonus,
+        "text": after_move["text"],
+    })
+    return f'{head[:-1]},"game":{state}}}'
+
+
+def _state_encoded(row: GameRow, moves: bool) -> tuple[str, dict[str, Any] | None]:
+    """Return state_text's answer and what "last_move" added to the last move."""
     game = row.game
     parts = per_move(row, "api.state_text", _move_parts)
     head, middle, after_move = _state_parts(row)
@@ -206,7 +227,7 @@ def state_text(row: GameRow, moves: bool = True) -> str:
         f'{dumps(head)[:-1]},"board":[{board}],{moves_text}'
         f'{dumps(middle)[1:-1]},"unseen":[{unseen_text}],'
         f'"last_move":{last_move}}}'
-    )
+    ), after_move
 
 
 def preview_json(result: engine.Preview) -> dict[str, Any]:

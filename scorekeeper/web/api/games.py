@@ -26,7 +26,13 @@ from ...store import games as stored
 from .. import auth, photo_upload, quotas
 from ..errors import error_response
 from ..state import dumps as _dumps
-from ..state import preview_json, refusal_json, state_json, state_text
+from ..state import (
+    move_answer_text,
+    preview_json,
+    refusal_json,
+    state_json,
+    state_text,
+)
 
 bp = Blueprint("api", __name__)
 
@@ -321,13 +327,9 @@ def post_move(game_id: int) -> tuple[Response, int] | Response:
         with stored.move_write(game_id) as write:
             _may_edit(game_id, write.row.edit_token)
             body = json_body()
-            played = write.record(parse_move(body), parse_turn(body.get("turn")))
+            write.record(parse_move(body), parse_turn(body.get("turn")))
             # The answer is built from the game as the write left it: no second read.
-            head = _dumps({
-                "score": played.score, "end_bonus": played.end_bonus,
-                "text": text.move_result(played),
-            })
-            reply = f'{head[:-1]},"game":{state_text(write.row)}}}'
+            reply = move_answer_text(write.row)
     except TurnConflict as exc:
         return _conflict(exc, game_id)
     except engine.BadInput as exc:
