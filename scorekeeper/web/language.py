@@ -114,7 +114,13 @@ def _zone_of(asking: Request) -> tzinfo | None:
 
 def _zone_name(asking: Request) -> str:
     """Return the known zone the request's cookie names, or "" (none, unknown)."""
-    name = unquote(asking.cookies.get(ZONE_COOKIE, ""))
+    return _known_zone(asking.cookies.get(ZONE_COOKIE, ""))
+
+
+@lru_cache(maxsize=256)
+def _known_zone(cookie: str) -> str:
+    # A device sends the same cookie with every request, its "/" escaped.
+    name = unquote(cookie)
     return name if len(name) <= 64 and name in known_zones() else ""
 
 
