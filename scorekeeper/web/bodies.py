@@ -78,8 +78,8 @@ def json_document(app: Flask, asking: Request) -> Any:
     or not parseable); 413 for a body over the default limit.
 
     What Werkzeug's get_json(silent=True) answers, with one read of the body:
-    its content-type parse, its stream wrapper and its data cache took twice
-    the parse of a move's body (benchmarks/bench_api.py).
+    its content-type parse, its stream wrapper and its data cache outweighed
+    parsing a move's body, four times over (benchmarks/bench_api.py).
     """
     kind = asking.environ.get("CONTENT_TYPE", "").partition(";")[0].strip().lower()
     if not (kind == "application/json"
