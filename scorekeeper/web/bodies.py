@@ -10,9 +10,10 @@ PIN is checked), and every other route what the app reads at most
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
-from flask import Flask
-from werkzeug.exceptions import HTTPException
+from flask import Flask, Request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from . import auth, photo_upload, transfers
 
@@ -70,3 +71,28 @@ def limit_for(app: Flask) -> Callable[[str, str, Mapping[str, str], str], int]:
             return default_limit(app)
 
     return limit
+
+
+def json_document(app: Flask, asking: Request) -> Any:
+    """Return the request's JSON body parsed by the app's JSON (None: not JSON,
+    or not parseable); 413 for a body over the default limit.
+
+    What Werkzeug's get_json(silent=True) answers, with one read of the body:
+    its content-type parse, its stream wrapper and its data cache outweighed
+    parsing a move's body, four times over (benchmarks/bench_api.py).
+    """
+    kind = asking.environ.get("CONTENT_TYPE", "").partition(";")[0].strip().lower()
+    if not (kind == "application/json"
+            or (kind.startswith("application/") and kind.endswith("+json"))):
+        return None
+    length = asking.content_length
+    if length is not None and length > default_limit(app):
+        raise RequestEntityTooLarge()
+    if length is None:  # chunked: Werkzeug's stream stops it at the limit (413)
+        data = asking.stream.read()
+    else:
+        data = asking.environ["wsgi.input"].read(length)
+    try:
+        return app.json.loads(data)
+    except ValueError:
+        return None

@@ -109,8 +109,23 @@ def select_zone() -> tzinfo | None:
 
 
 def _zone_of(asking: Request) -> tzinfo | None:
-    name = unquote(asking.cookies.get(ZONE_COOKIE, ""))
-    if not name or len(name) > 64 or name not in known_zones():
+    return _zone(_zone_name(asking))
+
+
+def _zone_name(asking: Request) -> str:
+    """Return the known zone the request's cookie names, or "" (none, unknown)."""
+    return _known_zone(asking.cookies.get(ZONE_COOKIE, ""))
+
+
+@lru_cache(maxsize=256)
+def _known_zone(cookie: str) -> str:
+    # A device sends the same cookie with every request, its "/" escaped.
+    name = unquote(cookie)
+    return name if len(name) <= 64 and name in known_zones() else ""
+
+
+def _zone(name: str) -> tzinfo | None:
+    if not name:
         return None
     try:
         return ZoneInfo(name)
@@ -132,18 +147,26 @@ def current_language() -> i18n.Language | None:
     held = app_ctx.g
     found: i18n.Language | None = held.get("_language")
     if found is None:
-        asking, app = request_ctx.request, request_ctx.app
-        zone = _zone_of(asking)
-        code = _code_of(asking, app.config.get("LANGUAGES", i18n.LANGUAGES))
-        # The catalogs Flask-Babel reads (the app's BABEL_TRANSLATION_DIRECTORIES),
-        # each read once, without its locale and domain lookups on every request:
-        # they took a tenth of a move's server time (benchmarks/bench_api.py).
-        folder = app.config["BABEL_TRANSLATION_DIRECTORIES"]
-        found = i18n.Language(code, i18n.catalog(code, folder), zone or UTC,
-                              zone is not None)
+        asking, config = request_ctx.request, request_ctx.app.config
+        found = _language(_code_of(asking, config.get("LANGUAGES", i18n.LANGUAGES)),
+                          _zone_name(asking), config["BABEL_TRANSLATION_DIRECTORIES"])
         held._language = found
         held._language_token = i18n.use(found)
     return found
+
+
+@lru_cache(maxsize=256)
+def _language(code: str, zone_name: str, folder: str) -> i18n.Language:
+    """Return the language of a code, a known zone's name ("": UTC) and the
+    catalogs' folder, built once for every request that asks for it (a
+    Language is frozen; only known zones' names come here, so the cache stays
+    small)."""
+    # The catalogs Flask-Babel reads (the app's BABEL_TRANSLATION_DIRECTORIES),
+    # each read once, without its locale and domain lookups on every request:
+    # they took a tenth of a move's server time (benchmarks/bench_api.py).
+    zone = _zone(zone_name)
+    return i18n.Language(code, i18n.catalog(code, folder), zone or UTC,
+                         zone is not None)
 
 
 def _release(_exc: BaseException | None) -> None:

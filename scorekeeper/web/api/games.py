@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, NoReturn, TypeGuard
 
 from flask import Blueprint, Response, jsonify, request
+from flask.globals import request_ctx
 
 from ... import engine, text
 from ...i18n import gettext as _
@@ -23,7 +24,7 @@ from ...store import (
 )
 from ...store import events as stored_events
 from ...store import games as stored
-from .. import auth, photo_upload, quotas
+from .. import auth, bodies, photo_upload, quotas
 from ..errors import error_response
 from ..state import dumps as _dumps
 from ..state import (
@@ -76,7 +77,7 @@ def _is_int(value: object) -> TypeGuard[int]:
 
 def json_body() -> dict[str, Any]:
     """Return the request's JSON object body, or answer 400."""
-    body = request.get_json(silent=True)
+    body = bodies.json_document(request_ctx.app, request_ctx.request)
     if not isinstance(body, dict):
         _bad(_("The request body must be a JSON object."))
     return body
