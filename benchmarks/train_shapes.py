@@ -220,7 +220,7 @@ def real_photos(folder: Path, fixes: list[str]) -> Iterator[Photo]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--count", type=int, default=12,
+    ap.add_argument("--count", type=int, default=5,
                     help="photos per renderer and condition per seed")
     ap.add_argument("--measure", action="store_true",
                     help="measure on the benchmark's held-out sets")
