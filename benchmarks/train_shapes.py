@@ -9,8 +9,8 @@ records those examples. So the masks are cut by the reader's own stages
 (`cells`, `symbols.normalise`) and train and use see the same crops.
 
     python benchmarks/train_shapes.py            # train, save the weights
-    python benchmarks/train_shapes.py --measure  # and measure on held-out sets
-    python benchmarks/train_shapes.py --measure --real DIR
+    python benchmarks/train_shapes.py --measure 12   # and on held-out sets
+    python benchmarks/train_shapes.py --measure 12 --real DIR --fix FIX
 
 Training renders use seeds no benchmark set uses (`TRAIN_SEEDS`); the
 measure reads the benchmark's own sets (`bench_photo.SETS`, `REAL_SEED`),
@@ -222,8 +222,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=5,
                     help="photos per renderer and condition per seed")
-    ap.add_argument("--measure", action="store_true",
-                    help="measure on the benchmark's held-out sets")
+    ap.add_argument("--measure", type=int, default=0, metavar="N",
+                    help="measure on N photos of each of the benchmark's sets")
     ap.add_argument("--real", type=Path, help="a folder of real photos to measure on")
     ap.add_argument("--fix", action="append", default=[],
                     help="a correction of the real photos' annotations")
@@ -246,7 +246,7 @@ def main() -> None:
           f"trained in {fit:.1f} s; {WEIGHTS.name} {WEIGHTS.stat().st_size} bytes")
     report("train", data, weights)
     if args.measure:
-        measure(weights, args.count)
+        measure(weights, args.measure)
     if args.real:
         report("real", crops(real_photos(args.real, args.fix)), weights)
 
@@ -259,13 +259,13 @@ def measure(weights: dict[str, np.ndarray], count: int) -> None:
     renderers: dict[str, Callable] = {"synth": synth.render,
                                       "synth_alt": synth_alt.render}
     for name, (module, seed) in SETS.items():
-        cases = synth.cases(seed, count * 2)
+        cases = synth.cases(seed, count)
         report(name, crops((synth.photo(c, renderers[module]), c.stored)
                            for c in cases), weights)
     for condition in synth_real.CONDITIONS:
         if condition == "first move crisscross":
             continue
-        rcs = synth_real.real_cases(condition, REAL_SEED, count * 2)
+        rcs = synth_real.real_cases(condition, REAL_SEED, count)
         report(condition, crops((synth_real.photo(rc), rc.case.stored)
                                 for rc in rcs), weights)
 
