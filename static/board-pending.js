@@ -50,7 +50,10 @@
        back (and its picker opens with the likely kinds first where another
        script gave some, b.choices); a free cell opens the picker. */
     b.tap = function (r, c) {
-      if (!b.edit || b.busy) { return; }
+      // While a move is on its way the board is the old turn's: a tap then
+      // (the totals already show the move) is kept for the answer's board.
+      if (b.busy) { b.queuedTap = [r, c]; return; }
+      if (!b.edit) { return; }
       var flashes = document.querySelector(".flashes");
       if (flashes) { flashes.remove(); }
       var i = b.isPending(r, c);
@@ -208,10 +211,13 @@
         .then(function (res) {
           b.busy = false;
           clearTimeout(slow);
+          var queued = b.queuedTap;
+          b.queuedTap = null;
           if (res.status === 201 || res.status === 200) {
             // The answer's state is the game now: no other request.
             answer(res.data.game);
             b.emit("confirmed", res.data);  // {score, end_bonus, text, game}
+            if (queued) { b.tap(queued[0], queued[1]); }
             return;
           }
           guess(null);
@@ -230,6 +236,7 @@
         })
         .catch(function () {
           b.busy = false;
+          b.queuedTap = null;
           clearTimeout(slow);
           // Offline: offline.js keeps the move and sends it when the server is back.
           var offline = sk.offline;
