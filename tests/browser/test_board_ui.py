@@ -81,7 +81,7 @@ def test_the_sample_game_is_entered_by_tapping_its_tiles_in_any_order(
         scores[player] += points
         expect(totals(page)).to_have_text([str(s) for s in scores])
         # The total shown at once is the page's guess (dotted) until the
-        # stored move comes back; a tap before that is for the old turn.
+        # stored move comes back: each move is stored before the next.
         expect(page.locator(".player.guessed")).to_have_count(0)
         board |= {(t[0], t[1]) for t in tiles}
     assert not_adjacent_first >= 2
