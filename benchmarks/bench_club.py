@@ -110,7 +110,7 @@ def process_tree(pid: int) -> list[int]:
     """Return pid and every descendant, children of children included (Linux
     /proc). Each thread lists the children it started: the helper process is
     started by a request's thread, so reading the main thread's list alone
-    missed it (issue 19: 451 MB reported where 938 MB were resident)."""
+    missed it (once 451 MB reported where 938 MB were resident)."""
     found, todo = [], [pid]
     while todo:
         current = todo.pop()

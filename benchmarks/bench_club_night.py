@@ -1,4 +1,4 @@
-"""Club nights and ratings on a large database (issue 23): re-rating every game,
+"""Club nights and ratings on a large database: re-rating every game,
 and the pages that show ratings (Flask test client, no network).
 
     python benchmarks/gen_db.py --games 50000 --out /tmp/club-50k.sqlite3
@@ -39,7 +39,7 @@ TARGETS_MS = {
     "players list (ratings)": 50.0,
     "event page (12 tables)": 50.0,
 }
-"""Each targeted measurement's median (issue 23)."""
+"""Each targeted measurement's median."""
 
 
 def timed(action) -> float:  # noqa: ANN001

@@ -23,7 +23,7 @@ Measured:
   the tests judge the engine by (tests/engine/reference.py: it checks and
   scores a move cell by cell, without applying it); and `play`, the best-move
   search and `from_record` against the previous release's engine
-  (`--previous REV`, default d53bd9c, the last commit landed before issue 22:
+  (`--previous REV`, default d53bd9c, v0.2.0's engine:
   its scorekeeper/engine is taken from git into a temporary folder and
   imported under another name).
 """
@@ -55,7 +55,7 @@ from tests import corpus  # noqa: E402
 from tests.engine import reference  # noqa: E402
 
 PREVIOUS = "d53bd9c"
-"""The last commit landed before issue 22: the previous release's engine."""
+"""The last commit of v0.2.0: the previous release's engine."""
 
 GAMES = corpus.GAMES
 
@@ -412,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
           f" {sys.version.split()[0]}")
     print()
     print(f"| {'what':<34} | {'n':>6} | {'median':>11} | {'p90':>11} | {'max':>11} "
-          f"| {'goal (issue 2)':<19} |")
+          f"| {'goal':<19} |")
     print(f"|{'-' * 36}|{'-' * 8}|{'-' * 13}|{'-' * 13}|{'-' * 13}|{'-' * 21}|")
     print(row("play, mid-game (~60 tiles)", time_play(mid, repeats), "µs",
               "median < 10 µs"))

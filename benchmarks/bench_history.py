@@ -5,8 +5,8 @@
 
 Prints, per page, the median and 90th percentile of the time the app takes to
 answer (no network), against its target: a median under 100 ms for the history
-page and a replay step (issue 2), under 50 ms at 50,000 games for the players
-list, head-to-head, name search and a player's statistics (issue 12). Run it
+page and a replay step, under 50 ms at 50,000 games for the players
+list, head-to-head, name search and a player's statistics. Run it
 on 10,000 and on 50,000 games to see that none grows faster than the data.
 """
 

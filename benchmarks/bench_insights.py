@@ -1,4 +1,4 @@
-"""Benchmark the insights of issue 11: hints on late boards, a whole game's analysis.
+"""Benchmark the insights: hints on late boards, a whole game's analysis.
 
 Run from the repository root:
 

@@ -1,4 +1,4 @@
-"""Benchmark the insights' web side (issue 11): hints and analysis over HTTP.
+"""Benchmark the insights' web side: hints and analysis over HTTP.
 
 Run from the repository root:
 

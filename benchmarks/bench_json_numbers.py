@@ -1,4 +1,4 @@
-"""What refusing huge JSON numbers costs (issue 19): parsing a backup-sized
+"""What refusing huge JSON numbers costs: parsing a backup-sized
 document with the number checks of scorekeeper/formats/numbers.py against
 plain json.loads.
 

@@ -8,7 +8,7 @@ page as the editing phone (390x844, touch) in a fresh browser context per run, a
 prints:
 - bytes of HTML + CSS + JS: the bodies (decoded) against the 150 KB budget, and
   on the wire (gzip as the browser asks for it, headers included) against the
-  30 KB target of issue 12;
+  30 KB target;
 - time from navigation start until board.js has drawn the board (its
   performance mark "board-drawn"), median and range over the runs.
 """

@@ -1,4 +1,4 @@
-"""Benchmark reading a move from a photo of the board (issue 13).
+"""Benchmark reading a move from a photo of the board.
 
 Run from the repository root:
 

@@ -1,5 +1,5 @@
 """The photo endpoint on the real server: its time end to end, and what photos
-being read do to the other routes (issue 13).
+being read do to the other routes.
 
 Usage:
     python benchmarks/bench_photo_api.py [--uploads 20] [--seconds 20]

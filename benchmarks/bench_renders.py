@@ -1,4 +1,4 @@
-"""Moves on one game while eight clients ask for PDFs of long games (issue 9).
+"""Moves on one game while eight clients ask for PDFs of long games.
 
     python benchmarks/bench_renders.py
 

@@ -9,11 +9,11 @@ each into a fresh database in a subprocess of its own, through the restore
 page (a multipart upload) or `POST /api/restore` (the body streamed), and
 prints the median wall time and the peak RSS above the subprocess's baseline
 (its RSS just before; the peak reset there through /proc/self/clear_refs).
-The target (issue 9): at most 100 MB above the baseline for a 20 MB backup.
+The target: at most 100 MB above the baseline for a 20 MB backup.
 `--source PATH` measures another checkout (for a before/after comparison; the
-API did not exist before issue 9, so use --via page there). `--via reader`
+API did not exist before v0.1.0, so use --via page there). `--via reader`
 times the backup reader alone (`formats.backup.read_backup` with the replay of
-each game left out): the JSON parsing, ijson since issue 22.
+each game left out): the JSON parsing (ijson).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 TARGET_MB = 100.0
-"""Peak memory above the baseline allowed for a 20 MB backup (issue 9)."""
+"""Peak memory above the baseline allowed for a 20 MB backup."""
 
 
 def cut_backups(db: str, megabytes: float, folder: Path) -> tuple[Path, Path, int]:

@@ -1,4 +1,4 @@
-"""The server as a household runs it (issue 19): memory of the whole process
+"""The server as a household runs it: memory of the whole process
 tree at rest, after a photo, a PDF and minutes later; a pixel bomb, 64 slow
 clients, 64 busy ones.
 

@@ -8,7 +8,7 @@ snapshots (store.snapshots.take_snapshot, its default step and pause) in a
 thread while the main thread enters moves on one game through the app (a trade,
 then an undo, over and over; Flask test client on the real file). Prints the
 snapshot's time (median of --repeat) and the move latencies without and during
-snapshots: the longest is the worst stall a snapshot caused. Target (issue 14):
+snapshots: the longest is the worst stall a snapshot caused. Target:
 a snapshot never blocks a move more than a moment.
 """
 

@@ -1,4 +1,4 @@
-"""What the spoken sentence of issue 21 adds to every game state.
+"""What the spoken sentence ("Say scores aloud") adds to every game state.
 
 Run from the repository root:
 

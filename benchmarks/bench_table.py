@@ -9,8 +9,8 @@ the game's next recorded moves by tapping, as a player does:
 
 - cell tap -> picker shown: from the tap (the finger lifting: pointerup, where
   the page acts) to the first frame in
-  which the picker is open and greyed for that cell (data-ready; the code
-  before issue 12 had no such mark: there, the picker being visible);
+  which the picker is open and greyed for that cell (data-ready; older
+  code had no such mark: there, the picker being visible);
 - tile tap -> preview shown: from the tap on a tile in the picker to the first
   frame showing the move's score (not the "…" placeholder);
 - Confirm -> totals: from the tap on Confirm to the first frame whose totals
@@ -20,7 +20,7 @@ the game's next recorded moves by tapping, as a player does:
 - requests per placing move (everything the page asked for between the first
   tap of the move and the board updated), and full page loads during the game;
 - zoom taps per placing move: untimed taps a player spends bringing a cell to
-  a tappable size first (a cell under 44 px zooms on its first tap, issue 10),
+  a tappable size first (a cell under 44 px zooms on its first tap),
   besides dragging a cell out from under the entry bar;
 - replay: the finished game's replay page, one step forward at a time by the
   Next button: from the tap to the first frame showing the step (in place),

@@ -1,4 +1,4 @@
-"""Benchmark teaching the colours (issue 20): a photo of one tile of each colour.
+"""Benchmark teaching the colours: a photo of one tile of each colour.
 
 Run from the repository root:
 

@@ -1,4 +1,4 @@
-"""The five-language screenshots of issue 21 in docs/screenshots/: the game page
+"""The five-language screenshots in docs/screenshots/: the game page
 at 360 px in nl, en, de, fr and es, whole (last move, the say-aloud switch),
 and with a refused tile's sentence. Run from the repository root with the test
 extra installed, chromium at /usr/bin."""

@@ -61,7 +61,7 @@ def shoot(browser, path, name, w, h, scheme="light", lang=None, picker=False, jo
 
 def after_move(browser, w, h):
     """The game page of a 4-player game right after a move tapped in and
-    confirmed: every total and the whole last-move line in sight (issue 18)."""
+    confirmed: every total and the whole last-move line in sight."""
     ctx = browser.new_context(viewport={"width": w, "height": h}, is_mobile=True,
                               has_touch=True, device_scale_factor=1)
     record, move = record_before("classic-10003", 40)
@@ -85,7 +85,7 @@ def after_move(browser, w, h):
 
 
 def picker_8x8(browser):
-    """An 8-colour, 8-shape set's picker at 360 px: a row per colour (issue 18)."""
+    """An 8-colour, 8-shape set's picker at 360 px: a row per colour."""
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
                               has_touch=True, device_scale_factor=1)
     made = ctx.request.post(f"{base}/api/games", data={

@@ -1,4 +1,4 @@
-"""Screenshots of issue 18's join QR section and issue 21's header at 360 px
+"""Screenshots of the join QR section and the game header at 360 px
 (docs/screenshots/join-qr-390x844.png, menu-<lang>-360x640.png): run from the
 repository root with the test extra installed, chromium at /usr/bin."""
 import json

@@ -110,3 +110,23 @@ def test_nothing_refers_to_a_spec_outside_the_repository() -> None:
         if "../shared" in line or "/work/shared" in line
     ]
     assert outside == []
+
+
+ISSUE_CITATION = re.compile(r"[Ii]ssue [0-9]+|[a-z,)] #[0-9]{3,4}\b")
+""""issue 12", "photo #675": what CONTRIBUTING.md's commits section keeps out
+of the code and docs (a commit body may say it)."""
+
+
+def test_nothing_cites_an_issue_or_a_single_photo_by_number() -> None:
+    # benchmarks/results holds what older code printed, kept as it ran.
+    results = ROOT / "benchmarks" / "results"
+    citing = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in files()
+        if path.name != Path(__file__).name and results not in path.parents
+        for number, line in enumerate(
+            path.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+        if ISSUE_CITATION.search(line)
+    ]
+    assert citing == []
+    assert ISSUE_CITATION.search("the glare of photo #675 (issue 13)")
