@@ -459,6 +459,30 @@ def test_a_corrected_move_teaches_what_the_players_confirmed(table: Table) -> No
     assert orange[5] == 3 and orange[6] / orange[5] > hues.PAINT
 
 
+def test_the_stored_tiles_a_photo_shows_as_stored_teach_with_its_move(
+        table: Table) -> None:
+    game = table.new()
+    # Typed in, not photographed; and the page has one tile wrong: the table
+    # holds a yellow circle where the page says green.
+    game.place(*FIRST_ORANGE)
+    game.place((1, 0, "red", "circle"), (2, 0, "green", "circle"))
+    on_table = [*FIRST_ORANGE, *TABLE_MOVES[1]]
+    read_tiles(game, real_photo(on_table + TABLE_MOVES[2], seed=4))
+    with table.client.application.app_context():
+        assert photo_lessons.lessons(game.id) == ([], [])
+    game.place(*TABLE_MOVES[2])
+    read_tiles(game, real_photo(on_table + TABLE_MOVES[2] + TABLE_MOVES[3], seed=5))
+    with table.client.application.app_context():
+        mine, everywhere = photo_lessons.lessons(game.id)
+    kinds = {(what, name): n for what, name, n, *_ in mine}
+    # The move's red square, and the four stored tiles the photo showed as
+    # the page has them; not the disputed circle, green or yellow.
+    assert kinds == {("color", "orange"): 3, ("color", "red"): 2,
+                     ("shape", "circle"): 2, ("shape", "square"): 2,
+                     ("shape", "diamond"): 1}
+    assert {(what, name): n for what, name, n, *_ in everywhere} == kinds
+
+
 def test_an_uncertain_tile_carries_its_likely_kinds_best_first(table: Table) -> None:
     game = table.new()
     response = send(game, real_photo(FIRST_ORANGE, seed=4))

@@ -2,13 +2,14 @@
 
 Each confirmed move whose photo was read labels what its new tiles looked
 like (`reader.Look`: a hue, a saturation and value, a four-fold measure)
-with the kinds the players confirmed. A few numbers per kind are kept, for
-the game and for the installation: per colour the sums that give a circular
-mean hue and its spread and the mean saturation and value, per shape the
-mean and spread of its four-fold measure. The next photo names its colours
-around where this table's paint and light put them (`hues`), a colourless
-paint (a set whose sixth colour is white) by its want of colour, and tells
-crisscrosses from starbursts between this table's own.
+with the kinds the players confirmed, and what the stored tiles it showed as
+stored looked like with their stored kinds (`vouched_looks`). A few numbers
+per kind are kept, for the game and for the installation: per colour the
+sums that give a circular mean hue and its spread and the mean saturation
+and value, per shape the mean and spread of its four-fold measure. The next
+photo names its colours around where this table's paint and light put them
+(`hues`), a colourless paint (a set whose sixth colour is white) by its want
+of colour, and tells crisscrosses from starbursts between this table's own.
 
 The numbers are plain (`Lesson` rows) so that the store keeps them without
 knowing the reader; this module turns them into what the reader uses.
@@ -20,6 +21,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
+
+from .reading import PhotoReading
 
 
 class Lesson(NamedTuple):
@@ -132,12 +135,27 @@ class Taught:
         return cls(tuple(out))
 
 
+def vouched_looks(reading: PhotoReading, stored: Iterable[Sequence[object]]
+                  ) -> list[dict[str, object]]:
+    """The stored tiles' looks a reading shows as stored, each labelled with
+    its kind ("color", "shape"): the players vouched for that board, so once
+    they confirm the photo's move these teach as its new tiles do. A stored
+    tile read otherwise teaches nothing: the page may be what is wrong."""
+    kinds = {(int(str(r)), int(str(c))): (str(color), str(shape))
+             for r, c, color, shape in stored}
+    disputed = {(c.row, c.col) for c in reading.conflicts}
+    return [{**look._asdict(), "color": kinds[cell][0], "shape": kinds[cell][1]}
+            for look in reading.stored_looks
+            if (cell := (look.row, look.col)) in kinds and cell not in disputed]
+
+
 def lesson_sums(looks: Iterable[Mapping[str, object]],
                 confirmed: Mapping[tuple[int, int], tuple[str, str]]
                 ) -> list[Lesson]:
     """What looks (`reading.Look` as a mapping) on cells whose tile is known
-    teach: each kind's count and sums. A look without a saturation (kept
-    before it was measured) teaches its colour's hue alone."""
+    teach: each kind's count and sums. A look labelled with its kind (a
+    stored tile's, `vouched_looks`) teaches that kind. A look without a
+    saturation (kept before it was measured) teaches its colour's hue alone."""
     out: dict[tuple[str, str], Lesson] = {}
 
     def add(lesson: Lesson) -> None:
@@ -161,6 +179,8 @@ def lesson_sums(looks: Iterable[Mapping[str, object]],
         except (KeyError, ValueError):
             continue
         kind = confirmed.get(cell)
+        if kind is None and look.get("color") is not None:
+            kind = (str(look["color"]), str(look["shape"]))
         if kind is None or not (math.isfinite(hue) and math.isfinite(four)):
             continue
         rad = math.radians(hue)

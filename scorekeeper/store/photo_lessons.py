@@ -1,14 +1,15 @@
 """What photos of confirmed moves taught the photo reader.
 
 A read photo leaves its new tiles' looks (cell, hue, four-fold measure) as
-the game's pending reading. The next photo of the game first settles it: if
-the move stored after the reading filled those cells, each look is labelled
-with the tile the players confirmed there (a correction included) and its
-sums are added to the lessons, for the game and for the installation
-(game_id NULL); then the pending reading goes. The sums per kind are a few
-numbers (`photo.lessons.Lesson`): colour: count, Σcos(hue), Σsin(hue), and
-over the examples whose paint was measured (migration m870), their count,
-Σsaturation, Σvalue; shape: count, Σfour-fold, Σfour-fold².
+the game's pending reading, with the looks of the stored tiles it showed as
+stored, labelled with their kinds. The next photo of the game first settles
+it: if the move stored after the reading filled those cells, each new look
+is labelled with the tile the players confirmed there (a correction
+included) and the sums of all are added to the lessons, for the game and for
+the installation (game_id NULL); then the pending reading goes. The sums per
+kind are a few numbers (`photo.lessons.Lesson`): colour: count, Σcos(hue),
+Σsin(hue), and over the examples whose paint was measured (migration m870),
+their count, Σsaturation, Σvalue; shape: count, Σfour-fold, Σfour-fold².
 """
 
 from __future__ import annotations
@@ -39,13 +40,16 @@ COLUMNS = "what, name, count, a, b, measured, saturation, value"
 def keep_reading(game_id: int, seq: int, looks: Sequence[Mapping[str, object]],
                  db: sqlite_utils.Database | None = None) -> None:
     """Keep a reading's looks as the game's pending reading, for the move
-    numbered seq (from 0: the game's move count when the photo was read)."""
+    numbered seq (from 0: the game's move count when the photo was read). A
+    look that carries "color" and "shape" is a stored tile's, labelled."""
     data = json.dumps([
         {"row": int(str(x["row"])), "col": int(str(x["col"])),
          "hue": float(str(x["hue"])), "four_fold": float(str(x["four_fold"])),
          **({"saturation": float(str(x["saturation"])),
              "value": float(str(x["value"]))}
-            if x.get("saturation") is not None else {})}
+            if x.get("saturation") is not None else {}),
+         **({"color": str(x["color"]), "shape": str(x["shape"])}
+            if x.get("color") is not None else {})}
         for x in looks
     ], separators=(",", ":"))
     now = datetime.now(UTC).isoformat(timespec="seconds")

@@ -105,7 +105,9 @@ class Reading:
     glare: list[list[int]] = field(default_factory=list)
     """Cells [row, col] where glare blew the photo out near the board."""
     looks: list[dict[str, Any]] = field(default_factory=list)
-    """What each new tile looked like, kept for the table to learn from."""
+    """What each new tile looked like, kept for the table to learn from, and
+    what the stored tiles it showed as stored looked like, labelled with
+    their kinds (`photo.lessons.vouched_looks`)."""
     unread: list[list[int]] = field(default_factory=list)
     """Cells [row, col] showing a tile whose symbol could not be read."""
 
@@ -311,7 +313,7 @@ def read_photo(data: bytes, stored: list[tuple[int, int, str, str]],
     # Imported here: OpenCV and numpy load in the helper that reads, never in
     # the server process.
     from ..photo import LOW_CONFIDENCE, read_move
-    from ..photo.lessons import Taught
+    from ..photo.lessons import Taught, vouched_looks
 
     game, everywhere = taught or ([], [])
     try:
@@ -327,7 +329,8 @@ def read_photo(data: bytes, stored: list[tuple[int, int, str, str]],
               "conflicts": reading.to_dict()["conflicts"],
               "glare": [list(cell) for cell in reading.glare],
               "unread": [list(cell) for cell in reading.unread],
-              "looks": [look._asdict() for look in reading.looks]}
+              "looks": [*(look._asdict() for look in reading.looks),
+                        *vouched_looks(reading, stored)]}
     plain: dict[str, Any] = _plain(answer)
     return plain
 
