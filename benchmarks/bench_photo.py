@@ -7,7 +7,7 @@ Run from the repository root:
     python benchmarks/bench_photo.py --count 200 --runs 5
     python benchmarks/bench_photo.py --sets real --start 40 --count 80 --runs 1
                                                 # photos 40..119: not tuned on
-    python benchmarks/bench_photo.py --sets none --real DIR --teach-first
+    python benchmarks/bench_photo.py --sets none --real DIR --teach-first --as-played
                                                 # real photos of real games
 
 Two fixed, seeded sets of synthetic photos of real corpus positions (the board
@@ -34,7 +34,8 @@ folder of real photos of real games, annotated (`real_photos.py`: the format,
 the cases, right / unsure / confident wrong / refused), at full size on one
 core, with the load; `--fix` corrects an annotation as the folder's
 `corrections` file would; `--teach-first` reads every game again after its
-first photo taught the reader its set.
+first photo taught the reader its set, `--as-played` in the order it was
+played, each confirmed move teaching the photos after it.
 """
 
 from __future__ import annotations
@@ -331,16 +332,16 @@ def phone(runs: int) -> None:
           f"{' '.join(f'{x:.1f}' for x in __import__('os').getloadavg())}")
 
 
-def run_real(folder: Path, fixes: list[str], taught: bool) -> list[dict]:
+def run_real(folder: Path, fixes: list[str], mode: str) -> list[dict]:
     """Read a folder of real photos in a fresh subprocess (`real_photos`)."""
     command = [sys.executable, __file__, "--worker-real", str(folder),
-               *(f"--fix={fix}" for fix in fixes)]
-    proc = subprocess.run(command + (["--teach-first"] if taught else []),
+               *(f"--fix={fix}" for fix in fixes), f"--mode={mode}"]
+    proc = subprocess.run(command,
                           capture_output=True, text=True, check=True, cwd=ROOT)
     return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
 
 
-def real(folder: Path, fixes: list[str], teach_first: bool, misses: bool) -> None:
+def real(folder: Path, fixes: list[str], modes: list[str], misses: bool) -> None:
     """Print the real photos' table: each game as it comes, and taught."""
     import real_photos
 
@@ -349,14 +350,13 @@ def real(folder: Path, fixes: list[str], teach_first: bool, misses: bool) -> Non
     print("| set | right | unsure | confident wrong | refused | median s/photo "
           "| max s | load before / after |")
     print("|---|---|---|---|---|---|---|---|")
-    for taught in (False, True) if teach_first else (False,):
+    for mode in modes:
         before = " ".join(f"{x:.1f}" for x in os.getloadavg())
-        rows = run_real(folder, fixes, taught)
+        rows = run_real(folder, fixes, mode)
         after = " ".join(f"{x:.1f}" for x in os.getloadavg())
         got = real_photos.summary(rows)
         n = int(got["cases"])
-        how = "taught by its first photo" if taught else "as it comes"
-        name = f"{folder.name}/: {how}"
+        name = f"{folder.name}/: {mode}"
         print(f"| {name} | {pct(got['right'], n)} | {got['unsure']} "
               f"| {got['confident wrong']} | {got['refused']} | {got['median']:.2f} "
               f"| {got['max']:.2f} | {before} / {after} |")
@@ -429,6 +429,10 @@ def main() -> None:
                         help="correct an annotation: '<game>_NN row col row col'")
     parser.add_argument("--teach-first", action="store_true",
                         help="read each real game again, taught by its first photo")
+    parser.add_argument("--as-played", action="store_true",
+                        help="read each real game again in its order, each confirmed"
+                             " move teaching the photos after it")
+    parser.add_argument("--mode", help=argparse.SUPPRESS)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--worker-real", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -438,7 +442,7 @@ def main() -> None:
     if args.worker_real:
         import real_photos
 
-        real_photos.worker(args.worker_real, args.fix, args.teach_first)
+        real_photos.worker(args.worker_real, args.fix, args.mode)
         return
     if args.examples:
         examples(args.examples)
@@ -473,7 +477,11 @@ def main() -> None:
     if results:
         _table(results, count, args.start, runs)
     if args.real:
-        real(args.real, args.fix, args.teach_first, args.misses)
+        import real_photos
+
+        modes = [real_photos.MODES[0], *real_photos.MODES[1:2] * args.teach_first,
+                 *real_photos.MODES[2:] * args.as_played]
+        real(args.real, args.fix, modes, args.misses)
     elif args.sets == "none":
         print("no real photos: pass --real DIR or set SCOREKEEPER_REAL_PHOTOS")
     if args.misses:

@@ -31,6 +31,12 @@ before the game is read: the stored board of that photo (moves 1..NN, as
 the players confirmed them) labels every stored tile the photo shows
 (`PhotoReading.stored_looks`), as a confirmed move teaches a table
 (`photo.lessons.lesson_sums`).
+
+With `as_played`, each game is read in the order it was played, as a table
+that photographs its moves: what a photo's move looked like teaches the
+photos after it once the players confirm it (the annotation is the move
+they confirmed), and nothing is taught before the game's first photo. The
+case with nothing new on a photo is read after its move was confirmed.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 Tile = tuple[int, int, str, str]
 Moved = dict[tuple[int, int], tuple[int, int]]
@@ -156,24 +163,42 @@ def teach(first: Case) -> object:
                                     confirmed)))
 
 
-def worker(folder: Path, fixes: Sequence[str], taught: bool) -> None:
-    """Read every case in this process (on one core); print one JSON line per
-    case."""
+MODES = ("as it comes", "taught by its first photo",
+         "as played, each confirmed move teaching the next")
+"""How a game is read (`worker`): nothing taught, taught once by its first
+photo (`teach_first`), or learning as it is played (`as_played`)."""
+
+
+def worker(folder: Path, fixes: Sequence[str], mode: str) -> None:
+    """Read every case in this process (on one core), in one of `MODES`;
+    print one JSON line per case."""
     from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
+    from scorekeeper.photo.lessons import Lesson, Taught, lesson_sums, vouched_looks
 
     one_core()
-    every = cases(folder, fixes)
+    every = sorted(cases(folder, fixes), key=lambda c: (c.game, c.move, not c.want))
     lessons: dict[str, object] = {}
-    if taught:
+    if mode == MODES[1]:
         for case in every:
             if case.game not in lessons and case.want:
                 lessons[case.game] = teach(case)
+    played: dict[str, list[Lesson]] = {}
     for case in every:
         data = case.photo.read_bytes()
+        if mode == MODES[2]:
+            lessons[case.game] = Taught(tuple(played.get(case.game, ())))
         start = time.perf_counter()
         try:
             reading = read_move(data, list(case.stored),
                                 taught=lessons.get(case.game))  # type: ignore[arg-type]
+            if mode == MODES[2] and case.want:
+                # The players confirm the annotated move, which teaches, with
+                # the stored tiles the photo showed as stored (as the store's
+                # `photo_lessons.settle` does).
+                confirmed = {(r, c): (color, shape) for r, c, color, shape in case.want}
+                played[case.game] = _added(played.get(case.game, []), lesson_sums(
+                    [*(x._asdict() for x in reading.looks),
+                     *vouched_looks(reading, case.stored)], confirmed))
             got = sorted(tuple(t[:4]) for t in reading.tiles)
             doubt = any(t.confidence < LOW_CONFIDENCE for t in reading.tiles)
             warned = bool(reading.glare or reading.unread)
@@ -193,6 +218,18 @@ def worker(folder: Path, fixes: Sequence[str], taught: bool) -> None:
                           "new": bool(case.want), "kind": kind,
                           "seconds": seconds, "got": got,
                           "want": sorted(case.want), "reason": reason}))
+
+
+def _added(old: list[Any], new: list[Any]) -> list[Any]:
+    """Lessons summed kind by kind, as the store adds a move's to a game's."""
+    from scorekeeper.photo.lessons import Lesson
+
+    out = {(x.what, x.name): x for x in old}
+    for x in new:
+        was = out.get((x.what, x.name))
+        out[(x.what, x.name)] = x if was is None else Lesson(
+            x.what, x.name, *(a + b for a, b in zip(was[2:], x[2:], strict=True)))
+    return list(out.values())
 
 
 def summary(rows: Sequence[dict[str, object]]) -> dict[str, object]:
