@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 from .. import engine, text
@@ -106,7 +107,28 @@ def state_json(row: GameRow) -> dict[str, Any]:
     }
 
 
-dumps = json.JSONEncoder(separators=(",", ":")).encode
+def _compact_encoder() -> Callable[[Any], str]:
+    """Return a function encoding a value as compact JSON, ASCII-escaped as
+    Flask writes it: json's C encoder made once, called directly.
+
+    JSONEncoder.encode makes a new C encoder on every call, through two
+    Python calls: a move's answer encodes nine parts (benchmarks/bench_api.py).
+    No value here refers to itself, so no circular check is asked for.
+    """
+    if c_make_encoder is None:  # a Python built without json's C speedups
+        return json.JSONEncoder(separators=(",", ":")).encode
+    encode = c_make_encoder(
+        None, json.JSONEncoder().default, encode_basestring_ascii, None,
+        ":", ",", False, False, True,
+    )
+
+    def dumps(value: Any) -> str:
+        return "".join(encode(value, 0))
+
+    return dumps
+
+
+dumps = _compact_encoder()
 """Compact JSON, ASCII-escaped as Flask writes it (one encoder, not one per call)."""
 
 _MoveParts = tuple[str, str, int]
