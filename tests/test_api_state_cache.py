@@ -242,3 +242,55 @@ def test_a_cubes_game_through_the_api(database: Path, table: Table) -> None:
     assert "red circle" in legal["kinds"] and "blue square" in legal["kinds"]
     assert game.client.get(f"{game.url}/scoresheet.csv").status_code == 200
     assert game.undo() == fresh_state(database, game.id)
+
+
+def flask_writes(data: bytes) -> bytes:
+    """Return data's JSON as Flask's provider writes it: compact, ASCII-escaped,
+    in data's own key order, one newline after."""
+    return (json.dumps(json.loads(data), separators=(",", ":")) + "\n").encode()
+
+
+def test_every_answer_is_written_as_flask_writes_its_json(
+    database: Path, table: Table
+) -> None:
+    # The answer is spliced from parts encoded apart, some kept from earlier
+    # answers: names beyond ASCII, a thinking time, a deduction, an exclusion
+    # and a leave must come out as one encoding of the whole would.
+    game = table.new(["Zoë", "Ōkubo", "李雷"], options={
+        "move_seconds": 30, "on_illegal": "deduct", "on_timeout": "exclude",
+        "penalty_points": 4})
+    bodies: list[dict[str, Any]] = [
+        {"type": "place", "tiles": RED_PAIR, "seconds": 12},
+        {"type": "penalty", "reason": "illegal"},
+        {"type": "place", "tiles": BLUE},
+        {"type": "penalty", "reason": "timeout"},
+        {"type": "leave", "player": 1},
+    ]
+    for body in bodies:
+        response = game.client.post(f"{game.url}/moves", json=body,
+                                    headers=game.headers)
+        assert response.status_code == 201, response.get_json()
+        assert response.data == flask_writes(response.data), body
+        answer = response.get_json()
+        assert answer["game"] == fresh_state(database, game.id)
+        assert answer["text"] == answer["game"]["last_move"]["text"]
+        polled = game.client.get(game.url).data
+        assert polled == flask_writes(polled)
+    assert answer["game"]["status"] == "finished"
+    assert [p["name"] for p in answer["game"]["players"]] == ["Zoë", "Ōkubo", "李雷"]
+    assert b"\\u00eb" in response.data and "Zoë".encode() not in response.data
+
+
+def test_a_rename_shows_in_the_next_answer(
+    app: Flask, database: Path, table: Table
+) -> None:
+    game = table.new(["Ann", "Bob"])
+    game.move({"type": "place", "tiles": RED_PAIR})  # the cached game keeps its parts
+    with app.test_request_context():
+        games.rename_players(game.id, ["Ann", "Bobby"])
+
+    answer = game.move({"type": "place", "tiles": BLUE})
+
+    assert [p["name"] for p in answer["game"]["players"]] == ["Ann", "Bobby"]
+    assert "Bobby" in answer["game"]["last_move"]["spoken"]
+    assert answer["game"] == fresh_state(database, game.id)

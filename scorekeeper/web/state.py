@@ -35,10 +35,11 @@ def move_json(move: engine.Move) -> dict[str, Any]:
 
 def _state_parts(
     row: GameRow,
-) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
-    """Return the state's fields before "board", those between "moves" and
-    "unseen", and what "last_move" adds to the last move's own fields (None
-    before the first move), in CONTRACT order."""
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+    """Return the state's fields before "board", "final" alone, those after
+    the game's fixed fields (_fixed_fields) up to "unseen", and what
+    "last_move" adds to the last move's own fields (None before the first
+    move), in CONTRACT order."""
     game = row.game
     excluded, left = game.excluded, game.left
     last = game.moves[-1] if game.moves else None
@@ -66,18 +67,27 @@ def _state_parts(
         "turn": game.turn,
         "bag": game.bag,
     }
+    ended = {"final": final.to_dict() if final is not None else None}
     middle = {
-        "final": final.to_dict() if final is not None else None,
-        "variant": game.variant.to_dict(),
-        "options": game.options.to_dict(),
-        "first_player": game.first_player,
-        "created_at": row.created_at,
         "updated_at": row.updated_at,
         "can_pass": game.can_pass(),
         "max_trade": game.max_trade(),
         "last_points": text.last_points(game),
     }
-    return head, middle, after_move
+    return head, ended, middle, after_move
+
+
+def _fixed_fields(row: GameRow) -> dict[str, Any]:
+    """Return the state's fields that no write changes (between "final" and
+    "updated_at"): nothing edits a game's set, discipline, first seat or
+    creation time."""
+    game = row.game
+    return {
+        "variant": game.variant.to_dict(),
+        "options": game.options.to_dict(),
+        "first_player": game.first_player,
+        "created_at": row.created_at,
+    }
 
 
 def state_json(row: GameRow) -> dict[str, Any]:
@@ -87,7 +97,7 @@ def state_json(row: GameRow) -> dict[str, Any]:
     where a set counts per colour, as Qwirkle Cubes does).
     """
     game = row.game
-    head, middle, after_move = _state_parts(row)
+    head, ended, middle, after_move = _state_parts(row)
     unseen = game.unseen()
     last_move = (None if after_move is None
                  else {**move_json(game.moves[-1]), **after_move})
@@ -98,6 +108,8 @@ def state_json(row: GameRow) -> dict[str, Any]:
             for r, c, color, shape in game.board.tiles()
         ],
         "moves": [move_json(m) for m in game.moves],
+        **ended,
+        **_fixed_fields(row),
         **middle,
         "unseen": [
             {"color": color, "shape": shape, "count": unseen.get((color, shape), 0)}
@@ -223,18 +235,26 @@ def move_answer_text(row: GameRow) -> str:
     state, after_move = _state_encoded(row, True)
     assert after_move is not None  # a move was recorded: there is a last move
     played = row.game.moves[-1]
-    head = dumps({
-        "score": played.score, "end_bonus": played.end_bonus,
-        "text": after_move["text"],
-    })
-    return f'{head[:-1]},"game":{state}}}'
+    return (f'{{"score":{played.score},"end_bonus":{played.end_bonus},'
+            f'"text":{dumps(after_move["text"])},"game":{state}}}')
+
+
+def _fixed_text(row: GameRow) -> str:
+    """Return _fixed_fields(row) encoded, without its braces; made once per
+    cached game and kept with it, made again should any of them differ."""
+    game = row.game
+    key = (game.variant, game.options, game.first_player, row.created_at)
+    kept: tuple[tuple[Any, ...], str] | None = row.memo.get("api.fixed")
+    if kept is None or kept[0] != key:
+        kept = row.memo["api.fixed"] = (key, dumps(_fixed_fields(row))[1:-1])
+    return kept[1]
 
 
 def _state_encoded(row: GameRow, moves: bool) -> tuple[str, dict[str, Any] | None]:
     """Return state_text's answer and what "last_move" added to the last move."""
     game = row.game
     parts = per_move(row, "api.state_text", _move_parts)
-    head, middle, after_move = _state_parts(row)
+    head, ended, middle, after_move = _state_parts(row)
     # The last move as "moves" encoded it, with what "last_move" adds.
     last_move = ("null" if after_move is None
                  else f"{parts[-1][0][:-1]},{dumps(after_move)[1:]}")
@@ -247,6 +267,7 @@ def _state_encoded(row: GameRow, moves: bool) -> tuple[str, dict[str, Any] | Non
     unseen_text = ",".join(_unseen_entries(row, from_moves))
     return (
         f'{dumps(head)[:-1]},"board":[{board}],{moves_text}'
+        f'{dumps(ended)[1:-1]},{_fixed_text(row)},'
         f'{dumps(middle)[1:-1]},"unseen":[{unseen_text}],'
         f'"last_move":{last_move}}}'
     ), after_move
