@@ -41,7 +41,10 @@ def _state_parts(
     "last_move" adds to the last move's own fields (None before the first
     move), in CONTRACT order."""
     game = row.game
-    excluded, left = game.excluded, game.left
+    excluded = game.excluded
+    # A leaver is excluded too (RULES §7.5): with nobody excluded, nobody left,
+    # and the moves need not be walked to say so.
+    left = game.left if excluded else excluded
     last = game.moves[-1] if game.moves else None
     after_move = None
     if last is not None:
