@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlite_utils
 
-from .. import engine
+from .. import compact_json, engine
 from . import analysis, fingerprints
 from .cache import (
     MAX_GAME_ID,
@@ -84,17 +84,13 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
-_compact = json.JSONEncoder(separators=(",", ":")).encode
-"""Compact JSON, as the moves table stores tiles (one encoder, not one a call)."""
-
-
 def move_to_row_values(move: engine.Move) -> dict[str, Any]:
     """Return the moves-table columns describing an engine move."""
     tiles = move.to_dict().get("tiles", [])
     return {
         "player": move.player,
         "type": move.type,
-        "tiles": _compact(tiles),
+        "tiles": compact_json.dumps(tiles),
         "count": move.count or 0,
         "score": move.score,
         "end_bonus": move.end_bonus,

@@ -15,12 +15,11 @@ and "last_points" (each seat's latest move in the score column's shorthand).
 from __future__ import annotations
 
 import functools
-import json
-from collections.abc import Callable, Mapping, Sequence
-from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import engine, text
+from ..compact_json import dumps
 from ..store.cache import GameRow, per_move
 
 
@@ -121,30 +120,6 @@ def state_json(row: GameRow) -> dict[str, Any]:
         "last_move": last_move,
     }
 
-
-def _compact_encoder() -> Callable[[Any], str]:
-    """Return a function encoding a value as compact JSON, ASCII-escaped as
-    Flask writes it: json's C encoder made once, called directly.
-
-    JSONEncoder.encode makes a new C encoder on every call, through two
-    Python calls: a move's answer encodes nine parts (benchmarks/bench_api.py).
-    No value here refers to itself, so no circular check is asked for.
-    """
-    if c_make_encoder is None:  # a Python built without json's C speedups
-        return json.JSONEncoder(separators=(",", ":")).encode
-    encode = c_make_encoder(
-        None, json.JSONEncoder().default, encode_basestring_ascii, None,
-        ":", ",", False, False, True,
-    )
-
-    def dumps(value: Any) -> str:
-        return "".join(encode(value, 0))
-
-    return dumps
-
-
-dumps = _compact_encoder()
-"""Compact JSON, ASCII-escaped as Flask writes it (one encoder, not one per call)."""
 
 _MoveParts = tuple[str, str, int]
 """A move's encoded JSON, its encoded tiles (inside the brackets), and the tiles
