@@ -47,11 +47,11 @@ def _state_parts(
     last = game.moves[-1] if game.moves else None
     after_move = None
     if last is not None:
+        said, breakdown = text.result_and_breakdown(last)
         after_move = {
             "end_bonus": last.end_bonus,
-            "breakdown": (text.breakdown_json(last.breakdown)
-                          if last.breakdown is not None else None),
-            "text": text.move_result(last),
+            "breakdown": breakdown,
+            "text": said,
             "spoken": text.spoken_last(game, row.names),
         }
     final = game.final
