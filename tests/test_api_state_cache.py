@@ -14,7 +14,7 @@ from conftest import Table, TableGame, corpus_files, make_app
 from flask import Flask
 
 from scorekeeper import engine
-from scorekeeper.store import games, loaded
+from scorekeeper.store import cache, games, loaded
 from scorekeeper.store.cache import per_move
 from scorekeeper.web.api import games as api
 
@@ -242,3 +242,78 @@ def test_a_cubes_game_through_the_api(database: Path, table: Table) -> None:
     assert "red circle" in legal["kinds"] and "blue square" in legal["kinds"]
     assert game.client.get(f"{game.url}/scoresheet.csv").status_code == 200
     assert game.undo() == fresh_state(database, game.id)
+
+
+def flask_writes(value: Any) -> bytes:
+    """Return value as Flask's JSON provider writes it: compact, ASCII-escaped,
+    in the value's own key order, one newline after."""
+    return (json.dumps(value, separators=(",", ":")) + "\n").encode()
+
+
+def test_every_answer_is_the_fresh_state_as_flask_writes_it(
+    database: Path, table: Table
+) -> None:
+    # The answer is spliced from parts encoded apart, some kept from earlier
+    # answers: names beyond ASCII, a thinking time, a deduction, an exclusion
+    # and a leave must come out byte for byte as the state's dict, built
+    # afresh in CONTRACT order, encoded whole.
+    game = table.new(["Zoë", "Ōkubo", "李雷"], options={
+        "move_seconds": 30, "on_illegal": "deduct", "on_timeout": "exclude",
+        "penalty_points": 4})
+    bodies: list[dict[str, Any]] = [
+        {"type": "place", "tiles": RED_PAIR, "seconds": 12},
+        {"type": "penalty", "reason": "illegal"},
+        {"type": "place", "tiles": BLUE},
+        {"type": "penalty", "reason": "timeout"},
+        {"type": "leave", "player": 1},
+    ]
+    for body in bodies:
+        response = game.client.post(f"{game.url}/moves", json=body,
+                                    headers=game.headers)
+        assert response.status_code == 201, response.get_json()
+        answer = response.get_json()
+        fresh = fresh_state(database, game.id)
+        assert response.data == flask_writes({
+            "score": answer["score"], "end_bonus": answer["end_bonus"],
+            "text": fresh["last_move"]["text"], "game": fresh}), body
+        assert game.client.get(game.url).data == flask_writes(fresh)
+    assert answer["game"]["status"] == "finished"
+    assert [p["name"] for p in answer["game"]["players"]] == ["Zoë", "Ōkubo", "李雷"]
+    assert b"\\u00eb" in response.data and "Zoë".encode() not in response.data
+
+
+@pytest.mark.parametrize("path", corpus_files()[:2], ids=lambda p: p.stem)
+def test_a_corpus_game_answers_its_fresh_state_byte_for_byte(
+    database: Path, table: Table, path: Path
+) -> None:
+    record = json.loads(path.read_text(encoding="utf-8"))
+    game = table.new(record["players"], first_player=record["moves"][0]["player"])
+    reference = make_app(database)
+    for move in record["moves"]:
+        body = {k: v for k, v in move.items() if k not in ("player", "score")}
+        response = game.client.post(f"{game.url}/moves", json=body,
+                                    headers=game.headers)
+        with reference.test_request_context():
+            cache.forget(game.id)  # replayed afresh from the file
+            with loaded(game.id) as row:
+                fresh = api.state_json(row)
+        assert response.data == flask_writes({
+            "score": fresh["moves"][-1]["score"],
+            "end_bonus": fresh["last_move"]["end_bonus"],
+            "text": fresh["last_move"]["text"], "game": fresh})
+    assert fresh["final"] is not None
+
+
+def test_a_rename_shows_in_the_next_answer(
+    app: Flask, database: Path, table: Table
+) -> None:
+    game = table.new(["Ann", "Bob"])
+    game.move({"type": "place", "tiles": RED_PAIR})  # the cached game keeps its parts
+    with app.test_request_context():
+        games.rename_players(game.id, ["Ann", "Bobby"])
+
+    answer = game.move({"type": "place", "tiles": BLUE})
+
+    assert [p["name"] for p in answer["game"]["players"]] == ["Ann", "Bobby"]
+    assert "Bobby" in answer["game"]["last_move"]["spoken"]
+    assert answer["game"] == fresh_state(database, game.id)

@@ -153,6 +153,8 @@ def test_the_summary_tables_follow_every_write(app: Flask, table: Table) -> None
     assert row["finished_at"] is not None
     assert row["move_count"] == len(record["moves"])
     assert json.loads(row["scores"]) == final["scores"]
+    # As json.dumps writes it, the text every release stored (triggers compare it).
+    assert row["scores"] == json.dumps(final["scores"])
     assert [s["score"] for s in seats] == final["scores"]
     best = max(final["scores"])
     assert [s["is_winner"] for s in seats] == [int(x == best) for x in final["scores"]]

@@ -45,18 +45,20 @@ ALLOWED = {
     "prefork": set(),
     # Reading a stored timestamp: the standard library only.
     "timestamps": set(),
+    # Compact JSON text, the moves table's and the API's: the standard library only.
+    "compact_json": set(),
     # How many connections a process holds, and waitress's server with each
     # route's body limit and batched accepts: waitress and the standard library.
     "connections": set(),
     "guarded_waitress": set(),
     "text": {"text", "engine", "i18n", "timestamps"},
-    "store": {"store", "engine"},
+    "store": {"store", "engine", "compact_json"},
     "formats": {"formats", "text", "engine", "i18n", "timestamps"},
     # Reading a photo knows the tile set, nothing of the app.
     "photo": {"photo", "engine"},
     # The photo route hands a photo to the reader (in a worker process).
     "web": {"web", "formats", "text", "store", "engine", "i18n", "net", "photo",
-            "processes", "timestamps"},
+            "processes", "timestamps", "compact_json"},
     "app": {"config", "store", "web"},
     # Serving knows the largest body the app takes (a backup's) and each
     # route's (web.bodies), its connections, its children's lifetime and its

@@ -133,12 +133,13 @@ def _connections() -> _ThreadConnections:
 
 def get_db() -> sqlite_utils.Database:
     """Return this request's connection (this thread's, reused across requests)."""
-    # g and the app reached once each: a reach through Flask's proxies costs
+    # The app context taken from Flask's proxy once: a reach through it costs
     # as much as a line of work here (benchmarks/bench_api.py).
-    held = app_ctx.g
+    context = app_ctx._get_current_object()  # type: ignore[attr-defined]
+    held = context.g
     db: sqlite_utils.Database | None = held.get("db")
     if db is None:
-        app = app_ctx.app
+        app = context.app
         pool: _ThreadConnections = app.extensions["scorekeeper_connections"]
         db = held.db = pool.get(app.config["DATABASE"])
     return db

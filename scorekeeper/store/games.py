@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlite_utils
 
-from .. import engine
+from .. import compact_json, engine
 from . import analysis, fingerprints
 from .cache import (
     MAX_GAME_ID,
@@ -84,17 +84,13 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
-_compact = json.JSONEncoder(separators=(",", ":")).encode
-"""Compact JSON, as the moves table stores tiles (one encoder, not one a call)."""
-
-
 def move_to_row_values(move: engine.Move) -> dict[str, Any]:
     """Return the moves-table columns describing an engine move."""
     tiles = move.to_dict().get("tiles", [])
     return {
         "player": move.player,
         "type": move.type,
-        "tiles": _compact(tiles),
+        "tiles": compact_json.dumps(tiles),
         "count": move.count or 0,
         "score": move.score,
         "end_bonus": move.end_bonus,
@@ -177,13 +173,27 @@ def _seat_totals(
     )
 
 
-_SEAT_FIGURES = (
-    "UPDATE game_players SET score = ?, qwirkles = ?, turns = ?, excluded = ?,"
-    " penalties = ?, timed_moves = ?, think_seconds = ?{best}{winner}"
-    " WHERE game_id = ? AND seat = ?"
-)
+_BEST_MOVE = ", best_move_score = ?, best_move_seq = ?"
+_WINNER = ", is_winner = ?"
+
+_SEAT_FIGURES = {
+    (best, winner): (
+        "UPDATE game_players SET score = ?, qwirkles = ?, turns = ?, excluded = ?,"
+        f" penalties = ?, timed_moves = ?, think_seconds = ?{best}{winner}"
+        " WHERE game_id = ? AND seat = ?"
+    )
+    for best in ("", _BEST_MOVE) for winner in ("", _WINNER)
+}
 """A seat's figures, with its best move and winner flag where they may have
-changed (a column named is an index written, one more page of the write)."""
+changed (a column named is an index written, one more page of the write), by
+the clauses those add."""
+
+
+def scores_column(scores: Sequence[int]) -> str:
+    """Return the games.scores text of these totals, as json.dumps writes a
+    list of whole numbers (the rating triggers compare it as text); joined
+    here, without json's encoder, since every move writes it."""
+    return f"[{', '.join(map(str, scores))}]"
 
 
 def _refresh_summary(
@@ -204,7 +214,7 @@ def _refresh_summary(
     did not beat are stored already.
     """
     final = game.final
-    scores = json.dumps(list(game.scores))
+    scores = scores_column(game.scores)
     if appended and final is None:
         # Still running: its status, end and revision stay as stored (and the
         # trigger and the index on finished_at are not woken).
@@ -255,14 +265,14 @@ def _refresh_summary(
         ]
         best = winner = ""
         if stored is None or stored.best_seq[seat] != last.best_seq[seat]:
-            best = ", best_move_score = ?, best_move_seq = ?"
+            best = _BEST_MOVE
             values += [last.best_score[seat], last.best_seq[seat]]
         if stored is None:
-            winner = ", is_winner = ?"
+            winner = _WINNER
             values.append(None if winners is None else int(seat in winners))
         rows.setdefault((best, winner), []).append([*values, game_id, seat])
-    for (best, winner), changed in rows.items():
-        db.conn.executemany(_SEAT_FIGURES.format(best=best, winner=winner), changed)
+    for clauses, changed in rows.items():
+        db.conn.executemany(_SEAT_FIGURES[clauses], changed)
 
 
 def _insert_moves(
@@ -312,7 +322,7 @@ def insert_game(
         [
             created, updated, json.dumps(list(names), ensure_ascii=False),
             json.dumps(game.variant.to_dict()), game.first_player, token,
-            json.dumps([0] * len(names)), options_column(game.options), fingerprint,
+            scores_column([0] * len(names)), options_column(game.options), fingerprint,
             new_pin(),
         ],
     )

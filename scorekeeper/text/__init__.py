@@ -94,6 +94,7 @@ from .moves import (
     points_word,
     replay_strings,
     replay_title,
+    result_and_breakdown,
 )
 from .numbers import (
     decimal,
@@ -242,6 +243,7 @@ __all__ = [
     "record_error",
     "replay_strings",
     "replay_title",
+    "result_and_breakdown",
     "round_label",
     "scoring_names",
     "scoring_note",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import engine
 from ..engine.messages import N_, N_plural, Template
 from ..i18n import gettext, ngettext
-from .scores import breakdown
+from .scores import breakdown, breakdown_and_said
 from .tiles import color_letters, tile_name
 from .units import by_unit
 
@@ -59,6 +59,16 @@ def move_result(move: engine.Move) -> str:
     if move.type == "leave":
         return gettext("left the game")
     return gettext("passed")
+
+
+def result_and_breakdown(move: engine.Move) -> tuple[str, dict[str, object] | None]:
+    """Return move_result(move) and, for a placing move, its breakdown as the
+    API writes it (text.breakdown_json; None for any other move), each of its
+    lines labelled once for both."""
+    if move.breakdown is None:
+        return move_result(move), None
+    breakdown_data, said = breakdown_and_said(move.breakdown, move.end_bonus)
+    return said, breakdown_data
 
 
 def penalty_cost(move: engine.Move) -> str:

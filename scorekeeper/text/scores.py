@@ -43,9 +43,11 @@ def line_label(line: engine.LineScore) -> str:
 def breakdown(score: engine.MoveScore, end_bonus: int = 0) -> str:
     """Return a placing move's score as the table says it: "red line 4 + square
     line 3 = 7" (the end bonus, when earned, as one more part)."""
-    parts = [line_label(line) for line in score.lines]
-    if end_bonus:
-        parts.append(gettext("end bonus %(n)d", n=end_bonus))
+    return _said([line_label(line) for line in score.lines], score, end_bonus)
+
+
+def _said(labels: list[str], score: engine.MoveScore, end_bonus: int) -> str:
+    parts = [*labels, gettext("end bonus %(n)d", n=end_bonus)] if end_bonus else labels
     return _summed(parts, score.points + end_bonus)
 
 
@@ -57,7 +59,10 @@ def breakdown_json(score: engine.MoveScore) -> dict[str, object]:
     """Return a breakdown as the API writes it: the engine's data plus each
     line's `label` and the whole `summary` (end bonus excluded)."""
     # Each label is said once, for its line and for the summary both.
-    labels = [line_label(line) for line in score.lines]
+    return _labelled(score, [line_label(line) for line in score.lines])
+
+
+def _labelled(score: engine.MoveScore, labels: list[str]) -> dict[str, object]:
     return {
         "points": score.points,
         "qwirkles": score.qwirkles,
@@ -67,6 +72,15 @@ def breakdown_json(score: engine.MoveScore) -> dict[str, object]:
         ],
         "summary": _summed(labels, score.points),
     }
+
+
+def breakdown_and_said(
+    score: engine.MoveScore, end_bonus: int = 0
+) -> tuple[dict[str, object], str]:
+    """Return breakdown_json(score) and breakdown(score, end_bonus), each line
+    labelled once for both (a move's answer gives both)."""
+    labels = [line_label(line) for line in score.lines]
+    return _labelled(score, labels), _said(labels, score, end_bonus)
 
 
 def preview(result: engine.Preview) -> str:

@@ -65,7 +65,9 @@ def _code_of(asking: Request, offered: tuple[str, ...]) -> str:
             chosen = asking.cookies.get(LANG_COOKIE, "")
         if chosen in offered:
             return chosen
-    best = best_match(asking.headers.get("Accept-Language", ""), offered)
+    # The WSGI environ's key, not headers.get: a request without the header
+    # (any script's) raised and caught a KeyError there on every call.
+    best = best_match(asking.environ.get("HTTP_ACCEPT_LANGUAGE", ""), offered)
     return best or i18n.DEFAULT
 
 
@@ -141,13 +143,14 @@ def current_language() -> i18n.Language | None:
     """
     if not has_request_context():
         return None
-    # The request, the app and g each reached once: every reach through
-    # Flask's proxies costs as much as a line of work here, and resolving the
-    # language took 40 us of a move's answer (benchmarks/bench_api.py).
-    held = app_ctx.g
+    # The contexts taken from Flask's proxies once, then read as plain objects:
+    # each reach through a proxy cost as much as a line of work here, and
+    # resolving the language took 40 us of a move's answer (benchmarks/bench_api.py).
+    held = app_ctx._get_current_object().g  # type: ignore[attr-defined]
     found: i18n.Language | None = held.get("_language")
     if found is None:
-        asking, config = request_ctx.request, request_ctx.app.config
+        context = request_ctx._get_current_object()  # type: ignore[attr-defined]
+        asking, config = context.request, context.app.config
         found = _language(_code_of(asking, config.get("LANGUAGES", i18n.LANGUAGES)),
                           _zone_name(asking), config["BABEL_TRANSLATION_DIRECTORIES"])
         held._language = found
