@@ -32,34 +32,30 @@ def move_json(move: engine.Move) -> dict[str, Any]:
     return data
 
 
-def _after_move(row: GameRow) -> dict[str, Any] | None:
-    """Return what "last_move" adds to the last move's own fields (None before
-    the first move)."""
+def _state_parts(
+    row: GameRow,
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+    """Return the state's fields before "board", "final" alone, those after
+    the game's fixed fields (_fixed_fields) up to "unseen", and what
+    "last_move" adds to the last move's own fields (None before the first
+    move), in CONTRACT order."""
     game = row.game
-    if not game.moves:
-        return None
-    said, breakdown = text.result_and_breakdown(game.moves[-1])
-    return {
-        "end_bonus": game.moves[-1].end_bonus,
-        "breakdown": breakdown,
-        "text": said,
-        "spoken": text.spoken_last(game, row.names),
-    }
-
-
-def _left(game: engine.Game) -> frozenset[int]:
-    """Return the seats whose players left: a leaver is excluded too (RULES
-    §7.5), so with nobody excluded the moves need not be walked to say so."""
     excluded = game.excluded
-    return game.left if excluded else excluded
-
-
-def _head(row: GameRow) -> dict[str, Any]:
-    """Return the state's fields before "board", in CONTRACT order
-    (_head_text writes the same)."""
-    game = row.game
-    excluded, left = game.excluded, _left(game)
-    return {
+    # A leaver is excluded too (RULES §7.5): with nobody excluded, nobody left,
+    # and the moves need not be walked to say so.
+    left = game.left if excluded else excluded
+    last = game.moves[-1] if game.moves else None
+    after_move = None
+    if last is not None:
+        said, breakdown = text.result_and_breakdown(last)
+        after_move = {
+            "end_bonus": last.end_bonus,
+            "breakdown": breakdown,
+            "text": said,
+            "spoken": text.spoken_last(game, row.names),
+        }
+    final = game.final
+    head = {
         "id": row.id,
         "status": game.status,
         "players": [
@@ -73,18 +69,14 @@ def _head(row: GameRow) -> dict[str, Any]:
         "turn": game.turn,
         "bag": game.bag,
     }
-
-
-def _tail(row: GameRow) -> dict[str, Any]:
-    """Return the state's fields between the fixed ones (_fixed_fields) and
-    "unseen" (_tail_text writes the same)."""
-    game = row.game
-    return {
+    ended = {"final": final.to_dict() if final is not None else None}
+    middle = {
         "updated_at": row.updated_at,
         "can_pass": game.can_pass(),
         "max_trade": game.max_trade(),
         "last_points": text.last_points(game),
     }
+    return head, ended, middle, after_move
 
 
 def _fixed_fields(row: GameRow) -> dict[str, Any]:
@@ -107,20 +99,20 @@ def state_json(row: GameRow) -> dict[str, Any]:
     where a set counts per colour, as Qwirkle Cubes does).
     """
     game = row.game
-    after_move = _after_move(row)
+    head, ended, middle, after_move = _state_parts(row)
     unseen = game.unseen()
     last_move = (None if after_move is None
                  else {**move_json(game.moves[-1]), **after_move})
     return {
-        **_head(row),
+        **head,
         "board": [
             {"row": r, "col": c, "color": color, "shape": shape}
             for r, c, color, shape in game.board.tiles()
         ],
         "moves": [move_json(m) for m in game.moves],
-        "final": game.final.to_dict() if game.final is not None else None,
+        **ended,
         **_fixed_fields(row),
-        **_tail(row),
+        **middle,
         "unseen": [
             {"color": color, "shape": shape, "count": unseen.get((color, shape), 0)}
             for color, shape in game.variant.supply_keys
@@ -225,39 +217,6 @@ def move_answer_text(row: GameRow) -> str:
             f'"text":{dumps(after_move["text"])},"game":{state}}}')
 
 
-_JSON_BOOLS = ("false", "true")
-"""JSON's false and true, by a bool's index."""
-
-
-def _head_text(row: GameRow) -> str:
-    """Return _head(row) encoded, without its closing brace: written here
-    field by field, as the encoder would, since building the dicts to encode
-    them cost more than the encoding (tests/test_api_state_cache.py holds
-    the two to the same bytes)."""
-    game = row.game
-    excluded, left = game.excluded, _left(game)
-    players = ",".join([
-        f'{{"name":{dumps(name)},"score":{score},"hand":{hand},"qwirkles":{q},'
-        f'"excluded":{_JSON_BOOLS[seat in excluded]},'
-        f'"left":{_JSON_BOOLS[seat in left]}}}'
-        for seat, (name, score, hand, q) in enumerate(zip(
-            row.names, game.scores, game.hands, game.qwirkles, strict=True
-        ))
-    ])
-    return (f'{{"id":{row.id},"status":{dumps(game.status)},"players":[{players}],'
-            f'"current_player":{game.current_player},"turn":{game.turn},'
-            f'"bag":{game.bag}')
-
-
-def _tail_text(row: GameRow) -> str:
-    """Return _tail(row) encoded, without its braces, as _head_text does."""
-    game = row.game
-    return (f'"updated_at":{dumps(row.updated_at)},'
-            f'"can_pass":{_JSON_BOOLS[game.can_pass()]},'
-            f'"max_trade":{game.max_trade()},'
-            f'"last_points":{dumps(text.last_points(game))}')
-
-
 def _fixed_text(row: GameRow) -> str:
     """Return _fixed_fields(row) encoded, without its braces; made once per
     cached game and kept with it, made again should any of them differ."""
@@ -273,7 +232,7 @@ def _state_encoded(row: GameRow, moves: bool) -> tuple[str, dict[str, Any] | Non
     """Return state_text's answer and what "last_move" added to the last move."""
     game = row.game
     parts = per_move(row, "api.state_text", _move_parts)
-    after_move = _after_move(row)
+    head, ended, middle, after_move = _state_parts(row)
     # The last move as "moves" encoded it, with what "last_move" adds.
     last_move = ("null" if after_move is None
                  else f"{parts[-1][0][:-1]},{dumps(after_move)[1:]}")
@@ -284,11 +243,10 @@ def _state_encoded(row: GameRow, moves: bool) -> tuple[str, dict[str, Any] | Non
     moves_text = f'"moves":[{",".join([part[0] for part in parts])}],' if moves else ""
     from_moves = (parts[-1][2] if parts else 0) == len(game.board)
     unseen_text = ",".join(_unseen_entries(row, from_moves))
-    final = "null" if game.final is None else dumps(game.final.to_dict())
     return (
-        f'{_head_text(row)},"board":[{board}],{moves_text}'
-        f'"final":{final},{_fixed_text(row)},'
-        f'{_tail_text(row)},"unseen":[{unseen_text}],'
+        f'{dumps(head)[:-1]},"board":[{board}],{moves_text}'
+        f'{dumps(ended)[1:-1]},{_fixed_text(row)},'
+        f'{dumps(middle)[1:-1]},"unseen":[{unseen_text}],'
         f'"last_move":{last_move}}}'
     ), after_move
 
