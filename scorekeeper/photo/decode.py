@@ -1,4 +1,4 @@
-"""Safe decoding of an uploaded photo: size checks before any pixel is decoded."""
+"""Decode an uploaded photo, its size checked before any pixel is (`header`)."""
 
 from __future__ import annotations
 

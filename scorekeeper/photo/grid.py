@@ -1,17 +1,10 @@
 """Find the tiles' lattice: the grid of tile centres and its homography.
 
-A Qwirkle tile is a black square with one coloured symbol in its middle, so the
-symbols' centres are the tile centres. They are found as light blobs enclosed by
-dark (the tile body); a lattice is grown over them from neighbour to neighbour
-(which follows a slanted photo's changing scale), and a homography from lattice
-coordinates to the photo is fitted to every centre the lattice explains.
-
-Takes the working image (BGR, `decode`); gives a `Grid`: the homography from
-lattice (col, row) to pixels, the step between tiles, each found symbol's
-cell and centre. Raises `PhotoUnreadable` when no tile, a tile too small, or
-only blur is found. Its thresholds, named at its top: `MIN_PITCH`,
-`TABLE_CONTRAST`, `ON_LATTICE`, `BLUR_DARK`, `BLUR_SHARP`, `SPOT`, `GAP_FIT`
-and `TWO_STEPS`.
+A symbol's centre is its tile's. A lattice is grown over the symbols
+(`blobs`) from neighbour to neighbour, following a slanted photo's changing
+scale, and a homography from lattice (col, row) to pixels fitted to every
+symbol it explains. Raises `PhotoUnreadable` when it finds no tile, tiles
+too small, or only blur.
 """
 
 from __future__ import annotations
@@ -38,62 +31,47 @@ from .levels import brightest_channel, filled
 __all__ = ["DETECT_SIDE", "Grid", "find_blobs", "find_grid", "halved", "refit"]
 
 DETECT_SIDE = 1600
-"""Pixels: the long side of the image the symbols are looked for in (larger
-photos are shrunk to it). Set on the renders (`tests/photo/synth.py`) when
-the reader was written."""
+"""Pixels: the long side the symbols are looked for at (`tests/photo/synth.py`)."""
 
 MIN_PITCH = 14.0
-"""Pixels of the working image: the smallest tile step that can still be
-read; smaller is refused as `too_small`. Set on the renders when the reader
-was written (their smallest tiles are 30 px)."""
+"""Working pixels: a smaller tile step is refused `too_small` (the renders'
+smallest tiles are 30 px)."""
 
 HOMOGRAPHY_POINTS = 4
-"""Symbols a homography needs (`cv2.findHomography`); fewer fit an affine
-map or a line."""
+"""Symbols a homography needs; fewer fit an affine map or a line."""
 
 AFFINE_POINTS = 3
 """Symbols an affine map goes through exactly (an L of three)."""
 
 TABLE_CONTRAST = 16
-"""8-bit levels: a table at least this much lighter than the tile body
-round a lone symbol shows the body's square (`_local_body`). Set on the
-realistic sets' dark tables, where the body joins the table's grain."""
+"""8-bit levels a table must be lighter than a lone tile's body to show its
+square (`_local_body`). Set on the realistic sets' dark tables."""
 
 ON_LATTICE = 0.28
-"""Share of a step: a symbol up to this far from its lattice point is taken
-into the fit (`_refine`). Set on the renders when the reader was written."""
+"""Steps: a symbol this near its lattice point joins the fit (the renders)."""
 
 BLUR_DARK = (0.02, 0.9)
-"""Share of the photo's pixels that are dark: between these, a photo with no
-symbol found may hold tiles blurred past reading (`BLUR_SHARP`); outside,
-it shows none."""
+"""Share of dark pixels between which a photo without symbols may hold
+blurred tiles (`BLUR_SHARP`)."""
 
 BLUR_SHARP = 4.0
-"""Variance of the grey image's Laplacian: below this, a photo with no
-symbol found is too blurred (`blurred`), not without tiles. Set on the
-renders' blurred photos (tests/photo/test_photo_unreadable.py)."""
+"""Laplacian variance under which such a photo is `blurred`
+(tests/photo/test_photo_unreadable.py)."""
 
 SPOT = 1.5
-"""Times a symbol's usual extent: a lamp's spot up to this size lies on its
-symbol and may help fit the lattice (see `find_grid`); a larger one spreads
-past its tile. Set on the realistic sets' glare."""
+"""Symbol extents: a lamp's spot up to this size lies on its symbol and
+helps fit the lattice; a larger one spreads past its tile (realistic glare)."""
 
 LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])
-"""Distances between cells of a square lattice, in steps, up to three."""
+"""Steps between cells of a square lattice, up to three."""
 
 GAP_FIT = 0.08
-"""Share of a lattice distance: how far a nearest-neighbour distance may lie
-from one of `LATTICE_GAPS` and count as it. Set on the realistic sets' small
-boards with a tile unread."""
+"""Share of a lattice distance a neighbour's distance may be off it
+(realistic small boards with a tile unread)."""
 
 TWO_STEPS = 5.6
-"""A symbol's nearest neighbour up to this many of its extents away may be a
-step or two away: a symbol's box is no less than 0.36 of the step (rotated,
-in the benchmark's photos), so two steps are at most 5.6 extents. A first
-move whose middle symbols are too dark to find shows symbols two tiles
-apart; the grid found so is halved where tiles lie between
-(`reader._step_of_two`). (At 3.2 extents, small crisscrosses two tiles
-apart were no lattice at all: such first moves were refused.)"""
+"""Symbol extents to a neighbour that may be two steps away: a symbol's box
+is at least 0.36 of a step in the benchmark's photos (`reader._step_of_two`)."""
 
 
 @dataclass
@@ -103,19 +81,17 @@ class Grid:
     homography: np.ndarray
     """Lattice (col, row) to working-image pixels (x, y)."""
     pitch: float
-    """Distance between neighbouring tile centres, working-image pixels."""
+    """The step between tile centres, working pixels."""
     centres: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
-    """Observed symbol centre of each lattice cell (row, col) that has one."""
+    """The symbol centre found in each cell (row, col) that has one."""
     faint: frozenset[tuple[int, int]] = frozenset()
-    """Cells (row, col) whose symbol was found only as faint paint: so little
-    above its tile that its shape may be lost (a crisscross's thin arms)."""
+    """Cells whose symbol was found only as faint paint (`blobs.more_dark_paint`)."""
     symbol: float = 0.0
-    """The symbols' usual extent, working-image pixels (0 when not known)."""
+    """The symbols' usual extent, working pixels (0: not known)."""
 
 
 def halved(grid: Grid) -> Grid:
-    """The grid with half its step: its symbols two cells apart, where the
-    step taken from them was two tiles."""
+    """The grid at half its step (the step found was two tiles)."""
     def twice(key: tuple[int, int]) -> tuple[int, int]:
         return 2 * key[0], 2 * key[1]
 
@@ -125,15 +101,10 @@ def halved(grid: Grid) -> Grid:
 
 
 def _lattice_step(nn: np.ndarray) -> float:
-    """The lattice's step from the symbols' nearest-neighbour distances.
-
-    Their median is the step on any board whose symbols were all found. On a
-    small board with a tile missing (under a lamp, or a symbol too dark to
-    find), most symbols' nearest neighbour may lie a diagonal or two steps
-    away, and the median then lies between lattice distances. Where it
-    explains under half the distances as lattice distances, the step is
-    the candidate that explains the most distances as lattice distances;
-    of those, the largest, since half the step explains them all as well."""
+    """The lattice's step from the symbols' nearest-neighbour distances: their
+    median, unless it explains under half of them as lattice distances (a
+    small board with a tile unread); then the largest distance that explains
+    the most."""
     median = float(np.median(nn))
 
     def explained(step: float) -> int:
@@ -153,9 +124,7 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
     np.fill_diagonal(d, np.inf)
     nearest = d.argmin(axis=1)
     nn = d[np.arange(len(pts)), nearest]
-    # Two symbols a tile apart lie further apart than either is wide: a
-    # speck of grain inside a symbol's tile set a step of half a tile (and
-    # a first move's lone tile was refused).
+    # Neighbours lie further apart than either is wide (not grain in a tile).
     wider = np.maximum(ext, ext[nearest])
     ok = (nn > 1.05 * wider) & (nn < TWO_STEPS * ext)
     if not ok.any():
@@ -295,8 +264,8 @@ def _single_tile(blobs: Blobs, k: int, img: np.ndarray | None = None
 def _square_body(win: np.ndarray, ext: float, cut: int = 0
                  ) -> tuple[float, float] | None:
     """The side and angle (degrees) of the square tile body in a dark mask
-    around a symbol of extent `ext`, or None when it shows none; `cut` opens
-    the mask by that many pixels first (thin bridges of dark grain)."""
+    round a symbol of extent `ext`, or None; `cut` opens the mask first (thin
+    bridges of dark grain)."""
     # The symbol counts as the tile too: fill it, then take the dark around it.
     closed = cv2.morphologyEx(win, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     if cut:
@@ -315,10 +284,8 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
     left, top, width, height = cv2.boundingRect(c)
     if left == 0 or top == 0 or left + width == win.shape[1] \
             or top + height == win.shape[0]:
-        # Dark out to the window's edge: the window itself (a dark table
-        # joins the body), whose square would give the tile its side and
-        # angle, or the body joined to dark beside it (dark wood by a tile
-        # the lamp blew out), whose box is far larger than a tile.
+        # Dark out to the window's edge: a dark table or dark wood joins the
+        # body, and the box is the window's or larger than a tile.
         return None
     (_, _), (bw, bh), a = cv2.minAreaRect(c)
     side = (bw + bh) / 2
@@ -332,9 +299,8 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
 
 def _local_body(img: np.ndarray, centre: tuple[float, float], ext: float
                 ) -> tuple[float, float] | None:
-    """The side and angle of the tile body round a symbol, told from the
-    table by a level between the body (just outside the symbol) and the
-    table (beyond the largest tile the symbol may sit on)."""
+    """`_square_body` at a level between the body just outside the symbol and
+    the table beyond the largest tile it may sit on (a dark table)."""
     h, w = img.shape[:2]
     cx, cy = centre
     r = int(ext * 2.4) + 2
@@ -376,11 +342,8 @@ def find_grid(img: np.ndarray) -> Grid:
         spots = np.concatenate([spots, np.zeros(len(blobs.centres) - len(spots), bool)])
     glare = anchors = np.zeros((0, 2))
     if (~spots).sum() >= FEW:
-        # The lattice from paint alone; a lamp's spot joins it afterwards
-        # where it lies on a cell, so that the tile under it is read. A spot
-        # of a symbol's size lies on its symbol and may help fit the lattice;
-        # a larger one spreads over the tile body and beyond, its centre
-        # the lamp's, not the tile's.
+        # The lattice from paint alone; a lamp's spot joins it where it lies
+        # on a cell, and helps fit it only if a symbol's size (`SPOT`).
         glare, size = blobs.centres[spots], blobs.extents[spots]
         blobs = without(blobs, spots)
         anchors = glare[size <= SPOT * np.median(blobs.extents)]
@@ -429,9 +392,8 @@ def find_grid(img: np.ndarray) -> Grid:
 
 
 def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Grid:
-    """Fit the grid again to symbol centres (row, col) -> working-image pixels,
-    such as those the cells were read at: far from the first symbols found, a
-    slanted grid's first fit drifts."""
+    """The grid fitted again to symbol centres (row, col) -> working pixels,
+    such as the cells read (a slanted grid's first fit drifts)."""
     keys = sorted(centres)
     src = np.array([(c, r) for r, c in keys], np.float64)
     dst = np.array([centres[k] for k in keys], np.float64)

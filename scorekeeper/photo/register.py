@@ -38,15 +38,14 @@ class Placement:
     """How well the photo's tiles agree with the stored ones there."""
 
     def to_board(self, cell: Cell) -> Cell:
-        """Return the board cell of a photo cell."""
         r, c = turn(cell, self.quarter)
         return r + self.shift[0], c + self.shift[1]
 
 
 def register(photo: Mapping[Cell, Label], empty: set[Cell],
              stored: Mapping[Cell, Label]) -> Placement | None:
-    """Return the placement that best lays the photo's tiles on the stored ones,
-    or None when no read tile lands on a stored one."""
+    """The placement that best lays the photo's tiles on the stored ones, or
+    None when there are none."""
     if not photo or not stored:
         return None
     pcells = np.array(list(photo), np.int64)
