@@ -1,13 +1,8 @@
-"""The move the photo shows: its tiles, lined up with the stored board,
-sorted into stored tiles matched, stored tiles read otherwise, and new
-tiles, with the warnings (glare, a tile not read) a reader of the photo
-needs.
-
-Takes the tiles read, the cells and the `register.Placement` on the stored
-board (none for a first move); gives the `PhotoReading`, or raises
+"""The move the photo shows: the tiles read, placed on the stored board
+(`register`), sorted into stored tiles matched, stored tiles read otherwise
+and new tiles, with the warnings (glare, a tile unread). Raises
 `PhotoUnreadable` when too few stored tiles match, too many tiles are new,
-or the new ones do not form one line joined to the board. Its thresholds,
-named at its top: `SURE_CONFLICT`.
+or the new ones are not one line joined to the board.
 """
 
 from __future__ import annotations
@@ -25,10 +20,8 @@ from .rules import SIDES, bridged, doubtful_off_line, line_ends, one_attribute
 from .tiles import Cell, ReadTile, under_glare
 
 SURE_CONFLICT = 0.15
-"""Confidence (0 to 1): a stored tile read otherwise with less confidence
-than this says nothing against where the board lies (a blurred symbol is not
-a drifted board). Set on the realistic sets' glare, a lamp over a stored
-tile."""
+"""Confidence under which a stored tile read otherwise says nothing against
+the placement (realistic glare, a lamp over a stored tile)."""
 
 
 def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
@@ -65,8 +58,7 @@ def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
 
 def _guessed(reads: dict[Cell, ReadTile], placement: Placement,
              board: dict[Cell, tuple[str, str]], clf: Classifier) -> list[PhotoTile]:
-    """The new tiles, each marked uncertain: the board they were placed by,
-    or the way they join it, is too little to be sure of."""
+    """The new tiles, each marked uncertain (placed or joined on too little)."""
     new = []
     for key, rd in reads.items():
         at = placement.to_board(key)
@@ -116,20 +108,16 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
                 guessed += 1
     seen_cells = {placement.to_board(key) for key in cells}
     in_view = sum(1 for cell in board if cell in seen_cells)
-    # Stored tiles the photo shows but cannot read (glare on or beside their
-    # cell, or a tile body whose symbol was not read) say nothing against
-    # the placement: a lamp over a small board can leave two stored tiles to
-    # line it up by. Lined up on so few, the new tiles are marked uncertain.
+    # Stored tiles the photo shows but cannot read say nothing against the
+    # placement; lined up on so few, the new tiles are uncertain.
     hidden = {key for key, cell in cells.items()
               if key not in reads and placement.to_board(key) in board
               and (under_glare(key, cells) or cell.hint
                    or cell.body >= TILE_BODY)}
     unreadable = len(hidden) + guessed
     least = max(min(2, len(board)), min(3, len(board) - unreadable))
-    # More than half of the readable stored tiles in view: where only half
-    # lie where the placement puts them, the other half say it is off as
-    # surely (a grid half a tile off over part of the board, its tiles
-    # unread, and a tile of the move among them missing without a word).
+    # More than half of the readable stored tiles in view, or the other half
+    # say as surely that it is off.
     if matched < least or matched <= 0.5 * (in_view - unreadable):
         raise PhotoUnreadable("no_match", matched=matched, stored=len(board))
     if matched < min(3, len(board)):
@@ -152,8 +140,6 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
             new = sorted(_guessed(reads, placement, board, clf))
     # Only confident contradictions: a blurred symbol is not a drifted board.
     sure = tuple(sorted(c for c in conflicts if c.confidence >= SURE_CONFLICT))
-    # The board the photo shows: the tiles read and the stored ones it
-    # hides; glare or a tile body beside a hidden one is beside the board.
     shown = set(reads) | hidden
     glare = tuple(sorted(placement.to_board(key) for key in _glare_cells(shown, cells)))
     unread = tuple(sorted(
@@ -165,7 +151,7 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
 
 
 def _look(row: int, col: int, rd: ReadTile) -> Look:
-    """What a read tile (its symbol read) looked like, on a board cell."""
+    """What a read tile looked like, on a board cell."""
     assert rd.cell.mask is not None
     return Look(row, col, round(rd.hue, 2), round(four_fold(rd.cell.mask), 4),
                 round(rd.saturation, 3), round(rd.value, 3))
@@ -173,16 +159,14 @@ def _look(row: int, col: int, rd: ReadTile) -> Look:
 
 def _unseen(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
             placement: Placement) -> set[Cell]:
-    """Board cells the photo shows but cannot read: blown out by a lamp, or a
-    tile body whose symbol was not read. A tile of the move may lie there."""
+    """Board cells shown but unreadable (glare, a body without a symbol read)."""
     return {placement.to_board(key) for key, cell in cells.items()
             if key not in reads and (cell.glare >= GLARE or cell.body >= TILE_BODY)}
 
 
 def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
                  ) -> list[Cell]:
-    """Cells (photo grid) next to the read tiles, or on them, where glare blew
-    the photo out: a tile may hide there."""
+    """Cells on or next to the read tiles that glare blew out."""
     near = {(r + dr, c + dc) for r, c in reads for dr in (-1, 0, 1)
             for dc in (-1, 0, 1)}
     return sorted(key for key in near
@@ -191,10 +175,7 @@ def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
 
 def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell],
                   new: Collection[Cell] = ()) -> list[Cell]:
-    """Cells next to the read tiles (photo grid) that show a tile body but no
-    readable symbol, or a painted symbol on a rim too light to vouch for a
-    tile (`cells.HALF_BODY`); next to a tile of the move (`new`), on a rim
-    lighter still (`cells.FAINT_BODY`)."""
+    """Cells next to the read tiles that may hide a tile (`cells.may_hide_tile`)."""
     near = {(r + dr, c + dc) for r, c in reads for dr, dc in SIDES}
     beside_new = {(r + dr, c + dc) for r, c in new for dr, dc in SIDES}
     return sorted(key for key in near - set(reads)
@@ -206,11 +187,8 @@ def joined_by_paint(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
                      placement: Placement, board: dict[Cell, tuple[str, str]]
                      ) -> dict[Cell, ReadTile]:
     """Tiles read from paint on a rim too light to vouch for a tile
-    (`cells.Cell.probe`), where they join the new tiles, which touch nothing,
-    to the board along their line (RULES §3.4), marked uncertain; else none.
-    A dark green diamond's rim in cool light was 0.73 dark, under the 0.75
-    that vouches for a tile: the move's other tile, beyond it, touched
-    nothing and the photo was refused."""
+    (`cells.Cell.probe`) where they join new tiles that touch nothing to the
+    board along their line (RULES §3.4), marked uncertain; else none."""
     new = [key for key in reads if placement.to_board(key) not in board]
 
     def touches(key: Cell) -> bool:

@@ -1,14 +1,6 @@
-"""Find each symbol: in a cell of the rectified grid, the symbol's
-mask and its colour as seen.
-
-Takes the rectified grid (BGR, `cells.rectify`), its tile-body mask and one
-cell's corner; gives a `Symbol`: its centre, its mask moved to the middle
-and scaled to one size (what `classify` names), its median colour and that
-of the tile body round it (what `hues` names). Dark paint, paint unlike its
-body only in colour, and a symbol under a lamp are each looked for their own
-way. Its thresholds, named at its top: `MIN_PIXELS`, `MIN_CORE`,
-`LAMP_CONTRAST`, `BODY_CONTRAST`, `COLOUR_CONTRAST`, `LIT_SHARE`,
-`OWN_LEVEL`, `LAMP_LEVEL` and `RADIUS`.
+"""Find each symbol in a cell of the rectified grid (`cells.rectify`): its
+centre, its mask moved to the middle and scaled to one size (for
+`classify`), its median colour and its tile body's (for `hues`).
 """
 
 from __future__ import annotations
@@ -25,55 +17,43 @@ from . import hues
 from .levels import WHITE, brightest_channel, filled
 
 CELL = 64
-"""Pixels per cell edge in the rectified grid: every symbol is found, and
-every mask compared, at this size. Set on the renders when the reader was
-written."""
+"""Pixels per cell edge in the rectified grid (the renders)."""
 
 MASK_MID = 127
-"""8-bit level: a mask drawn or warped with smoothed edges is set above
-this, half of full (255)."""
+"""8-bit level above which a smoothed mask is set (half of 255)."""
 
 MIN_PIXELS = 8
-"""Pixels: a mask with fewer is a speck, with no outline to measure."""
+"""Pixels: a mask with fewer is a speck."""
 
 MIN_CORE = 12
-"""Pixels: the fewest a symbol's colour is taken from; with fewer in its
-eroded core, from the whole symbol (small tiles), and under a lamp, none
-(`_lamp_free_colour`)."""
+"""Pixels a symbol's colour is taken from at least: else from the whole
+symbol, and under a lamp from none (`_lamp_free_colour`)."""
 
 LAMP_CONTRAST = 0.05
-"""Linear colourfulness (brightest channel less darkest): a symbol under a
-lamp at least this more colourful than its tile body is outlined on its
-colour (`_by_colour`). Set on the realistic sets' glare."""
+"""Linear colourfulness over its body from which a symbol under a lamp is
+outlined on its colour (`_by_colour`; realistic glare)."""
 
 BODY_CONTRAST = 24
-"""8-bit levels: a cell's middle at least this much brighter than its tile
-body holds a symbol lighter than it (`_over_body`). Set on the realistic
-sets' dark paint."""
+"""8-bit levels a cell's middle must be over its body to hold a lighter
+symbol (`_over_body`; realistic dark paint)."""
 
 COLOUR_CONTRAST = 16
-"""8-bit BGR distance: a cell's middle at least this far from its tile
-body's colour, beyond the body's own spread, holds a symbol unlike it in
-colour (`_unlike_body`). Set on the realistic sets' cool light."""
+"""8-bit BGR distance past the body's spread from which a cell's middle
+holds a symbol unlike it in colour (`_unlike_body`; realistic cool light)."""
 
 LIT_SHARE = 0.05
-"""Share of a symbol's window lit grey (light, without colour) that shows a
-lamp's light beside it (`find_symbol`). Set on the realistic sets' glare; on
-dark wood without it, the grey-free look found paint in the grain."""
+"""Share of a window lit grey that shows a lamp beside the symbol
+(realistic glare; without it, grain on dark wood passed for paint)."""
 
 OWN_LEVEL = 0.3
-"""Share of the way from a symbol's tile body's brightness up to its own
-brightest where its outline is drawn for its shape. Set on the realistic
-sets' dark crisscrosses and starbursts, which blur filled out at the photo's
-level."""
+"""Share of the way from the body's brightness to the symbol's where its
+own outline is drawn (realistic dark crisscrosses, which blur filled out)."""
 
 LAMP_LEVEL = 0.35
-"""Share of the way from a symbol's tile body's colourfulness up to its own
-where a symbol under a lamp is outlined (`_by_colour`). Set on the realistic
-sets' glare."""
+"""The same for a symbol under a lamp, in colourfulness (`_by_colour`)."""
 
 _LINEAR = ((np.arange(256) / 255.0) ** hues.GAMMA).astype(np.float32)
-"""Each 8-bit sRGB level in linear light (as `find_symbol` converts)."""
+"""Each 8-bit sRGB level in linear light."""
 
 _YY, _XX = np.mgrid[0:CELL, 0:CELL]
 
@@ -81,8 +61,7 @@ _OUTER = np.hypot(_XX - (CELL - 1) / 2, _YY - (CELL - 1) / 2) > 0.36 * CELL
 """The outer ring of a cell, beyond any symbol."""
 
 RADIUS = 0.19 * CELL
-"""Pixels: the root-mean-square radius every symbol mask is scaled to (0.19
-of a cell: a symbol's usual size in it)."""
+"""Pixels: the root-mean-square radius masks are scaled to (a usual symbol's)."""
 
 
 @dataclass
@@ -90,16 +69,11 @@ class Symbol:
     """A symbol found in its cell."""
 
     centre: tuple[float, float]
-    """Its centre, pixels of the rectified grid."""
     mask: np.ndarray
-    """Its mask, CELL × CELL, moved to the middle and scaled to one size
-    (`normalise`)."""
     raw: np.ndarray
-    """Its median colour as seen, linear RGB in [0, 1]."""
     black: np.ndarray
-    """The median colour of the tile body round it, linear RGB."""
     lamp_free: bool = False
-    """`raw` is already free of a lamp's white (`_lamp_free_colour`)."""
+    """As `cells.Cell`'s fields (its centre in rectified pixels)."""
 
 
 def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
