@@ -145,19 +145,10 @@ def read_colors(image: bytes) -> Teaching:
     """The colours of a photo of one tile of each colour; PhotoUnreadable
     when it does not show six tiles of six colours."""
     # Imported here: the server loads this module without OpenCV.
-    import cv2
-    import numpy as np
+    from .decode import decode, never_failing
 
-    from .decode import decode
-
-    try:
-        img = decode(image)
-        seen, unread = _symbols(img)
-    except PhotoUnreadable:
-        raise
-    except (cv2.error, ArithmeticError, IndexError, ValueError,
-            np.linalg.LinAlgError) as exc:
-        raise PhotoUnreadable("not_read") from exc
+    with never_failing():
+        seen, unread = _symbols(decode(image))
     seen.sort(key=lambda s: (s.x, s.y))
     if 0 < len(seen) < len(COLORS) <= len(seen) + unread:
         raise PhotoUnreadable("teach_unread", count=len(COLORS) - len(seen))
@@ -176,7 +167,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
 
     from . import hues as hue_of
     from .cells import TILE_BODY, read_cells
-    from .grid import DETECT_SIDE, Grid, find_blobs, find_grid
+    from .grid import DETECT_SIDE, Grid, find_blobs, find_grid, one_tile
 
     assert isinstance(img, np.ndarray)
     h, w = img.shape[:2]
@@ -199,11 +190,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
                 found.append((cell.centre, cell.color, grid.pitch))
 
     def lone(x: float, y: float, pitch: float, angle: float) -> None:
-        # A tile lying apart: a grid of one tile around it (in working pixels).
-        u = np.array([math.cos(angle), math.sin(angle)]) * pitch
-        v = np.array([-u[1], u[0]])
-        hom = np.array([[u[0], v[0], x], [u[1], v[1], y], [0, 0, 1]])
-        read(Grid(hom, pitch, {(0, 0): (x, y)}), 0)
+        read(Grid(one_tile((x, y), pitch, angle), pitch, {(0, 0): (x, y)}), 0)
 
     scale = min(1.0, DETECT_SIDE / max(h, w))
     small = img if scale == 1.0 else cv2.resize(

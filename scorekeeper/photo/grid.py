@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -28,7 +29,8 @@ from .blobs import (
 from .errors import PhotoUnreadable
 from .levels import brightest_channel, filled
 
-__all__ = ["DETECT_SIDE", "Grid", "find_blobs", "find_grid", "halved", "refit"]
+__all__ = ["DETECT_SIDE", "Grid", "find_blobs", "find_grid", "halved", "one_tile",
+           "refit"]
 
 DETECT_SIDE = 1600
 """Pixels: the long side the symbols are looked for at (`tests/photo/synth.py`)."""
@@ -241,6 +243,13 @@ def _sane(h: np.ndarray, src: np.ndarray, pitch: float) -> bool:
     return True
 
 
+def one_tile(centre: Sequence[float], pitch: float, angle: float) -> np.ndarray:
+    """The homography of a lattice of one tile at `centre`, turned `angle`."""
+    u = np.array([math.cos(angle), math.sin(angle)]) * pitch
+    v = np.array([-u[1], u[0]])
+    return np.array([[u[0], v[0], centre[0]], [u[1], v[1], centre[1]], [0, 0, 1]])
+
+
 def _single_tile(blobs: Blobs, k: int, img: np.ndarray | None = None
                  ) -> tuple[float, float]:
     """Pitch and angle of a lone tile, from the dark body around its symbol."""
@@ -368,9 +377,7 @@ def find_grid(img: np.ndarray) -> Grid:
     src = np.array([group[i] for i in idx], np.float64)
     dst = pts[idx]
     if len(idx) == 1:
-        u = np.array([math.cos(angle), math.sin(angle)]) * pitch
-        v = np.array([-u[1], u[0]])
-        hom = np.array([[u[0], v[0], dst[0, 0]], [u[1], v[1], dst[0, 1]], [0, 0, 1]])
+        hom = one_tile(dst[0], pitch, angle)
     else:
         hom = _fit(src, dst, pitch)
         hom, src, dst = _refine(hom, np.concatenate([pts, anchors]), src, dst, pitch)

@@ -15,7 +15,7 @@ from . import hues
 from .cells import GLARE, may_hide_tile, read_cells
 from .cells import Cell as GridCell
 from .classify import Classifier, Example
-from .decode import decode
+from .decode import decode, never_failing
 from .errors import PhotoUnreadable
 from .grid import Grid, find_grid, halved, refit
 from .lessons import Taught
@@ -54,15 +54,8 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
               ) -> PhotoReading:
     """The tiles a photo shows beyond the stored board; raise PhotoUnreadable
     when it cannot be read as one move. `taught`: the table's lessons."""
-    try:
+    with never_failing():
         reading = _read(image, stored, variant, taught or Taught())
-    except PhotoUnreadable:
-        raise
-    except (cv2.error, ArithmeticError, IndexError, ValueError,
-            np.linalg.LinAlgError) as exc:
-        # A photo must never fail the request: an unforeseen numeric corner is
-        # reported as unreadable, with the cause chained for the log.
-        raise PhotoUnreadable("not_read") from exc
     return by_the_rules(reading, stored, variant)
 
 

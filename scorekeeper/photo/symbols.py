@@ -79,8 +79,8 @@ class Symbol:
 def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                 vouched: bool = False, lamp: bool = False) -> Symbol | None:
     """The symbol near the middle of the cell at (x, y) of the rectified grid
-    (`dark`: its tile-body pixels), or None. `vouched`: the cell's rim
-    vouches for a tile; `lamp`: a lamp blew the cell out (`cells.GLARE`)."""
+    (`dark`: its tile-body pixels), or None. `vouched`: the rim vouches for
+    a tile (`cells.TILE_BODY`); `lamp`: glare on the cell (`cells.GLARE`)."""
     m = CELL // 4
     h, w = dark.shape
     wx0, wy0 = max(0, x - m), max(0, y - m)
@@ -145,12 +145,9 @@ def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
 
 def _own_level(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                window: tuple[int, int, int, int], norm: np.ndarray) -> np.ndarray:
-    """The symbol's shape (normalised mask) outlined at its own level over its
-    tile body, or `norm` (its mask at the photo's level) where it shows too
-    little contrast for one. Blur spreads a dark symbol's paint into the gaps
-    between its arms and points: at the photo's level, set for the whole
-    photo, a dark crisscross fills out into a square and a starburst into a
-    circle; at a level of its own the arms and points stand out again."""
+    """The symbol's mask outlined at its own level over its body (`OWN_LEVEL`),
+    or `norm`, its mask at the photo's level, where it shows too little
+    contrast: blurred at the photo's level a dark crisscross fills out."""
     # The body from the cell's outer ring only: a dark symbol is nearly as
     # dark as the body and would lift its level.
     light = _over_body(rect, dark, x, y, window, OWN_LEVEL, _OUTER, 0.1, 95)
@@ -164,8 +161,8 @@ def _own_level(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
 
 def _outline(light: np.ndarray, x: int, y: int, window: tuple[int, int, int, int]
              ) -> np.ndarray | None:
-    """The mask of the symbol of the cell at (x, y) among a window's light
-    pixels, or None: nothing there, a speck, or more than a symbol covers."""
+    """The symbol's mask among a window's light pixels, or None (a speck, or
+    more than a symbol covers)."""
     wx0, wy0, _, _ = window
     mask = _peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0]))
     if mask is None or _speck(mask) or int(mask.sum()) > 0.6 * CELL * CELL:
@@ -175,14 +172,10 @@ def _outline(light: np.ndarray, x: int, y: int, window: tuple[int, int, int, int
 
 def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, int],
                norm: np.ndarray) -> np.ndarray:
-    """The symbol's shape outlined on its colourfulness alone (each pixel's
-    brightest channel less the darkest around it, in linear light), or
-    `norm` where it shows too little colour for one. A lamp's reflection is
-    white light added to everything under it: it lights the black body
-    between a crisscross's arms as much as the arms, so that by brightness
-    the arms join into a square, while what it adds to every channel alike
-    drops out of the difference (the specular-free image of the dichromatic
-    reflection model)."""
+    """The symbol's mask outlined on its colourfulness (brightest channel less
+    the smoothed darkest, linear), or `norm` where it has too little colour:
+    a lamp's white adds to every channel alike and drops out (the
+    specular-free image of the dichromatic reflection model)."""
     wx0, wy0, wx1, wy1 = window
     lin = _LINEAR[rect[wy0:wy1, wx0:wx1]]
     # The lamp's white varies smoothly: the darkest channel, smoothed, is it
@@ -206,13 +199,9 @@ def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, in
 
 
 def _lamp_free_colour(pix: np.ndarray) -> np.ndarray | None:
-    """A symbol's colour under a lamp (linear RGB, from its pixels, BGR
-    uint8), or None where the lamp left too few unclipped. A lamp's
-    reflection adds the same white to every channel of a pixel, more near
-    its middle: each pixel less its darkest channel is free of it, and the
-    paint's own darkest channel is the least a pixel shows of it. (Taking
-    off the white of the body around the symbol, as elsewhere, leaves the
-    more the symbol lies under the lamp's middle: an orange read red.)"""
+    """A symbol's colour under a lamp (linear RGB, from BGR uint8 pixels), or
+    None where too few are unclipped: each pixel less its darkest channel
+    (the lamp's white), plus the least darkest channel (the paint's own)."""
     pix = pix[pix.min(axis=1) < WHITE]
     if len(pix) < MIN_CORE:
         return None
@@ -227,16 +216,14 @@ def _lamp_free_colour(pix: np.ndarray) -> np.ndarray | None:
 
 
 def _speck(mask: np.ndarray | None) -> bool:
-    """True for no symbol, or one too small to be one (a glint of a dark
-    symbol's lightest pixels, JPEG noise)."""
+    """True for no symbol or one too small (a glint, JPEG noise)."""
     return mask is None or int(mask.sum()) < 0.03 * CELL * CELL
 
 
 def _lighter_than_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                        window: tuple[int, int, int, int], light: np.ndarray
                        ) -> np.ndarray:
-    """The pixels of a window clearly lighter than the tile body of the cell
-    at (x, y), when its middle holds something clearly lighter than it."""
+    """The window's pixels clearly lighter than the cell's body, if any."""
     lighter = _over_body(rect, dark, x, y, window, 0.45, None, 0.2, 90)
     return light if lighter is None else lighter
 
@@ -245,11 +232,10 @@ def _over_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                window: tuple[int, int, int, int], share: float,
                ring: np.ndarray | None, least: float, top_percent: float
                ) -> np.ndarray | None:
-    """The pixels of a window brighter than `share` of the way from the tile
-    body of the cell at (x, y) (its dark pixels, within `ring` if given; at
-    least `least` of the cell) up to the brightest of its middle (that
-    percentile), or None when there is no such body or nothing in its middle
-    clearly brighter than it."""
+    """The window's pixels brighter than `share` of the way from the cell's
+    body (its dark pixels, within `ring`; at least `least` of the cell) to
+    its middle's `top_percent` percentile, or None without such a body or
+    middle (`BODY_CONTRAST`)."""
     wx0, wy0, wx1, wy1 = window
     value = brightest_channel(rect[wy0:wy1, wx0:wx1]).astype(np.float32)
     cell_value = value[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL]
@@ -266,9 +252,8 @@ def _over_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
 
 
 def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
-    """The symbol's mask in a window's light pixels, or None. A thin bridge of
-    light (blur over a narrow rim) can join the symbol to the table: peel the
-    light back a pixel at a time until the symbol stands alone."""
+    """The symbol's mask in a window's light pixels, or None, peeled a pixel
+    at a time from a thin bridge of light joining it to the table."""
     kernel = np.ones((3, 3), np.uint8)
     for peel in range(4):
         core = cv2.erode(light, kernel, iterations=peel) if peel else light
@@ -283,9 +268,8 @@ def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
 
 def _unlike_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                  window: tuple[int, int, int, int], light: np.ndarray) -> np.ndarray:
-    """The pixels of a window clearly unlike the tile body of the cell at
-    (x, y) in colour (distance from the body's median colour), when its middle
-    holds something clearly unlike it."""
+    """The window's pixels clearly unlike the cell's body in colour, if any
+    (`COLOUR_CONTRAST`)."""
     wx0, wy0, wx1, wy1 = window
     cell = rect[y:y + CELL, x:x + CELL].astype(np.float32)
     # The body from the cell's outer ring only: a dark symbol is as dark as
@@ -305,7 +289,7 @@ def _unlike_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
 
 
 def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
-    """Return the mask of the light blobs around `mid` smaller than a cell."""
+    """The mask of the light blobs round `mid` smaller than a cell."""
     n, labels, stats, cents = cv2.connectedComponentsWithStats(
         cast(MatLike, light), connectivity=8
     )
@@ -323,9 +307,8 @@ def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
 
 
 def normalise(mask: np.ndarray) -> np.ndarray | None:
-    """Return a symbol mask moved to the cell's middle and scaled to one size
-    (its root-mean-square radius), so that symbols compare whatever the tile
-    size, the perspective or the print's proportions; None for a speck."""
+    """A symbol mask moved to the cell's middle and scaled to `RADIUS`, to
+    compare whatever the tile size; None for a speck."""
     m = cv2.moments(mask.astype(np.uint8), binaryImage=True)
     if m["m00"] < MIN_PIXELS:
         return None
@@ -339,8 +322,7 @@ def normalise(mask: np.ndarray) -> np.ndarray | None:
 
 
 def edge_width(value: np.ndarray) -> float:
-    """The width of a cell's sharpest edge (symbol against body), as a share of
-    the cell: its contrast over its steepest slope."""
+    """A cell's sharpest edge's width, share of a cell: contrast over slope."""
     v = cv2.GaussianBlur(value, (0, 0), 1.0)
     gx = cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3) / 8
     gy = cv2.Sobel(v, cv2.CV_32F, 0, 1, ksize=3) / 8
