@@ -150,8 +150,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     # Each cell's share blown out, by its place in the window.
     blown = white.reshape(white.shape[0] // CELL, CELL,
                           white.shape[1] // CELL, CELL).mean(axis=(1, 3))
-    # A grey rim tells a lamp only on a table with colour (wood, cloth): on a
-    # grey one, a washed tile looks like the table.
+    # A grey rim tells a lamp only on a table with colour (`TABLE_GREY`).
     table = ~dark & (seen > 0)
     grey = hues.colourless(rect.reshape(-1, 3)).reshape(rect.shape[:2])
     coloured_table = bool(table.any()) and float(grey[table].mean()) < TABLE_GREY
@@ -162,8 +161,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             y = (r - r0 + 1) * CELL
             if seen[y:y + CELL, x:x + CELL].mean() < 0.9 * 255:
                 # Partly outside the photo: unknown, not empty; a tile body
-                # where it shows, as when the photo is cropped tight round
-                # the tiles, may hold a tile of the move (a warning).
+                # there may hold a tile of the move (a warning).
                 cut = _cut_body(seen[y:y + CELL, x:x + CELL] > 0,
                                 dark[y:y + CELL, x:x + CELL], rim)
                 if cut >= TILE_BODY:
@@ -176,19 +174,15 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             if coloured_table and body < TILE_BODY and cell.glare < GLARE and \
                     grey[y:y + CELL, x:x + CELL][rim].mean() >= LIT:
                 cell.glare = GLARE
-            # A symbol found enclosed in dark already vouches for a tile (glare
-            # can lighten its body); elsewhere only a plainly dark rim does, as
-            # dark wood grain can pass for a little of it. Under a lamp, a rim
-            # dark or lit grey (`_lit_body`) is a tile's.
+            # Under a lamp, a rim dark or lit grey is a tile's (`_lit_body`).
             if cell.glare >= GLARE:
                 body = cell.body = max(body, _lit_body(
                     grey[y:y + CELL, x:x + CELL], dark[y:y + CELL, x:x + CELL], rim))
             if body >= (FOUND_BODY if (r, c) in grid.centres else TILE_BODY):
                 _read_symbol(cell, rect, dark, x, y)
                 if cell.color is None and cell.glare >= GLARE:
-                    # The lamp washed the tile grey, its symbol too light to
-                    # stand out: the symbol is what keeps its colour. (The
-                    # reading is marked glare, so never sure.)
+                    # Washed grey by the lamp: the symbol is what keeps its
+                    # colour (marked glare, so never sure).
                     _read_symbol(cell, rect, grey, x, y)
                     cell.washed = cell.color is not None
                 if cell.centre is not None:

@@ -52,14 +52,6 @@ square (`_local_body`). Set on the realistic sets' dark tables."""
 ON_LATTICE = 0.28
 """Steps: a symbol this near its lattice point joins the fit (the renders)."""
 
-BLUR_DARK = (0.02, 0.9)
-"""Share of dark pixels between which a photo without symbols may hold
-blurred tiles (`BLUR_SHARP`)."""
-
-BLUR_SHARP = 4.0
-"""Laplacian variance under which such a photo is `blurred`
-(tests/photo/test_photo_unreadable.py)."""
-
 SPOT = 1.5
 """Symbol extents: a lamp's spot up to this size lies on its symbol and
 helps fit the lattice; a larger one spreads past its tile (realistic glare)."""
@@ -344,7 +336,7 @@ def find_grid(img: np.ndarray) -> Grid:
     if len(blobs.centres) < FEW:
         blobs = more_dark_paint(small, blobs)
     if len(blobs.centres) == 0:
-        raise _nothing_found(small, blobs)
+        raise PhotoUnreadable("no_tiles")
     spots = lamp_spots(small, blobs)
     if spots.any():
         blobs = beside_the_lamp(small, blobs, spots)
@@ -366,13 +358,7 @@ def find_grid(img: np.ndarray) -> Grid:
     else:
         pitch, angle = found
         groups = _grow(pts, pitch, angle)
-        if len(groups[0]) == 1:
-            k = max(range(len(ext)), key=lambda i: ext[i])
-            pitch, angle = _single_tile(blobs, k, small)
-            groups = [{k: (0, 0)}]
     group = groups[0]
-    if len(groups) > 1 and len(groups[1]) == len(group) == 1:
-        raise PhotoUnreadable("no_tiles")
     idx = np.array(sorted(group))
     src = np.array([group[i] for i in idx], np.float64)
     dst = pts[idx]
@@ -437,12 +423,3 @@ def _refine(hom: np.ndarray, pts: np.ndarray, src: np.ndarray, dst: np.ndarray,
         hom, src, dst = new_hom, new_src, new_dst
     return hom, src, dst
 
-
-def _nothing_found(img: np.ndarray, blobs: Blobs) -> PhotoUnreadable:
-    """Say whether a photo without symbols looks blurred or shows no tiles."""
-    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    sharp = float(cv2.Laplacian(grey, cv2.CV_32F).var())
-    dark_share = float(blobs.dark.mean())
-    if BLUR_DARK[0] < dark_share < BLUR_DARK[1] and sharp < BLUR_SHARP:
-        return PhotoUnreadable("blurred")
-    return PhotoUnreadable("no_tiles")

@@ -232,10 +232,6 @@ def name_colors(hues: Sequence[float], saturations: Sequence[float],
         sat = saturations[i]
         color = min(pale, key=lambda c: abs(pale[c][0] - sat))
         sure = min(1.0, (line - sat) / SURE_PALE)
-        if i in anchors and anchors[i] != color:
-            # A lamp washed its paint, or the set's white is not what the
-            # table taught.
-            sure = min(sure, GUESS)
         # Its hue ranks the others, for the runners-up only.
         costs = np.array([SURE_MARGIN * sure + gap(hues[i], _middle(c)) / 360.0
                           if c in USUAL else SURE_MARGIN * sure + 1 for c in colors])
@@ -289,10 +285,7 @@ def _chain(hues: Sequence[float], saturations: Sequence[float],
         # order (change cost); backwards, the mirror.
         out = np.full(k, inf)
         for s in range(k):
-            if forward:
-                before = prev[:s]
-            else:
-                before = prev[s + 1:]
+            before = prev[:s] if forward else prev[s + 1:]
             moved = before.min() + change[g] if len(before) else inf
             out[s] = min(prev[s] + same[g], moved)
         return out

@@ -16,7 +16,7 @@ from .classify import Classifier, four_fold
 from .errors import PhotoUnreadable
 from .reading import Conflict, Look, PhotoReading, PhotoTile
 from .register import Placement, turn
-from .rules import SIDES, bridged, doubtful_off_line, line_ends, one_attribute
+from .rules import SIDES, doubtful_off_line, line_ends, one_attribute
 from .tiles import Cell, ReadTile, under_glare
 
 SURE_CONFLICT = 0.15
@@ -130,14 +130,8 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
         cols = {t.col for t in new}
         touches = any((t.row + dr, t.col + dc) in board
                       for t in new for dr, dc in SIDES)
-        cells_of = [(t.row, t.col) for t in new]
-        if (len(rows) > 1 and len(cols) > 1) or not (
-                touches or bridged(cells_of, board, _unseen(reads, cells, placement))):
-            raise PhotoUnreadable("not_one_line", cells=cells_of)
-        if not touches:
-            # Joined to the board only through a cell the photo cannot show:
-            # the move's tile there is missing, and the others are a guess.
-            new = sorted(_guessed(reads, placement, board, clf))
+        if (len(rows) > 1 and len(cols) > 1) or not touches:
+            raise PhotoUnreadable("not_one_line", cells=[(t.row, t.col) for t in new])
     # Only confident contradictions: a blurred symbol is not a drifted board.
     sure = tuple(sorted(c for c in conflicts if c.confidence >= SURE_CONFLICT))
     shown = set(reads) | hidden
@@ -155,13 +149,6 @@ def _look(row: int, col: int, rd: ReadTile) -> Look:
     assert rd.cell.mask is not None
     return Look(row, col, round(rd.hue, 2), round(four_fold(rd.cell.mask), 4),
                 round(rd.saturation, 3), round(rd.value, 3))
-
-
-def _unseen(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
-            placement: Placement) -> set[Cell]:
-    """Board cells shown but unreadable (glare, a body without a symbol read)."""
-    return {placement.to_board(key) for key, cell in cells.items()
-            if key not in reads and (cell.glare >= GLARE or cell.body >= TILE_BODY)}
 
 
 def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]

@@ -124,17 +124,6 @@ def line_ends(new: Collection[Cell]) -> list[tuple[Cell, Cell]]:
     return ends
 
 
-def bridged(new: list[Cell], board: Collection[Cell], unseen: set[Cell]) -> bool:
-    """True when the new tiles reach the board along their line through cells
-    the photo cannot read (the tile beside the board under a lamp)."""
-    for (r, c), (dr, dc) in line_ends(new):
-        while (r + dr, c + dc) in unseen:
-            r, c = r + dr, c + dc
-            if any((r + a, c + b) in board for a, b in SIDES):
-                return True
-    return False
-
-
 def doubtful_off_line(reads: dict[Cell, ReadTile], new: set[Cell]
                        ) -> dict[Cell, ReadTile]:
     """The reads without new tiles read only through a lamp's wash or beside
