@@ -157,27 +157,25 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     out = {}
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
-            x = (c - c0 + 1) * CELL
-            y = (r - r0 + 1) * CELL
-            if seen[y:y + CELL, x:x + CELL].mean() < 0.9 * 255:
+            x, y = (c - c0 + 1) * CELL, (r - r0 + 1) * CELL
+            win = np.s_[y:y + CELL, x:x + CELL]
+            if seen[win].mean() < 0.9 * 255:
                 # Partly outside the photo: unknown, not empty; a tile body
                 # there may hold a tile of the move (a warning).
-                cut = _cut_body(seen[y:y + CELL, x:x + CELL] > 0,
-                                dark[y:y + CELL, x:x + CELL], rim)
+                cut = _cut_body(seen[win] > 0, dark[win], rim)
                 if cut >= TILE_BODY:
                     out[(r, c)] = Cell(r, c, cut)
                 continue
-            body = float(dark[y:y + CELL, x:x + CELL][rim].mean())
-            cell = Cell(r, c, body)
-            out[(r, c)] = cell
+            body = float(dark[win][rim].mean())
+            cell = out[(r, c)] = Cell(r, c, body)
             cell.glare = float(blown[r - r0 + 1, c - c0 + 1])
             if coloured_table and body < TILE_BODY and cell.glare < GLARE and \
-                    grey[y:y + CELL, x:x + CELL][rim].mean() >= LIT:
+                    grey[win][rim].mean() >= LIT:
                 cell.glare = GLARE
-            # Under a lamp, a rim dark or lit grey is a tile's (`_lit_body`).
+            # Under a lamp, a rim dark or lit grey is a tile's.
+            lit = float((grey[win][rim] | dark[win][rim]).mean())
             if cell.glare >= GLARE:
-                body = cell.body = max(body, _lit_body(
-                    grey[y:y + CELL, x:x + CELL], dark[y:y + CELL, x:x + CELL], rim))
+                body = cell.body = max(body, lit)
             if body >= (FOUND_BODY if (r, c) in grid.centres else TILE_BODY):
                 _read_symbol(cell, rect, dark, x, y)
                 if cell.color is None and cell.glare >= GLARE:
@@ -192,7 +190,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     cell.centre = (float(px[0]), float(px[1]))
                 if cell.color is not None:
                     cell.body = max(body, SYMBOL_BODY)
-                    cell.edge = edge_width(value[y:y + CELL, x:x + CELL])
+                    cell.edge = edge_width(value[win])
             elif body >= FAINT_BODY:
                 probe = Cell(r, c, body)
                 _read_symbol(probe, rect, dark, x, y)
@@ -201,18 +199,14 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     hues.hsv(probe.raw)[1] >= hues.GREY
                 if cell.hint and probe.is_tile:
                     cell.probe = probe
-                elif coloured_table and cell.glare < GLARE and \
-                        _beside_lamp(blown, r - r0 + 1, c - c0 + 1):
-                    # The lamp blown out beside it lit this rim grey too, as
-                    # the lamp's own cell is (`_lit_body`): read as lit, the
-                    # tile may join the move to the board (bench_photo.py's
-                    # glare: such tiles were left out).
-                    lit = Cell(r, c, _lit_body(grey[y:y + CELL, x:x + CELL],
-                                               dark[y:y + CELL, x:x + CELL], rim))
-                    if lit.body >= TILE_BODY:
-                        _read_symbol(lit, rect, dark, x, y)
-                        if lit.is_tile:
-                            cell.probe = lit
+                elif coloured_table and cell.glare < GLARE and lit >= TILE_BODY \
+                        and _beside_lamp(blown, r - r0 + 1, c - c0 + 1):
+                    # Lit grey by the lamp beside it, as the lamp's own cell:
+                    # the tile may join the move to the board (realistic glare).
+                    probe = Cell(r, c, lit)
+                    _read_symbol(probe, rect, dark, x, y)
+                    if probe.is_tile:
+                        cell.probe = probe
     _less_flare(out)
     return out
 
@@ -231,12 +225,6 @@ def _beside_lamp(blown: np.ndarray, i: int, j: int) -> bool:
     return any(0 <= i + di < rows and 0 <= j + dj < cols
                and blown[i + di, j + dj] >= GLARE
                for di, dj in ((0, 1), (0, -1), (1, 0), (-1, 0)))
-
-
-def _lit_body(grey: np.ndarray, dark: np.ndarray, rim: np.ndarray) -> float:
-    """Share of a lamp-lit rim that is dark or grey (white light on black;
-    wood and cloth keep their colour)."""
-    return float((grey[rim] | dark[rim]).mean())
 
 
 def _less_flare(cells: dict[tuple[int, int], Cell]) -> None:

@@ -157,25 +157,21 @@ def _grow(pts: np.ndarray, pitch: float, angle: float
             p = queue.popleft()
             u, v = basis[p]
             ci, cj = coords[p]
+            cand = near[p]
+            if not cand.size:
+                continue
             for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                step = di * u + dj * v
-                target = pts[p] + step
-                if not near[p].size:
-                    break
-                cand = near[p]
-                err = np.linalg.norm(pts[cand] - target, axis=1)
+                err = np.linalg.norm(pts[cand] - (pts[p] + di * u + dj * v), axis=1)
                 best = int(np.argmin(err))
                 q = int(cand[best])
                 cell = (ci + di, cj + dj)
                 if err[best] > 0.3 * pitch or q in seen or cell in taken:
                     continue
+                # The step follows the observed one halfway: a slanted
+                # photo's scale changes across the board.
                 obs = pts[q] - pts[p]
-                if di:
-                    nu = 0.5 * u + 0.5 * obs * di
-                    basis[q] = (nu, v)
-                else:
-                    nv = 0.5 * v + 0.5 * obs * dj
-                    basis[q] = (u, nv)
+                basis[q] = ((0.5 * u + 0.5 * obs * di, v) if di
+                            else (u, 0.5 * v + 0.5 * obs * dj))
                 coords[q] = cell
                 taken.add(cell)
                 seen.add(q)
@@ -205,12 +201,10 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
     # A line (or one tile): the step along it, and the same step turned a
     # quarter (a photo from above is never mirrored).
     if len(src) > 1 and np.ptp(cols) >= np.ptp(rows):
-        step = np.polyfit(cols, dst, 1)[0]
-        u = step
+        u = np.polyfit(cols, dst, 1)[0]
         v = np.array([-u[1], u[0]])
     elif len(src) > 1:
-        step = np.polyfit(rows, dst, 1)[0]
-        v = step
+        v = np.polyfit(rows, dst, 1)[0]
         u = np.array([v[1], -v[0]])
     else:
         raise ValueError("one point: no direction")

@@ -1,10 +1,8 @@
-"""Line up the grid read from a photo with the stored board.
-
-A photo from above may be turned any way but is never mirrored: the read grid
-is tried in the four quarter turns, and each pairing of a read tile with a
-stored tile votes for the shift that would put one on the other, weighted by
-how well they agree. The best-voted placements are then scored in full:
-stored tiles on cells the photo shows empty count against a placement.
+"""Line up the grid read from a photo with the stored board: in each of the
+four quarter turns (a photo from above is never mirrored), each pairing of a
+read tile with a stored one votes for a shift, weighted by how they agree;
+the best are scored in full, stored tiles where the photo shows table
+counting against them.
 """
 
 from __future__ import annotations

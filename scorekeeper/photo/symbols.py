@@ -25,6 +25,12 @@ MASK_MID = 127
 MIN_PIXELS = 8
 """Pixels: a mask with fewer is a speck."""
 
+SPECK = 0.03
+"""Share of a cell: a smaller mask is a speck (a glint, JPEG noise)."""
+
+LARGEST = 0.6
+"""Share of a cell: a larger mask is more than a symbol covers."""
+
 MIN_CORE = 12
 """Pixels a symbol's colour is taken from at least: else from the whole
 symbol, and under a lamp from none (`_lamp_free_colour`)."""
@@ -85,34 +91,28 @@ def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     h, w = dark.shape
     wx0, wy0 = max(0, x - m), max(0, y - m)
     wx1, wy1 = min(w, x + CELL + m), min(h, y + CELL + m)
+    window = (wx0, wy0, wx1, wy1)
     light = (~dark[wy0:wy1, wx0:wx1]).astype(np.uint8)
     mid = np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])
     if _speck(_central_parts(light, mid)):
-        # Dark paint: a symbol nearly as dark as its tile against a light
-        # table (at most a speck of it lighter than the level). Look for it
-        # against the tile body alone.
-        light = _lighter_than_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
+        # Dark paint on a light table: look against the tile body alone.
+        lighter = _over_body(rect, dark, x, y, window, 0.45, None, 0.2, 90)
+        light = light if lighter is None else lighter
     mask = _peeled(light, mid)
     if _speck(mask):
-        # Dark paint in coloured light: a deep red under a cool light is as
-        # bright as the bluish grey the light makes of the tile body; it
-        # differs in colour, not in brightness.
-        light = _unlike_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
+        # Dark paint in coloured light differs from its body in colour alone.
+        light = _unlike_body(rect, dark, x, y, window, light)
         mask = _peeled(light, mid)
     if _speck(mask) and vouched:
         # A lamp beside the tile lit part of its body grey, joining the symbol
-        # to the table past it (bench_photo.py's glare): paint is never grey.
-        # Only on a body that vouches for a tile (on a lighter rim, probed for
-        # paint, it found wood grain in bluish light), and where something is
-        # lit grey (on dark wood it found paint in the grain).
+        # to the table past it: paint is never grey (only on a rim that
+        # vouches for a tile, and where something is lit grey).
         grey = hues.colourless(rect[wy0:wy1, wx0:wx1])
         light = ~dark[wy0:wy1, wx0:wx1]
         if float((light & grey).mean()) >= LIT_SHARE:
             mask = _peeled((light & ~grey).astype(np.uint8), mid)
+    mask = _sized(mask)
     if mask is None:
-        return None
-    area = int(mask.sum())
-    if area < 0.03 * CELL * CELL or area > 0.6 * CELL * CELL:
         return None
     norm = normalise(mask)
     if norm is None:
@@ -132,14 +132,14 @@ def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     # Less the black of the tile around it: glare and flare add light to both.
     body = rect[y:y + CELL, x:x + CELL][dark[y:y + CELL, x:x + CELL]]
     black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
-    found = Symbol(centre, _own_level(rect, dark, x, y, (wx0, wy0, wx1, wy1), norm),
+    found = Symbol(centre, _own_level(rect, dark, x, y, window, norm),
                    (bgr[::-1] ** hues.GAMMA).astype(np.float64),
                    (black[::-1] ** hues.GAMMA).astype(np.float64))
     if lamp:
         lamp_free = _lamp_free_colour(symbol)
         if lamp_free is not None:
             found.raw, found.lamp_free = lamp_free, True
-        found.mask = _by_colour(rect, x, y, (wx0, wy0, wx1, wy1), found.mask)
+        found.mask = _by_colour(rect, x, y, window, found.mask)
     return found
 
 
@@ -164,10 +164,7 @@ def _outline(light: np.ndarray, x: int, y: int, window: tuple[int, int, int, int
     """The symbol's mask among a window's light pixels, or None (a speck, or
     more than a symbol covers)."""
     wx0, wy0, _, _ = window
-    mask = _peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0]))
-    if mask is None or _speck(mask) or int(mask.sum()) > 0.6 * CELL * CELL:
-        return None
-    return mask
+    return _sized(_peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])))
 
 
 def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, int],
@@ -217,15 +214,14 @@ def _lamp_free_colour(pix: np.ndarray) -> np.ndarray | None:
 
 def _speck(mask: np.ndarray | None) -> bool:
     """True for no symbol or one too small (a glint, JPEG noise)."""
-    return mask is None or int(mask.sum()) < 0.03 * CELL * CELL
+    return mask is None or int(mask.sum()) < SPECK * CELL * CELL
 
 
-def _lighter_than_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
-                       window: tuple[int, int, int, int], light: np.ndarray
-                       ) -> np.ndarray:
-    """The window's pixels clearly lighter than the cell's body, if any."""
-    lighter = _over_body(rect, dark, x, y, window, 0.45, None, 0.2, 90)
-    return light if lighter is None else lighter
+def _sized(mask: np.ndarray | None) -> np.ndarray | None:
+    """The mask if it is a symbol's size (`SPECK`, `LARGEST`), else None."""
+    if mask is None or _speck(mask) or int(mask.sum()) > LARGEST * CELL * CELL:
+        return None
+    return mask
 
 
 def _over_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
