@@ -167,7 +167,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
 
     from . import hues as hue_of
     from .cells import TILE_BODY, read_cells
-    from .grid import DETECT_SIDE, Grid, find_blobs, find_grid, one_tile
+    from .grid import Grid, detection_image, find_blobs, find_grid, one_tile
 
     assert isinstance(img, np.ndarray)
     h, w = img.shape[:2]
@@ -192,9 +192,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
     def lone(x: float, y: float, pitch: float, angle: float) -> None:
         read(Grid(one_tile((x, y), pitch, angle), pitch, {(0, 0): (x, y)}), 0)
 
-    scale = min(1.0, DETECT_SIDE / max(h, w))
-    small = img if scale == 1.0 else cv2.resize(
-        img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    small, scale = detection_image(img)
     blobs = find_blobs(small)
     if len(blobs.centres):
         pitch = float(np.percentile(blobs.extents, LARGEST)) * SYMBOL_TO_TILE / scale

@@ -29,7 +29,7 @@ from .blobs import (
 from .errors import PhotoUnreadable
 from .levels import brightest_channel, filled
 
-__all__ = ["DETECT_SIDE", "Grid", "find_blobs", "find_grid", "halved", "one_tile",
+__all__ = ["Grid", "detection_image", "find_blobs", "find_grid", "halved", "one_tile",
            "refit"]
 
 DETECT_SIDE = 1600
@@ -320,12 +320,16 @@ def _local_body(img: np.ndarray, centre: tuple[float, float], ext: float
     return _square_body(dark, ext, cut=max(3, int(ext / 8)))
 
 
+def detection_image(img: np.ndarray) -> tuple[np.ndarray, float]:
+    """The image the symbols are looked for in (`DETECT_SIDE`), and its scale."""
+    scale = min(1.0, DETECT_SIDE / max(img.shape[:2]))
+    return img if scale == 1.0 else cv2.resize(
+        img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), scale
+
+
 def find_grid(img: np.ndarray) -> Grid:
     """Return the grid of the largest group of tiles in a working image."""
-    h, w = img.shape[:2]
-    scale = min(1.0, DETECT_SIDE / max(h, w))
-    small = img if scale == 1.0 else cv2.resize(
-        img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    small, scale = detection_image(img)
     blobs = find_blobs(small)
     if len(blobs.centres) < FEW:
         blobs = more_dark_paint(small, blobs)

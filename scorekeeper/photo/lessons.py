@@ -128,13 +128,8 @@ def lesson_sums(looks: Iterable[Mapping[str, object]],
     def add(lesson: Lesson) -> None:
         key = (lesson.what, lesson.name)
         old = out.get(key)
-        if old is not None:
-            lesson = Lesson(lesson.what, lesson.name, old.n + lesson.n,
-                            old.a + lesson.a, old.b + lesson.b,
-                            old.measured + lesson.measured,
-                            old.saturation + lesson.saturation,
-                            old.value + lesson.value)
-        out[key] = lesson
+        out[key] = lesson if old is None else Lesson._make(
+            (*key, *(x + y for x, y in zip(old[2:], lesson[2:], strict=True))))
 
     for look in looks:
         try:

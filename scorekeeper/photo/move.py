@@ -38,21 +38,16 @@ def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
         raise PhotoUnreadable("not_one_line", cells=sorted(cells))
     one_attribute(list(reads.items()))
     quarter = 0 if len(rows) == 1 else 1
-    turned = {turn(cell, quarter): rd for cell, rd in reads.items()}
-    r0 = min(r for r, _ in turned)
-    c0 = min(c for _, c in turned)
-    tiles = tuple(
-        PhotoTile(r - r0, c - c0, clf.colors[rd.color], clf.shapes[rd.shape],
-                  rd.confidence, rd.likely(clf))
-        for (r, c), rd in sorted(turned.items())
-    )
-    looks = tuple(_look(r - r0, c - c0, rd)
-                  for (r, c), rd in sorted(turned.items()) if rd.cell.mask is not None)
-    glare = tuple((r - r0, c - c0) for r, c in
-                  (turn(cell, quarter) for cell in _glare_cells(reads, grid_cells)))
-    unread = tuple((r - r0, c - c0) for r, c in
-                   (turn(cell, quarter)
-                    for cell in _unread_cells(reads, grid_cells, reads)))
+    turned = [turn(cell, quarter) for cell in reads]
+    at = Placement(quarter, (-min(r for r, _ in turned),
+                             -min(c for _, c in turned))).to_board
+    tiles = tuple(sorted(
+        PhotoTile(*at(key), clf.colors[rd.color], clf.shapes[rd.shape],
+                  rd.confidence, rd.likely(clf)) for key, rd in reads.items()))
+    looks = tuple(sorted(_look(*at(key), rd) for key, rd in reads.items()
+                         if rd.cell.mask is not None))
+    glare = tuple(at(key) for key in _glare_cells(reads, grid_cells))
+    unread = tuple(at(key) for key in _unread_cells(reads, grid_cells, reads))
     return PhotoReading(tiles, 0, (), 0, glare, looks, unread)
 
 
