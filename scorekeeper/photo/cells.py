@@ -246,8 +246,8 @@ def _body_level(ratio: np.ndarray, seen: np.ndarray, rim: np.ndarray, grid: Grid
     """The brightness ratio under which a pixel is tile body: between the rims
     of cells where a symbol was found and those of the others."""
     c0, r0, c1, r1 = box
-    tiles: list[float] = []
-    others: list[float] = []
+    tiles: list[np.ndarray] = []
+    others: list[np.ndarray] = []
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
             x, y = (c - c0 + 1) * CELL, (r - r0 + 1) * CELL

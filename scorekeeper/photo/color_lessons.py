@@ -35,21 +35,9 @@ SAME_TILE = 0.6
 LARGEST = 75
 """Percentile of the extents that are the largest symbols' (the stars)."""
 
-CLOSE_PX = 5
-"""Working pixels over which a tile body's dark is closed."""
-
 BODY_SIDE = (0.75, 1.3)
 """A lone tile body's side, share of the tile size its symbols give (a slant
 up to 8°, `tests/photo/teaching.py`, and the shapes' sizes)."""
-
-SQUARE = 0.8
-"""The least ratio of a tile body's short side to its long one."""
-
-FILLED = 0.75
-"""The least share of its box a tile body fills (its corners are rounded)."""
-
-BODY_TO_TILE = 1.03
-"""A tile's edge over its body's box (rounded corners pull the box in)."""
 
 ROW_STEP = (0.75, 1.35)
 """A grid step of tiles in a row, share of the tile size its symbols give
@@ -167,7 +155,16 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
 
     from . import hues as hue_of
     from .cells import TILE_BODY, read_cells
-    from .grid import Grid, detection_image, find_blobs, find_grid, one_tile
+    from .grid import (
+        BODY_TO_TILE,
+        CLOSE_PX,
+        Grid,
+        detection_image,
+        find_blobs,
+        find_grid,
+        one_tile,
+        tile_body,
+    )
 
     assert isinstance(img, np.ndarray)
     h, w = img.shape[:2]
@@ -212,15 +209,12 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
                                   np.ones((CLOSE_PX, CLOSE_PX), np.uint8))
         contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            (cx, cy), (bw, bh), a = cv2.minAreaRect(contour)
-            side = (bw + bh) / 2
-            if (not BODY_SIDE[0] * typical < side < BODY_SIDE[1] * typical
-                    or min(bw, bh) < SQUARE * max(bw, bh)
-                    or cv2.contourArea(contour) < FILLED * bw * bh
-                    or known(cx / scale, cy / scale)):
-                continue
-            lone(cx / scale, cy / scale, side * BODY_TO_TILE / scale, math.radians(a))
+        for body in filter(None, map(tile_body, contours)):
+            cx, cy, side, a = body
+            if BODY_SIDE[0] * typical < side < BODY_SIDE[1] * typical \
+                    and not known(cx / scale, cy / scale):
+                lone(cx / scale, cy / scale, side * BODY_TO_TILE / scale,
+                     math.radians(a))
     unread: list[tuple[float, float, float]] = []
     for x, y, size in bodies:
         if not known(x, y) and not any(

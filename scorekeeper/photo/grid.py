@@ -30,7 +30,7 @@ from .errors import PhotoUnreadable
 from .levels import brightest_channel, filled
 
 __all__ = ["Grid", "detection_image", "find_blobs", "find_grid", "halved", "one_tile",
-           "refit"]
+           "refit", "tile_body"]
 
 DETECT_SIDE = 1600
 """Pixels: the long side the symbols are looked for at (`tests/photo/synth.py`)."""
@@ -51,6 +51,21 @@ square (`_local_body`). Set on the realistic sets' dark tables."""
 
 ON_LATTICE = 0.28
 """Steps: a symbol this near its lattice point joins the fit (the renders)."""
+
+CLOSE_PX = 5
+"""Pixels over which a tile body's dark is closed (grain, the symbol's edge)."""
+
+SQUARE = 0.8
+"""The least ratio of a tile body's short side to its long one."""
+
+FILLED = 0.75
+"""The least share of its box a tile body fills (its corners are rounded)."""
+
+BODY_TO_TILE = 1.03
+"""A tile's edge over its body's box (rounded corners pull the box in)."""
+
+BODY_OVER_SYMBOL = (1.15, 3.0)
+"""A lone tile body's side over its symbol's extent (the renders)."""
 
 SPOT = 1.5
 """Symbol extents: a lamp's spot up to this size lies on its symbol and
@@ -236,8 +251,7 @@ def one_tile(centre: Sequence[float], pitch: float, angle: float) -> np.ndarray:
     return np.array([[u[0], v[0], centre[0]], [u[1], v[1], centre[1]], [0, 0, 1]])
 
 
-def _single_tile(blobs: Blobs, k: int, img: np.ndarray | None = None
-                 ) -> tuple[float, float]:
+def _single_tile(blobs: Blobs, k: int, img: np.ndarray) -> tuple[float, float]:
     """Pitch and angle of a lone tile, from the dark body around its symbol."""
     cx, cy = blobs.centres[k]
     r = int(blobs.extents[k] * 1.3) + 2
@@ -245,15 +259,14 @@ def _single_tile(blobs: Blobs, k: int, img: np.ndarray | None = None
     x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
     win = blobs.dark[y0:min(h, int(cy) + r), x0:min(w, int(cx) + r)].copy()
     found = _square_body(win, blobs.extents[k])
-    if found is None and img is not None:
-        # On a dark table the photo's dark level takes in the table's grain
-        # too, which joins the body: the body against the table round it
-        # alone, in a wider window.
+    if found is None:
+        # On a dark table the photo's dark level takes in the table's grain,
+        # which joins the body: the body against the table round it alone.
         found = _local_body(img, (cx, cy), blobs.extents[k])
     if found is None:
         raise PhotoUnreadable("no_tiles")
     side, a = found
-    return side * 1.03, math.radians(a)
+    return side * BODY_TO_TILE, math.radians(a)
 
 
 def _square_body(win: np.ndarray, ext: float, cut: int = 0
@@ -262,7 +275,8 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
     round a symbol of extent `ext`, or None; `cut` opens the mask first (thin
     bridges of dark grain)."""
     # The symbol counts as the tile too: fill it, then take the dark around it.
-    closed = cv2.morphologyEx(win, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    closed = cv2.morphologyEx(win, cv2.MORPH_CLOSE,
+                              np.ones((CLOSE_PX, CLOSE_PX), np.uint8))
     if cut:
         closed = filled(closed)
         closed = cv2.morphologyEx(closed, cv2.MORPH_OPEN,
@@ -282,14 +296,21 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
         # Dark out to the window's edge: a dark table or dark wood joins the
         # body, and the box is the window's or larger than a tile.
         return None
-    (_, _), (bw, bh), a = cv2.minAreaRect(c)
-    side = (bw + bh) / 2
-    # A tile is a square: a dark body much like its box, and larger than its symbol.
-    if (not ext * 1.15 < side < ext * 3
-            or min(bw, bh) < 0.8 * max(bw, bh)
-            or cv2.contourArea(c) < 0.75 * bw * bh):
+    body = tile_body(c)
+    low, high = BODY_OVER_SYMBOL
+    if body is None or not ext * low < body[2] < ext * high:
         return None
-    return side, a
+    return body[2], body[3]
+
+
+def tile_body(contour: np.ndarray) -> tuple[float, float, float, float] | None:
+    """The centre (x, y), side and angle (degrees) of a dark outline shaped as
+    a tile body (`SQUARE`, `FILLED`), or None."""
+    (cx, cy), (bw, bh), a = cv2.minAreaRect(contour)
+    if min(bw, bh) < SQUARE * max(bw, bh) \
+            or cv2.contourArea(contour) < FILLED * bw * bh:
+        return None
+    return cx, cy, (bw + bh) / 2, a
 
 
 def _local_body(img: np.ndarray, centre: tuple[float, float], ext: float

@@ -1,15 +1,11 @@
 """Name the symbols' colours from the photo itself (docs/PHOTO.md, "Real
-tiles in real light").
-
-Real paint and light move every hue, but not the hues' order round the
-circle, and one paint's symbols lie close together in a photo. So the
-symbols, sorted by hue, are named together as a chain (a Viterbi pass): a
-name change costs little across a wide hue gap and much inside a tight
-group, a name far from its colour's usual hues costs, and a recognised
-stored tile anchors its group. Taught colours (`lessons.Taught`) move the
-usual hues; a colour taught colourless (white) names the symbols without
-colour. A symbol's confidence is the margin of its best name over its next
-(min-marginals). Costs are in units; `SURE_MARGIN` of them make a name sure.
+tiles in real light"): sorted by hue, named together as a chain (a Viterbi
+pass) whose name changes cost little across wide hue gaps and much inside
+tight groups, a name far from its colour's usual hues costs, and a
+recognised stored tile anchors its group. Taught colours (`lessons.Taught`)
+move the usual hues; one taught colourless (white) names the symbols without
+colour. A symbol's confidence is its best name's margin over its next
+(min-marginals); costs are in units, `SURE_MARGIN` of them sure.
 """
 
 from __future__ import annotations

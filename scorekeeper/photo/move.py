@@ -91,11 +91,9 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
         elif tile == seen:
             matched += 1
         else:
-            wrong = []
-            if tile[0] != seen[0]:
-                wrong.append(rd.color_conf)
-            if tile[1] != seen[1]:
-                wrong.append(rd.shape_conf)
+            confs = (rd.color_conf, rd.shape_conf)
+            wrong = [conf for was, now, conf in zip(tile, seen, confs, strict=True)
+                     if was != now]
             conflicts.append(Conflict(at[0], at[1], tile, seen, round(min(wrong), 3)))
             if max(wrong) < SURE_CONFLICT:
                 # Unsure in all it gets wrong (a lamp over the symbol): the

@@ -66,12 +66,9 @@ def register(photo: Mapping[Cell, Label], empty: set[Cell],
             candidates.append((float(votes[k]), quarter, shift))
     best: Placement | None = None
     for weight, quarter, shift in candidates:
-        placement = Placement(quarter, shift, 0.0)
-        missing = 0
         # Stored tiles where the photo plainly shows table count against it.
-        for cell in empty:
-            if placement.to_board(cell) in stored:
-                missing += 1
+        to_board = Placement(quarter, shift).to_board
+        missing = sum(to_board(cell) in stored for cell in empty)
         score = weight - 2.0 * missing
         if best is None or score > best.score:
             best = Placement(quarter, shift, score)

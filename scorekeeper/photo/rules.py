@@ -118,10 +118,8 @@ def line_ends(new: Collection[Cell]) -> list[tuple[Cell, Cell]]:
     cols = {c for _, c in new}
     steps = ([(0, 1), (0, -1)] if len(rows) == 1 else []) + \
         ([(1, 0), (-1, 0)] if len(cols) == 1 else [])
-    ends = []
-    for dr, dc in steps:
-        ends.append((max(new, key=lambda t: t[0] * dr + t[1] * dc), (dr, dc)))
-    return ends
+    return [(max(new, key=lambda t: t[0] * dr + t[1] * dc), (dr, dc))
+            for dr, dc in steps]
 
 
 def doubtful_off_line(reads: dict[Cell, ReadTile], new: set[Cell]

@@ -72,14 +72,14 @@ RADIUS = 0.19 * CELL
 
 @dataclass
 class Symbol:
-    """A symbol found in its cell."""
+    """A symbol found in its cell: the fields `cells.Cell` takes from it (its
+    centre here in rectified pixels)."""
 
     centre: tuple[float, float]
     mask: np.ndarray
     raw: np.ndarray
     black: np.ndarray
     lamp_free: bool = False
-    """As `cells.Cell`'s fields (its centre in rectified pixels)."""
 
 
 def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
