@@ -71,6 +71,26 @@ SPOT = 1.5
 """Symbol extents: a lamp's spot up to this size lies on its symbol and
 helps fit the lattice; a larger one spreads past its tile (realistic glare)."""
 
+APART = 1.05
+"""Neighbouring symbols lie further apart than this many of the wider's
+extent (grain inside a tile set half a step; `TWO_STEPS`' commit)."""
+
+NEIGHBOUR = (0.8, 1.25)
+"""Steps between which two symbols are neighbours, for the lattice's angle.
+This and the next four were set with the first reader, on the renders."""
+
+NEAR = 1.6
+"""Steps within which the lattice grows to a symbol."""
+
+OFF_STEP = 0.3
+"""Steps a symbol may lie from where the lattice grows it."""
+
+OFF_FIT = 0.25
+"""Steps a symbol may lie off a fitted homography (RANSAC's threshold)."""
+
+SANE = (0.5, 2.0)
+"""Steps a fitted homography's cells must measure between (`_sane`)."""
+
 LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])
 """Steps between cells of a square lattice, up to three."""
 
@@ -135,11 +155,11 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
     nn = d[np.arange(len(pts)), nearest]
     # Neighbours lie further apart than either is wide (not grain in a tile).
     wider = np.maximum(ext, ext[nearest])
-    ok = (nn > 1.05 * wider) & (nn < TWO_STEPS * ext)
+    ok = (nn > APART * wider) & (nn < TWO_STEPS * ext)
     if not ok.any():
         return None
     pitch = _lattice_step(nn[ok])
-    i, j = np.nonzero((d > 0.8 * pitch) & (d < 1.25 * pitch))
+    i, j = np.nonzero((d > NEIGHBOUR[0] * pitch) & (d < NEIGHBOUR[1] * pitch))
     if i.size == 0:
         return None
     vec = pts[j] - pts[i]
@@ -155,7 +175,7 @@ def _grow(pts: np.ndarray, pitch: float, angle: float
     u0 = np.array([math.cos(angle), math.sin(angle)]) * pitch
     v0 = np.array([-u0[1], u0[0]])
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-    near = [np.flatnonzero((row > 0) & (row < 1.6 * pitch)) for row in d]
+    near = [np.flatnonzero((row > 0) & (row < NEAR * pitch)) for row in d]
     centre = np.median(pts, axis=0)
     order = np.argsort(np.linalg.norm(pts - centre, axis=1))
     seen: set[int] = set()
@@ -180,7 +200,7 @@ def _grow(pts: np.ndarray, pitch: float, angle: float
                 best = int(np.argmin(err))
                 q = int(cand[best])
                 cell = (ci + di, cj + dj)
-                if err[best] > 0.3 * pitch or q in seen or cell in taken:
+                if err[best] > OFF_STEP * pitch or q in seen or cell in taken:
                     continue
                 # The step follows the observed one halfway: a slanted
                 # photo's scale changes across the board.
@@ -200,11 +220,11 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
     """Fit lattice (col, row) -> pixels: a homography, or a similarity for a line."""
     cols, rows = src[:, 0], src[:, 1]
     if len(src) >= HOMOGRAPHY_POINTS and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
-        h, _ = cv2.findHomography(src, dst, cv2.RANSAC, 0.25 * pitch)
+        h, _ = cv2.findHomography(src, dst, cv2.RANSAC, OFF_FIT * pitch)
         if h is not None and _sane(h, src, pitch):
             return h
         # Too few points off one line for a homography: an affine fit does.
-        a, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=0.25 * pitch)
+        a, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=OFF_FIT * pitch)
         if a is not None:
             return np.vstack([a, [0, 0, 1]])
     if len(src) == AFFINE_POINTS and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
@@ -232,11 +252,12 @@ def _sane(h: np.ndarray, src: np.ndarray, pitch: float) -> bool:
     lo, hi = src.min(axis=0) - 1, src.max(axis=0) + 1
     corners = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]],
                        np.float64)
+    low, high = SANE
     for c in corners:
         pts = cv2.perspectiveTransform(np.array([[c, c + (1, 0), c + (0, 1)]]), h)[0]
         du = np.linalg.norm(pts[1] - pts[0])
         dv = np.linalg.norm(pts[2] - pts[0])
-        if not (0.5 * pitch < du < 2 * pitch and 0.5 * pitch < dv < 2 * pitch):
+        if not (low * pitch < du < high * pitch and low * pitch < dv < high * pitch):
             return False
         (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
         if ax * by - ay * bx <= 0:  # turned inside out (mirrored)

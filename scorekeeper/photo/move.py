@@ -28,16 +28,9 @@ def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
                 clf: Classifier, variant: Variant) -> PhotoReading:
     """An empty board: the tiles in a frame of their own, in row 0 from (0, 0)."""
     reads = doubtful_off_line(reads, set(reads))
-    cells = list(reads)
-    if len(cells) > variant.hand_size:
-        raise PhotoUnreadable("too_many_tiles", count=len(cells),
-                              limit=variant.hand_size)
-    rows = {r for r, _ in cells}
-    cols = {c for _, c in cells}
-    if len(rows) > 1 and len(cols) > 1:
-        raise PhotoUnreadable("not_one_line", cells=sorted(cells))
+    _one_line(sorted(reads), variant)
     one_attribute(list(reads.items()))
-    quarter = 0 if len(rows) == 1 else 1
+    quarter = 0 if len({r for r, _ in reads}) == 1 else 1
     turned = [turn(cell, quarter) for cell in reads]
     at = Placement(quarter, (-min(r for r, _ in turned),
                              -min(c for _, c in turned))).to_board
@@ -100,7 +93,7 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
                 # tile is as good as unread, whatever the guess.
                 guessed += 1
     seen_cells = {placement.to_board(key) for key in cells}
-    in_view = sum(1 for cell in board if cell in seen_cells)
+    in_view = len(board.keys() & seen_cells)
     # Stored tiles the photo shows but cannot read say nothing against the
     # placement; lined up on so few, the new tiles are uncertain.
     hidden = {key for key, cell in cells.items()
@@ -116,15 +109,11 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
     if matched < min(3, len(board)):
         new = _guessed(reads, placement, board, clf)
     new.sort()
-    if len(new) > variant.hand_size:
-        raise PhotoUnreadable("too_many_tiles", count=len(new), limit=variant.hand_size)
-    if new:
-        rows = {t.row for t in new}
-        cols = {t.col for t in new}
-        touches = any((t.row + dr, t.col + dc) in board
-                      for t in new for dr, dc in SIDES)
-        if (len(rows) > 1 and len(cols) > 1) or not touches:
-            raise PhotoUnreadable("not_one_line", cells=[(t.row, t.col) for t in new])
+    cells_of = [(t.row, t.col) for t in new]
+    _one_line(cells_of, variant)
+    if new and not any((r + dr, c + dc) in board
+                       for r, c in cells_of for dr, dc in SIDES):
+        raise PhotoUnreadable("not_one_line", cells=cells_of)
     # Only confident contradictions: a blurred symbol is not a drifted board.
     sure = tuple(sorted(c for c in conflicts if c.confidence >= SURE_CONFLICT))
     shown = set(reads) | hidden
@@ -135,6 +124,15 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
         if at not in board))
     return PhotoReading(tuple(new), matched, sure, in_view, glare,
                         tuple(sorted(looks)), unread, tuple(sorted(stored_looks)))
+
+
+def _one_line(cells: list[Cell], variant: Variant) -> None:
+    """Refuse new tiles (sorted) more than a hand, or not in one line."""
+    if len(cells) > variant.hand_size:
+        raise PhotoUnreadable("too_many_tiles", count=len(cells),
+                              limit=variant.hand_size)
+    if len({r for r, _ in cells}) > 1 and len({c for _, c in cells}) > 1:
+        raise PhotoUnreadable("not_one_line", cells=cells)
 
 
 def _look(row: int, col: int, rd: ReadTile) -> Look:

@@ -183,11 +183,9 @@ def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, in
     # The body from the cell's outer ring; its lower half, as the ring's
     # corners can reach past a small tile onto coloured wood.
     base = float(np.percentile(own[_OUTER], 25))
-    q = CELL // 4
-    top = float(np.percentile(own[q:CELL - q, q:CELL - q], 95))
-    if top - base < LAMP_CONTRAST:
+    light = _stands_out(chroma, base, x, y, window, LAMP_LEVEL, 95, LAMP_CONTRAST)
+    if light is None:
         return norm
-    light = (chroma > base + LAMP_LEVEL * (top - base)).astype(np.uint8)
     mask = _outline(light, x, y, window)
     # No symbol has a hole, but a lamp blown to white leaves one where it
     # took the symbol's colour.
@@ -234,17 +232,28 @@ def _over_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     middle (`BODY_CONTRAST`)."""
     wx0, wy0, wx1, wy1 = window
     value = brightest_channel(rect[wy0:wy1, wx0:wx1]).astype(np.float32)
-    cell_value = value[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL]
     body_mask = dark[y:y + CELL, x:x + CELL]
-    body = cell_value[body_mask if ring is None else body_mask & ring]
+    body = value[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL][
+        body_mask if ring is None else body_mask & ring]
     if body.size < least * CELL * CELL:
         return None
-    base = float(np.median(body))
+    return _stands_out(value, float(np.median(body)), x, y, window, share,
+                       top_percent, BODY_CONTRAST)
+
+
+def _stands_out(measure: np.ndarray, base: float, x: int, y: int,
+                window: tuple[int, int, int, int], share: float,
+                top_percent: float, contrast: float) -> np.ndarray | None:
+    """The window's pixels whose `measure` lies over `share` of the way from
+    the body's `base` to the `top_percent` percentile of the cell's middle,
+    or None where that rises less than `contrast` over the body."""
+    wx0, wy0, _, _ = window
     q = CELL // 4
-    top = float(np.percentile(cell_value[q:CELL - q, q:CELL - q], top_percent))
-    if top - base < BODY_CONTRAST:
+    top = float(np.percentile(measure[y - wy0 + q:y - wy0 + CELL - q,
+                                      x - wx0 + q:x - wx0 + CELL - q], top_percent))
+    if top - base < contrast:
         return None
-    return (value > base + share * (top - base)).astype(np.uint8)
+    return (measure > base + share * (top - base)).astype(np.uint8)
 
 
 def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
@@ -276,12 +285,8 @@ def _unlike_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     base = np.median(body, axis=0)
     far = np.linalg.norm(rect[wy0:wy1, wx0:wx1].astype(np.float32) - base, axis=2)
     usual = float(np.median(np.linalg.norm(body - base, axis=1)))
-    q = CELL // 4
-    top = float(np.percentile(far[y - wy0 + q:y - wy0 + CELL - q,
-                                  x - wx0 + q:x - wx0 + CELL - q], 90))
-    if top - usual < COLOUR_CONTRAST:
-        return light
-    return cast(np.ndarray, (far > usual + 0.45 * (top - usual)).astype(np.uint8))
+    unlike = _stands_out(far, usual, x, y, window, 0.45, 90, COLOUR_CONTRAST)
+    return light if unlike is None else unlike
 
 
 def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
