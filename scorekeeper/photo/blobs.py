@@ -18,7 +18,7 @@ from .levels import brightest_channel, dark_threshold, value_ratio
 
 HALVE_FROM = 800
 """Pixels: from this shorter side the second pass runs at half size (a
-quarter of the time; timed on the benchmark's phone-sized renders)..."""
+quarter of the time; timed on the benchmark's phone-sized renders)."""
 
 HALVED_SYMBOL = 24
 """Pixels: the least usual symbol extent for that half-size pass (the

@@ -133,10 +133,8 @@ def rectify(img: np.ndarray, grid: Grid, cells: tuple[int, int, int, int]
 def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                ) -> dict[tuple[int, int], Cell]:
     """What each cell near the grid's tiles shows, by (row, col)."""
-    rows = [r for r, _ in grid.centres]
-    cols = [c for _, c in grid.centres]
-    c0, r0 = min(cols) - margin, min(rows) - margin
-    c1, r1 = max(cols) + margin, max(rows) + margin
+    r0, c0, r1, c1 = grid.bounds()
+    r0, c0, r1, c1 = r0 - margin, c0 - margin, r1 + margin, c1 + margin
     rect, seen = rectify(img, grid, (c0, r0, c1, r1))
     ratio = value_ratio(rect, CELL * 1.1, floor=True)
     yy, xx = np.mgrid[0:CELL, 0:CELL]

@@ -118,6 +118,12 @@ class Grid:
     symbol: float = 0.0
     """The symbols' usual extent, working pixels (0: not known)."""
 
+    def bounds(self) -> tuple[int, int, int, int]:
+        """The first and last row and column (r0, c0, r1, c1) of `centres`."""
+        rows = [r for r, _ in self.centres]
+        cols = [c for _, c in self.centres]
+        return min(rows), min(cols), max(rows), max(cols)
+
 
 def halved(grid: Grid) -> Grid:
     """The grid at half its step (the step found was two tiles)."""

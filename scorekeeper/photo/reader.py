@@ -146,12 +146,7 @@ def _settled(before: Grid, after: Grid) -> bool:
     """True when the refitted grid would read the cells as before: the same
     window, no cell moved `SETTLED` (reading again is a third of a phone
     photo's time)."""
-    def bounds(grid: Grid) -> tuple[int, int, int, int]:
-        rows = [r for r, _ in grid.centres]
-        cols = [c for _, c in grid.centres]
-        return min(rows), min(cols), max(rows), max(cols)
-
-    if bounds(before) != bounds(after):
+    if before.bounds() != after.bounds():
         return False
     lattice = np.array([[(c, r) for r, c in after.centres]], np.float64)
     moved = cv2.perspectiveTransform(lattice, after.homography) - \
