@@ -1,12 +1,7 @@
-"""Read a move from a photo of the board (CONTRACT §12).
+"""Read a move from a photo of the board (CONTRACT §12, docs/PHOTO.md).
 
-Classical computer vision with numpy and OpenCV, offline: no Flask, no SQL, no
-model weights. `read_move(image, stored, variant)` finds the tiles and their
-grid, rectifies it, reads each symbol's colour and shape, lines the grid up
-with the stored board in any of the four quarter turns, and returns the tiles
-on cells the stored board has empty, in its coordinates. A photo that cannot
-be read raises `PhotoUnreadable` (code `photo_unreadable`) with a `.reason`
-from `REASONS` and an English sentence on how to retake it.
+`read_move(image, stored, variant)` gives a `PhotoReading`, or raises
+`PhotoUnreadable` (code `photo_unreadable`, a `.reason` from `REASONS`).
 """
 
 from __future__ import annotations

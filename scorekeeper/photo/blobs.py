@@ -1,14 +1,7 @@
 """Find the symbols' candidates in the whole photo: light blobs enclosed by
-dark, the tile bodies round them.
-
-Takes the detection image (BGR, at most `grid.DETECT_SIDE` a side); gives
-`Blobs`: each candidate's centre and extent, the dark mask they were found
-in, and which were found only as faint paint; and which blobs are a lamp's
-colourless spot rather than paint. The lattice (`grid`) is grown over them.
-Its thresholds, named at its top: `HALVE_FROM`, `HALVED_SYMBOL`,
-`SIZE_PEERS`, `SIZE_SPREAD`, `MIN_AREA`, `MIN_EXTENT`, `MAX_AREA`,
-`TABLE_CHROMA`, `TABLE_LEVEL`, `DARK_PAINT`, `HUGGED`, `FEW`, `FAINT` and
-`COLOURLESS`.
+the dark of their tile bodies, over which `grid` grows the lattice; dark
+paint looked for again at lower levels, and a lamp's colourless spot told
+from paint.
 """
 
 from __future__ import annotations
@@ -24,72 +17,56 @@ from .hues import colourless
 from .levels import brightest_channel, dark_threshold, value_ratio
 
 HALVE_FROM = 800
-"""Pixels: a detection image whose shorter side is at least this is
-searched again at half size (a quarter of the cost); a symbol keeps pixels
-enough. Set with that pass, timed on the benchmark's phone-sized renders."""
+"""Pixels: from this shorter side the second pass runs at half size (a
+quarter of the time; timed on the benchmark's phone-sized renders)."""
 
 HALVED_SYMBOL = 24
-"""Pixels: the usual symbol extent from which the half-size search keeps
-pixels enough to find it (the renders' smallest tiles are 30 px)."""
+"""Pixels: the least usual symbol extent for that half-size pass (the
+renders' smallest tiles are 30 px)."""
 
 SIZE_PEERS = 3
-"""Blobs: found at least this many, their sizes are compared (`usual_size`);
-fewer say nothing of the photo's usual symbol."""
+"""Blobs needed to compare their sizes with the photo's usual one."""
 
 SIZE_SPREAD = (0.45, 2.2)
-"""A symbol's extent as a share of the photo's usual one (75th percentile):
-below the first it is a speck of table between four tile corners, above
-the second a patch of table or a lamp's spot. Set on the renders."""
+"""Shares of the usual extent (75th percentile) a symbol lies between: below,
+a speck of table between tile corners; above, a patch of table or a lamp."""
 
 MIN_AREA = 16
-"""Pixels: the least area of a blob that may be a symbol (a symbol on the
-smallest readable tile, `grid.MIN_PITCH`, has about 40). Set on the renders."""
+"""Pixels: the least blob area (a symbol at `grid.MIN_PITCH` has about 40)."""
 
 MIN_EXTENT = 5
-"""Pixels: the least side of a blob's box that may be a symbol."""
+"""Pixels: the least side of a blob's box."""
 
 MAX_AREA = 0.25
-"""Share of the photo: the most a symbol may cover. A photo cropped tight
-round a line of four tiles gives each symbol about 4 % of it, one round a
-lone tile up to a quarter (`tests/photo/test_photo_phone.py`); at 1 %, the
-share of a board in its table, such photos found no symbol at all."""
+"""Share of the photo a symbol may cover: one cropped tight round a lone
+tile (`tests/photo/test_photo_phone.py`)."""
 
 TABLE_CHROMA = 0.06
-"""rg chromaticity (sum of both differences): a blob nearer than this to the
-largest light region's colour, and as bright (`TABLE_LEVEL`), is the table
-showing between tile corners. Set on small blurred renders, where such
-specks passed for symbols by contrast alone."""
+"""rg chromaticity (both differences): a blob this near the largest light
+region's colour, and within `TABLE_LEVEL` of its brightness, is table
+(small blurred renders)."""
 
 TABLE_LEVEL = 0.3
-"""Natural log of a brightness ratio: a blob within it of the table's
-brightness, and of its colour (`TABLE_CHROMA`), is table."""
+"""Natural log of a brightness ratio (`TABLE_CHROMA`)."""
 
 DARK_PAINT = 0.55
-"""Share of the usual dark level at which blobs are looked for again: real
-paint can be dark (a symbol value of 0.3), as dark against a light table as
-its tile at the usual level. Set on the realistic sets' paint
-(`tests/photo/synth_real.py`)."""
+"""Share of the dark level at which blobs are looked for again: dark paint
+(value 0.3) on a light table (`tests/photo/synth_real.py`)."""
 
 HUGGED = 0.9
-"""Share of the band round a blob's outline that must be dark: tighter than
-the box's 0.8, since the band lies wholly on the tile. Set on the realistic
-sets' first moves, a lone tile turned about 45°."""
+"""Share of the band round a blob's outline that must be dark (a lone tile
+turned 45°, the realistic sets' first moves)."""
 
 FEW = 2
-"""Fewer symbols than the grid needs to know its step from them (a lone
-tile of a first move, or a photo about to be refused): there a few more
-passes cost little, and the cells round what they find are read anyway."""
+"""Fewer symbols than give the step: a few more passes look for dark paint."""
 
 FAINT = 1.2
-"""The contrast over the dark around it a symbol needs in those passes: dark
-paint on a black tile (a symbol value of 0.3) is only about 1.7 times as
-bright as its tile once blur has spread its edge."""
+"""Contrast over its ring that dark paint on a black tile needs in those
+passes (it measures about 1.7 once blurred)."""
 
 COLOURLESS = 0.5
-"""Share of a blob's light pixels without colour (saturation under
-`hues.GREY`) above which it is not paint but a lamp's reflection: glare
-whitens a tile and its symbol into one light blob, larger than a symbol and
-off its centre. Paint measures none. Set on the realistic sets' glare."""
+"""Share of a blob's light pixels without colour (`hues.GREY`) above which
+it is a lamp's spot, not paint (realistic glare)."""
 
 
 @dataclass
@@ -97,27 +74,22 @@ class Blobs:
     """Candidate symbols: light blobs enclosed by dark."""
 
     centres: np.ndarray
-    """(n, 2) float, detection-image pixels."""
+    """(n, 2) detection-image pixels."""
     extents: np.ndarray
     """(n,) the larger side of each blob's box."""
     dark: np.ndarray
     """The dark mask the blobs were found in."""
     faint: np.ndarray | None = None
-    """(n,) bool: found only as faint paint (`more_dark_paint`); None for none."""
+    """(n,) bool: found only as faint paint (`more_dark_paint`)."""
 
 
 def find_blobs(img: np.ndarray) -> Blobs:
-    """Return light blobs (symbol candidates) enclosed by dark pixels.
-
-    Real paint can be dark (a symbol value of 0.3): against a light table
-    such a symbol is as dark as the tile around it at the usual level, so
-    the blobs are looked for again at a lower one, and the two sets joined."""
+    """Light blobs enclosed by dark, at the photo's dark level and again at
+    `DARK_PAINT` of it (dark paint on a light table)."""
     h, w = img.shape[:2]
     ratio = value_ratio(img, max(h, w) / 10)
     level = dark_threshold(ratio)
     first = _blobs_at(img, ratio, level)
-    # Looked for again at half size where the photo is large: a symbol keeps
-    # pixels enough, and the pass costs a quarter.
     if min(h, w) >= HALVE_FROM and len(first.centres) and \
             np.median(first.extents) >= HALVED_SYMBOL:
         small = cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
@@ -138,10 +110,7 @@ def find_blobs(img: np.ndarray) -> Blobs:
 
 
 def usual_size(extents: np.ndarray) -> np.ndarray:
-    """For each blob, whether its extent is a symbol's in this photo: symbols
-    share one size within a photo (`SIZE_SPREAD` of the usual one, where at
-    least `SIZE_PEERS` were found); the specks of table between four tile
-    corners are far smaller."""
+    """For each blob, whether its extent is a symbol's (`SIZE_SPREAD`)."""
     if len(extents) < SIZE_PEERS:
         return np.ones(len(extents), bool)
     typical = np.percentile(extents, 75)
@@ -151,8 +120,8 @@ def usual_size(extents: np.ndarray) -> np.ndarray:
 
 def _not_found_yet(centres: np.ndarray, extents: np.ndarray, known: np.ndarray
                    ) -> np.ndarray:
-    """For each blob found by another pass, whether it is new: no blob already
-    known lies within half its size of its centre."""
+    """For each blob of another pass, whether no known one lies within half
+    its size."""
     if not len(known):
         return np.ones(len(centres), bool)
     d = np.linalg.norm(centres[:, None] - known[None], axis=2)
@@ -161,10 +130,9 @@ def _not_found_yet(centres: np.ndarray, extents: np.ndarray, known: np.ndarray
 
 def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
               contrast: float = 1.6, hugged: bool = False) -> Blobs:
-    """The light blobs enclosed by dark at one brightness level, at least
-    `contrast` times as bright as the dark around them. With `hugged`, a blob
-    not enclosed in its box may be enclosed by a band of its own outline
-    (`_hugged`)."""
+    """The light blobs enclosed by dark at one level, `contrast` times as
+    bright as their ring; with `hugged`, or enclosed by a band round their
+    outline (`_hugged`)."""
     h, w = img.shape[:2]
     dark = (ratio < level).astype(np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(
@@ -192,9 +160,7 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
 
     box = (x1 - x0) * (y1 - y0)
     enclosed = box_sum(integral) >= 0.8 * (box - area[idx])
-    # A symbol is printed on black: its ring is several times darker than the
-    # symbol (blur evens that out on small tiles), where a light patch of wood
-    # grain is only a little lighter.
+    # Paint on black is several times its ring's brightness; wood grain not.
     value = brightest_channel(img).astype(np.float64)
     blob_sum = np.bincount(labels.ravel(), weights=value.ravel(), minlength=n)[idx]
     ring = (box_sum(cv2.integral(value)) - blob_sum) / np.maximum(box - area[idx], 1)
@@ -212,11 +178,9 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
 def _hugged(dark: np.ndarray, labels: np.ndarray, idx: np.ndarray, x0: np.ndarray,
             y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, m: np.ndarray
             ) -> np.ndarray:
-    """For each blob, whether the band `m` wide round its own outline is
-    dark. A symbol filling most of a tile turned about 45° reaches near the
-    tile's corners, and the corners of the upright box round it lie on the
-    table: the box test fails on a lone tile that is plainly one, where the
-    band round the symbol lies on its tile."""
+    """For each blob, whether the band `m` wide round its outline is dark
+    (`HUGGED`): on a tile turned 45° the corners of its upright box lie on
+    the table."""
     out = np.zeros(len(idx), bool)
     for k, i in enumerate(idx):
         win = (slice(y0[k], y1[k]), slice(x0[k], x1[k]))
@@ -230,13 +194,10 @@ def _hugged(dark: np.ndarray, labels: np.ndarray, idx: np.ndarray, x0: np.ndarra
 
 
 def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
-    """Look again, at levels between the usual and the dark-paint one, for
-    dark symbols when few were found. A lone dark symbol on a small tile is
-    neither light at the usual level (its tile's bevel and the blur lift the
-    ring round it) nor enclosed at the lower one (its tile body passes too);
-    between the two it is both, if less bright over its ring than bright
-    paint. A candidate found only so must still show a square tile body
-    (`grid._single_tile`) or lie a tile from another symbol (`grid._grow`)."""
+    """Where few symbols were found, look for dark paint at levels between the
+    usual and `DARK_PAINT` (a lone dark symbol on a small tile is light and
+    enclosed only there), at `FAINT` contrast; the grid still wants a tile
+    body or a neighbour a step away."""
     h, w = img.shape[:2]
     f = 2 if min(h, w) >= HALVE_FROM else 1
     small = img if f == 1 else cv2.resize(img, (w // f, h // f),
@@ -245,8 +206,6 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
     level = dark_threshold(ratio)
     centres, extents = blobs.centres, blobs.extents
     faint = np.zeros(len(centres), bool)
-    # Where those passes still leave too few, a symbol on a tile turned
-    # about 45° is enclosed by a band round its outline (`_hugged`).
     passes = [(share, False) for share in (0.9, 0.8, 0.7, 0.6)]
     passes += [(share, True) for share in (1.0, 0.9, 0.8)]
     for share, hugged in passes:
@@ -266,8 +225,7 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
 
 
 def lamp_spots(img: np.ndarray, blobs: Blobs) -> np.ndarray:
-    """For each blob, whether its light pixels are mostly without colour:
-    a lamp's spot, not paint (`COLOURLESS`)."""
+    """For each blob, whether it is a lamp's spot (`COLOURLESS`)."""
     h, w = img.shape[:2]
     out = np.zeros(len(blobs.centres), bool)
     for i, ((x, y), e) in enumerate(zip(blobs.centres, blobs.extents, strict=True)):
@@ -281,10 +239,8 @@ def lamp_spots(img: np.ndarray, blobs: Blobs) -> np.ndarray:
 
 
 def beside_the_lamp(img: np.ndarray, blobs: Blobs, spots: np.ndarray) -> Blobs:
-    """The blobs, and the symbols beside a lamp's spot found once the spot is
-    painted over with the table: its light, far above any paint, made the
-    symbols a tile from it look dark (`value_ratio` measures against the
-    brightest light near), and the lattice was taken from those left."""
+    """The blobs and those found once the lamp's spots are painted over with
+    the table: their light made the symbols beside them look dark."""
     covered = img.copy()
     table = np.median(img.reshape(-1, 3), axis=0)
     for (x, y), e in zip(blobs.centres[spots], blobs.extents[spots], strict=True):
@@ -310,11 +266,11 @@ def without(blobs: Blobs, drop: np.ndarray) -> Blobs:
 
 def _like_table(img: np.ndarray, labels: np.ndarray, n: int, idx: np.ndarray,
                 area: np.ndarray) -> np.ndarray:
-    """For each blob, whether it is the table showing between tile corners: the
-    colour and brightness of the largest light region, where paint differs."""
+    """For each blob, whether it is the table showing between tile corners
+    (`TABLE_CHROMA`, `TABLE_LEVEL`)."""
     flat = labels.ravel()
     table = int(np.argmax(np.where(np.arange(n) == 0, -1, area)))
-    # A channel at a time: the whole image as float64 would be 24 bytes a pixel.
+    # A channel at a time: the image as float64 is 24 bytes a pixel.
     sums = np.stack([np.bincount(flat, weights=img[:, :, k].ravel(), minlength=n)
                      for k in range(3)], axis=1)
     mean = sums / np.maximum(area, 1)[:, None]

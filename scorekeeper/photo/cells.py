@@ -1,16 +1,8 @@
-"""Cut cells: the grid rectified to squares, and what each cell shows.
-
-The grid is warped to squares of CELL pixels. A cell holds a tile when its rim
-is dark (a tile body); the symbol is the light blob nearest the middle. Its
-colour is the median of its brighter half, less the black of the tile around
-it; its shape is its mask, moved to the middle and scaled to one size.
-
-Takes the working image and its `Grid`; gives a `Cell` per square near the
-tiles: how dark its rim is (a tile body), how much of it a lamp blew out,
-and the symbol found in it (`symbols`), its colour less the light glare
-adds. Its thresholds, named at its top: `SYMBOL_BODY`, `FOUND_BODY`,
-`CUT_SHOWN`, `GLARE`, `LIT`, `TABLE_GREY`, `TILE_BODY`, `HALF_BODY` and
-`FAINT_BODY`.
+"""Cut cells: the grid rectified to squares of `symbols.CELL` pixels, one
+cell more all round, and what each cell shows: how dark its rim is (a tile
+body), how much of it a lamp blew out, and its symbol (`symbols`), its
+colour less the light glare adds to its tile. Shares of a rim are of its
+pixels darker than the body level (`_body_level`).
 """
 
 from __future__ import annotations
@@ -32,55 +24,41 @@ from .levels import (
 from .symbols import CELL, edge_width, find_symbol
 
 SYMBOL_BODY = 0.5
-"""Share of a rim that is dark: a cell with a symbol found in it counts its
-rim at least this dark (glare can lighten a tile body); a cell is a tile
-from it with a symbol read (`Cell.is_tile`)."""
+"""Rim share: a cell with a symbol found counts at least this dark; a cell
+from it with a symbol read is a tile (`Cell.is_tile`)."""
 
 FOUND_BODY = 0.3
-"""Share of a rim that is dark: a cell where the lattice found a symbol is
-looked at for it from this (elsewhere from `TILE_BODY`), as the symbol,
-found enclosed in dark, already vouches for a tile. Set on the renders'
-glare, which lightens a tile body."""
+"""Rim share from which a cell where the lattice found a symbol is read (the
+symbol vouches for its tile; the renders' glare lightens bodies)."""
 
 CUT_SHOWN = 0.25
-"""Share of a cell's rim: a cell the photo's edge cuts shows a tile body
-only where at least this much of its rim is inside the photo."""
+"""Share of a rim inside the photo for a cell its edge cuts to count."""
 
 GLARE = 0.04
 """Share of a cell's pixels blown out (`levels.WHITE`) that makes glare
-there: a tile under it may be misread, or missing from the reading. Set on
-the renders' lamps and kept through the realistic sets' glare."""
+there (the renders' lamps, kept through realistic glare)."""
 
 LIT = 0.9
-"""Share of a cell's rim without colour that makes it lamp-lit where no
-pixel is blown out: a weak lamp washes a black tile grey, while wood and
-cloth under it keep their colour (no empty cell of the realistic sets'
-warm, cool, paint-shifted and first-move photos comes near it). Only on a
-table with colour (`TABLE_GREY`)."""
+"""Rim share without colour that makes a cell lamp-lit without any pixel
+blown out (on a table with colour; no empty cell of the realistic sets
+comes near it)."""
 
 TABLE_GREY = 0.3
-"""Share of the table's pixels without colour above which `LIT` is not used:
-the table is grey itself. Set on the held-out renderer's grey tables
-(`tests/photo/synth_alt.py`), where a grey rim was read as a lamp."""
+"""Share of the table without colour above which `LIT` is not used (the
+held-out renderer's grey tables, `tests/photo/synth_alt.py`)."""
 
 TILE_BODY = 0.75
-"""Share of a cell's rim that is dark: from this it vouches for a tile body,
-symbol read or not. Set on the renders; the realistic sets' dark tables keep
-their grain under it."""
+"""Rim share that vouches for a tile body, symbol read or not (the renders;
+the realistic dark tables stay under it)."""
 
 HALF_BODY = 0.55
-"""A rim this dark (but under `TILE_BODY`, which vouches for a tile) is looked at
-for a painted symbol, not to read a tile from it but to warn: a tile whose
-body merges with a dark table at the photo's edge, or lies in a darker
-corner of the light, has a rim only partly darker than the level."""
+"""Rim share from which a cell is looked at for paint, to warn of a tile
+(its body merged with a dark table, or in a dark corner)."""
 
 FAINT_BODY = 0.4
-"""A rim this dark (but under `HALF_BODY`) is looked at for a painted symbol
-too, to warn only beside a tile of the move (`Cell.paint`): cool light
-lights a black tile bluish grey, and a dark orange tile continuing the move
-showed a rim 0.42 dark (bench_photo.py's cool light). Elsewhere such rims are mostly
-table grain: warned of anywhere, 11 of 400 right readings gained a warning
-of a tile that is not there."""
+"""Rim share from which paint warns of a tile only beside a tile of the
+move: cool light showed a dark orange tile's rim at 0.42; warned of
+anywhere, 11 of 400 right readings gained a false warning."""
 
 
 @dataclass
@@ -92,41 +70,33 @@ class Cell:
     body: float
     """Share of the cell's rim that is dark: about 1 for a tile, 0 for table."""
     color: np.ndarray | None = None
-    """The symbol's median colour, linear RGB in [0, 1]."""
+    """The symbol's colour, linear RGB, less the light glare adds (`_less_flare`)."""
     centre: tuple[float, float] | None = None
-    """Where the symbol's centre is in the working image."""
+    """The symbol's centre, working pixels."""
     mask: np.ndarray | None = None
-    """The symbol's mask, CELL × CELL, moved to the middle and scaled to one
-    size (`symbols.normalise`)."""
+    """The symbol's mask, normalised (`symbols.normalise`)."""
     edge: float = 0.0
-    """How wide the symbol's edge is, as a share of a cell: sharp photos give
-    a few hundredths, blurred ones more."""
+    """The symbol's edge width, share of a cell (blur)."""
     raw: np.ndarray | None = None
-    """The symbol's median colour as seen, linear RGB (before `color` takes
-    off the light that glare adds to the tile around it)."""
+    """The symbol's median colour as seen, linear RGB."""
     black: np.ndarray | None = None
-    """The median colour of the tile body around the symbol, linear RGB."""
+    """The tile body's median colour round the symbol, linear RGB."""
     glare: float = 0.0
-    """Share of the cell's pixels blown out (a channel at the sensor's top);
-    at least GLARE where a weak lamp washed a tile grey (`LIT`)."""
+    """Share of the cell blown out; at least `GLARE` where lamp-lit (`LIT`)."""
     paint: bool = False
-    """A painted symbol shows on a rim too light to vouch for a tile, from
-    `FAINT_BODY` dark: not read as a tile, but a tile may lie there (beside
-    a tile of the move; anywhere from `HALF_BODY`, `hint`)."""
+    """Paint shows on a rim from `FAINT_BODY` dark, too light to vouch for a tile."""
     lamp_free: bool = False
-    """`raw` is already free of the lamp's white (`symbols._lamp_free_colour`)."""
+    """`raw` is already free of a lamp's white (`symbols._lamp_free_colour`)."""
     probe: Cell | None = None
-    """The painted symbol read on a rim too light to vouch for a tile, from
-    `HALF_BODY` dark (`hint`), or lit grey by a lamp blown out beside it: no
+    """The symbol read on such a rim (`hint`, or lit grey beside a lamp): no
     tile, unless the rules need one there (`move.joined_by_paint`)."""
     washed: bool = False
     """The symbol was read only as what keeps its colour on a tile a lamp
-    washed grey: a guess, which must not outweigh the tiles read plainly."""
+    washed grey: a guess."""
 
     @property
     def hint(self) -> bool:
-        """A painted symbol shows on a rim from `HALF_BODY` dark: a tile may
-        lie there, wherever the cell is."""
+        """Paint on a rim from `HALF_BODY` dark: a tile may lie there."""
         return self.paint and self.body >= HALF_BODY
 
     @property
@@ -138,8 +108,8 @@ class Cell:
 
 def rectify(img: np.ndarray, grid: Grid, cells: tuple[int, int, int, int]
             ) -> tuple[np.ndarray, np.ndarray]:
-    """Warp the cells (col0, row0, col1, row1, inclusive) to a square grid image
-    with one spare cell all round; return it and the mask of pixels in the photo."""
+    """The cells (col0, row0, col1, row1, inclusive) warped to squares, one
+    spare cell all round, and the mask of their pixels inside the photo."""
     c0, r0, c1, r1 = cells
     pitch = grid.pitch
     hom = grid.homography
@@ -162,11 +132,9 @@ def rectify(img: np.ndarray, grid: Grid, cells: tuple[int, int, int, int]
 
 def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                ) -> dict[tuple[int, int], Cell]:
-    """Return what each cell near the grid's tiles shows, by (row, col)."""
-    rows = [r for r, _ in grid.centres]
-    cols = [c for _, c in grid.centres]
-    c0, r0 = min(cols) - margin, min(rows) - margin
-    c1, r1 = max(cols) + margin, max(rows) + margin
+    """What each cell near the grid's tiles shows, by (row, col)."""
+    r0, c0, r1, c1 = grid.bounds()
+    r0, c0, r1, c1 = r0 - margin, c0 - margin, r1 + margin, c1 + margin
     rect, seen = rectify(img, grid, (c0, r0, c1, r1))
     ratio = value_ratio(rect, CELL * 1.1, floor=True)
     yy, xx = np.mgrid[0:CELL, 0:CELL]
@@ -176,52 +144,41 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
         & (yy >= inset) & (yy < CELL - inset)
     dark = ratio < _body_level(ratio, seen, rim, grid, (c0, r0, c1, r1))
     value = brightest_channel(rect).astype(np.float32)
-    # Blown out: white, every channel near the top (a bright yellow symbol
-    # tops one or two channels, never blue).
     white = darkest_channel(rect) >= WHITE
-    # Each cell's share blown out, by (row, col) in the window; the window is
-    # whole cells, one spare all round.
+    # Each cell's share blown out, by its place in the window.
     blown = white.reshape(white.shape[0] // CELL, CELL,
                           white.shape[1] // CELL, CELL).mean(axis=(1, 3))
-    # A grey rim tells a lamp only on a table with colour (wood, cloth): on a
-    # grey one, a washed tile looks like the table.
+    # A grey rim tells a lamp only on a table with colour (`TABLE_GREY`).
     table = ~dark & (seen > 0)
     grey = hues.colourless(rect.reshape(-1, 3)).reshape(rect.shape[:2])
     coloured_table = bool(table.any()) and float(grey[table].mean()) < TABLE_GREY
     out = {}
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
-            x = (c - c0 + 1) * CELL
-            y = (r - r0 + 1) * CELL
-            if seen[y:y + CELL, x:x + CELL].mean() < 0.9 * 255:
+            x, y = (c - c0 + 1) * CELL, (r - r0 + 1) * CELL
+            win = np.s_[y:y + CELL, x:x + CELL]
+            if seen[win].mean() < 0.9 * 255:
                 # Partly outside the photo: unknown, not empty; a tile body
-                # where it shows, as when the photo is cropped tight round
-                # the tiles, may hold a tile of the move (a warning).
-                cut = _cut_body(seen[y:y + CELL, x:x + CELL] > 0,
-                                dark[y:y + CELL, x:x + CELL], rim)
+                # there may hold a tile of the move (a warning).
+                cut = _cut_body(seen[win] > 0, dark[win], rim)
                 if cut >= TILE_BODY:
                     out[(r, c)] = Cell(r, c, cut)
                 continue
-            body = float(dark[y:y + CELL, x:x + CELL][rim].mean())
-            cell = Cell(r, c, body)
-            out[(r, c)] = cell
+            body = float(dark[win][rim].mean())
+            cell = out[(r, c)] = Cell(r, c, body)
             cell.glare = float(blown[r - r0 + 1, c - c0 + 1])
             if coloured_table and body < TILE_BODY and cell.glare < GLARE and \
-                    grey[y:y + CELL, x:x + CELL][rim].mean() >= LIT:
+                    grey[win][rim].mean() >= LIT:
                 cell.glare = GLARE
-            # A symbol found enclosed in dark already vouches for a tile (glare
-            # can lighten its body); elsewhere only a plainly dark rim does, as
-            # dark wood grain can pass for a little of it. Under a lamp, a rim
-            # dark or lit grey (`_lit_body`) is a tile's.
+            # Under a lamp, a rim dark or lit grey is a tile's.
+            lit = float((grey[win][rim] | dark[win][rim]).mean())
             if cell.glare >= GLARE:
-                body = cell.body = max(body, _lit_body(
-                    grey[y:y + CELL, x:x + CELL], dark[y:y + CELL, x:x + CELL], rim))
+                body = cell.body = max(body, lit)
             if body >= (FOUND_BODY if (r, c) in grid.centres else TILE_BODY):
                 _read_symbol(cell, rect, dark, x, y)
                 if cell.color is None and cell.glare >= GLARE:
-                    # The lamp washed the tile grey, its symbol too light to
-                    # stand out: the symbol is what keeps its colour. (The
-                    # reading is marked glare, so never sure.)
+                    # Washed grey by the lamp: the symbol is what keeps its
+                    # colour (marked glare, so never sure).
                     _read_symbol(cell, rect, grey, x, y)
                     cell.washed = cell.color is not None
                 if cell.centre is not None:
@@ -231,7 +188,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     cell.centre = (float(px[0]), float(px[1]))
                 if cell.color is not None:
                     cell.body = max(body, SYMBOL_BODY)
-                    cell.edge = edge_width(value[y:y + CELL, x:x + CELL])
+                    cell.edge = edge_width(value[win])
             elif body >= FAINT_BODY:
                 probe = Cell(r, c, body)
                 _read_symbol(probe, rect, dark, x, y)
@@ -240,26 +197,20 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     hues.hsv(probe.raw)[1] >= hues.GREY
                 if cell.hint and probe.is_tile:
                     cell.probe = probe
-                elif coloured_table and cell.glare < GLARE and \
-                        _beside_lamp(blown, r - r0 + 1, c - c0 + 1):
-                    # The lamp blown out beside it lit this rim grey too, as
-                    # the lamp's own cell is (`_lit_body`): read as lit, the
-                    # tile may join the move to the board (bench_photo.py's
-                    # glare: such tiles were left out).
-                    lit = Cell(r, c, _lit_body(grey[y:y + CELL, x:x + CELL],
-                                               dark[y:y + CELL, x:x + CELL], rim))
-                    if lit.body >= TILE_BODY:
-                        _read_symbol(lit, rect, dark, x, y)
-                        if lit.is_tile:
-                            cell.probe = lit
+                elif coloured_table and cell.glare < GLARE and lit >= TILE_BODY \
+                        and _beside_lamp(blown, r - r0 + 1, c - c0 + 1):
+                    # Lit grey by the lamp beside it, as the lamp's own cell:
+                    # the tile may join the move to the board (realistic glare).
+                    probe = Cell(r, c, lit)
+                    _read_symbol(probe, rect, dark, x, y)
+                    if probe.is_tile:
+                        cell.probe = probe
     _less_flare(out)
     return out
 
 
 def _cut_body(inside: np.ndarray, dark: np.ndarray, rim: np.ndarray) -> float:
-    """Share of the part of a cell's rim inside the photo that is dark, for a
-    cell the photo's edge cuts; 0 where too little of it shows
-    (`CUT_SHOWN`)."""
+    """Share of a cut cell's rim inside the photo that is dark (`CUT_SHOWN`)."""
     shown = rim & inside
     if shown.sum() < CUT_SHOWN * rim.sum():
         return 0.0
@@ -267,27 +218,16 @@ def _cut_body(inside: np.ndarray, dark: np.ndarray, rim: np.ndarray) -> float:
 
 
 def _beside_lamp(blown: np.ndarray, i: int, j: int) -> bool:
-    """True when a cell beside cell (i, j) of the window's blown-out shares
-    (`read_cells`) is blown out (`GLARE`)."""
+    """True when a cell beside (i, j) of the window is blown out."""
     rows, cols = blown.shape
     return any(0 <= i + di < rows and 0 <= j + dj < cols
                and blown[i + di, j + dj] >= GLARE
                for di, dj in ((0, 1), (0, -1), (1, 0), (-1, 0)))
 
 
-def _lit_body(grey: np.ndarray, dark: np.ndarray, rim: np.ndarray) -> float:
-    """Share of a lamp-lit cell's rim that is tile body: dark, or without
-    colour (`grey`: white light on black is grey, where wood and cloth under
-    it keep their colour)."""
-    return float((grey[rim] | dark[rim]).mean())
-
-
 def _less_flare(cells: dict[tuple[int, int], Cell]) -> None:
-    """Set each symbol's colour: as seen, less the light glare or flare adds
-    to its tile. That light shows as a tile body lighter than the photo's
-    usual black; a body of the usual black adds nothing to take off (taking
-    it all off would leave dark paint without its weaker channels: a dark
-    orange would lose its green and read red)."""
+    """Set each symbol's colour: as seen, less what its body shows over the
+    photo's usual black (all of the black off, a dark orange reads red)."""
     blacks = [c.black for c in cells.values() if c.black is not None]
     if not blacks:
         return
@@ -301,12 +241,11 @@ def _less_flare(cells: dict[tuple[int, int], Cell]) -> None:
 
 def _body_level(ratio: np.ndarray, seen: np.ndarray, rim: np.ndarray, grid: Grid,
                 box: tuple[int, int, int, int]) -> float:
-    """Return the brightness ratio below which a pixel is tile body: between the
-    rims of cells known to hold a tile (a symbol was found there) and the rims
-    of the cells around them, mostly table."""
+    """The brightness ratio under which a pixel is tile body: between the rims
+    of cells where a symbol was found and those of the others."""
     c0, r0, c1, r1 = box
-    tiles: list[float] = []
-    others: list[float] = []
+    tiles: list[np.ndarray] = []
+    others: list[np.ndarray] = []
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
             x, y = (c - c0 + 1) * CELL, (r - r0 + 1) * CELL
@@ -323,8 +262,7 @@ def _body_level(ratio: np.ndarray, seen: np.ndarray, rim: np.ndarray, grid: Grid
 
 def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
                  ) -> None:
-    """Find the symbol near the cell's middle (`symbols.find_symbol`); store
-    its colour and shape."""
+    """Store the symbol near the cell's middle (`symbols.find_symbol`)."""
     found = find_symbol(rect, dark, x, y, vouched=cell.body >= TILE_BODY,
                         lamp=cell.glare >= GLARE)
     if found is None:
@@ -335,8 +273,7 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
 
 
 def may_hide_tile(cell: Cell, beside_move: bool = False) -> bool:
-    """True when a tile may lie on the cell but was not read: a tile body
-    without a readable symbol, or paint on a rim too light to vouch for one
-    (`cells.Cell.hint`; beside a tile of the move, on a lighter rim too)."""
+    """True when a tile may lie on the cell unread: a body without a symbol
+    read, or paint (`Cell.hint`; beside the move, `Cell.paint`)."""
     return not cell.is_tile and (cell.body >= TILE_BODY or cell.hint
                                  or (beside_move and cell.paint))

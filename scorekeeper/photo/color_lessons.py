@@ -1,22 +1,10 @@
-"""Teach the colours: one photo of one tile of each colour.
+"""Teach the colours: one photo of one tile of each colour (docs/PHOTO.md,
+"Teach the colours"), named by their order round the colour wheel, become
+the installation's colour lessons (`lessons.Lesson`).
 
-A table's very first photo of a game (an empty board: no stored tile can
-anchor the colours) must name its paint from what paint usually looks like,
-and real paint is not usual paint: a real orange lies a few degrees of hue
-from red, a real purple close to blue. So a household may, once, lay one tile
-of each colour on the table (apart or in a row, any order, any shapes) and
-photograph them: their hues, named by their order around the colour wheel
-(red, orange, yellow, green, blue, purple), become the installation's colour
-lessons (`lessons.Lesson`), a few examples' worth, and every later photo
-names its colours around where this table's paint and light put them. A
-set whose sixth colour is colourless (white) shows one symbol without
-colour: the other five are named round the wheel, and the colour they leave
-out is the white one, taught by its saturation and value (`Taught.pale`).
-
-`read_colors(image)` reads such a photo in the helper process (OpenCV);
-`name_symbols(hues, saturations)` is the naming alone, against `hues.USUAL` (no OpenCV:
-the server checks with it too). Both raise `PhotoUnreadable` with a reason
-a household can act on.
+`read_colors(image)` reads the photo (OpenCV, in the helper process);
+`name_symbols(hues, saturations)` names them (no OpenCV: the server checks
+with it too).
 """
 
 from __future__ import annotations
@@ -33,56 +21,30 @@ COLORS = ("red", "orange", "yellow", "green", "blue", "purple")
 """The colours taught, in their order around the colour wheel."""
 
 LEEWAY = 30.0
-"""Degrees outside its usual range a taught colour may lie (the light's
-colour moves every hue); beyond, the six are not one tile of each colour."""
+"""Degrees outside its usual hues a taught colour may lie (the light)."""
 
 MIN_GAP = 6.0
-"""The fewest degrees of hue between two taught colours: closer, they are two
-tiles of one paint (one colour's print varies by a degree or two), or so close
-that the reader could not tell them apart anyway."""
+"""Degrees: two colours closer are one paint (a print varies by one or two)."""
 
 SYMBOL_TO_TILE = 1.45
-"""A tile's edge for its largest symbols' extent (the stars span about 70 %
-of a real tile)."""
-
-UNREAD_BODY = 0.75
-"""A cell's rim this dark is a tile body, symbol read or not (`reader`)."""
+"""A tile's edge over its largest symbols' extent (stars span 70 % of it)."""
 
 SAME_TILE = 0.6
 """Tile edges within which two symbols found are one tile's."""
 
 LARGEST = 75
-"""The percentile of the symbols' extents taken as the largest symbols'
-(`SYMBOL_TO_TILE`): the stars, two of the six shapes."""
-
-CLOSE_PX = 5
-"""Working pixels over which a tile body's dark is closed, its grain and
-its symbol's edge filled."""
+"""Percentile of the extents that are the largest symbols' (the stars)."""
 
 BODY_SIDE = (0.75, 1.3)
-"""A lone tile body's side, as a share of the tiles' size its symbols give:
-a tile seen from the slant the teaching photos allow (`tests/photo/
-teaching.py`: up to 8°) and the symbols' spread of sizes."""
-
-SQUARE = 0.8
-"""The least ratio of a tile body's short side to its long one."""
-
-FILLED = 0.75
-"""The least share of its box a tile body's outline fills (its rounded
-corners leave a little out; a table's dark streak much more)."""
-
-BODY_TO_TILE = 1.03
-"""A tile's edge for its body's box: the rounded corners pull the box in."""
+"""A lone tile body's side, share of the tile size its symbols give (a slant
+up to 8°, `tests/photo/teaching.py`, and the shapes' sizes)."""
 
 ROW_STEP = (0.75, 1.35)
-"""The grid's step, as a share of the tile's size its symbols give
-(`SYMBOL_TO_TILE`), of tiles laid in a row: a lattice through tiles lying
-two apart has twice the step; the leeway is the symbols' size from shape to
-shape."""
+"""A grid step of tiles in a row, share of the tile size its symbols give
+(tiles two apart give twice)."""
 
 WEIGHT = 3
-"""The confirmed tiles a taught colour counts as: enough to place it, few
-enough that the table's confirmed moves soon move it."""
+"""Confirmed tiles a taught colour counts as: the table's moves soon move it."""
 
 
 class Seen(NamedTuple):
@@ -107,7 +69,7 @@ class Teaching(NamedTuple):
 
 
 def _outside(hue: float, lo: float, hi: float) -> float:
-    """Degrees from hue to the arc lo..hi (clockwise), 0 inside it."""
+    """Degrees from hue to the arc lo..hi, 0 inside it."""
     span = (hi - lo) % 360.0
     x = (hue - lo) % 360.0
     if x <= span:
@@ -117,14 +79,10 @@ def _outside(hue: float, lo: float, hi: float) -> float:
 
 def name_symbols(hues: Sequence[float], saturations: Sequence[float] | None = None
                  ) -> dict[str, int]:
-    """Name six symbols by their hues (degrees): red, orange, yellow, green,
-    blue, purple by their order around the wheel, where the wheel is cut so
-    that each lies nearest its usual place; return each colour's symbol (its
-    index). One symbol of no colour (saturation under `PALE`: a set's white)
-    takes the colour the other five leave out. Raise PhotoUnreadable
-    "teach_count" unless there are six, "teach_pale" when more than one shows
-    no colour, and "teach_alike" when two are too close to tell apart or they
-    are not one of each colour."""
+    """Each colour's symbol (index), the six named by their hues' order round
+    the wheel, cut where each lies nearest its usual hues; one symbol of no
+    colour (under `PALE`) takes the colour the others leave out. Raise
+    PhotoUnreadable `teach_count`, `teach_pale` or `teach_alike`."""
     if len(hues) == 0:
         raise PhotoUnreadable("no_tiles")
     if len(hues) != len(COLORS):
@@ -160,8 +118,7 @@ def name_symbols(hues: Sequence[float], saturations: Sequence[float] | None = No
 def lessons(hues: Mapping[str, float], weight: int = WEIGHT,
             paints: Mapping[str, tuple[float, float]] | None = None,
             ) -> list[tuple[str, str, int, float, float, int, float, float]]:
-    """The taught hues (and, where given, each colour's saturation and value)
-    as colour lessons' rows (`lessons.Lesson`): each counted `weight` times."""
+    """The taught colours as lessons' rows (`lessons.Lesson`), `weight` each."""
     out = []
     for color in COLORS:
         rad = math.radians(hues[color])
@@ -173,23 +130,13 @@ def lessons(hues: Mapping[str, float], weight: int = WEIGHT,
 
 
 def read_colors(image: bytes) -> Teaching:
-    """Read a photo of one tile of each colour; return their hues by colour.
-    Raise PhotoUnreadable when it does not show six tiles of six colours."""
-    # Imported here: the server names this module (name_symbols) without
-    # loading OpenCV; only the helper process reads photos.
-    import cv2
-    import numpy as np
+    """The colours of a photo of one tile of each colour; PhotoUnreadable
+    when it does not show six tiles of six colours."""
+    # Imported here: the server loads this module without OpenCV.
+    from .decode import decode, never_failing
 
-    from .decode import decode
-
-    try:
-        img = decode(image)
-        seen, unread = _symbols(img)
-    except PhotoUnreadable:
-        raise
-    except (cv2.error, ArithmeticError, IndexError, ValueError,
-            np.linalg.LinAlgError) as exc:
-        raise PhotoUnreadable("not_read") from exc
+    with never_failing():
+        seen, unread = _symbols(decode(image))
     seen.sort(key=lambda s: (s.x, s.y))
     if 0 < len(seen) < len(COLORS) <= len(seen) + unread:
         raise PhotoUnreadable("teach_unread", count=len(COLORS) - len(seen))
@@ -200,16 +147,24 @@ def read_colors(image: bytes) -> Teaching:
 
 
 def _symbols(img: object) -> tuple[list[Seen], int]:
-    """Each tile's symbol in a working image: those on the grid of the
-    largest group of tiles (tiles in a row), then each tile lying apart, found
-    by its symbol or, when its paint is as dark as the tile (a dark blue on a
-    light table), by its square black body."""
+    """Each tile's symbol, and how many tile bodies show none: each symbol
+    read on a tile of its own, the tiles in a row on their grid, then each
+    body without a symbol found (dark paint) on a tile of its own."""
     import cv2
     import numpy as np
 
     from . import hues as hue_of
-    from .cells import read_cells
-    from .grid import DETECT_SIDE, Grid, find_blobs, find_grid
+    from .cells import TILE_BODY, read_cells
+    from .grid import (
+        BODY_TO_TILE,
+        CLOSE_PX,
+        Grid,
+        detection_image,
+        find_blobs,
+        find_grid,
+        one_tile,
+        tile_body,
+    )
 
     assert isinstance(img, np.ndarray)
     h, w = img.shape[:2]
@@ -223,9 +178,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
     def read(grid: Grid, margin: int) -> None:
         for cell in read_cells(img, grid, margin=margin).values():
             if not cell.is_tile or cell.centre is None or cell.color is None:
-                if cell.body >= UNREAD_BODY:
-                    # A tile's body without a readable symbol: a dark or
-                    # small one, worth naming when the count falls short.
+                if cell.body >= TILE_BODY:
                     at = grid.homography @ np.array([cell.col, cell.row, 1.0])
                     bodies.append((float(at[0] / at[2]), float(at[1] / at[2]),
                                    grid.pitch))
@@ -234,21 +187,11 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
                 found.append((cell.centre, cell.color, grid.pitch))
 
     def lone(x: float, y: float, pitch: float, angle: float) -> None:
-        # A tile lying apart: a grid of one tile around it (in working pixels).
-        u = np.array([math.cos(angle), math.sin(angle)]) * pitch
-        v = np.array([-u[1], u[0]])
-        hom = np.array([[u[0], v[0], x], [u[1], v[1], y], [0, 0, 1]])
-        read(Grid(hom, pitch, {(0, 0): (x, y)}), 0)
+        read(Grid(one_tile((x, y), pitch, angle), pitch, {(0, 0): (x, y)}), 0)
 
-    scale = min(1.0, DETECT_SIDE / max(h, w))
-    small = img if scale == 1.0 else cv2.resize(
-        img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    small, scale = detection_image(img)
     blobs = find_blobs(small)
     if len(blobs.centres):
-        # Each symbol on a tile of its own, whether the tiles lie apart or
-        # touch, sized from the largest symbols (the stars span most of a
-        # tile's face); a symbol is read whatever the tile's turn, and its
-        # rim needs only to be dark.
         pitch = float(np.percentile(blobs.extents, LARGEST)) * SYMBOL_TO_TILE / scale
         for bx, by in blobs.centres:
             for angle in (0.0, math.pi / 4):
@@ -258,9 +201,6 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
             grid = find_grid(img)
         except PhotoUnreadable:
             grid = None
-        # Tiles in a row: their grid, and the cells beside it, where a symbol
-        # too dark to be found at first is read on its tile; not a lattice
-        # through tiles lying two apart (its cells beside them are table).
         if grid is not None and ROW_STEP[0] < grid.pitch / pitch < ROW_STEP[1]:
             read(grid, 1)
     if found:
@@ -269,15 +209,12 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
                                   np.ones((CLOSE_PX, CLOSE_PX), np.uint8))
         contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL,
                                        cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            (cx, cy), (bw, bh), a = cv2.minAreaRect(contour)
-            side = (bw + bh) / 2
-            if (not BODY_SIDE[0] * typical < side < BODY_SIDE[1] * typical
-                    or min(bw, bh) < SQUARE * max(bw, bh)
-                    or cv2.contourArea(contour) < FILLED * bw * bh
-                    or known(cx / scale, cy / scale)):
-                continue
-            lone(cx / scale, cy / scale, side * BODY_TO_TILE / scale, math.radians(a))
+        for body in filter(None, map(tile_body, contours)):
+            cx, cy, side, a = body
+            if BODY_SIDE[0] * typical < side < BODY_SIDE[1] * typical \
+                    and not known(cx / scale, cy / scale):
+                lone(cx / scale, cy / scale, side * BODY_TO_TILE / scale,
+                     math.radians(a))
     unread: list[tuple[float, float, float]] = []
     for x, y, size in bodies:
         if not known(x, y) and not any(

@@ -1,6 +1,9 @@
-"""Safe decoding of an uploaded photo: size checks before any pixel is decoded."""
+"""Decode an uploaded photo, its size checked before any pixel is (`header`)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import cv2
 import numpy as np
@@ -41,3 +44,16 @@ def decode(data: bytes) -> np.ndarray:
         scale = WORK_SIDE / long_side
         img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     return img
+
+
+@contextmanager
+def never_failing() -> Iterator[None]:
+    """Report an unforeseen numeric corner of a photo as `not_read`, its cause
+    chained for the log: a photo must never fail the request."""
+    try:
+        yield
+    except PhotoUnreadable:
+        raise
+    except (cv2.error, ArithmeticError, IndexError, ValueError,
+            np.linalg.LinAlgError) as exc:
+        raise PhotoUnreadable("not_read") from exc

@@ -1,12 +1,10 @@
-"""Why a photo could not be read: a small vocabulary of reasons (CONTRACT §12).
-
-The web layer answers 422 `photo_unreadable`; its text module can translate a
-reason from its code and parameters. The English sentence here says how to
-retake the photo.
-"""
+"""Why a photo could not be read: a small vocabulary of reasons (CONTRACT §12),
+each with an English sentence on how to retake it (the web layer answers 422
+`photo_unreadable` and translates the reason from its code and parameters)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping
 
 REASONS: Mapping[str, str] = {
@@ -59,8 +57,9 @@ class PhotoUnreadable(ValueError):
         """One of REASONS' codes."""
         self.params: dict[str, object] = dict(params)
         """The values the sentence names (numbers, cells, sizes)."""
-        values = {key: _say(value) for key, value in params.items()}
-        super().__init__(REASONS[reason].format_map(_Blank(values)))
+        # A parameter the sentence names but the caller left out reads "?".
+        values = defaultdict(lambda: "?", {k: _say(v) for k, v in params.items()})
+        super().__init__(REASONS[reason].format_map(values))
 
     @property
     def sentence(self) -> str:
@@ -74,9 +73,3 @@ def _say(value: object) -> str:
         return ", ".join(f"({r}, {c})" for r, c, *_ in value)
     return str(value)
 
-
-class _Blank(dict[str, str]):
-    """Format values where a missing parameter reads as nothing, not a KeyError."""
-
-    def __missing__(self, key: str) -> str:
-        return "?"

@@ -1,23 +1,17 @@
 """Find the tiles' lattice: the grid of tile centres and its homography.
 
-A Qwirkle tile is a black square with one coloured symbol in its middle, so the
-symbols' centres are the tile centres. They are found as light blobs enclosed by
-dark (the tile body); a lattice is grown over them from neighbour to neighbour
-(which follows a slanted photo's changing scale), and a homography from lattice
-coordinates to the photo is fitted to every centre the lattice explains.
-
-Takes the working image (BGR, `decode`); gives a `Grid`: the homography from
-lattice (col, row) to pixels, the step between tiles, each found symbol's
-cell and centre. Raises `PhotoUnreadable` when no tile, a tile too small, or
-only blur is found. Its thresholds, named at its top: `MIN_PITCH`,
-`TABLE_CONTRAST`, `ON_LATTICE`, `BLUR_DARK`, `BLUR_SHARP`, `SPOT`, `GAP_FIT`
-and `TWO_STEPS`.
+A symbol's centre is its tile's. A lattice is grown over the symbols
+(`blobs`) from neighbour to neighbour, following a slanted photo's changing
+scale, and a homography from lattice (col, row) to pixels fitted to every
+symbol it explains. Raises `PhotoUnreadable` when it finds no tile, tiles
+too small, or only blur.
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -35,65 +29,78 @@ from .blobs import (
 from .errors import PhotoUnreadable
 from .levels import brightest_channel, filled
 
-__all__ = ["DETECT_SIDE", "Grid", "find_blobs", "find_grid", "halved", "refit"]
+__all__ = ["Grid", "detection_image", "find_blobs", "find_grid", "halved", "one_tile",
+           "refit", "tile_body"]
 
 DETECT_SIDE = 1600
-"""Pixels: the long side of the image the symbols are looked for in (larger
-photos are shrunk to it). Set on the renders (`tests/photo/synth.py`) when
-the reader was written."""
+"""Pixels: the long side the symbols are looked for at (`tests/photo/synth.py`)."""
 
 MIN_PITCH = 14.0
-"""Pixels of the working image: the smallest tile step that can still be
-read; smaller is refused as `too_small`. Set on the renders when the reader
-was written (their smallest tiles are 30 px)."""
+"""Working pixels: a smaller tile step is refused `too_small` (the renders'
+smallest tiles are 30 px)."""
 
 HOMOGRAPHY_POINTS = 4
-"""Symbols a homography needs (`cv2.findHomography`); fewer fit an affine
-map or a line."""
+"""Symbols a homography needs; fewer fit an affine map or a line."""
 
 AFFINE_POINTS = 3
 """Symbols an affine map goes through exactly (an L of three)."""
 
 TABLE_CONTRAST = 16
-"""8-bit levels: a table at least this much lighter than the tile body
-round a lone symbol shows the body's square (`_local_body`). Set on the
-realistic sets' dark tables, where the body joins the table's grain."""
+"""8-bit levels a table must be lighter than a lone tile's body to show its
+square (`_local_body`). Set on the realistic sets' dark tables."""
 
 ON_LATTICE = 0.28
-"""Share of a step: a symbol up to this far from its lattice point is taken
-into the fit (`_refine`). Set on the renders when the reader was written."""
+"""Steps: a symbol this near its lattice point joins the fit (the renders)."""
 
-BLUR_DARK = (0.02, 0.9)
-"""Share of the photo's pixels that are dark: between these, a photo with no
-symbol found may hold tiles blurred past reading (`BLUR_SHARP`); outside,
-it shows none."""
+CLOSE_PX = 5
+"""Pixels over which a tile body's dark is closed (grain, the symbol's edge)."""
 
-BLUR_SHARP = 4.0
-"""Variance of the grey image's Laplacian: below this, a photo with no
-symbol found is too blurred (`blurred`), not without tiles. Set on the
-renders' blurred photos (tests/photo/test_photo_unreadable.py)."""
+SQUARE = 0.8
+"""The least ratio of a tile body's short side to its long one."""
+
+FILLED = 0.75
+"""The least share of its box a tile body fills (its corners are rounded)."""
+
+BODY_TO_TILE = 1.03
+"""A tile's edge over its body's box (rounded corners pull the box in)."""
+
+BODY_OVER_SYMBOL = (1.15, 3.0)
+"""A lone tile body's side over its symbol's extent (the renders)."""
 
 SPOT = 1.5
-"""Times a symbol's usual extent: a lamp's spot up to this size lies on its
-symbol and may help fit the lattice (see `find_grid`); a larger one spreads
-past its tile. Set on the realistic sets' glare."""
+"""Symbol extents: a lamp's spot up to this size lies on its symbol and
+helps fit the lattice; a larger one spreads past its tile (realistic glare)."""
+
+APART = 1.05
+"""Neighbouring symbols lie further apart than this many of the wider's
+extent (grain inside a tile set half a step; `TWO_STEPS`' commit)."""
+
+NEIGHBOUR = (0.8, 1.25)
+"""Steps between which two symbols are neighbours, for the lattice's angle.
+This and the next four were set with the first reader, on the renders."""
+
+NEAR = 1.6
+"""Steps within which the lattice grows to a symbol."""
+
+OFF_STEP = 0.3
+"""Steps a symbol may lie from where the lattice grows it."""
+
+OFF_FIT = 0.25
+"""Steps a symbol may lie off a fitted homography (RANSAC's threshold)."""
+
+SANE = (0.5, 2.0)
+"""Steps a fitted homography's cells must measure between (`_sane`)."""
 
 LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])
-"""Distances between cells of a square lattice, in steps, up to three."""
+"""Steps between cells of a square lattice, up to three."""
 
 GAP_FIT = 0.08
-"""Share of a lattice distance: how far a nearest-neighbour distance may lie
-from one of `LATTICE_GAPS` and count as it. Set on the realistic sets' small
-boards with a tile unread."""
+"""Share of a lattice distance a neighbour's distance may be off it
+(realistic small boards with a tile unread)."""
 
 TWO_STEPS = 5.6
-"""A symbol's nearest neighbour up to this many of its extents away may be a
-step or two away: a symbol's box is no less than 0.36 of the step (rotated,
-in the benchmark's photos), so two steps are at most 5.6 extents. A first
-move whose middle symbols are too dark to find shows symbols two tiles
-apart; the grid found so is halved where tiles lie between
-(`reader._step_of_two`). (At 3.2 extents, small crisscrosses two tiles
-apart were no lattice at all: such first moves were refused.)"""
+"""Symbol extents to a neighbour that may be two steps away: a symbol's box
+is at least 0.36 of a step in the benchmark's photos (`reader._step_of_two`)."""
 
 
 @dataclass
@@ -103,19 +110,23 @@ class Grid:
     homography: np.ndarray
     """Lattice (col, row) to working-image pixels (x, y)."""
     pitch: float
-    """Distance between neighbouring tile centres, working-image pixels."""
+    """The step between tile centres, working pixels."""
     centres: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
-    """Observed symbol centre of each lattice cell (row, col) that has one."""
+    """The symbol centre found in each cell (row, col) that has one."""
     faint: frozenset[tuple[int, int]] = frozenset()
-    """Cells (row, col) whose symbol was found only as faint paint: so little
-    above its tile that its shape may be lost (a crisscross's thin arms)."""
+    """Cells whose symbol was found only as faint paint (`blobs.more_dark_paint`)."""
     symbol: float = 0.0
-    """The symbols' usual extent, working-image pixels (0 when not known)."""
+    """The symbols' usual extent, working pixels (0: not known)."""
+
+    def bounds(self) -> tuple[int, int, int, int]:
+        """The first and last row and column (r0, c0, r1, c1) of `centres`."""
+        rows = [r for r, _ in self.centres]
+        cols = [c for _, c in self.centres]
+        return min(rows), min(cols), max(rows), max(cols)
 
 
 def halved(grid: Grid) -> Grid:
-    """The grid with half its step: its symbols two cells apart, where the
-    step taken from them was two tiles."""
+    """The grid at half its step (the step found was two tiles)."""
     def twice(key: tuple[int, int]) -> tuple[int, int]:
         return 2 * key[0], 2 * key[1]
 
@@ -125,15 +136,10 @@ def halved(grid: Grid) -> Grid:
 
 
 def _lattice_step(nn: np.ndarray) -> float:
-    """The lattice's step from the symbols' nearest-neighbour distances.
-
-    Their median is the step on any board whose symbols were all found. On a
-    small board with a tile missing (under a lamp, or a symbol too dark to
-    find), most symbols' nearest neighbour may lie a diagonal or two steps
-    away, and the median then lies between lattice distances. Where it
-    explains under half the distances as lattice distances, the step is
-    the candidate that explains the most distances as lattice distances;
-    of those, the largest, since half the step explains them all as well."""
+    """The lattice's step from the symbols' nearest-neighbour distances: their
+    median, unless it explains under half of them as lattice distances (a
+    small board with a tile unread); then the largest distance that explains
+    the most."""
     median = float(np.median(nn))
 
     def explained(step: float) -> int:
@@ -153,15 +159,13 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
     np.fill_diagonal(d, np.inf)
     nearest = d.argmin(axis=1)
     nn = d[np.arange(len(pts)), nearest]
-    # Two symbols a tile apart lie further apart than either is wide: a
-    # speck of grain inside a symbol's tile set a step of half a tile (and
-    # a first move's lone tile was refused).
+    # Neighbours lie further apart than either is wide (not grain in a tile).
     wider = np.maximum(ext, ext[nearest])
-    ok = (nn > 1.05 * wider) & (nn < TWO_STEPS * ext)
+    ok = (nn > APART * wider) & (nn < TWO_STEPS * ext)
     if not ok.any():
         return None
     pitch = _lattice_step(nn[ok])
-    i, j = np.nonzero((d > 0.8 * pitch) & (d < 1.25 * pitch))
+    i, j = np.nonzero((d > NEIGHBOUR[0] * pitch) & (d < NEIGHBOUR[1] * pitch))
     if i.size == 0:
         return None
     vec = pts[j] - pts[i]
@@ -177,7 +181,7 @@ def _grow(pts: np.ndarray, pitch: float, angle: float
     u0 = np.array([math.cos(angle), math.sin(angle)]) * pitch
     v0 = np.array([-u0[1], u0[0]])
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-    near = [np.flatnonzero((row > 0) & (row < 1.6 * pitch)) for row in d]
+    near = [np.flatnonzero((row > 0) & (row < NEAR * pitch)) for row in d]
     centre = np.median(pts, axis=0)
     order = np.argsort(np.linalg.norm(pts - centre, axis=1))
     seen: set[int] = set()
@@ -194,25 +198,21 @@ def _grow(pts: np.ndarray, pitch: float, angle: float
             p = queue.popleft()
             u, v = basis[p]
             ci, cj = coords[p]
+            cand = near[p]
+            if not cand.size:
+                continue
             for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                step = di * u + dj * v
-                target = pts[p] + step
-                if not near[p].size:
-                    break
-                cand = near[p]
-                err = np.linalg.norm(pts[cand] - target, axis=1)
+                err = np.linalg.norm(pts[cand] - (pts[p] + di * u + dj * v), axis=1)
                 best = int(np.argmin(err))
                 q = int(cand[best])
                 cell = (ci + di, cj + dj)
-                if err[best] > 0.3 * pitch or q in seen or cell in taken:
+                if err[best] > OFF_STEP * pitch or q in seen or cell in taken:
                     continue
+                # The step follows the observed one halfway: a slanted
+                # photo's scale changes across the board.
                 obs = pts[q] - pts[p]
-                if di:
-                    nu = 0.5 * u + 0.5 * obs * di
-                    basis[q] = (nu, v)
-                else:
-                    nv = 0.5 * v + 0.5 * obs * dj
-                    basis[q] = (u, nv)
+                basis[q] = ((0.5 * u + 0.5 * obs * di, v) if di
+                            else (u, 0.5 * v + 0.5 * obs * dj))
                 coords[q] = cell
                 taken.add(cell)
                 seen.add(q)
@@ -226,11 +226,11 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
     """Fit lattice (col, row) -> pixels: a homography, or a similarity for a line."""
     cols, rows = src[:, 0], src[:, 1]
     if len(src) >= HOMOGRAPHY_POINTS and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
-        h, _ = cv2.findHomography(src, dst, cv2.RANSAC, 0.25 * pitch)
+        h, _ = cv2.findHomography(src, dst, cv2.RANSAC, OFF_FIT * pitch)
         if h is not None and _sane(h, src, pitch):
             return h
         # Too few points off one line for a homography: an affine fit does.
-        a, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=0.25 * pitch)
+        a, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=OFF_FIT * pitch)
         if a is not None:
             return np.vstack([a, [0, 0, 1]])
     if len(src) == AFFINE_POINTS and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
@@ -242,12 +242,10 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
     # A line (or one tile): the step along it, and the same step turned a
     # quarter (a photo from above is never mirrored).
     if len(src) > 1 and np.ptp(cols) >= np.ptp(rows):
-        step = np.polyfit(cols, dst, 1)[0]
-        u = step
+        u = np.polyfit(cols, dst, 1)[0]
         v = np.array([-u[1], u[0]])
     elif len(src) > 1:
-        step = np.polyfit(rows, dst, 1)[0]
-        v = step
+        v = np.polyfit(rows, dst, 1)[0]
         u = np.array([v[1], -v[0]])
     else:
         raise ValueError("one point: no direction")
@@ -260,11 +258,12 @@ def _sane(h: np.ndarray, src: np.ndarray, pitch: float) -> bool:
     lo, hi = src.min(axis=0) - 1, src.max(axis=0) + 1
     corners = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]],
                        np.float64)
+    low, high = SANE
     for c in corners:
         pts = cv2.perspectiveTransform(np.array([[c, c + (1, 0), c + (0, 1)]]), h)[0]
         du = np.linalg.norm(pts[1] - pts[0])
         dv = np.linalg.norm(pts[2] - pts[0])
-        if not (0.5 * pitch < du < 2 * pitch and 0.5 * pitch < dv < 2 * pitch):
+        if not (low * pitch < du < high * pitch and low * pitch < dv < high * pitch):
             return False
         (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
         if ax * by - ay * bx <= 0:  # turned inside out (mirrored)
@@ -272,8 +271,14 @@ def _sane(h: np.ndarray, src: np.ndarray, pitch: float) -> bool:
     return True
 
 
-def _single_tile(blobs: Blobs, k: int, img: np.ndarray | None = None
-                 ) -> tuple[float, float]:
+def one_tile(centre: Sequence[float], pitch: float, angle: float) -> np.ndarray:
+    """The homography of a lattice of one tile at `centre`, turned `angle`."""
+    u = np.array([math.cos(angle), math.sin(angle)]) * pitch
+    v = np.array([-u[1], u[0]])
+    return np.array([[u[0], v[0], centre[0]], [u[1], v[1], centre[1]], [0, 0, 1]])
+
+
+def _single_tile(blobs: Blobs, k: int, img: np.ndarray) -> tuple[float, float]:
     """Pitch and angle of a lone tile, from the dark body around its symbol."""
     cx, cy = blobs.centres[k]
     r = int(blobs.extents[k] * 1.3) + 2
@@ -281,24 +286,24 @@ def _single_tile(blobs: Blobs, k: int, img: np.ndarray | None = None
     x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
     win = blobs.dark[y0:min(h, int(cy) + r), x0:min(w, int(cx) + r)].copy()
     found = _square_body(win, blobs.extents[k])
-    if found is None and img is not None:
-        # On a dark table the photo's dark level takes in the table's grain
-        # too, which joins the body: the body against the table round it
-        # alone, in a wider window.
+    if found is None:
+        # On a dark table the photo's dark level takes in the table's grain,
+        # which joins the body: the body against the table round it alone.
         found = _local_body(img, (cx, cy), blobs.extents[k])
     if found is None:
         raise PhotoUnreadable("no_tiles")
     side, a = found
-    return side * 1.03, math.radians(a)
+    return side * BODY_TO_TILE, math.radians(a)
 
 
 def _square_body(win: np.ndarray, ext: float, cut: int = 0
                  ) -> tuple[float, float] | None:
     """The side and angle (degrees) of the square tile body in a dark mask
-    around a symbol of extent `ext`, or None when it shows none; `cut` opens
-    the mask by that many pixels first (thin bridges of dark grain)."""
+    round a symbol of extent `ext`, or None; `cut` opens the mask first (thin
+    bridges of dark grain)."""
     # The symbol counts as the tile too: fill it, then take the dark around it.
-    closed = cv2.morphologyEx(win, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    closed = cv2.morphologyEx(win, cv2.MORPH_CLOSE,
+                              np.ones((CLOSE_PX, CLOSE_PX), np.uint8))
     if cut:
         closed = filled(closed)
         closed = cv2.morphologyEx(closed, cv2.MORPH_OPEN,
@@ -315,26 +320,30 @@ def _square_body(win: np.ndarray, ext: float, cut: int = 0
     left, top, width, height = cv2.boundingRect(c)
     if left == 0 or top == 0 or left + width == win.shape[1] \
             or top + height == win.shape[0]:
-        # Dark out to the window's edge: the window itself (a dark table
-        # joins the body), whose square would give the tile its side and
-        # angle, or the body joined to dark beside it (dark wood by a tile
-        # the lamp blew out), whose box is far larger than a tile.
+        # Dark out to the window's edge: a dark table or dark wood joins the
+        # body, and the box is the window's or larger than a tile.
         return None
-    (_, _), (bw, bh), a = cv2.minAreaRect(c)
-    side = (bw + bh) / 2
-    # A tile is a square: a dark body much like its box, and larger than its symbol.
-    if (not ext * 1.15 < side < ext * 3
-            or min(bw, bh) < 0.8 * max(bw, bh)
-            or cv2.contourArea(c) < 0.75 * bw * bh):
+    body = tile_body(c)
+    low, high = BODY_OVER_SYMBOL
+    if body is None or not ext * low < body[2] < ext * high:
         return None
-    return side, a
+    return body[2], body[3]
+
+
+def tile_body(contour: np.ndarray) -> tuple[float, float, float, float] | None:
+    """The centre (x, y), side and angle (degrees) of a dark outline shaped as
+    a tile body (`SQUARE`, `FILLED`), or None."""
+    (cx, cy), (bw, bh), a = cv2.minAreaRect(contour)
+    if min(bw, bh) < SQUARE * max(bw, bh) \
+            or cv2.contourArea(contour) < FILLED * bw * bh:
+        return None
+    return cx, cy, (bw + bh) / 2, a
 
 
 def _local_body(img: np.ndarray, centre: tuple[float, float], ext: float
                 ) -> tuple[float, float] | None:
-    """The side and angle of the tile body round a symbol, told from the
-    table by a level between the body (just outside the symbol) and the
-    table (beyond the largest tile the symbol may sit on)."""
+    """`_square_body` at a level between the body just outside the symbol and
+    the table beyond the largest tile it may sit on (a dark table)."""
     h, w = img.shape[:2]
     cx, cy = centre
     r = int(ext * 2.4) + 2
@@ -359,28 +368,29 @@ def _local_body(img: np.ndarray, centre: tuple[float, float], ext: float
     return _square_body(dark, ext, cut=max(3, int(ext / 8)))
 
 
+def detection_image(img: np.ndarray) -> tuple[np.ndarray, float]:
+    """The image the symbols are looked for in (`DETECT_SIDE`), and its scale."""
+    scale = min(1.0, DETECT_SIDE / max(img.shape[:2]))
+    return img if scale == 1.0 else cv2.resize(
+        img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), scale
+
+
 def find_grid(img: np.ndarray) -> Grid:
     """Return the grid of the largest group of tiles in a working image."""
-    h, w = img.shape[:2]
-    scale = min(1.0, DETECT_SIDE / max(h, w))
-    small = img if scale == 1.0 else cv2.resize(
-        img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    small, scale = detection_image(img)
     blobs = find_blobs(small)
     if len(blobs.centres) < FEW:
         blobs = more_dark_paint(small, blobs)
     if len(blobs.centres) == 0:
-        raise _nothing_found(small, blobs)
+        raise PhotoUnreadable("no_tiles")
     spots = lamp_spots(small, blobs)
     if spots.any():
         blobs = beside_the_lamp(small, blobs, spots)
         spots = np.concatenate([spots, np.zeros(len(blobs.centres) - len(spots), bool)])
     glare = anchors = np.zeros((0, 2))
     if (~spots).sum() >= FEW:
-        # The lattice from paint alone; a lamp's spot joins it afterwards
-        # where it lies on a cell, so that the tile under it is read. A spot
-        # of a symbol's size lies on its symbol and may help fit the lattice;
-        # a larger one spreads over the tile body and beyond, its centre
-        # the lamp's, not the tile's.
+        # The lattice from paint alone; a lamp's spot joins it where it lies
+        # on a cell, and helps fit it only if a symbol's size (`SPOT`).
         glare, size = blobs.centres[spots], blobs.extents[spots]
         blobs = without(blobs, spots)
         anchors = glare[size <= SPOT * np.median(blobs.extents)]
@@ -394,20 +404,12 @@ def find_grid(img: np.ndarray) -> Grid:
     else:
         pitch, angle = found
         groups = _grow(pts, pitch, angle)
-        if len(groups[0]) == 1:
-            k = max(range(len(ext)), key=lambda i: ext[i])
-            pitch, angle = _single_tile(blobs, k, small)
-            groups = [{k: (0, 0)}]
     group = groups[0]
-    if len(groups) > 1 and len(groups[1]) == len(group) == 1:
-        raise PhotoUnreadable("no_tiles")
     idx = np.array(sorted(group))
     src = np.array([group[i] for i in idx], np.float64)
     dst = pts[idx]
     if len(idx) == 1:
-        u = np.array([math.cos(angle), math.sin(angle)]) * pitch
-        v = np.array([-u[1], u[0]])
-        hom = np.array([[u[0], v[0], dst[0, 0]], [u[1], v[1], dst[0, 1]], [0, 0, 1]])
+        hom = one_tile(dst[0], pitch, angle)
     else:
         hom = _fit(src, dst, pitch)
         hom, src, dst = _refine(hom, np.concatenate([pts, anchors]), src, dst, pitch)
@@ -429,9 +431,8 @@ def find_grid(img: np.ndarray) -> Grid:
 
 
 def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Grid:
-    """Fit the grid again to symbol centres (row, col) -> working-image pixels,
-    such as those the cells were read at: far from the first symbols found, a
-    slanted grid's first fit drifts."""
+    """The grid fitted again to symbol centres (row, col) -> working pixels,
+    such as the cells read (a slanted grid's first fit drifts)."""
     keys = sorted(centres)
     src = np.array([(c, r) for r, c in keys], np.float64)
     dst = np.array([centres[k] for k in keys], np.float64)
@@ -468,12 +469,3 @@ def _refine(hom: np.ndarray, pts: np.ndarray, src: np.ndarray, dst: np.ndarray,
         hom, src, dst = new_hom, new_src, new_dst
     return hom, src, dst
 
-
-def _nothing_found(img: np.ndarray, blobs: Blobs) -> PhotoUnreadable:
-    """Say whether a photo without symbols looks blurred or shows no tiles."""
-    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    sharp = float(cv2.Laplacian(grey, cv2.CV_32F).var())
-    dark_share = float(blobs.dark.mean())
-    if BLUR_DARK[0] < dark_share < BLUR_DARK[1] and sharp < BLUR_SHARP:
-        return PhotoUnreadable("blurred")
-    return PhotoUnreadable("no_tiles")

@@ -1,6 +1,5 @@
 """A photo's format and size from its first bytes, before any pixel is decoded
-(no numpy, no OpenCV: the server checks an upload with it before handing it to
-the helper process)."""
+(no numpy, no OpenCV: the server checks an upload with it)."""
 
 from __future__ import annotations
 
@@ -9,11 +8,10 @@ import struct
 from .errors import PhotoUnreadable
 
 PNG_SIZE_END = 24
-"""Bytes a PNG needs to give its size: signature (8), IHDR's length and
-type (8), width and height (8)."""
+"""Bytes a PNG needs to give its size: signature, IHDR's length and type, size."""
 
 MARKER = 0xFF
-"""The byte that starts every JPEG marker (and fills between markers)."""
+"""The byte that starts every JPEG marker (and fills between them)."""
 
 START_OF_SCAN = 0xDA
 """The JPEG marker after which entropy-coded data follows."""
@@ -25,12 +23,9 @@ MAX_PIXELS = 40_000_000
 """The largest photo decoded, in pixels (a 40 MP phone photo)."""
 
 MAX_WHOLE_PIXELS = 16_000_000
-"""The largest PNG or progressive JPEG decoded, in pixels. A baseline JPEG is
-decoded at 1/2, 1/4 or 1/8 of its size (libjpeg scales while decoding); a PNG
-only whole (40 MP of PNG is 120 MB of pixels and seconds of work, from a file
-of 116 KB that declares them), and a progressive JPEG keeps every
-coefficient of the whole image (40 MP: +145 MB). Cameras send baseline JPEGs;
-a PNG is a screenshot, well below this."""
+"""The largest PNG or progressive JPEG decoded, in pixels: they decode whole
+(40 MP of PNG: 120 MB; progressive: +145 MB), where libjpeg scales a baseline
+JPEG down while decoding. Cameras send baseline JPEGs."""
 
 MIN_SIDE = 64
 """The shortest side a photo of a board can have and still show tiles."""

@@ -1,23 +1,11 @@
-"""Name the symbols' colours from the photo itself.
-
-Real paint is not the renderers' paint: a real orange sits a few degrees of
-hue from red, a real purple close to blue, and the light moves every hue.
-What survives is the order of the hues around the circle (red, orange,
-yellow, green, blue, purple) and that one paint's symbols lie close
-together in one photo. So the symbols are sorted by hue and named together,
-in that order, as a chain (a Viterbi pass over the sorted hues): a name
-change costs little across a wide gap between neighbouring hues and much
-inside a tight group; each symbol pays for a name far from where that
-colour usually sits; a stored tile the photo recognises pays much for any
-name but its own, so one stored tile of a colour anchors all its group.
-What the confirmed moves of the table taught (`Taught`) moves each colour's
-usual place to where this table's paint and light put it; a colour it
-taught as a colourless paint (a set whose sixth colour is white) names the
-symbols that show no colour, and the chain names the others.
-
-Each symbol's confidence is the margin between the best naming of all and
-the best one that names it otherwise (min-marginals), so a symbol that
-could belong to either of two groups is reported uncertain.
+"""Name the symbols' colours from the photo itself (docs/PHOTO.md, "Real
+tiles in real light"): sorted by hue, named together as a chain (a Viterbi
+pass) whose name changes cost little across wide hue gaps and much inside
+tight groups, a name far from its colour's usual hues costs, and a
+recognised stored tile anchors its group. Taught colours (`lessons.Taught`)
+move the usual hues; one taught colourless (white) names the symbols without
+colour. A symbol's confidence is its best name's margin over its next
+(min-marginals); costs are in units, `SURE_MARGIN` of them sure.
 """
 
 from __future__ import annotations
@@ -31,12 +19,10 @@ import numpy as np
 from .lessons import PALE
 
 CUT = 320.0
-"""The hue (degrees) where the circle is cut open: between purple and red,
-whatever the light."""
+"""Degrees: where the hue circle is cut open, between purple and red."""
 
 GAMMA = 2.2
-"""The exponent between a photo's 8-bit sRGB levels (over 255) and linear
-light, as the reader takes it: the sRGB curve, near enough."""
+"""The exponent from a photo's sRGB levels (over 255) to linear light."""
 
 USUAL: dict[str, tuple[float, float]] = {
     "red": (347.0, 8.0),
@@ -46,94 +32,82 @@ USUAL: dict[str, tuple[float, float]] = {
     "blue": (195.0, 228.0),
     "purple": (236.0, 305.0),
 }
-"""Where each colour's hue lies in photos (degrees): real tiles' paint (red
-350–8°, orange 8–25°, yellow 40–55°, green 90–150°, blue 195–225°, purple
-235–275°) widened for the printed and rendered paints and the light's colour."""
+"""Each colour's hues in photos, degrees: real paint's (red 350–8, orange
+8–25, yellow 40–55, green 90–150, blue 195–225, purple 235–275) widened for
+the renders' paints and the light's colour."""
 
 OUTSIDE = 6.0
-"""Degrees outside a colour's usual range that cost one unit."""
+"""Degrees outside a colour's usual hues that cost one unit."""
 
 TAUGHT = 3.0
-"""Degrees outside a range the table taught that cost one unit."""
+"""Degrees outside a taught colour's hues that cost one unit."""
 
 SAME_PAINT = 4.0
-"""Symbols closer than this in hue are taken as one paint: together they
-weigh as one symbol where they lie (more tiles of one paint do not make its
-name surer; their order among the others and the stored ones do)."""
+"""Degrees: symbols closer in hue weigh as one (more tiles of a paint do
+not make its name surer)."""
 
 ANCHOR = 12.0
-"""What naming a recognised stored tile otherwise than stored costs."""
+"""Units: the cost of naming a recognised stored tile otherwise."""
 
 SPLIT = 5.0
-"""What a name change between two symbols of the same hue costs; it falls
-off with the gap between them (`SPLIT_GAP` degrees for a factor e)."""
+"""Units: a name change between symbols of one hue; it falls off by a
+factor e every `SPLIT_GAP` degrees of gap between them."""
 
 SPLIT_GAP = 3.5
 
 SPREAD = 7.0
-"""The widest hue gap inside one colour's group that costs nothing."""
+"""Degrees: the widest hue gap inside a colour's group that costs nothing;
+each `WIDE_GAP` degrees more costs one unit."""
 
 WIDE_GAP = 2.0
-"""Degrees of hue gap past `SPREAD`, inside one colour's group, that cost one
-unit."""
 
 FAR = 25.0
-"""The most a symbol pays for lying outside a colour's range (units): past
-five units' distance, any further is as unlikely."""
+"""Units: the most a symbol pays for lying outside a colour's hues."""
 
 SURE_MARGIN = 3.0
-"""The cost (units) by which a symbol's best name beats its next that makes
-it sure (confidence 1); less, its confidence falls in proportion. The
-benchmark's sets (bench_photo.py) read right with it; it is not measured
-apart."""
+"""Units by which a symbol's best name beats the next for confidence 1
+(less, in proportion); the benchmark's sets read right with it."""
 
 TAUGHT_HALF = 4.0
-"""Degrees either side of a taught colour's mean hue that cost nothing, at
-the least; `TAUGHT_SPREADS` of its spread where that is wider."""
+"""Degrees either side of a taught mean hue that cost nothing, or
+`TAUGHT_SPREADS` of its spread where wider."""
 
 TAUGHT_SPREADS = 2.0
-"""A taught colour's spreads (degrees) either side of its mean that cost
-nothing, where that is wider than `TAUGHT_HALF`."""
 
 KEEP_OUT = 2.0
-"""Degrees between a taught colour's range and an untaught neighbour's."""
+"""Degrees kept between a taught colour's hues and an untaught neighbour's."""
 
 GUESS = 0.1
-"""The confidence of a colour that stored tiles of another colour at the
-same hue contradict (`MIXED`), or of a colourless symbol on a stored tile
-of another colour: a guess the page marks."""
+"""Confidence of a colour stored tiles of another colour contradict."""
 
 MIXED = 2.5
-"""Degrees of hue around a symbol where stored tiles of two colours make its
-colour a guess."""
+"""Degrees round a symbol where stored tiles of two colours make it a guess."""
 
 GREY = 0.22
-"""Below this saturation a symbol's hue says little (glare, a washed-out
-print) and shows no paint (real paint measures 0.5 and more in every light
-the test sets draw): its colour is reported uncertain, and it cannot teach
-a colour (`teach`)."""
-
+"""Saturation: under it a symbol shows no paint (glare, a washed print):
+its colour is unsure and it teaches none. Paint measures 0.5 and more in
+every light of the test sets."""
 
 PAINT = 0.5
-"""The least saturation real paint measures (`GREY`)."""
+"""Saturation: the least real paint measures."""
 
 LITTLE_COLOUR = 0.2
-"""The most confidence a colour named by its hue gets when its symbol's
-saturation is under `lessons.PALE`: less than the reader's LOW_CONFIDENCE,
-so the page marks it. A white paint measures up to 0.25 in the cool light
-of the test sets (`tests/photo/white.py`), over `GREY`, and its hue lies
-beside blue's."""
+"""The most confidence of a colour named by hue under `lessons.PALE`
+saturation: white measures up to 0.25 in cool light (`tests/photo/white.py`)."""
 
 SURE_PALE = 0.1
-"""Saturation between a symbol and the line between a taught colourless
-paint and paint (midway between the two) that makes its name sure; nearer,
-its confidence falls in proportion. The white tiles of the real development
-set lie 0.13 and more inside that line, its paint 0.4 and more outside."""
+"""Saturation past the line between a taught colourless paint and paint
+that makes a name sure; the real development set's tiles lie 0.13 and more
+from it."""
+
+DIM = 0.5
+"""Share of a taught colourless paint's value a colourless symbol needs to
+be it: white measures 0.8–1.0 (`tests/photo/white.py`), a tile body far less."""
 
 
 def colourless(pix: np.ndarray) -> np.ndarray:
-    """For each pixel (… × 3, any channel order, sRGB), whether its
-    saturation is under `GREY`: no paint (a lamp's white, a lit black)."""
+    """For each pixel (… × 3, sRGB, any channel order), whether its
+    saturation is under `GREY`: no paint."""
     # Channel by channel: numpy reduces a 3-long last axis many times slower
     # than it compares whole planes, and a cell read runs this on every pixel.
     a, b, c = pix[..., 0], pix[..., 1], pix[..., 2]
@@ -142,18 +116,11 @@ def colourless(pix: np.ndarray) -> np.ndarray:
     return np.asarray(lo >= (1 - GREY) * np.maximum(hi, 1))
 
 
-DIM = 0.5
-"""The least value, as a share of a taught colourless paint's, that a
-colourless symbol may show and be that paint: the white of
-`tests/photo/white.py` measures 0.8–1.0 in plain, warm and cool light; a
-tile's black body that a grid a tile off reads as a "symbol" is far darker."""
-
 
 def pale_paint(colors: Sequence[np.ndarray], pale: Mapping[str, tuple[float, float]]
                ) -> bool:
     """True when every colour (linear RGB) may be a taught colourless paint
-    (`pale`: colour -> (saturation, value)): none darker than `DIM` of the
-    dimmest taught."""
+    (`Taught.pale`): none darker than `DIM` of the dimmest taught."""
     if not pale or not colors:
         return False
     least = DIM * min(value for _, value in pale.values())
@@ -161,8 +128,7 @@ def pale_paint(colors: Sequence[np.ndarray], pale: Mapping[str, tuple[float, flo
 
 
 def hsv(lin: np.ndarray) -> tuple[float, float, float]:
-    """Return (hue degrees, saturation, value) of a linear RGB colour, as a
-    phone's sRGB photo shows it."""
+    """(hue degrees, saturation, value) of a linear RGB colour, as sRGB shows it."""
     srgb = np.clip(np.asarray(lin, np.float64), 0, 1) ** (1 / GAMMA)
     h, s, v = colorsys.rgb_to_hsv(*srgb)
     return h * 360.0, s, v
@@ -195,9 +161,8 @@ that cost one unit."""
 
 def _ranges(colors: Sequence[str], learnt: Mapping[str, tuple[float, float]]
             ) -> list[Range]:
-    """Each colour's range: the usual one, or around what the table taught; a
-    taught colour keeps its neighbours out of its place, sharply (the table
-    showed where it lies)."""
+    """Each colour's range: the usual one, or round what the table taught,
+    which keeps its untaught neighbours out (`KEEP_OUT`)."""
     out: list[Range] = []
     for color in colors:
         if color in learnt:
@@ -236,11 +201,9 @@ def name_colors(hues: Sequence[float], saturations: Sequence[float],
                 ) -> list[Named]:
     """Name each symbol's colour from its hue (degrees) among the others.
 
-    `anchors` gives the stored colour of symbols that are recognised stored
-    tiles (by index); `learnt` each colour's (mean hue, spread) as the
-    table's confirmed moves taught it; `pale` each colour they taught as a
-    colourless paint, its (mean saturation, mean value): a symbol nearer its
-    saturation than paint's is that colour, whatever its hue."""
+    `anchors`: the stored colour of recognised stored tiles, by index;
+    `learnt` and `pale`: `Taught.hues()` and `Taught.pale()`. A symbol nearer
+    a pale paint's saturation than paint's is that colour, whatever its hue."""
     anchors = anchors or {}
     pale = {c: p for c, p in (pale or {}).items() if c in colors}
     if not pale:
@@ -265,10 +228,6 @@ def name_colors(hues: Sequence[float], saturations: Sequence[float],
         sat = saturations[i]
         color = min(pale, key=lambda c: abs(pale[c][0] - sat))
         sure = min(1.0, (line - sat) / SURE_PALE)
-        if i in anchors and anchors[i] != color:
-            # A lamp washed its paint, or the set's white is not what the
-            # table taught.
-            sure = min(sure, GUESS)
         # Its hue ranks the others, for the runners-up only.
         costs = np.array([SURE_MARGIN * sure + gap(hues[i], _middle(c)) / 360.0
                           if c in USUAL else SURE_MARGIN * sure + 1 for c in colors])
@@ -322,10 +281,7 @@ def _chain(hues: Sequence[float], saturations: Sequence[float],
         # order (change cost); backwards, the mirror.
         out = np.full(k, inf)
         for s in range(k):
-            if forward:
-                before = prev[:s]
-            else:
-                before = prev[s + 1:]
+            before = prev[:s] if forward else prev[s + 1:]
             moved = before.min() + change[g] if len(before) else inf
             out[s] = min(prev[s] + same[g], moved)
         return out

@@ -1,18 +1,12 @@
 """What the table's confirmed moves taught the reader: its lessons.
 
-Each confirmed move whose photo was read labels what its new tiles looked
-like (`reader.Look`: a hue, a saturation and value, a four-fold measure)
-with the kinds the players confirmed, and what the stored tiles it showed as
-stored looked like with their stored kinds (`vouched_looks`). A few numbers
-per kind are kept, for the game and for the installation: per colour the
-sums that give a circular mean hue and its spread and the mean saturation
-and value, per shape the mean and spread of its four-fold measure. The next
-photo names its colours around where this table's paint and light put them
-(`hues`), a colourless paint (a set whose sixth colour is white) by its want
-of colour, and tells crisscrosses from starbursts between this table's own.
-
-The numbers are plain (`Lesson` rows) so that the store keeps them without
-knowing the reader; this module turns them into what the reader uses.
+A confirmed move labels what its tiles looked like (`reading.Look`), and
+what the stored tiles its photo showed as stored looked like with their
+stored kinds (`vouched_looks`); per kind, for the game and the
+installation, a few sums are kept (`Lesson`, plain rows the store keeps
+without knowing the reader): a colour's circular mean hue and spread, its
+mean saturation and value, a shape's four-fold measure. `Taught` turns them
+into what the reader uses.
 """
 
 from __future__ import annotations
@@ -38,8 +32,7 @@ class Lesson(NamedTuple):
     b: float
     """color: sum of sin(hue); shape: sum of four-fold squared."""
     measured: int = 0
-    """color: how many of the n had their saturation and value measured
-    (lessons kept before they were are hue alone); shape: 0."""
+    """color: how many of the n had saturation and value measured; shape: 0."""
     saturation: float = 0.0
     """color: sum of the measured saturations (`hues.hsv`)."""
     value: float = 0.0
@@ -53,15 +46,12 @@ MIN_SHAPE = 2
 """Confirmed tiles of a shape that teach its outline's measure."""
 
 MIN_SPREAD = 2.0
-"""The least spread (degrees) a taught colour's hue is given: one colour's
-print varies by a degree or two from tile to tile (`color_lessons.MIN_GAP`),
-however alike its few examples."""
+"""Degrees: the least spread of a taught hue; a print varies by a degree or
+two from tile to tile (`color_lessons.MIN_GAP`)."""
 
 PALE = 0.35
-"""A taught colour whose symbols' mean saturation is under this is a
-colourless paint (white): its hue says nothing, its want of colour names it.
-Real paint measures 0.5 and more (`hues.GREY`); the white tiles of the real
-development set 0.15–0.21 under its lamp; this lies between the two."""
+"""Saturation: a taught colour under it is a colourless paint (white). Paint
+measures 0.5 and more, the real development set's white 0.15–0.21."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +61,8 @@ class Taught:
     lessons: tuple[Lesson, ...] = field(default_factory=tuple)
 
     def hues(self) -> dict[str, tuple[float, float]]:
-        """Each taught colour's (mean hue degrees, spread degrees); not a
-        colourless one's (`pale`): its hue is the light's, not its paint's."""
+        """Each taught colour's (mean hue, spread), degrees; not a colourless
+        one's (`pale`), whose hue is the light's."""
         out = {}
         pale = self.pale()
         for lesson in self.lessons:
@@ -86,8 +76,7 @@ class Taught:
         return out
 
     def pale(self) -> dict[str, tuple[float, float]]:
-        """Each colour taught as a colourless paint: its (mean saturation,
-        mean value)."""
+        """Each colour taught as a colourless paint: (saturation, value)."""
         out = {}
         for lesson in self.lessons:
             if lesson.what != "color" or lesson.measured < MIN_COLOR:
@@ -111,17 +100,15 @@ class Taught:
     @classmethod
     def combine(cls, game: Iterable[Lesson], everywhere: Iterable[Lesson]
                 ) -> Taught:
-        """The game's own lessons where it has them (its table, its light),
-        else the installation's."""
+        """The game's own lessons where it has them, else the installation's."""
         own = list(game)
         have = {(x.what, x.name) for x in own}
         return cls(tuple(own + [x for x in everywhere if (x.what, x.name) not in have]))
 
     @classmethod
     def from_rows(cls, rows: Iterable[Sequence[object]]) -> Taught:
-        """Lessons from plain rows (what, name, count, a, b[, measured,
-        saturation, value]), as a worker process receives them; a damaged row
-        is left out."""
+        """Lessons from plain rows (`Lesson`'s fields; the last three may be
+        missing), as a worker process receives them; a damaged row is left out."""
         out = []
         for row in rows:
             try:
@@ -152,22 +139,16 @@ def vouched_looks(reading: PhotoReading, stored: Iterable[Sequence[object]]
 def lesson_sums(looks: Iterable[Mapping[str, object]],
                 confirmed: Mapping[tuple[int, int], tuple[str, str]]
                 ) -> list[Lesson]:
-    """What looks (`reading.Look` as a mapping) on cells whose tile is known
-    teach: each kind's count and sums. A look labelled with its kind (a
-    stored tile's, `vouched_looks`) teaches that kind. A look without a
-    saturation (kept before it was measured) teaches its colour's hue alone."""
+    """What looks (`reading.Look` as mappings) on cells whose tile is known
+    teach; a look labelled with its kind (a stored tile's, `vouched_looks`)
+    teaches that kind, one without a saturation its colour's hue alone."""
     out: dict[tuple[str, str], Lesson] = {}
 
     def add(lesson: Lesson) -> None:
         key = (lesson.what, lesson.name)
         old = out.get(key)
-        if old is not None:
-            lesson = Lesson(lesson.what, lesson.name, old.n + lesson.n,
-                            old.a + lesson.a, old.b + lesson.b,
-                            old.measured + lesson.measured,
-                            old.saturation + lesson.saturation,
-                            old.value + lesson.value)
-        out[key] = lesson
+        out[key] = lesson if old is None else Lesson._make(
+            (*key, *(x + y for x, y in zip(old[2:], lesson[2:], strict=True))))
 
     for look in looks:
         try:

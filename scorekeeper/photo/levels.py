@@ -1,11 +1,5 @@
 """How light each pixel is against what lies near it: the measures of
-brightness every stage shares.
-
-Takes a BGR image (uint8); gives each pixel's brightest or darkest channel,
-its brightness over the brightest (and darkest) things near it, the level
-below which a pixel is a tile body, and which pixels are blown out. Its
-thresholds, named at its top: `SHRINK_FROM` and `WHITE`.
-"""
+brightness every stage shares (BGR uint8 images in)."""
 
 from __future__ import annotations
 
@@ -15,21 +9,17 @@ import cv2
 import numpy as np
 
 SHRINK_FROM = 64
-"""Pixels: an image whose shorter side is at least this is measured at a
-quarter of its size (`value_ratio`), as the light round a tile changes
-slowly. Set on the renders (`tests/photo/synth.py`) when the reader was
-written; every smaller image is a single tile's window."""
+"""Pixels: from this shorter side an image's light is measured at a quarter
+size (`value_ratio`); smaller ones are one tile's window (`tests/photo/synth.py`)."""
 
 WHITE = 235
-"""8-bit level: a pixel with every channel at least this is blown out
-(glare); a bright yellow symbol tops one or two channels, never blue. Set
-with the glare warning, on the renders' lamps."""
+"""8-bit level: every channel this high is blown out (glare; a yellow symbol
+tops two channels, never blue). Set on the renders' lamps."""
 
 
 def brightest_channel(img: np.ndarray) -> np.ndarray:
-    """Each pixel's brightest channel (HSV value), as uint8. NumPy's
-    `max(axis=2)` walks the three channels pixel by pixel and takes ten times
-    as long on a working image as OpenCV's per-plane maximum."""
+    """Each pixel's brightest channel (HSV value), as uint8; OpenCV's
+    per-plane maximum is ten times as fast as numpy's `max(axis=2)`."""
     b, g, r = cv2.split(img)
     return np.asarray(cv2.max(cv2.max(b, g), r))
 
@@ -41,9 +31,8 @@ def darkest_channel(img: np.ndarray) -> np.ndarray:
 
 
 def value_ratio(img: np.ndarray, radius: float, floor: bool = False) -> np.ndarray:
-    """Return each pixel's brightness relative to the brightest things near it,
-    so that a black tile is dark in the shade as well as in full light; with
-    `floor`, relative to the darkest things near it too (glare lifts both)."""
+    """Each pixel's brightness over the brightest things near it (a black tile
+    is dark in shade and in full light); with `floor`, over the darkest too."""
     v = brightest_channel(img)
     h, w = v.shape
     f = 4 if min(h, w) >= SHRINK_FROM else 1

@@ -1,13 +1,8 @@
-"""The move the photo shows: its tiles, lined up with the stored board,
-sorted into stored tiles matched, stored tiles read otherwise, and new
-tiles, with the warnings (glare, a tile not read) a reader of the photo
-needs.
-
-Takes the tiles read, the cells and the `register.Placement` on the stored
-board (none for a first move); gives the `PhotoReading`, or raises
+"""The move the photo shows: the tiles read, placed on the stored board
+(`register`), sorted into stored tiles matched, stored tiles read otherwise
+and new tiles, with the warnings (glare, a tile unread). Raises
 `PhotoUnreadable` when too few stored tiles match, too many tiles are new,
-or the new ones do not form one line joined to the board. Its thresholds,
-named at its top: `SURE_CONFLICT`.
+or the new ones are not one line joined to the board.
 """
 
 from __future__ import annotations
@@ -21,52 +16,37 @@ from .classify import Classifier, four_fold
 from .errors import PhotoUnreadable
 from .reading import Conflict, Look, PhotoReading, PhotoTile
 from .register import Placement, turn
-from .rules import SIDES, bridged, doubtful_off_line, line_ends, one_attribute
+from .rules import SIDES, doubtful_off_line, line_ends, one_attribute
 from .tiles import Cell, ReadTile, under_glare
 
 SURE_CONFLICT = 0.15
-"""Confidence (0 to 1): a stored tile read otherwise with less confidence
-than this says nothing against where the board lies (a blurred symbol is not
-a drifted board). Set on the realistic sets' glare, a lamp over a stored
-tile."""
+"""Confidence under which a stored tile read otherwise says nothing against
+the placement (realistic glare, a lamp over a stored tile)."""
 
 
 def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
                 clf: Classifier, variant: Variant) -> PhotoReading:
     """An empty board: the tiles in a frame of their own, in row 0 from (0, 0)."""
     reads = doubtful_off_line(reads, set(reads))
-    cells = list(reads)
-    if len(cells) > variant.hand_size:
-        raise PhotoUnreadable("too_many_tiles", count=len(cells),
-                              limit=variant.hand_size)
-    rows = {r for r, _ in cells}
-    cols = {c for _, c in cells}
-    if len(rows) > 1 and len(cols) > 1:
-        raise PhotoUnreadable("not_one_line", cells=sorted(cells))
+    _one_line(sorted(reads), variant)
     one_attribute(list(reads.items()))
-    quarter = 0 if len(rows) == 1 else 1
-    turned = {turn(cell, quarter): rd for cell, rd in reads.items()}
-    r0 = min(r for r, _ in turned)
-    c0 = min(c for _, c in turned)
-    tiles = tuple(
-        PhotoTile(r - r0, c - c0, clf.colors[rd.color], clf.shapes[rd.shape],
-                  rd.confidence, rd.likely(clf))
-        for (r, c), rd in sorted(turned.items())
-    )
-    looks = tuple(_look(r - r0, c - c0, rd)
-                  for (r, c), rd in sorted(turned.items()) if rd.cell.mask is not None)
-    glare = tuple((r - r0, c - c0) for r, c in
-                  (turn(cell, quarter) for cell in _glare_cells(reads, grid_cells)))
-    unread = tuple((r - r0, c - c0) for r, c in
-                   (turn(cell, quarter)
-                    for cell in _unread_cells(reads, grid_cells, reads)))
+    quarter = 0 if len({r for r, _ in reads}) == 1 else 1
+    turned = [turn(cell, quarter) for cell in reads]
+    at = Placement(quarter, (-min(r for r, _ in turned),
+                             -min(c for _, c in turned))).to_board
+    tiles = tuple(sorted(
+        PhotoTile(*at(key), clf.colors[rd.color], clf.shapes[rd.shape],
+                  rd.confidence, rd.likely(clf)) for key, rd in reads.items()))
+    looks = tuple(sorted(_look(*at(key), rd) for key, rd in reads.items()
+                         if rd.cell.mask is not None))
+    glare = tuple(at(key) for key in _glare_cells(reads, grid_cells))
+    unread = tuple(at(key) for key in _unread_cells(reads, grid_cells, reads))
     return PhotoReading(tiles, 0, (), 0, glare, looks, unread)
 
 
 def _guessed(reads: dict[Cell, ReadTile], placement: Placement,
              board: dict[Cell, tuple[str, str]], clf: Classifier) -> list[PhotoTile]:
-    """The new tiles, each marked uncertain: the board they were placed by,
-    or the way they join it, is too little to be sure of."""
+    """The new tiles, each marked uncertain (placed or joined on too little)."""
     new = []
     for key, rd in reads.items():
         at = placement.to_board(key)
@@ -104,56 +84,38 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
         elif tile == seen:
             matched += 1
         else:
-            wrong = []
-            if tile[0] != seen[0]:
-                wrong.append(rd.color_conf)
-            if tile[1] != seen[1]:
-                wrong.append(rd.shape_conf)
+            confs = (rd.color_conf, rd.shape_conf)
+            wrong = [conf for was, now, conf in zip(tile, seen, confs, strict=True)
+                     if was != now]
             conflicts.append(Conflict(at[0], at[1], tile, seen, round(min(wrong), 3)))
             if max(wrong) < SURE_CONFLICT:
                 # Unsure in all it gets wrong (a lamp over the symbol): the
                 # tile is as good as unread, whatever the guess.
                 guessed += 1
     seen_cells = {placement.to_board(key) for key in cells}
-    in_view = sum(1 for cell in board if cell in seen_cells)
-    # Stored tiles the photo shows but cannot read (glare on or beside their
-    # cell, or a tile body whose symbol was not read) say nothing against
-    # the placement: a lamp over a small board can leave two stored tiles to
-    # line it up by. Lined up on so few, the new tiles are marked uncertain.
+    in_view = len(board.keys() & seen_cells)
+    # Stored tiles the photo shows but cannot read say nothing against the
+    # placement; lined up on so few, the new tiles are uncertain.
     hidden = {key for key, cell in cells.items()
               if key not in reads and placement.to_board(key) in board
               and (under_glare(key, cells) or cell.hint
                    or cell.body >= TILE_BODY)}
     unreadable = len(hidden) + guessed
     least = max(min(2, len(board)), min(3, len(board) - unreadable))
-    # More than half of the readable stored tiles in view: where only half
-    # lie where the placement puts them, the other half say it is off as
-    # surely (a grid half a tile off over part of the board, its tiles
-    # unread, and a tile of the move among them missing without a word).
+    # More than half of the readable stored tiles in view, or the other half
+    # say as surely that it is off.
     if matched < least or matched <= 0.5 * (in_view - unreadable):
         raise PhotoUnreadable("no_match", matched=matched, stored=len(board))
     if matched < min(3, len(board)):
         new = _guessed(reads, placement, board, clf)
     new.sort()
-    if len(new) > variant.hand_size:
-        raise PhotoUnreadable("too_many_tiles", count=len(new), limit=variant.hand_size)
-    if new:
-        rows = {t.row for t in new}
-        cols = {t.col for t in new}
-        touches = any((t.row + dr, t.col + dc) in board
-                      for t in new for dr, dc in SIDES)
-        cells_of = [(t.row, t.col) for t in new]
-        if (len(rows) > 1 and len(cols) > 1) or not (
-                touches or bridged(cells_of, board, _unseen(reads, cells, placement))):
-            raise PhotoUnreadable("not_one_line", cells=cells_of)
-        if not touches:
-            # Joined to the board only through a cell the photo cannot show:
-            # the move's tile there is missing, and the others are a guess.
-            new = sorted(_guessed(reads, placement, board, clf))
+    cells_of = [(t.row, t.col) for t in new]
+    _one_line(cells_of, variant)
+    if new and not any((r + dr, c + dc) in board
+                       for r, c in cells_of for dr, dc in SIDES):
+        raise PhotoUnreadable("not_one_line", cells=cells_of)
     # Only confident contradictions: a blurred symbol is not a drifted board.
     sure = tuple(sorted(c for c in conflicts if c.confidence >= SURE_CONFLICT))
-    # The board the photo shows: the tiles read and the stored ones it
-    # hides; glare or a tile body beside a hidden one is beside the board.
     shown = set(reads) | hidden
     glare = tuple(sorted(placement.to_board(key) for key in _glare_cells(shown, cells)))
     unread = tuple(sorted(
@@ -164,25 +126,25 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
                         tuple(sorted(looks)), unread, tuple(sorted(stored_looks)))
 
 
+def _one_line(cells: list[Cell], variant: Variant) -> None:
+    """Refuse new tiles (sorted) more than a hand, or not in one line."""
+    if len(cells) > variant.hand_size:
+        raise PhotoUnreadable("too_many_tiles", count=len(cells),
+                              limit=variant.hand_size)
+    if len({r for r, _ in cells}) > 1 and len({c for _, c in cells}) > 1:
+        raise PhotoUnreadable("not_one_line", cells=cells)
+
+
 def _look(row: int, col: int, rd: ReadTile) -> Look:
-    """What a read tile (its symbol read) looked like, on a board cell."""
+    """What a read tile looked like, on a board cell."""
     assert rd.cell.mask is not None
     return Look(row, col, round(rd.hue, 2), round(four_fold(rd.cell.mask), 4),
                 round(rd.saturation, 3), round(rd.value, 3))
 
 
-def _unseen(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
-            placement: Placement) -> set[Cell]:
-    """Board cells the photo shows but cannot read: blown out by a lamp, or a
-    tile body whose symbol was not read. A tile of the move may lie there."""
-    return {placement.to_board(key) for key, cell in cells.items()
-            if key not in reads and (cell.glare >= GLARE or cell.body >= TILE_BODY)}
-
-
 def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
                  ) -> list[Cell]:
-    """Cells (photo grid) next to the read tiles, or on them, where glare blew
-    the photo out: a tile may hide there."""
+    """Cells on or next to the read tiles that glare blew out."""
     near = {(r + dr, c + dc) for r, c in reads for dr in (-1, 0, 1)
             for dc in (-1, 0, 1)}
     return sorted(key for key in near
@@ -191,10 +153,7 @@ def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
 
 def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell],
                   new: Collection[Cell] = ()) -> list[Cell]:
-    """Cells next to the read tiles (photo grid) that show a tile body but no
-    readable symbol, or a painted symbol on a rim too light to vouch for a
-    tile (`cells.HALF_BODY`); next to a tile of the move (`new`), on a rim
-    lighter still (`cells.FAINT_BODY`)."""
+    """Cells next to the read tiles that may hide a tile (`cells.may_hide_tile`)."""
     near = {(r + dr, c + dc) for r, c in reads for dr, dc in SIDES}
     beside_new = {(r + dr, c + dc) for r, c in new for dr, dc in SIDES}
     return sorted(key for key in near - set(reads)
@@ -206,11 +165,8 @@ def joined_by_paint(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
                      placement: Placement, board: dict[Cell, tuple[str, str]]
                      ) -> dict[Cell, ReadTile]:
     """Tiles read from paint on a rim too light to vouch for a tile
-    (`cells.Cell.probe`), where they join the new tiles, which touch nothing,
-    to the board along their line (RULES §3.4), marked uncertain; else none.
-    A dark green diamond's rim in cool light was 0.73 dark, under the 0.75
-    that vouches for a tile: the move's other tile, beyond it, touched
-    nothing and the photo was refused."""
+    (`cells.Cell.probe`) where they join new tiles that touch nothing to the
+    board along their line (RULES §3.4), marked uncertain; else none."""
     new = [key for key in reads if placement.to_board(key) not in board]
 
     def touches(key: Cell) -> bool:

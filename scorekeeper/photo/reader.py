@@ -1,12 +1,6 @@
-"""Read a move from a photo of the board: the stages in their order.
-
-Takes the photo's bytes, the stored board and the variant; gives the
-`PhotoReading` (`read_move`). Decodes it (`decode`), finds the tiles'
-lattice (`grid`), cuts the cells and finds each symbol (`cells`, `symbols`),
-names their colours and shapes (`tiles`), lines the grid up with the stored
-board (`register`), sorts the move out of it (`move`) and checks it against
-the rules (`rules`). Its thresholds, named at its top: `EMPTY`, `BLURRED`,
-`SMALL`, `SETTLED`, `STEP_OF_TWO` and `FEW_SYMBOLS`.
+"""Read a move from a photo of the board: the stages in their order
+(docs/PHOTO.md): `decode`, `grid`, `cells` and `symbols`, `tiles`,
+`register`, `move`, `rules`.
 """
 
 from __future__ import annotations
@@ -21,7 +15,7 @@ from . import hues
 from .cells import GLARE, may_hide_tile, read_cells
 from .cells import Cell as GridCell
 from .classify import Classifier, Example
-from .decode import decode
+from .decode import decode, never_failing
 from .errors import PhotoUnreadable
 from .grid import Grid, find_grid, halved, refit
 from .lessons import Taught
@@ -32,56 +26,41 @@ from .rules import by_the_rules
 from .tiles import Cell, ReadTile, mark_glare, name_tiles
 
 EMPTY = 0.25
-"""Share of a rim that is dark: a cell lighter than this shows table, and a
-stored tile the placement puts there counts against it (`register`). Set
-on the renders (`tests/photo/synth.py`) when the reader was written."""
+"""Rim share (`cells`): a lighter cell shows table, and a stored tile placed
+there counts against the placement (`tests/photo/synth.py`)."""
 
 BLURRED = 0.165
-"""Symbol edges wider than this share of a tile (median over the tiles) are too
-blurred to tell a starburst from a circle: the photo is refused, not guessed.
-Sharp photos measure 0.05–0.13 (the benchmark's blurriest small tiles)."""
+"""Symbol edge width, share of a tile (median): wider is refused `blurred`;
+sharp photos measure 0.05–0.13 (the benchmark's blurriest small tiles)."""
 
 SMALL = 3
-"""Symbols: found up to this many, they make a small board, whose cells are
-read two cells out (see `_read`): a lamp over a tile at its end can hide the
-symbol there. Set on the realistic sets' glare."""
+"""Symbols: up to this many make a small board, read two cells out (a lamp
+over its end tile can hide its symbol; realistic glare)."""
 
 SETTLED = 0.05
-"""Share of a step: a refit that moves no cell more than this reads nothing
-new (`_settled`), so the cells are not read again (a third of a phone
-photo's time)."""
+"""Steps: a refit moving no cell further reads nothing new (`_settled`)."""
 
 STEP_OF_TWO = 0.4
-"""A symbol's extent over the grid's step below which the step may be two
-tiles: symbols fill 50-80 % of a tile (rotated, their box no less than 0.36
-of the step in the benchmark's photos); two tiles apart, 28-34 %."""
+"""Symbol extent over step under which the step may be two tiles: symbols
+fill 50–80 % of a tile, of two 28–34 % (the benchmark's photos)."""
 
 FEW_SYMBOLS = 3
-"""Symbols: up to this many, none of them may be a tile apart
-(`_step_of_two`). Set on the realistic sets' first moves of three."""
+"""Symbols: up to this many may all be two tiles apart (`_step_of_two`;
+realistic first moves of three)."""
 
 
 def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
               variant: Variant = CLASSIC, taught: Taught | None = None
               ) -> PhotoReading:
-    """Return the tiles a photo shows beyond the stored board (row, col, colour,
-    shape); raise PhotoUnreadable when it cannot be read as one move. `taught`
-    is what the table's confirmed moves taught (`lessons`)."""
-    try:
+    """The tiles a photo shows beyond the stored board; raise PhotoUnreadable
+    when it cannot be read as one move. `taught`: the table's lessons."""
+    with never_failing():
         reading = _read(image, stored, variant, taught or Taught())
-    except PhotoUnreadable:
-        raise
-    except (cv2.error, ArithmeticError, IndexError, ValueError,
-            np.linalg.LinAlgError) as exc:
-        # A photo must never fail the request: an unforeseen numeric corner is
-        # reported as unreadable, with the cause chained for the log.
-        raise PhotoUnreadable("not_read") from exc
     return by_the_rules(reading, stored, variant)
 
 
 def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
           variant: Variant, taught: Taught) -> PhotoReading:
-    """Read a photo (see `read_move`)."""
     img = decode(image)
     grid = find_grid(img)
     # Round a small board read two cells out: a lamp over a tile at its end
@@ -104,10 +83,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
             break
         cells = again
     if _tile_on_edge(cells):
-        # A tile read on the window's edge (its symbol found from the margin,
-        # not by the grid) has neighbours the window does not show: a tile
-        # of the move there, its symbol too dark to find, was missing without
-        # a word. Read one cell further out.
+        # Its neighbours beyond may hold a tile too dark to find: look there.
         wider = read_cells(img, grid, margin + 1)
         if _tile_count(wider) >= _tile_count(cells):
             cells = wider
@@ -167,16 +143,10 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
 
 
 def _settled(before: Grid, after: Grid) -> bool:
-    """True when reading the cells again on the refitted grid would read them
-    as before: its window is the same, and no cell moved more than `SETTLED`
-    of a step (one more symbol in a board of fifty hardly moves it; reading
-    again cost a third of a phone photo's time)."""
-    def bounds(grid: Grid) -> tuple[int, int, int, int]:
-        rows = [r for r, _ in grid.centres]
-        cols = [c for _, c in grid.centres]
-        return min(rows), min(cols), max(rows), max(cols)
-
-    if bounds(before) != bounds(after):
+    """True when the refitted grid would read the cells as before: the same
+    window, no cell moved `SETTLED` (reading again is a third of a phone
+    photo's time)."""
+    if before.bounds() != after.bounds():
         return False
     lattice = np.array([[(c, r) for r, c in after.centres]], np.float64)
     moved = cv2.perspectiveTransform(lattice, after.homography) - \
@@ -186,11 +156,8 @@ def _settled(before: Grid, after: Grid) -> bool:
 
 def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],
                  margin: int) -> tuple[Grid, dict[Cell, GridCell]]:
-    """The grid and its cells read again at half the step, where the few
-    symbols found lie two tiles apart with a tile read between each two: a
-    first move of three whose middle symbol is dark paint on a dark table
-    (or the table's own colour) was read as two neighbours, the middle tile
-    missing without a word."""
+    """The grid and cells at half the step where the few symbols found lie two
+    tiles apart with a tile between (a first move's dark middle tile)."""
     keys = list(grid.centres)
     if not 1 < len(keys) <= FEW_SYMBOLS or grid.symbol >= STEP_OF_TWO * grid.pitch:
         return grid, cells
@@ -206,21 +173,16 @@ def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],
            for key in between) and \
             all((cell := again.get((2 * r, 2 * c))) is not None and cell.is_tile
                 for r, c in keys):
-        # Table between each two: the tiles lie apart (a first move laid with
-        # gaps). Cells two tiles wide took the table's grain round a tile for
-        # tiles of their own; read at the tiles' size and kept at the
-        # lattice's step, the tiles are the line they make.
+        # Table between each two: tiles laid apart, read at their size and
+        # kept at the lattice's step, are the line they make.
         return grid, {(r // 2, c // 2): cell for (r, c), cell in again.items()
                       if r % 2 == 0 and c % 2 == 0}
     return grid, cells
 
 
 def _no_paint(reads: dict[Cell, ReadTile]) -> bool:
-    """True when no tile read shows paint: every "symbol" is colourless and
-    none is under glare (which whitens real paint). No paint is grey, so such
-    a reading found tile bodies, not symbols: a grid a tile off, its step
-    taken from two symbols two tiles apart, reads grey bodies between them
-    and leaves tiles out without a word."""
+    """True when every symbol read is grey and none under glare: tile bodies
+    read by a grid a tile off, not paint."""
     colors = [rd.cell.color for rd in reads.values()
               if rd.cell.color is not None and not rd.glare]
     return len(colors) == len(reads) and all(
@@ -228,9 +190,8 @@ def _no_paint(reads: dict[Cell, ReadTile]) -> bool:
 
 
 def _main_group(reads: dict[Cell, ReadTile]) -> dict[Cell, ReadTile]:
-    """Keep the largest group of tiles: the board. Tiles lying elsewhere on the
-    table are not part of it; a tile or two left unread within the board must
-    not split it, so tiles up to two cells apart count as one group."""
+    """The largest group of tiles up to two cells apart: the board (a tile
+    unread inside it does not split it)."""
     left = set(reads)
     best: set[Cell] = set()
     near = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc]
@@ -251,15 +212,11 @@ def _main_group(reads: dict[Cell, ReadTile]) -> dict[Cell, ReadTile]:
 
 
 def _tile_count(cells: dict[Cell, GridCell]) -> int:
-    """How many of the cells show a tile with a readable symbol."""
     return sum(cell.is_tile for cell in cells.values())
 
 
 def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
-    """True when a tile is on the outermost row or column of the cells: read,
-    or a tile body or painted symbol not read (in cool light, a dark red
-    diamond unread on the edge left the move's dark red circle two cells
-    beyond it missing without a word)."""
+    """True when a tile, read or not, is on the cells' outermost row or column."""
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
     if not rows:

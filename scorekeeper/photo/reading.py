@@ -20,13 +20,11 @@ class PhotoTile(NamedTuple):
     confidence: float
     """0 (a guess) to 1 (sure): how clearly the colour and shape stood out."""
     likely: tuple[tuple[str, str], ...] = ()
-    """The kinds (colour, shape) it may be, best first, the reading itself
-    first: 2–4 of them when the tile is uncertain, else none."""
+    """The kinds (colour, shape) an uncertain tile may be, best first (2–4)."""
 
 
 class Look(NamedTuple):
-    """What a new tile looked like, for the table to learn from once the move
-    is confirmed (`lessons`): its cell and its measures."""
+    """What a tile looked like, for the table to learn from (`lessons`)."""
 
     row: int
     col: int
@@ -35,10 +33,8 @@ class Look(NamedTuple):
     four_fold: float
     """How four-fold its outline is (`classify.four_fold`)."""
     saturation: float | None = None
-    """The symbol's saturation (`hues.hsv`): a colourless paint has none to
-    speak of, whatever its hue."""
+    """The symbol's saturation (`hues.hsv`): a colourless paint has little."""
     value: float | None = None
-    """The symbol's value (`hues.hsv`)."""
 
 
 class Conflict(NamedTuple):
@@ -47,9 +43,9 @@ class Conflict(NamedTuple):
     row: int
     col: int
     stored: tuple[str, str]
-    """The stored tile (colour, shape)."""
+    """The stored (colour, shape)."""
     seen: tuple[str, str]
-    """The tile the photo shows there (colour, shape)."""
+    """The (colour, shape) the photo shows there."""
     confidence: float
 
 
@@ -66,19 +62,16 @@ class PhotoReading:
     seen: int
     """Stored tiles on cells the photo shows (matched, conflicting or missing)."""
     glare: tuple[Cell, ...] = ()
-    """Cells on or next to the board (board coordinates; for a first move,
-    the move's own) where glare blew the photo out: a tile there may be
-    missing or misread."""
+    """Cells on or next to the board (board coordinates; a first move's own)
+    where glare blew the photo out: a tile there may be missing or misread."""
     looks: tuple[Look, ...] = ()
     """What each new tile looked like (for `store.photo_lessons`)."""
     unread: tuple[Cell, ...] = ()
-    """Cells on or next to the board (coordinates as `glare`) where a tile
-    body lies whose symbol could not be read (dark paint, poor light): a
-    tile of the move may be missing there."""
+    """Cells as `glare` showing a tile body or paint whose symbol was not
+    read: a tile of the move may be missing there."""
     stored_looks: tuple[Look, ...] = ()
-    """What each stored tile the photo shows (its symbol read, no glare on
-    it) looked like, read as stored or not: a board the players vouch for
-    teaches its whole set at once (`lessons.lesson_sums`)."""
+    """What each stored tile the photo shows (no glare on it) looked like:
+    a board the players vouch for teaches its whole set (`lessons`)."""
 
     def tile_dicts(self) -> list[dict[str, Any]]:
         """The new tiles as JSON-ready data (`likely` only on uncertain ones)."""
@@ -100,7 +93,6 @@ class PhotoReading:
 
 
 def _tile_dict(tile: PhotoTile) -> dict[str, Any]:
-    """A tile as JSON-ready data: `likely` only where the tile is uncertain."""
     data = tile._asdict()
     data["likely"] = [list(kind) for kind in tile.likely]
     if not tile.likely:

@@ -1,10 +1,8 @@
-"""Line up the grid read from a photo with the stored board.
-
-A photo from above may be turned any way but is never mirrored: the read grid
-is tried in the four quarter turns, and each pairing of a read tile with a
-stored tile votes for the shift that would put one on the other, weighted by
-how well they agree. The best-voted placements are then scored in full:
-stored tiles on cells the photo shows empty count against a placement.
+"""Line up the grid read from a photo with the stored board: in each of the
+four quarter turns (a photo from above is never mirrored), each pairing of a
+read tile with a stored one votes for a shift, weighted by how they agree;
+the best are scored in full, stored tiles where the photo shows table
+counting against them.
 """
 
 from __future__ import annotations
@@ -38,15 +36,14 @@ class Placement:
     """How well the photo's tiles agree with the stored ones there."""
 
     def to_board(self, cell: Cell) -> Cell:
-        """Return the board cell of a photo cell."""
         r, c = turn(cell, self.quarter)
         return r + self.shift[0], c + self.shift[1]
 
 
 def register(photo: Mapping[Cell, Label], empty: set[Cell],
              stored: Mapping[Cell, Label]) -> Placement | None:
-    """Return the placement that best lays the photo's tiles on the stored ones,
-    or None when no read tile lands on a stored one."""
+    """The placement that best lays the photo's tiles on the stored ones, or
+    None when there are none."""
     if not photo or not stored:
         return None
     pcells = np.array(list(photo), np.int64)
@@ -69,12 +66,9 @@ def register(photo: Mapping[Cell, Label], empty: set[Cell],
             candidates.append((float(votes[k]), quarter, shift))
     best: Placement | None = None
     for weight, quarter, shift in candidates:
-        placement = Placement(quarter, shift, 0.0)
-        missing = 0
         # Stored tiles where the photo plainly shows table count against it.
-        for cell in empty:
-            if placement.to_board(cell) in stored:
-                missing += 1
+        to_board = Placement(quarter, shift).to_board
+        missing = sum(to_board(cell) in stored for cell in empty)
         score = weight - 2.0 * missing
         if best is None or score > best.score:
             best = Placement(quarter, shift, score)

@@ -1,12 +1,7 @@
-"""Check the move against the rules (RULES §3): what the new tiles
-read may be, given that one move is one line sharing one attribute.
-
-Takes the tiles read (`tiles.ReadTile`, or the `PhotoReading` made of them)
-and the stored board; gives the reading the rules allow: doubtful readings
-that break the move's shared attribute take the shared one, and where the
-rules refuse the move as read, the likeliest reading among its uncertain
-tiles' `likely` kinds that they allow. Its thresholds, named at its top:
-`BREAKS_RULE`, `RULE_TRIES` and `RULE_READINGS`.
+"""Check the move against the rules (RULES §3): one move is one line whose
+tiles share one attribute. Doubtful readings that break it take the shared
+one; where the rules refuse the move as read, the likeliest reading among
+its uncertain tiles' `likely` kinds that they allow.
 """
 
 from __future__ import annotations
@@ -26,30 +21,21 @@ SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
 """The four cells beside a cell, (row, col) steps."""
 
 RULE_TRIES = 256
-"""Readings of the uncertain tiles tried against the rules, likeliest first
-(a count, for time: each is one engine check)."""
+"""Readings tried against the rules, likeliest first (each an engine check)."""
 
 RULE_READINGS = 4096
-"""Readings of the uncertain tiles ranked to find those likeliest: every one
-of a hand of six with four kinds each (a variant's larger hand, the first
-of them)."""
+"""Readings ranked: all of a hand of six with four kinds each."""
 
 BREAKS_RULE = 0.5
-"""Confidence (0 to 1): a reading that breaks the move's shared attribute
-and is less sure than this takes the shared value (and is marked uncertain
-either way). Set on the renders."""
+"""Confidence under which a reading breaking the shared attribute takes it
+(the renders)."""
 
 
 def by_the_rules(reading: PhotoReading, stored: Sequence[tuple[int, int, str, str]],
                   variant: Variant) -> PhotoReading:
-    """The reading, or where the rules refuse it as read, the likeliest one
-    they allow among what its uncertain tiles may be (`PhotoTile.likely`).
-
-    A blurred square and a clover overlap their templates alike (0.949
-    against 0.950 in one glare photo): where only one of them fits the line, the
-    rules tell them apart as the eye could not. The tiles stay uncertain,
-    so the table still looks; their likeliest kinds now lead with the
-    reading the rules allow."""
+    """The reading, or where the rules refuse it, the likeliest they allow
+    among its uncertain tiles' kinds (`PhotoTile.likely`), which stay
+    uncertain (a blurred square and a clover overlap their templates alike)."""
     tiles = reading.tiles
     if not any(t.likely for t in tiles):
         return reading
@@ -62,10 +48,7 @@ def by_the_rules(reading: PhotoReading, stored: Sequence[tuple[int, int, str, st
     options = [t.likely or ((t.color, t.shape),) for t in tiles]
 
     def cost(ranks: tuple[int, ...]) -> tuple[int, float]:
-        # By the sum of each tile's rank among its kinds: one runner-up before
-        # two; among as many, the runners-up of the tiles read least surely
-        # (a red and an orange in one line, both read orange, in a first
-        # move where the red was the less sure of the two).
+        # One runner-up before two; among as many, those of the least sure tiles.
         return sum(ranks), sum(t.confidence for t, k in zip(tiles, ranks, strict=True)
                                if k)
 
@@ -93,10 +76,9 @@ def _allowed(board: Board, tiles: Sequence[PhotoTile]) -> bool:
 
 
 def one_attribute(new: list[tuple[Cell, ReadTile]]) -> None:
-    """Tiles placed in one move share their colour or their shape (RULES §3):
-    when their colours all differ, their shapes must agree, and the other way
-    round. A doubtful reading that breaks this is read as the shared value; a
-    clear one is left for the engine to refuse. Both are marked uncertain."""
+    """A move's tiles share colour or shape (RULES §3): a doubtful reading that
+    breaks it takes the shared value, a clear one is left for the engine;
+    both are marked uncertain."""
     if len(new) <= 1:
         return
     reads = [rd for _, rd in new]
@@ -131,37 +113,19 @@ def one_attribute(new: list[tuple[Cell, ReadTile]]) -> None:
 
 
 def line_ends(new: Collection[Cell]) -> list[tuple[Cell, Cell]]:
-    """Each end of the new tiles' line, with the step (rows, columns) out of
-    it: along the row or the column they share (both, for a lone tile)."""
+    """Each end of the new tiles' line and the step out of it (both ways for one)."""
     rows = {r for r, _ in new}
     cols = {c for _, c in new}
     steps = ([(0, 1), (0, -1)] if len(rows) == 1 else []) + \
         ([(1, 0), (-1, 0)] if len(cols) == 1 else [])
-    ends = []
-    for dr, dc in steps:
-        ends.append((max(new, key=lambda t: t[0] * dr + t[1] * dc), (dr, dc)))
-    return ends
-
-
-def bridged(new: list[Cell], board: Collection[Cell], unseen: set[Cell]) -> bool:
-    """True when the new tiles reach the board along their line through cells
-    the photo cannot read (a move of two whose tile beside the board is under
-    the lamp: the far one alone was refused as not touching the board)."""
-    for (r, c), (dr, dc) in line_ends(new):
-        while (r + dr, c + dc) in unseen:
-            r, c = r + dr, c + dc
-            if any((r + a, c + b) in board for a, b in SIDES):
-                return True
-    return False
+    return [(max(new, key=lambda t: t[0] * dr + t[1] * dc), (dr, dc))
+            for dr, dc in steps]
 
 
 def doubtful_off_line(reads: dict[Cell, ReadTile], new: set[Cell]
                        ) -> dict[Cell, ReadTile]:
-    """The reads without the doubtful new tiles that break the move's line: a
-    tile read only through a lamp's wash (`cells.Cell.washed`) or beside glare,
-    off the line of the new tiles read plainly. Such a guess at a lit empty
-    cell made a move of two "not one line" and the photo was refused (in
-    glare, and in a rendered board); its cell stays a glare warning."""
+    """The reads without new tiles read only through a lamp's wash or beside
+    glare off the line of those read plainly (its cell stays a glare warning)."""
     if len({r for r, _ in new}) <= 1 or len({c for _, c in new}) <= 1:
         return reads
     plain = [key for key in new

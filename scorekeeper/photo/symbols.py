@@ -1,14 +1,6 @@
-"""Find each symbol: in a cell of the rectified grid, the symbol's
-mask and its colour as seen.
-
-Takes the rectified grid (BGR, `cells.rectify`), its tile-body mask and one
-cell's corner; gives a `Symbol`: its centre, its mask moved to the middle
-and scaled to one size (what `classify` names), its median colour and that
-of the tile body round it (what `hues` names). Dark paint, paint unlike its
-body only in colour, and a symbol under a lamp are each looked for their own
-way. Its thresholds, named at its top: `MIN_PIXELS`, `MIN_CORE`,
-`LAMP_CONTRAST`, `BODY_CONTRAST`, `COLOUR_CONTRAST`, `LIT_SHARE`,
-`OWN_LEVEL`, `LAMP_LEVEL` and `RADIUS`.
+"""Find each symbol in a cell of the rectified grid (`cells.rectify`): its
+centre, its mask moved to the middle and scaled to one size (for
+`classify`), its median colour and its tile body's (for `hues`).
 """
 
 from __future__ import annotations
@@ -25,55 +17,49 @@ from . import hues
 from .levels import WHITE, brightest_channel, filled
 
 CELL = 64
-"""Pixels per cell edge in the rectified grid: every symbol is found, and
-every mask compared, at this size. Set on the renders when the reader was
-written."""
+"""Pixels per cell edge in the rectified grid (the renders)."""
 
 MASK_MID = 127
-"""8-bit level: a mask drawn or warped with smoothed edges is set above
-this, half of full (255)."""
+"""8-bit level above which a smoothed mask is set (half of 255)."""
 
 MIN_PIXELS = 8
-"""Pixels: a mask with fewer is a speck, with no outline to measure."""
+"""Pixels: a mask with fewer is a speck."""
+
+SPECK = 0.03
+"""Share of a cell: a smaller mask is a speck (a glint, JPEG noise)."""
+
+LARGEST = 0.6
+"""Share of a cell: a larger mask is more than a symbol covers."""
 
 MIN_CORE = 12
-"""Pixels: the fewest a symbol's colour is taken from; with fewer in its
-eroded core, from the whole symbol (small tiles), and under a lamp, none
-(`_lamp_free_colour`)."""
+"""Pixels a symbol's colour is taken from at least: else from the whole
+symbol, and under a lamp from none (`_lamp_free_colour`)."""
 
 LAMP_CONTRAST = 0.05
-"""Linear colourfulness (brightest channel less darkest): a symbol under a
-lamp at least this more colourful than its tile body is outlined on its
-colour (`_by_colour`). Set on the realistic sets' glare."""
+"""Linear colourfulness over its body from which a symbol under a lamp is
+outlined on its colour (`_by_colour`; realistic glare)."""
 
 BODY_CONTRAST = 24
-"""8-bit levels: a cell's middle at least this much brighter than its tile
-body holds a symbol lighter than it (`_over_body`). Set on the realistic
-sets' dark paint."""
+"""8-bit levels a cell's middle must be over its body to hold a lighter
+symbol (`_over_body`; realistic dark paint)."""
 
 COLOUR_CONTRAST = 16
-"""8-bit BGR distance: a cell's middle at least this far from its tile
-body's colour, beyond the body's own spread, holds a symbol unlike it in
-colour (`_unlike_body`). Set on the realistic sets' cool light."""
+"""8-bit BGR distance past the body's spread from which a cell's middle
+holds a symbol unlike it in colour (`_unlike_body`; realistic cool light)."""
 
 LIT_SHARE = 0.05
-"""Share of a symbol's window lit grey (light, without colour) that shows a
-lamp's light beside it (`find_symbol`). Set on the realistic sets' glare; on
-dark wood without it, the grey-free look found paint in the grain."""
+"""Share of a window lit grey that shows a lamp beside the symbol
+(realistic glare; without it, grain on dark wood passed for paint)."""
 
 OWN_LEVEL = 0.3
-"""Share of the way from a symbol's tile body's brightness up to its own
-brightest where its outline is drawn for its shape. Set on the realistic
-sets' dark crisscrosses and starbursts, which blur filled out at the photo's
-level."""
+"""Share of the way from the body's brightness to the symbol's where its
+own outline is drawn (realistic dark crisscrosses, which blur filled out)."""
 
 LAMP_LEVEL = 0.35
-"""Share of the way from a symbol's tile body's colourfulness up to its own
-where a symbol under a lamp is outlined (`_by_colour`). Set on the realistic
-sets' glare."""
+"""The same for a symbol under a lamp, in colourfulness (`_by_colour`)."""
 
 _LINEAR = ((np.arange(256) / 255.0) ** hues.GAMMA).astype(np.float32)
-"""Each 8-bit sRGB level in linear light (as `find_symbol` converts)."""
+"""Each 8-bit sRGB level in linear light."""
 
 _YY, _XX = np.mgrid[0:CELL, 0:CELL]
 
@@ -81,64 +67,52 @@ _OUTER = np.hypot(_XX - (CELL - 1) / 2, _YY - (CELL - 1) / 2) > 0.36 * CELL
 """The outer ring of a cell, beyond any symbol."""
 
 RADIUS = 0.19 * CELL
-"""Pixels: the root-mean-square radius every symbol mask is scaled to (0.19
-of a cell: a symbol's usual size in it)."""
+"""Pixels: the root-mean-square radius masks are scaled to (a usual symbol's)."""
 
 
 @dataclass
 class Symbol:
-    """A symbol found in its cell."""
+    """A symbol found in its cell: the fields `cells.Cell` takes from it (its
+    centre here in rectified pixels)."""
 
     centre: tuple[float, float]
-    """Its centre, pixels of the rectified grid."""
     mask: np.ndarray
-    """Its mask, CELL × CELL, moved to the middle and scaled to one size
-    (`normalise`)."""
     raw: np.ndarray
-    """Its median colour as seen, linear RGB in [0, 1]."""
     black: np.ndarray
-    """The median colour of the tile body round it, linear RGB."""
     lamp_free: bool = False
-    """`raw` is already free of a lamp's white (`_lamp_free_colour`)."""
 
 
 def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                 vouched: bool = False, lamp: bool = False) -> Symbol | None:
     """The symbol near the middle of the cell at (x, y) of the rectified grid
-    (`dark`: its tile-body pixels), or None. `vouched`: the cell's rim
-    vouches for a tile; `lamp`: a lamp blew the cell out (`cells.GLARE`)."""
+    (`dark`: its tile-body pixels), or None. `vouched`: the rim vouches for
+    a tile (`cells.TILE_BODY`); `lamp`: glare on the cell (`cells.GLARE`)."""
     m = CELL // 4
     h, w = dark.shape
     wx0, wy0 = max(0, x - m), max(0, y - m)
     wx1, wy1 = min(w, x + CELL + m), min(h, y + CELL + m)
+    window = (wx0, wy0, wx1, wy1)
     light = (~dark[wy0:wy1, wx0:wx1]).astype(np.uint8)
     mid = np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])
     if _speck(_central_parts(light, mid)):
-        # Dark paint: a symbol nearly as dark as its tile against a light
-        # table (at most a speck of it lighter than the level). Look for it
-        # against the tile body alone.
-        light = _lighter_than_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
+        # Dark paint on a light table: look against the tile body alone.
+        lighter = _over_body(rect, dark, x, y, window, 0.45, None, 0.2, 90)
+        light = light if lighter is None else lighter
     mask = _peeled(light, mid)
     if _speck(mask):
-        # Dark paint in coloured light: a deep red under a cool light is as
-        # bright as the bluish grey the light makes of the tile body; it
-        # differs in colour, not in brightness.
-        light = _unlike_body(rect, dark, x, y, (wx0, wy0, wx1, wy1), light)
+        # Dark paint in coloured light differs from its body in colour alone.
+        light = _unlike_body(rect, dark, x, y, window, light)
         mask = _peeled(light, mid)
     if _speck(mask) and vouched:
         # A lamp beside the tile lit part of its body grey, joining the symbol
-        # to the table past it (bench_photo.py's glare): paint is never grey.
-        # Only on a body that vouches for a tile (on a lighter rim, probed for
-        # paint, it found wood grain in bluish light), and where something is
-        # lit grey (on dark wood it found paint in the grain).
+        # to the table past it: paint is never grey (only on a rim that
+        # vouches for a tile, and where something is lit grey).
         grey = hues.colourless(rect[wy0:wy1, wx0:wx1])
         light = ~dark[wy0:wy1, wx0:wx1]
         if float((light & grey).mean()) >= LIT_SHARE:
             mask = _peeled((light & ~grey).astype(np.uint8), mid)
+    mask = _sized(mask)
     if mask is None:
-        return None
-    area = int(mask.sum())
-    if area < 0.03 * CELL * CELL or area > 0.6 * CELL * CELL:
         return None
     norm = normalise(mask)
     if norm is None:
@@ -158,25 +132,22 @@ def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     # Less the black of the tile around it: glare and flare add light to both.
     body = rect[y:y + CELL, x:x + CELL][dark[y:y + CELL, x:x + CELL]]
     black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
-    found = Symbol(centre, _own_level(rect, dark, x, y, (wx0, wy0, wx1, wy1), norm),
+    found = Symbol(centre, _own_level(rect, dark, x, y, window, norm),
                    (bgr[::-1] ** hues.GAMMA).astype(np.float64),
                    (black[::-1] ** hues.GAMMA).astype(np.float64))
     if lamp:
         lamp_free = _lamp_free_colour(symbol)
         if lamp_free is not None:
             found.raw, found.lamp_free = lamp_free, True
-        found.mask = _by_colour(rect, x, y, (wx0, wy0, wx1, wy1), found.mask)
+        found.mask = _by_colour(rect, x, y, window, found.mask)
     return found
 
 
 def _own_level(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                window: tuple[int, int, int, int], norm: np.ndarray) -> np.ndarray:
-    """The symbol's shape (normalised mask) outlined at its own level over its
-    tile body, or `norm` (its mask at the photo's level) where it shows too
-    little contrast for one. Blur spreads a dark symbol's paint into the gaps
-    between its arms and points: at the photo's level, set for the whole
-    photo, a dark crisscross fills out into a square and a starburst into a
-    circle; at a level of its own the arms and points stand out again."""
+    """The symbol's mask outlined at its own level over its body (`OWN_LEVEL`),
+    or `norm`, its mask at the photo's level, where it shows too little
+    contrast: blurred at the photo's level a dark crisscross fills out."""
     # The body from the cell's outer ring only: a dark symbol is nearly as
     # dark as the body and would lift its level.
     light = _over_body(rect, dark, x, y, window, OWN_LEVEL, _OUTER, 0.1, 95)
@@ -190,25 +161,18 @@ def _own_level(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
 
 def _outline(light: np.ndarray, x: int, y: int, window: tuple[int, int, int, int]
              ) -> np.ndarray | None:
-    """The mask of the symbol of the cell at (x, y) among a window's light
-    pixels, or None: nothing there, a speck, or more than a symbol covers."""
+    """The symbol's mask among a window's light pixels, or None (a speck, or
+    more than a symbol covers)."""
     wx0, wy0, _, _ = window
-    mask = _peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0]))
-    if mask is None or _speck(mask) or int(mask.sum()) > 0.6 * CELL * CELL:
-        return None
-    return mask
+    return _sized(_peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])))
 
 
 def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, int],
                norm: np.ndarray) -> np.ndarray:
-    """The symbol's shape outlined on its colourfulness alone (each pixel's
-    brightest channel less the darkest around it, in linear light), or
-    `norm` where it shows too little colour for one. A lamp's reflection is
-    white light added to everything under it: it lights the black body
-    between a crisscross's arms as much as the arms, so that by brightness
-    the arms join into a square, while what it adds to every channel alike
-    drops out of the difference (the specular-free image of the dichromatic
-    reflection model)."""
+    """The symbol's mask outlined on its colourfulness (brightest channel less
+    the smoothed darkest, linear), or `norm` where it has too little colour:
+    a lamp's white adds to every channel alike and drops out (the
+    specular-free image of the dichromatic reflection model)."""
     wx0, wy0, wx1, wy1 = window
     lin = _LINEAR[rect[wy0:wy1, wx0:wx1]]
     # The lamp's white varies smoothly: the darkest channel, smoothed, is it
@@ -219,11 +183,9 @@ def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, in
     # The body from the cell's outer ring; its lower half, as the ring's
     # corners can reach past a small tile onto coloured wood.
     base = float(np.percentile(own[_OUTER], 25))
-    q = CELL // 4
-    top = float(np.percentile(own[q:CELL - q, q:CELL - q], 95))
-    if top - base < LAMP_CONTRAST:
+    light = _stands_out(chroma, base, x, y, window, LAMP_LEVEL, 95, LAMP_CONTRAST)
+    if light is None:
         return norm
-    light = (chroma > base + LAMP_LEVEL * (top - base)).astype(np.uint8)
     mask = _outline(light, x, y, window)
     # No symbol has a hole, but a lamp blown to white leaves one where it
     # took the symbol's colour.
@@ -232,13 +194,9 @@ def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, in
 
 
 def _lamp_free_colour(pix: np.ndarray) -> np.ndarray | None:
-    """A symbol's colour under a lamp (linear RGB, from its pixels, BGR
-    uint8), or None where the lamp left too few unclipped. A lamp's
-    reflection adds the same white to every channel of a pixel, more near
-    its middle: each pixel less its darkest channel is free of it, and the
-    paint's own darkest channel is the least a pixel shows of it. (Taking
-    off the white of the body around the symbol, as elsewhere, leaves the
-    more the symbol lies under the lamp's middle: an orange read red.)"""
+    """A symbol's colour under a lamp (linear RGB, from BGR uint8 pixels), or
+    None where too few are unclipped: each pixel less its darkest channel
+    (the lamp's white), plus the least darkest channel (the paint's own)."""
     pix = pix[pix.min(axis=1) < WHITE]
     if len(pix) < MIN_CORE:
         return None
@@ -253,48 +211,54 @@ def _lamp_free_colour(pix: np.ndarray) -> np.ndarray | None:
 
 
 def _speck(mask: np.ndarray | None) -> bool:
-    """True for no symbol, or one too small to be one (a glint of a dark
-    symbol's lightest pixels, JPEG noise)."""
-    return mask is None or int(mask.sum()) < 0.03 * CELL * CELL
+    """True for no symbol or one too small (a glint, JPEG noise)."""
+    return mask is None or int(mask.sum()) < SPECK * CELL * CELL
 
 
-def _lighter_than_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
-                       window: tuple[int, int, int, int], light: np.ndarray
-                       ) -> np.ndarray:
-    """The pixels of a window clearly lighter than the tile body of the cell
-    at (x, y), when its middle holds something clearly lighter than it."""
-    lighter = _over_body(rect, dark, x, y, window, 0.45, None, 0.2, 90)
-    return light if lighter is None else lighter
+def _sized(mask: np.ndarray | None) -> np.ndarray | None:
+    """The mask if it is a symbol's size (`SPECK`, `LARGEST`), else None."""
+    if mask is None or _speck(mask) or int(mask.sum()) > LARGEST * CELL * CELL:
+        return None
+    return mask
 
 
 def _over_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                window: tuple[int, int, int, int], share: float,
                ring: np.ndarray | None, least: float, top_percent: float
                ) -> np.ndarray | None:
-    """The pixels of a window brighter than `share` of the way from the tile
-    body of the cell at (x, y) (its dark pixels, within `ring` if given; at
-    least `least` of the cell) up to the brightest of its middle (that
-    percentile), or None when there is no such body or nothing in its middle
-    clearly brighter than it."""
+    """The window's pixels brighter than `share` of the way from the cell's
+    body (its dark pixels, within `ring`; at least `least` of the cell) to
+    its middle's `top_percent` percentile, or None without such a body or
+    middle (`BODY_CONTRAST`)."""
     wx0, wy0, wx1, wy1 = window
     value = brightest_channel(rect[wy0:wy1, wx0:wx1]).astype(np.float32)
-    cell_value = value[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL]
     body_mask = dark[y:y + CELL, x:x + CELL]
-    body = cell_value[body_mask if ring is None else body_mask & ring]
+    body = value[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL][
+        body_mask if ring is None else body_mask & ring]
     if body.size < least * CELL * CELL:
         return None
-    base = float(np.median(body))
+    return _stands_out(value, float(np.median(body)), x, y, window, share,
+                       top_percent, BODY_CONTRAST)
+
+
+def _stands_out(measure: np.ndarray, base: float, x: int, y: int,
+                window: tuple[int, int, int, int], share: float,
+                top_percent: float, contrast: float) -> np.ndarray | None:
+    """The window's pixels whose `measure` lies over `share` of the way from
+    the body's `base` to the `top_percent` percentile of the cell's middle,
+    or None where that rises less than `contrast` over the body."""
+    wx0, wy0, _, _ = window
     q = CELL // 4
-    top = float(np.percentile(cell_value[q:CELL - q, q:CELL - q], top_percent))
-    if top - base < BODY_CONTRAST:
+    top = float(np.percentile(measure[y - wy0 + q:y - wy0 + CELL - q,
+                                      x - wx0 + q:x - wx0 + CELL - q], top_percent))
+    if top - base < contrast:
         return None
-    return (value > base + share * (top - base)).astype(np.uint8)
+    return (measure > base + share * (top - base)).astype(np.uint8)
 
 
 def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
-    """The symbol's mask in a window's light pixels, or None. A thin bridge of
-    light (blur over a narrow rim) can join the symbol to the table: peel the
-    light back a pixel at a time until the symbol stands alone."""
+    """The symbol's mask in a window's light pixels, or None, peeled a pixel
+    at a time from a thin bridge of light joining it to the table."""
     kernel = np.ones((3, 3), np.uint8)
     for peel in range(4):
         core = cv2.erode(light, kernel, iterations=peel) if peel else light
@@ -309,9 +273,8 @@ def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
 
 def _unlike_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                  window: tuple[int, int, int, int], light: np.ndarray) -> np.ndarray:
-    """The pixels of a window clearly unlike the tile body of the cell at
-    (x, y) in colour (distance from the body's median colour), when its middle
-    holds something clearly unlike it."""
+    """The window's pixels clearly unlike the cell's body in colour, if any
+    (`COLOUR_CONTRAST`)."""
     wx0, wy0, wx1, wy1 = window
     cell = rect[y:y + CELL, x:x + CELL].astype(np.float32)
     # The body from the cell's outer ring only: a dark symbol is as dark as
@@ -322,16 +285,12 @@ def _unlike_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     base = np.median(body, axis=0)
     far = np.linalg.norm(rect[wy0:wy1, wx0:wx1].astype(np.float32) - base, axis=2)
     usual = float(np.median(np.linalg.norm(body - base, axis=1)))
-    q = CELL // 4
-    top = float(np.percentile(far[y - wy0 + q:y - wy0 + CELL - q,
-                                  x - wx0 + q:x - wx0 + CELL - q], 90))
-    if top - usual < COLOUR_CONTRAST:
-        return light
-    return cast(np.ndarray, (far > usual + 0.45 * (top - usual)).astype(np.uint8))
+    unlike = _stands_out(far, usual, x, y, window, 0.45, 90, COLOUR_CONTRAST)
+    return light if unlike is None else unlike
 
 
 def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
-    """Return the mask of the light blobs around `mid` smaller than a cell."""
+    """The mask of the light blobs round `mid` smaller than a cell."""
     n, labels, stats, cents = cv2.connectedComponentsWithStats(
         cast(MatLike, light), connectivity=8
     )
@@ -349,9 +308,8 @@ def _central_parts(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
 
 
 def normalise(mask: np.ndarray) -> np.ndarray | None:
-    """Return a symbol mask moved to the cell's middle and scaled to one size
-    (its root-mean-square radius), so that symbols compare whatever the tile
-    size, the perspective or the print's proportions; None for a speck."""
+    """A symbol mask moved to the cell's middle and scaled to `RADIUS`, to
+    compare whatever the tile size; None for a speck."""
     m = cv2.moments(mask.astype(np.uint8), binaryImage=True)
     if m["m00"] < MIN_PIXELS:
         return None
@@ -365,8 +323,7 @@ def normalise(mask: np.ndarray) -> np.ndarray | None:
 
 
 def edge_width(value: np.ndarray) -> float:
-    """The width of a cell's sharpest edge (symbol against body), as a share of
-    the cell: its contrast over its steepest slope."""
+    """A cell's sharpest edge's width, share of a cell: contrast over slope."""
     v = cv2.GaussianBlur(value, (0, 0), 1.0)
     gx = cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3) / 8
     gy = cv2.Sobel(v, cv2.CV_32F, 0, 1, ksize=3) / 8
