@@ -41,7 +41,7 @@ DOUBTFUL = LOW_CONFIDENCE / 2
 """The confidence, at most, of a reading something else makes doubtful
 (glare beside it, faint paint, a board lined up on few tiles, a move that
 breaks the rules as read): well under `LOW_CONFIDENCE`, whatever the
-overlaps said."""
+shape model or the hues said."""
 
 
 @dataclass
@@ -114,10 +114,10 @@ def _ranked(scores: np.ndarray | None, best: int, conf: float
 
 
 def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier, anchors: dict[Cell, str],
-           taught: Taught, pitch: float | None = None) -> None:
+           taught: Taught) -> None:
     """Name each read tile's colour (all together, from this photo's own
-    hues: `hues`) and shape; `anchors` are the stored colours of read tiles
-    that lie on stored ones; `pitch` is the tile's size in the photo."""
+    hues: `hues`) and shape (`classify`); `anchors` are the stored colours
+    of read tiles that lie on stored ones."""
     keys = [key for key, rd in reads.items()
             if rd.cell.color is not None and rd.cell.mask is not None]
     named: list[hues.Named] | None = None
@@ -145,8 +145,8 @@ def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier, anchors: dict[Cell,
             color = clf.color(rd.cell.color)
             rd.color, rd.color_conf = color.index, color.confidence
             rd.color_scores = color.scores
-        shape = clf.shape(rd.cell.mask, key, taught.four_fold(), pitch)
-        rd.shape, rd.shape_conf = shape.index, shape.confidence
+        shape = clf.shape(rd.cell.mask, key)
+        rd.shape, rd.shape_conf = shape.index, sureness(shape.confidence)
         rd.shape_scores = shape.scores
 
 
