@@ -205,9 +205,15 @@ class Classifier:
         known = [e for e in examples if e.shape in self.shapes]
         if not known:
             return
-        self.keys = [e.key for e in known]
-        self.labels = np.array([self.shapes.index(e.shape) for e in known], int)
-        self.seen = _seen(np.array([e.mask for e in known], bool))
+        masks = np.array([e.mask for e in known], bool)
+        labels = np.array([self.shapes.index(e.shape) for e in known], int)
+        # A stored tile the model names otherwise (the table and the page
+        # may differ) must not vouch for its stored shape's look.
+        named = shape_model.probabilities(masks, self.shapes)[:, :-1].argmax(axis=1)
+        own = named == labels
+        self.keys = [e.key for e, ok in zip(known, own, strict=True) if ok]
+        self.labels = labels[own]
+        self.seen = _seen(masks[own]) if own.any() else np.zeros((0, 0))
 
 
 def _seen(masks: np.ndarray) -> np.ndarray:

@@ -761,14 +761,13 @@ def test_a_symbols_colour_under_a_lamp_is_its_own_less_the_lamps_white(
 
 
 @pytest.mark.parametrize(("condition", "index"), [
-    ("glare", 785), ("cool light", 782), ("cool light", 804)])
+    ("cool light", 782), ("cool light", 804)])
 def test_look_alikes_are_told_apart_by_what_the_rules_allow(
         condition: str, index: int) -> None:
-    # A blurred blue square beside a purple square overlapped the clover
-    # 0.950 and the square 0.949 (glare); a dark blue clover below an orange
-    # clover read a diamond (cool light); a purple starburst, clover and
-    # circle read circle, clover, circle (cool light). Each reading was uncertain, and
-    # illegal on the stored board (RULES §3.5):
+    # A dark blue clover below an orange clover read a diamond (cool light);
+    # a purple starburst, clover and circle read circle, clover, circle (cool
+    # light). Each reading was uncertain, and illegal on the stored board
+    # (RULES §3.5):
     # the rules pick, among what each uncertain tile may be, the likeliest
     # move they allow. The tiles stay marked for the table to look at.
     reading = _read_right(condition, index)
