@@ -1,26 +1,33 @@
-"""Train a small shape classifier (numpy, one hidden layer) on the symbol
-masks the photo reader itself cuts from rendered photos, and measure it
-against the reader's own shape naming (`classify.Classifier.shape`).
+"""Train and calibrate the reader's shape model (`photo/shape_model.py`):
+numpy, one hidden layer, on the symbol masks the reader itself cuts from
+rendered photos and on our own drawings; and measure it.
 
 The crops are labelled the way a table's confirmed move labels them: the
 reader lines the photo up on the stored board and hands the stored tiles it
 sees, mask and kind, to `Classifier.learn` (`classify.Example`); this script
 records those examples. So the masks are cut by the reader's own stages
-(`cells`, `symbols.normalise`) and train and use see the same crops.
+(`cells`, `symbols.normalise`) and train and use see the same crops. Every
+renderer (`tests/photo/synth.py`, `synth_alt.py`, `synth_real.py` in each of
+its conditions: shifted paint, glare, warm and cool light), every tile size,
+slant and turn they draw; the drawings (`tests/photo/drawn.py`) add other
+proportions and line weights, and the hearts and triangles no renderer
+draws. Fragments, bars and specks cut from them teach the model's `NONE`.
 
-    python benchmarks/train_shapes.py            # train, save the weights
-    python benchmarks/train_shapes.py --measure 12   # and on held-out sets
+    python benchmarks/train_shapes.py                 # train, save the weights
+    python benchmarks/train_shapes.py --measure 12    # and on the benchmark's sets
     python benchmarks/train_shapes.py --measure 12 --real DIR --fix FIX
 
 Training renders use seeds no benchmark set uses (`TRAIN_SEEDS`); the
-measure reads the benchmark's own sets (`bench_photo.SETS`, `REAL_SEED`),
-which training never saw, and the real photos of `--real DIR` (never copied
-into the repository, never trained on).
+temperature is fitted on renders of one more seed (`CALIBRATION_SEED`); the
+measure reads the benchmark's own sets (`bench_photo.SETS`, `REAL_SEED`) and
+the real photos of `--real DIR` (never copied into the repository, never
+trained on). Crops are kept in benchmarks/out/shape-crops/ (ignored by git).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -35,6 +42,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from scorekeeper.photo import PhotoUnreadable, classify, read_move  # noqa: E402
 from scorekeeper.photo.shape_model import (  # noqa: E402
+    NONE,
     SHAPES,
     WEIGHTS,
     features,
@@ -42,19 +50,24 @@ from scorekeeper.photo.shape_model import (  # noqa: E402
     softmax,
 )
 from scorekeeper.photo.symbols import CELL, normalise  # noqa: E402
+from scorekeeper.photo.tiles import SURE  # noqa: E402
 
-TRAIN_SEEDS = (7101, 7202, 7303)
+CACHE = ROOT / "benchmarks" / "out" / "shape-crops"
+TRAIN_SEEDS = (7101, 7202, 7303, 7404, 7505)
 """Seeds of the training renders: none is a benchmark set's."""
-HIDDEN = 24
+CALIBRATION_SEED = 7606
+"""Seed of the renders the temperature is fitted on: neither trained on nor
+a benchmark set's."""
+PER_SEED = 5
+"""Photos per renderer and condition per seed."""
+HIDDEN = 32
 SEED = 0
 AUGMENT = 2
 """Varied copies of each mask and its turns (`varied`)."""
-
+NOT_SYMBOLS = 0.15
+"""Share of the training samples that are no symbol (`not_symbols`)."""
 
 Photo = tuple[bytes, tuple]
-Crop = tuple[np.ndarray, str, object, float]
-"""A stored tile's normalised mask, its shape, the photo's classifier, and
-the reader's own shape naming of it (index)."""
 
 
 def renders(seed: int, count: int) -> Iterator[Photo]:
@@ -72,18 +85,19 @@ def renders(seed: int, count: int) -> Iterator[Photo]:
             yield synth_real.photo(rc), rc.case.stored
 
 
-def crops(photos: Iterator[Photo]) -> list[Crop]:
-    """The stored tiles each photo shows, as the reader labels them."""
-    seen: list[tuple[classify.Classifier, list[classify.Example]]] = []
+def crops(photos: Iterator[Photo]) -> tuple[np.ndarray, np.ndarray]:
+    """The stored tiles each photo shows, as the reader labels them: their
+    normalised masks and shape indexes (`SHAPES`)."""
+    seen: list[list[classify.Example]] = []
     learn = classify.Classifier.learn
 
     def record(self: classify.Classifier,
                examples: list[classify.Example]) -> None:
-        seen.append((self, list(examples)))
+        seen.append(list(examples))
         learn(self, examples)
 
     classify.Classifier.learn = record  # type: ignore[method-assign]
-    out: list[Crop] = []
+    masks, labels = [], []
     try:
         for image, stored in photos:
             seen.clear()
@@ -91,46 +105,61 @@ def crops(photos: Iterator[Photo]) -> list[Crop]:
                 read_move(image, stored)
             except PhotoUnreadable:
                 continue
-            if not seen:
-                continue
-            clf, examples = seen[-1]
-            for e in examples:
-                if e.shape in SHAPES:
-                    out.append((e.mask, e.shape, clf,
-                                clf.shape(e.mask, e.key).index))
+            for e in seen[-1] if seen else ():
+                masks.append(e.mask)
+                labels.append(SHAPES.index(e.shape))
     finally:
         classify.Classifier.learn = learn  # type: ignore[method-assign]
-    return out
+    return (np.array(masks, bool).reshape(-1, CELL, CELL),
+            np.array(labels, int))
+
+
+def cached(name: str, cut: Callable[[], tuple[np.ndarray, np.ndarray]]
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Crops cut once and kept (cutting reads every photo)."""
+    path = CACHE / f"{name}.npz"
+    if not path.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        masks, labels = cut()
+        np.savez_compressed(path, masks=masks, y=labels)
+    with np.load(path) as got:
+        return got["masks"], got["y"]
+
+
+def rendered(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The crops of one seed's renders."""
+    return cached(f"train-{seed}", lambda: crops(renders(seed, PER_SEED)))
 
 
 def drawings() -> tuple[np.ndarray, np.ndarray]:
-    """The reader's own template drawings (`classify.draw_template`): the
-    proportions and line weights of other prints than the renderers'."""
+    """Our own drawings of every shape, slightly turned and blurred."""
+    from photo import drawn
+
     masks, labels = [], []
     for label, shape in enumerate(SHAPES):
-        for variant in range(classify.DRAWINGS + (
-                classify.REAL_STARS if shape in classify.STARS else 0)):
-            for blur in (0.0, 1.5, 2.5):
-                norm = normalise(classify.draw_template(shape, variant, 0.0, blur))
-                if norm is not None:
-                    masks.append(norm)
-                    labels.append(label)
+        for variant in range(drawn.variants(shape)):
+            for turn in (-0.1, 0.0, 0.1):
+                for blur in (0.0, 1.5, 2.5):
+                    norm = normalise(drawn.draw(shape, variant, turn, blur))
+                    if norm is not None:
+                        masks.append(norm)
+                        labels.append(label)
     return np.array(masks), np.array(labels)
 
 
 def varied(masks: np.ndarray, labels: np.ndarray, rng: np.random.Generator,
            copies: int = AUGMENT) -> tuple[np.ndarray, np.ndarray]:
-    """The masks in four quarter turns and mirrored (a symbol's shape is the
-    same whichever way its tile lies), and `copies` more each: turned a
-    little, stretched, thinned or thickened by a pixel, then normalised
-    again as the reader does: other prints, other slants."""
+    """The masks in four quarter turns and mirrored, and `copies` more each:
+    turned a little, stretched, thinned or thickened by a pixel, then
+    normalised again as the reader does: other prints, other slants."""
     out = [np.rot90(masks, k, axes=(1, 2)) for k in range(4)]
     out += [np.flip(m, axis=2) for m in out]
     base = np.concatenate(out)
+    base_labels = np.tile(labels, 8)
     more, more_labels = [], []
     kernel = np.ones((3, 3), np.uint8)
     for _ in range(copies):
-        for m, label in zip(base, np.tile(labels, 8), strict=True):
+        for m, label in zip(base, base_labels, strict=True):
             turn = rng.uniform(-12, 12)
             sx, sy = np.exp(rng.normal(0, 0.12, 2))
             warp = cv2.getRotationMatrix2D((CELL / 2, CELL / 2), turn, 1.0)
@@ -147,23 +176,60 @@ def varied(masks: np.ndarray, labels: np.ndarray, rng: np.random.Generator,
                 more.append(norm)
                 more_labels.append(label)
     return (np.concatenate([base, np.array(more)]),
-            np.concatenate([np.tile(labels, 8), np.array(more_labels)]))
+            np.concatenate([base_labels, np.array(more_labels)]))
 
 
-def train(x: np.ndarray, y: np.ndarray, epochs: int = 60) -> dict[str, np.ndarray]:
-    """One hidden layer (tanh), softmax out, full-batch Adam, fixed seed."""
+def not_symbols(masks: np.ndarray, count: int, rng: np.random.Generator
+                ) -> np.ndarray:
+    """Masks that are no symbol, as the reader may cut them: part of a
+    symbol cut off by a straight line (a fragment, one bar of a
+    crisscross or a clover's lobes), a few specks, a thin streak."""
+    out: list[np.ndarray] = []
+    ys, xs = np.mgrid[0:CELL, 0:CELL] - CELL / 2
+    while len(out) < count:
+        pick = rng.random()
+        if pick < 0.6:
+            m = masks[rng.integers(len(masks))]
+            a = rng.uniform(0, 2 * math.pi)
+            side = xs * math.cos(a) + ys * math.sin(a) > rng.uniform(-4, 10)
+            img = m & side
+        elif pick < 0.85:
+            img = np.zeros((CELL, CELL), np.uint8)
+            for _ in range(rng.integers(2, 6)):
+                centre = tuple(int(v) for v in rng.integers(8, CELL - 8, 2))
+                cv2.circle(img, centre, int(rng.integers(2, 6)), 1, -1)
+            img = img > 0
+        else:
+            img = np.zeros((CELL, CELL), np.uint8)
+            a = rng.uniform(0, math.pi)
+            length, width = rng.uniform(14, 28), rng.uniform(2, 5)
+            dx, dy = length * math.cos(a), length * math.sin(a)
+            c = CELL / 2
+            cv2.line(img, (int(c - dx), int(c - dy)), (int(c + dx), int(c + dy)), 1,
+                     int(width))
+            img = img > 0
+        norm = normalise(img)
+        if norm is not None:
+            out.append(norm)
+    return np.array(out)
+
+
+def train(x: np.ndarray, y: np.ndarray, epochs: int = 40) -> dict[str, np.ndarray]:
+    """One hidden layer (tanh), softmax out, mini-batch Adam, fixed seed."""
     rng = np.random.default_rng(SEED)
     n, d = x.shape
+    outputs = len(SHAPES) + 1
     mean = x.mean(axis=0)
     w = {"w1": rng.normal(0, 1 / np.sqrt(d), (d, HIDDEN)), "b1": np.zeros(HIDDEN),
-         "w2": rng.normal(0, 1 / np.sqrt(HIDDEN), (HIDDEN, len(SHAPES))),
-         "b2": np.zeros(len(SHAPES))}
+         "w2": rng.normal(0, 1 / np.sqrt(HIDDEN), (HIDDEN, outputs)),
+         "b2": np.zeros(outputs)}
     m = {k: np.zeros_like(v) for k, v in w.items()}
     v2 = {k: np.zeros_like(v) for k, v in w.items()}
-    onehot = np.eye(len(SHAPES))[y]
-    xc = x - mean
+    onehot = np.eye(outputs)[y]
+    xc = (x - mean).astype(np.float32)
     step = 0
-    for _ in range(epochs):
+    for epoch in range(epochs):
+        rate = 3e-3 * (0.1 if epoch >= epochs * 3 // 4 else 1.0)
         for batch in np.array_split(rng.permutation(n), max(1, n // 256)):
             step += 1
             xb, tb = xc[batch], onehot[batch]
@@ -177,36 +243,51 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int = 60) -> dict[str, np.ndarra
                 m[k] = 0.9 * m[k] + 0.1 * grads[k]
                 v2[k] = 0.999 * v2[k] + 0.001 * grads[k] ** 2
                 mh, vh = m[k] / (1 - 0.9 ** step), v2[k] / (1 - 0.999 ** step)
-                w[k] -= 3e-3 * mh / (np.sqrt(vh) + 1e-8)
-    return {**{k: v.astype(np.float16) for k, v in w.items()},
-            "mean": mean.astype(np.float16)}
+                w[k] -= rate * mh / (np.sqrt(vh) + 1e-8)
+    return {**w, "mean": mean}
 
 
-def report(name: str, data: list[Crop], weights: dict[str, np.ndarray]) -> None:
-    """Per-tile accuracy of the model and of the reader, and the model's
-    calibration: how often a low margin is wrong."""
-    if not data:
+def calibrate(w: dict[str, np.ndarray], masks: np.ndarray, y: np.ndarray
+              ) -> float:
+    """The temperature that makes the model's probabilities honest on
+    renders it never saw (least negative log-likelihood), folded into its
+    output layer; returned."""
+    small = {k: v.astype(np.float16).astype(np.float32) for k, v in w.items()}
+    best, temperature = math.inf, 1.0
+    for t in np.exp(np.linspace(math.log(0.1), math.log(8), 60)):
+        trial = {**small, "w2": small["w2"] / t, "b2": small["b2"] / t}
+        p = probabilities(masks, SHAPES[:6], trial)
+        nll = -np.mean(np.log(p[np.arange(len(y)), y] + 1e-9))
+        if nll < best:
+            best, temperature = nll, float(t)
+    w["w2"], w["b2"] = w["w2"] / temperature, w["b2"] / temperature
+    return temperature
+
+
+def report(name: str, masks: np.ndarray, y: np.ndarray,
+           weights: dict[str, np.ndarray]) -> None:
+    """Per-tile accuracy and calibration: how many are unsure (a
+    probability margin under the reader's `tiles.SURE`) and how many sure
+    and wrong; and how many wrong from other margins."""
+    if not len(y):
         print(f"{name}: no crops")
         return
-    masks = np.array([c[0] for c in data])
-    y = np.array([SHAPES.index(c[1]) for c in data])
-    p = probabilities(masks, weights)
-    guess = p.argmax(axis=1)
-    top2 = np.sort(p, axis=1)
-    margin = top2[:, -1] - top2[:, -2]
-    ours = np.array([SHAPES.index(c[2].shapes[c[3]]) for c in data])
-    print(f"{name}: {len(data)} tiles; model {np.mean(guess == y):.1%} right, "
-          f"reader {np.mean(ours == y):.1%} right")
-    for lo, hi in ((0, 0.5), (0.5, 0.9), (0.9, 1.01)):
-        band = (margin >= lo) & (margin < hi)
-        wrong = int(np.sum(guess[band] != y[band]))
-        print(f"  margin {lo:.1f}-{min(hi, 1):.1f}: {int(band.sum())} tiles, "
-              f"{wrong} wrong")
-    for k, s in enumerate(SHAPES):
+    p = probabilities(masks, SHAPES[:6], weights)
+    shapes = p[:, :-1]
+    guess = shapes.argmax(axis=1)
+    ranked = np.sort(p, axis=1)
+    margin = np.where(p.argmax(axis=1) == 6, 0.0, ranked[:, -1] - ranked[:, -2])
+    sure = margin >= SURE
+    wrong = guess != y
+    print(f"| {name} | {len(y)} | {np.mean(~wrong):.1%} | {int(np.sum(~sure))} | "
+          f"{int(np.sum(wrong & sure))} | " + ", ".join(
+              f"{int(np.sum(wrong & (margin >= t)))} ({int(np.sum(margin < t))})"
+              for t in (0.25, 0.5, 0.9)) + " |")
+    for k in range(6):
         sel = y == k
-        if sel.any():
-            print(f"  {s:10s} {int(sel.sum()):4d}  model {np.mean(guess[sel] == k):.1%}"
-                  f"  reader {np.mean(ours[sel] == k):.1%}")
+        if sel.any() and np.mean(guess[sel] == k) < 1:
+            print(f"    {SHAPES[k]:10s} {int(sel.sum()):4d} "
+                  f"{np.mean(guess[sel] == k):.1%}")
 
 
 def real_photos(folder: Path, fixes: list[str]) -> Iterator[Photo]:
@@ -218,39 +299,6 @@ def real_photos(folder: Path, fixes: list[str]) -> Iterator[Photo]:
             yield case.photo.read_bytes(), case.stored
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--count", type=int, default=5,
-                    help="photos per renderer and condition per seed")
-    ap.add_argument("--measure", type=int, default=0, metavar="N",
-                    help="measure on N photos of each of the benchmark's sets")
-    ap.add_argument("--real", type=Path, help="a folder of real photos to measure on")
-    ap.add_argument("--fix", action="append", default=[],
-                    help="a correction of the real photos' annotations")
-    args = ap.parse_args()
-    start = time.perf_counter()
-    data: list[Crop] = []
-    for seed in TRAIN_SEEDS:
-        data += crops(renders(seed, args.count))
-    cut = time.perf_counter() - start
-    masks = np.array([c[0] for c in data])
-    y = np.array([SHAPES.index(c[1]) for c in data])
-    drawn, drawn_labels = drawings()
-    x, yy = varied(np.concatenate([masks, drawn]), np.concatenate([y, drawn_labels]),
-                   np.random.default_rng(SEED))
-    start = time.perf_counter()
-    weights = train(features(x), yy)
-    fit = time.perf_counter() - start
-    np.savez_compressed(WEIGHTS, **weights)
-    print(f"{len(data)} crops from {len(TRAIN_SEEDS)} seeds in {cut:.0f} s; "
-          f"trained in {fit:.1f} s; {WEIGHTS.name} {WEIGHTS.stat().st_size} bytes")
-    report("train", data, weights)
-    if args.measure:
-        measure(weights, args.measure)
-    if args.real:
-        report("real", crops(real_photos(args.real, args.fix)), weights)
-
-
 def measure(weights: dict[str, np.ndarray], count: int) -> None:
     """The benchmark's own sets: never trained on."""
     from bench_photo import REAL_SEED, SETS
@@ -259,15 +307,53 @@ def measure(weights: dict[str, np.ndarray], count: int) -> None:
     renderers: dict[str, Callable] = {"synth": synth.render,
                                       "synth_alt": synth_alt.render}
     for name, (module, seed) in SETS.items():
-        cases = synth.cases(seed, count)
-        report(name, crops((synth.photo(c, renderers[module]), c.stored)
-                           for c in cases), weights)
+        cases, render = synth.cases(seed, count), renderers[module]
+        report(name, *cached(f"{name}-{count}", lambda cases=cases, render=render:
+                             crops((synth.photo(c, render), c.stored) for c in cases)),
+               weights)
     for condition in synth_real.CONDITIONS:
         if condition == "first move crisscross":
             continue
         rcs = synth_real.real_cases(condition, REAL_SEED, count)
-        report(condition, crops((synth_real.photo(rc), rc.case.stored)
-                                for rc in rcs), weights)
+        report(condition, *cached(f"{condition}-{count}", lambda rcs=rcs: crops(
+            (synth_real.photo(rc), rc.case.stored) for rc in rcs)), weights)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--measure", type=int, default=0, metavar="N",
+                    help="measure on N photos of each of the benchmark's sets")
+    ap.add_argument("--real", type=Path, help="a folder of real photos to measure on")
+    ap.add_argument("--fix", action="append", default=[],
+                    help="a correction of the real photos' annotations")
+    args = ap.parse_args()
+    start = time.perf_counter()
+    parts = [rendered(seed) for seed in TRAIN_SEEDS] + [drawings()]
+    masks = np.concatenate([m for m, _ in parts])
+    labels = np.concatenate([y for _, y in parts])
+    calibration = rendered(CALIBRATION_SEED)
+    cut = time.perf_counter() - start
+    rng = np.random.default_rng(SEED)
+    x, y = varied(masks, labels, rng)
+    junk = not_symbols(x, int(len(x) * NOT_SYMBOLS / (1 - NOT_SYMBOLS)), rng)
+    x, y = np.concatenate([x, junk]), np.concatenate([y, np.full(len(junk), NONE)])
+    start = time.perf_counter()
+    w = train(features(x), y)
+    temperature = calibrate(w, *calibration)
+    fit = time.perf_counter() - start
+    np.savez_compressed(WEIGHTS, **{k: v.astype(np.float16) for k, v in w.items()})
+    print(f"{len(labels)} crops and drawings, {len(x)} samples (crops in {cut:.0f} s); "
+          f"trained in {fit:.0f} s; temperature {temperature:.2f}; "
+          f"{WEIGHTS.name} {WEIGHTS.stat().st_size} bytes")
+    weights = {k: v.astype(np.float16).astype(np.float32) for k, v in w.items()}
+    print("| set | tiles | right | unsure | sure and wrong | wrong (unsure) from "
+          "a margin of 0.25, 0.5, 0.9 |\n|---|---|---|---|---|---|")
+    report("calibration renders", *calibration, weights)
+    if args.measure:
+        measure(weights, args.measure)
+    if args.real:
+        report("real photos", *cached("real", lambda: crops(
+            real_photos(args.real, args.fix))), weights)
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ def draw(data: bytes, stored: Stored, folder: Path, prefix: str) -> None:
     reads = {key: ReadTile(cell) for key, cell in cells.items() if cell.is_tile}
     clf = Classifier(engine.CLASSIC.color_names, engine.CLASSIC.shape_names)
     mark_glare(reads, cells)
-    name_tiles(reads, clf, {}, Taught(), grid.pitch)
+    name_tiles(reads, clf, {}, Taught())
     pictures = {
         "1-lattice": _lattice(img, grid),
         "2-cells": _cells(cells),

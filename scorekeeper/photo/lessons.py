@@ -5,8 +5,9 @@ what the stored tiles its photo showed as stored looked like with their
 stored kinds (`vouched_looks`); per kind, for the game and the
 installation, a few sums are kept (`Lesson`, plain rows the store keeps
 without knowing the reader): a colour's circular mean hue and spread, its
-mean saturation and value, a shape's four-fold measure. `Taught` turns them
-into what the reader uses.
+mean saturation and value, a shape's four-fold measure (kept, not read: the
+shape model names shapes, `classify`). `Taught` turns them into what the
+reader uses.
 """
 
 from __future__ import annotations
@@ -41,9 +42,6 @@ class Lesson(NamedTuple):
 
 MIN_COLOR = 1
 """Confirmed tiles of a colour that already teach where it lies."""
-
-MIN_SHAPE = 2
-"""Confirmed tiles of a shape that teach its outline's measure."""
 
 MIN_SPREAD = 2.0
 """Degrees: the least spread of a taught hue; a print varies by a degree or
@@ -84,17 +82,6 @@ class Taught:
             saturation = lesson.saturation / lesson.measured
             if saturation < PALE:
                 out[lesson.name] = (saturation, lesson.value / lesson.measured)
-        return out
-
-    def four_fold(self) -> dict[str, tuple[float, float]]:
-        """Each taught shape's (mean, spread) of its four-fold measure."""
-        out = {}
-        for lesson in self.lessons:
-            if lesson.what != "shape" or lesson.n < MIN_SHAPE:
-                continue
-            mean = lesson.a / lesson.n
-            var = max(0.0, lesson.b / lesson.n - mean * mean)
-            out[lesson.name] = (mean, math.sqrt(var))
         return out
 
     @classmethod

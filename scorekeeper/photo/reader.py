@@ -103,7 +103,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
             [rd.cell.color for rd in reads.values() if rd.cell.color is not None],
             taught.pale()):
         raise PhotoUnreadable("no_tiles")
-    name_tiles(reads, clf, {}, taught, grid.pitch)
+    name_tiles(reads, clf, {}, taught)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
     if not board:
         return first_move(reads, cells, clf, variant)
@@ -131,14 +131,14 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
                 examples.append(Example(cell.color, cell.mask, *tile, key))
                 anchors[key] = tile[0]
         clf.learn(examples)
-        name_tiles(reads, clf, anchors, taught, grid.pitch)
+        name_tiles(reads, clf, anchors, taught)
     if placement is None:
         raise PhotoUnreadable("no_match", matched=0, stored=len(board))
     joined = joined_by_paint(reads, cells, placement, board)
     if joined:
         reads = {**reads, **joined}
         mark_glare(reads, cells)
-        name_tiles(reads, clf, anchors, taught, grid.pitch)
+        name_tiles(reads, clf, anchors, taught)
     return placed_move(reads, cells, placement, board, clf, variant)
 
 

@@ -1,16 +1,19 @@
-"""A small learnt shape classifier: one hidden layer over a symbol's
-normalised mask (`symbols.normalise`) averaged down to `SIDE` × `SIDE`.
+"""The learnt shape model: one hidden layer over a symbol's normalised mask
+(`symbols.normalise`) averaged down to `SIDE` × `SIDE`, with one output per
+shape of `SHAPES` and one more, `NONE`, for a mask that is no symbol (a
+fragment, specks, a bar).
 
-Its weights (`shapes.npz`, a few KB, float16) are trained by
-`benchmarks/train_shapes.py` on the masks the reader itself cuts from
-rendered photos, labelled as a confirmed move labels the stored tiles; that
-script also measures it against `classify.Classifier.shape`. They are loaded
-on first use, in the process that reads photos only. Its one constant,
-`SIDE`, is the size the weights were trained at.
+Its weights (`shapes.npz`, float16, a few KB) are trained and calibrated by
+`benchmarks/train_shapes.py`; they are loaded on first use, in the process
+that reads photos only. A mask is read in its four quarter turns and their
+mirror images and the probabilities averaged: a symbol's shape is the same
+whichever way its tile lies. Its one constant, `SIDE`, is the size the
+weights were trained at.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import cast
@@ -22,9 +25,13 @@ from .symbols import CELL
 WEIGHTS = Path(__file__).with_name("shapes.npz")
 """The shipped weights (`benchmarks/train_shapes.py` writes them)."""
 
-SHAPES = ("circle", "square", "diamond", "clover", "crisscross", "starburst")
-"""The shapes the model names, in the order of its outputs: the classic
-set's (`engine.CLASSIC`)."""
+SHAPES = ("circle", "square", "diamond", "clover", "crisscross", "starburst",
+          "heart", "triangle")
+"""The shapes the model names, in the order of its outputs: every set's
+(`engine.SHAPE_NAMES`)."""
+
+NONE = len(SHAPES)
+"""The output that says a mask is no symbol."""
 
 SIDE = 16
 """Pixels per edge of the averaged-down mask the model reads: a quarter of
@@ -38,10 +45,16 @@ def features(masks: np.ndarray) -> np.ndarray:
     return cast(np.ndarray, m.mean(axis=(2, 4)).reshape(len(masks), SIDE * SIDE))
 
 
+def views(masks: np.ndarray) -> np.ndarray:
+    """Each mask in its four quarter turns and their mirror images: (8, n, …)."""
+    turned = [np.rot90(masks, k, axes=(1, 2)) for k in range(4)]
+    return np.stack(turned + [np.flip(m, axis=2) for m in turned])
+
+
 def softmax(z: np.ndarray) -> np.ndarray:
     """Rows of scores made probabilities."""
-    e = np.exp(z - z.max(axis=1, keepdims=True))
-    return cast(np.ndarray, e / e.sum(axis=1, keepdims=True))
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return cast(np.ndarray, e / e.sum(axis=-1, keepdims=True))
 
 
 @cache
@@ -51,9 +64,18 @@ def weights(path: Path = WEIGHTS) -> dict[str, np.ndarray]:
         return {k: stored[k].astype(np.float32) for k in stored.files}
 
 
-def probabilities(masks: np.ndarray, w: dict[str, np.ndarray] | None = None
-                  ) -> np.ndarray:
-    """How likely each normalised mask (n, CELL, CELL) is each of `SHAPES`."""
+def hidden(masks: np.ndarray, w: dict[str, np.ndarray] | None = None) -> np.ndarray:
+    """The hidden layer of each mask in each view: (8, n, hidden units)."""
     w = w if w is not None else weights()
-    hidden = np.tanh((features(masks) - w["mean"]) @ w["w1"] + w["b1"])
-    return softmax(hidden @ w["w2"] + w["b2"])
+    x = features(views(masks).reshape(-1, CELL, CELL)) - w["mean"]
+    return cast(np.ndarray, np.tanh(x @ w["w1"] + w["b1"]).reshape(8, len(masks), -1))
+
+
+def probabilities(masks: np.ndarray, shapes: Sequence[str] = SHAPES[:6],
+                  w: dict[str, np.ndarray] | None = None) -> np.ndarray:
+    """How likely each normalised mask (n, CELL, CELL) is each of `shapes`
+    (those the set has), and last, no symbol: (n, len(shapes) + 1)."""
+    w = w if w is not None else weights()
+    outputs = [SHAPES.index(s) for s in shapes] + [NONE]
+    z = hidden(masks, w) @ w["w2"][:, outputs] + w["b2"][outputs]
+    return cast(np.ndarray, softmax(z).mean(axis=0))

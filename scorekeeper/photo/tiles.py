@@ -5,8 +5,8 @@ Takes the cells read as tiles (`cells.Cell`), the photo's classifier and
 what the table was taught; gives a `ReadTile` per tile: its colour named
 with the photo's other symbols (`hues`), its shape (`classify`), each with a
 confidence and its runners-up. What makes a tile unsure is said here
-(`ReadTile.confidence`). Its thresholds, named at its top: `LOW_CONFIDENCE`
-and `DOUBTFUL`.
+(`ReadTile.confidence`). Its thresholds, named at its top: `LOW_CONFIDENCE`,
+`SURE` and `DOUBTFUL`.
 """
 
 from __future__ import annotations
@@ -30,11 +30,18 @@ page marks it). Set when the reader was written; the benchmark counts
 confident wrong readings against it (none on the renders and realistic
 sets)."""
 
+SURE = 0.7
+"""Probability margin (the shape model's probability of a shape less that
+of the next shape, or of no symbol) from which a shape is sure: it maps to
+`LOW_CONFIDENCE` (`sureness`). Set on the calibration renders
+(`benchmarks/train_shapes.py`): of their 1,698 stored tiles, 3 are wrong
+from this margin, 8 from 0.25."""
+
 DOUBTFUL = LOW_CONFIDENCE / 2
 """The confidence, at most, of a reading something else makes doubtful
 (glare beside it, faint paint, a board lined up on few tiles, a move that
 breaks the rules as read): well under `LOW_CONFIDENCE`, whatever the
-overlaps said."""
+shape model or the hues said."""
 
 
 @dataclass
@@ -107,10 +114,10 @@ def _ranked(scores: np.ndarray | None, best: int, conf: float
 
 
 def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier, anchors: dict[Cell, str],
-           taught: Taught, pitch: float | None = None) -> None:
+           taught: Taught) -> None:
     """Name each read tile's colour (all together, from this photo's own
-    hues: `hues`) and shape; `anchors` are the stored colours of read tiles
-    that lie on stored ones; `pitch` is the tile's size in the photo."""
+    hues: `hues`) and shape (`classify`); `anchors` are the stored colours
+    of read tiles that lie on stored ones."""
     keys = [key for key, rd in reads.items()
             if rd.cell.color is not None and rd.cell.mask is not None]
     named: list[hues.Named] | None = None
@@ -138,9 +145,17 @@ def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier, anchors: dict[Cell,
             color = clf.color(rd.cell.color)
             rd.color, rd.color_conf = color.index, color.confidence
             rd.color_scores = color.scores
-        shape = clf.shape(rd.cell.mask, key, taught.four_fold(), pitch)
-        rd.shape, rd.shape_conf = shape.index, shape.confidence
+        shape = clf.shape(rd.cell.mask, key)
+        rd.shape, rd.shape_conf = shape.index, sureness(shape.confidence)
         rd.shape_scores = shape.scores
+
+
+def sureness(margin: float) -> float:
+    """A shape's confidence (0 to 1) for the shape model's probability
+    margin: `SURE` is `LOW_CONFIDENCE`, the rest stretched on either side."""
+    if margin < SURE:
+        return max(0.0, margin) / SURE * LOW_CONFIDENCE
+    return LOW_CONFIDENCE + (margin - SURE) / (1 - SURE) * (1 - LOW_CONFIDENCE)
 
 
 def mark_glare(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell]) -> None:

@@ -1,6 +1,6 @@
 """Honest confidence: a shape that may be wrong is marked uncertain.
 
-Each rule of `classify.Classifier.shape` is shown on the benchmark photos
+Each kind of doubt of `classify.Classifier.shape` is shown on the benchmark photos
 (`bench_photo.REAL_SEED`) whose shapes were read wrong and sure: every new
 tile must now be read right or marked uncertain (its picker then opens with
 the likely kinds first), and a sharp symbol is still sure.
@@ -12,16 +12,11 @@ import numpy as np
 import pytest
 
 from scorekeeper.photo import LOW_CONFIDENCE, read_move
-from scorekeeper.photo.classify import (
-    LEAD,
-    SHARP_PITCH,
-    Classifier,
-    draw_template,
-    lead,
-)
+from scorekeeper.photo.classify import Classifier
 from scorekeeper.photo.symbols import normalise
+from scorekeeper.photo.tiles import sureness
 
-from . import synth_real
+from . import drawn, synth_real
 
 SHAPES = ("circle", "crisscross", "diamond", "square", "starburst", "clover")
 
@@ -40,9 +35,8 @@ def _wrong_and_sure(condition: str, index: int) -> list[tuple[int, int, str, str
 
 
 @pytest.mark.parametrize(("condition", "index"), [
-    # A green square found as a few specks (best overlap 0.36, a clover) and
-    # an orange clover with table grain attached (0.76, a diamond): they fit
-    # no shape, however far the best one leads.
+    # A green square found as a few specks and an orange clover with table
+    # grain attached: they look like no shape well.
     ("warm light", 86), ("cool light", 54),
 ])
 def test_a_symbol_that_fits_no_shape_is_uncertain(condition: str, index: int) -> None:
@@ -50,8 +44,8 @@ def test_a_symbol_that_fits_no_shape_is_uncertain(condition: str, index: int) ->
 
 
 @pytest.mark.parametrize(("condition", "index"), [
-    # Starbursts on 39 and 45 px tiles, their points blurred off: read as
-    # circles by 0.05 (sure) while fitting a circle only 0.91-0.92.
+    # Starbursts on 39 and 45 px tiles, their points blurred off into
+    # near-circles.
     ("paint shifted", 59), ("warm light", 112),
 ])
 def test_a_starburst_blurred_round_is_no_sure_circle(condition: str, index: int
@@ -59,32 +53,29 @@ def test_a_starburst_blurred_round_is_no_sure_circle(condition: str, index: int
     assert _wrong_and_sure(condition, index) == []
 
 
-def test_a_small_symbol_needs_a_larger_lead() -> None:
-    # A blobby green crisscross on a 41 px tile, read as a square by 0.015
-    # over a clover: sure at the usual lead of 0.05, not on a tile this small.
+def test_a_blobby_small_symbol_is_no_sure_shape() -> None:
+    # A blobby green crisscross on a 41 px tile, once read as a square by a
+    # hair over a clover.
     assert _wrong_and_sure("cool light", 47) == []
-    assert lead(None) == lead(SHARP_PITCH) == lead(2 * SHARP_PITCH) == LEAD
-    assert lead(SHARP_PITCH / 2) == pytest.approx(2 * LEAD)
 
 
 def test_a_bar_of_a_symbol_is_uncertain_however_it_leads() -> None:
-    # One diagonal bar (a clover's lobes joined, or half a crisscross): it
-    # overlaps a crisscross best, by a clear lead, yet fits it poorly.
+    # One diagonal bar (a clover's lobes joined, or half a crisscross): most
+    # like a crisscross of all shapes, yet no symbol.
     clf = Classifier(("red",), SHAPES)
-    cross = draw_template("crisscross", 0, 0.0, 0.0)
+    cross = drawn.draw("crisscross", 0)
     bar = np.triu(np.tril(cross, 2), -2)
     mask = normalise(bar)
     assert mask is not None
     choice = clf.shape(mask)
-    assert choice.confidence < LOW_CONFIDENCE
+    assert sureness(choice.confidence) < LOW_CONFIDENCE
 
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_sharp_symbol_of_every_shape_is_still_sure(shape: str) -> None:
     clf = Classifier(("red",), SHAPES)
-    mask = normalise(draw_template(shape, 9 if shape in ("crisscross", "starburst")
-                                   else 1, 0.0, 1.0))
+    mask = normalise(drawn.draw(shape, 9 if shape in drawn.STARS else 1, 0.0, 1.0))
     assert mask is not None
-    choice = clf.shape(mask, pitch=SHARP_PITCH)
+    choice = clf.shape(mask)
     assert SHAPES[choice.index] == shape
-    assert choice.confidence >= LOW_CONFIDENCE
+    assert sureness(choice.confidence) >= LOW_CONFIDENCE

@@ -11,13 +11,14 @@ import pytest
 from scorekeeper import engine
 from scorekeeper.photo import PhotoUnreadable, read_move, reader, rules, tiles
 from scorekeeper.photo.cells import read_cells
-from scorekeeper.photo.classify import Classifier, draw_template
+from scorekeeper.photo.classify import Classifier
 from scorekeeper.photo.decode import decode
 from scorekeeper.photo.grid import Grid, find_grid
 from scorekeeper.photo.reading import PhotoReading, PhotoTile
 from scorekeeper.photo.register import register, turn
 from scorekeeper.photo.symbols import normalise
 
+from . import drawn
 from .helpers import BOARD, MOVE, photo_of
 
 COLORS = engine.CLASSIC.color_names
@@ -79,9 +80,9 @@ def test_shapes_are_named_on_a_first_move() -> None:
 def test_shapes_are_named_at_any_size_and_quarter_turn() -> None:
     clf = Classifier(COLORS, SHAPES)
     for shape in SHAPES:
-        drawn = draw_template(shape, 4, 0.05, 1.0)
+        drawing = drawn.draw(shape, 4, 0.05, 1.0)
         for size in (0.6, 1.0):
-            small = cv2.resize(drawn, None, fx=size, fy=size,
+            small = cv2.resize(drawing, None, fx=size, fy=size,
                                interpolation=cv2.INTER_NEAREST)
             mask = np.rot90(small, 1)
             assert SHAPES[clf.shape(normalise(mask)).index] == shape
