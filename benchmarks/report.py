@@ -112,7 +112,8 @@ BENCHMARKS = [
           " memory",
           "renders 100%, realistic ≥ 96% each; 0 confident wrong; < 1.5 s;"
           " < 500 MB",
-          r"^\| (own|held|paint|first|glare|warm|cool) ", timeout=2400.0),
+          r"^\| (own|held-out|paint shifted|first move crisscross|glare"
+          r"|warm light|cool light) \|", timeout=2400.0),
     Bench("photo-real", ["benchmarks/bench_photo.py", "--sets", "none",
                          "--teach-first", "--as-played"],
           "real photos of real games (the folder SCOREKEEPER_REAL_PHOTOS names,"
