@@ -49,7 +49,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 Tile = tuple[int, int, str, str]
 Moved = dict[tuple[int, int], tuple[int, int]]
@@ -173,7 +172,7 @@ def worker(folder: Path, fixes: Sequence[str], mode: str) -> None:
     """Read every case in this process (on one core), in one of `MODES`;
     print one JSON line per case."""
     from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
-    from scorekeeper.photo.lessons import Lesson, Taught, lesson_sums, vouched_looks
+    from scorekeeper.photo.lessons import Taught, lesson_sums, vouched_looks
 
     one_core()
     every = sorted(cases(folder, fixes), key=lambda c: (c.game, c.move, not c.want))
@@ -182,23 +181,18 @@ def worker(folder: Path, fixes: Sequence[str], mode: str) -> None:
         for case in every:
             if case.game not in lessons and case.want:
                 lessons[case.game] = teach(case)
-    played: dict[str, list[Lesson]] = {}
+    # As played: every look a confirmed photo left, labelled with its kind.
+    looks: dict[str, list[dict[str, object]]] = {}
     for case in every:
         data = case.photo.read_bytes()
         if mode == MODES[2]:
-            lessons[case.game] = Taught(tuple(played.get(case.game, ())))
+            taught = lesson_sums(looks.get(case.game, []), {})
+            lessons[case.game] = Taught(tuple(taught))
         start = time.perf_counter()
+        reading = None
         try:
             reading = read_move(data, list(case.stored),
                                 taught=lessons.get(case.game))  # type: ignore[arg-type]
-            if mode == MODES[2] and case.want:
-                # The players confirm the annotated move, which teaches, with
-                # the stored tiles the photo showed as stored (as the store's
-                # `photo_lessons.settle` does).
-                confirmed = {(r, c): (color, shape) for r, c, color, shape in case.want}
-                played[case.game] = _added(played.get(case.game, []), lesson_sums(
-                    [*(x._asdict() for x in reading.looks),
-                     *vouched_looks(reading, case.stored)], confirmed))
             got = sorted(tuple(t[:4]) for t in reading.tiles)
             doubt = any(t.confidence < LOW_CONFIDENCE for t in reading.tiles)
             warned = bool(reading.glare or reading.unread)
@@ -206,6 +200,16 @@ def worker(folder: Path, fixes: Sequence[str], mode: str) -> None:
         except PhotoUnreadable as exc:
             got, doubt, warned, reason = [], False, False, exc.reason
         seconds = time.perf_counter() - start
+        if mode == MODES[2] and case.want and reading is not None:
+            # The players confirm the annotated move, which teaches, with the
+            # stored tiles the photo showed as stored (as the store's
+            # `photo_lessons.settle` does).
+            kinds = {(r, c): (color, shape) for r, c, color, shape in case.want}
+            looks.setdefault(case.game, []).extend(
+                [*({**x._asdict(), "color": kinds[x.row, x.col][0],
+                    "shape": kinds[x.row, x.col][1]}
+                   for x in reading.looks if (x.row, x.col) in kinds),
+                 *vouched_looks(reading, case.stored)])
         if reason:
             kind = "refused"
         elif set(got) == case.want and not doubt and not warned:
@@ -218,18 +222,6 @@ def worker(folder: Path, fixes: Sequence[str], mode: str) -> None:
                           "new": bool(case.want), "kind": kind,
                           "seconds": seconds, "got": got,
                           "want": sorted(case.want), "reason": reason}))
-
-
-def _added(old: list[Any], new: list[Any]) -> list[Any]:
-    """Lessons summed kind by kind, as the store adds a move's to a game's."""
-    from scorekeeper.photo.lessons import Lesson
-
-    out = {(x.what, x.name): x for x in old}
-    for x in new:
-        was = out.get((x.what, x.name))
-        out[(x.what, x.name)] = x if was is None else Lesson(
-            x.what, x.name, *(a + b for a, b in zip(was[2:], x[2:], strict=True)))
-    return list(out.values())
 
 
 def summary(rows: Sequence[dict[str, object]]) -> dict[str, object]:
