@@ -152,24 +152,26 @@ class Classifier:
         stored tile this photo shows nearest to it in the model's hidden
         layer (this photo's own print and blur) is another shape, never
         counting the symbol itself (`key` names its cell)."""
-        p = shape_model.probabilities(mask[None], self.shapes)[0]
+        layer = shape_model.hidden(mask[None])
+        p = shape_model.from_hidden(layer, self.shapes)[0]
         best = int(np.argmax(p[:-1]))
         conf = max(0.0, float(p[best] - np.delete(p, best).max()))
-        if not self._vouched(mask, best, key):
+        if not self._vouched(layer.mean(axis=0)[0], best, key):
             conf = min(conf, DOUBT)
         return Choice(best, conf, p[:-1])
 
-    def _vouched(self, mask: np.ndarray, shape: int, key: object) -> bool:
+    def _vouched(self, seen: np.ndarray, shape: int, key: object) -> bool:
         """False where the photo shows stored tiles of a symbol's shape and
         one of another shape lies nearer it in the model's hidden layer, or
         where it lies `FAR` times further from its shape's stored tiles than
         they lie from each other (a blob the model calls a shape it is
-        unlike). Nothing to say where the photo shows none of its shape."""
+        unlike). Nothing to say where the photo shows none of its shape.
+        `seen` is where the symbol lies in the hidden layer (over its views)."""
         others = np.array([k != key for k in self.keys], bool)
         same = others & (self.labels == shape)
         if not same.any():
             return True
-        near = np.linalg.norm(self.seen - _seen(mask[None])[0], axis=1)
+        near = np.linalg.norm(self.seen - seen, axis=1)
         if near[others & ~same].min(initial=np.inf) < near[same].min():
             return False
         if same.sum() < FEW:
@@ -209,16 +211,13 @@ class Classifier:
         labels = np.array([self.shapes.index(e.shape) for e in known], int)
         # A stored tile the model names otherwise (the table and the page
         # may differ) must not vouch for its stored shape's look.
-        named = shape_model.probabilities(masks, self.shapes)[:, :-1].argmax(axis=1)
+        layer = shape_model.hidden(masks)
+        named = shape_model.from_hidden(layer, self.shapes)[:, :-1].argmax(axis=1)
         own = named == labels
         self.keys = [e.key for e, ok in zip(known, own, strict=True) if ok]
         self.labels = labels[own]
-        self.seen = _seen(masks[own]) if own.any() else np.zeros((0, 0))
-
-
-def _seen(masks: np.ndarray) -> np.ndarray:
-    """Where masks lie in the model's hidden layer, over all their views."""
-    return cast(np.ndarray, shape_model.hidden(masks).mean(axis=0))
+        # Where they lie in the hidden layer, over all their views.
+        self.seen = layer.mean(axis=0)[own] if own.any() else np.zeros((0, 0))
 
 
 @dataclass

@@ -75,7 +75,14 @@ def probabilities(masks: np.ndarray, shapes: Sequence[str] = SHAPES[:6],
                   w: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """How likely each normalised mask (n, CELL, CELL) is each of `shapes`
     (those the set has), and last, no symbol: (n, len(shapes) + 1)."""
+    return from_hidden(hidden(masks, w), shapes, w)
+
+
+def from_hidden(layer: np.ndarray, shapes: Sequence[str] = SHAPES[:6],
+                w: dict[str, np.ndarray] | None = None) -> np.ndarray:
+    """`probabilities` from masks' hidden layer (`hidden`), for a caller
+    that uses the layer too."""
     w = w if w is not None else weights()
     outputs = [SHAPES.index(s) for s in shapes] + [NONE]
-    z = hidden(masks, w) @ w["w2"][:, outputs] + w["b2"][outputs]
+    z = layer @ w["w2"][:, outputs] + w["b2"][outputs]
     return cast(np.ndarray, softmax(z).mean(axis=0))
