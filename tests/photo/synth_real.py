@@ -142,12 +142,52 @@ class Real:
     """Its radius, in tile edges."""
 
 
+@dataclass(frozen=True)
+class Layout:
+    """What a photo's seed draws before any pixel: the camera, the light's
+    side, each tile's place and turn, and the tile a lamp lies over."""
+
+    hom: np.ndarray
+    size: tuple[int, int]
+    light_dir: float
+    placed: tuple[tuple[float, float, float, float], ...]
+    """Per tile: shift across and down (tile edges), turn (radians), body shade."""
+    lamp: tuple[int, float, float] | None
+    """The lamp's tile (an index into the tiles) and its centre (col, row)."""
+
+
+def layout(tiles: Sequence[Tile], shot: Shot, seed: int, glare: bool) -> Layout:
+    """Draw a photo's layout from its seed, in the order `render` uses it."""
+    rng = random.Random(seed)
+    hom, size = synth.camera([(r, c) for r, c, _, _ in tiles], shot, rng)
+    light_dir = rng.uniform(0, 2 * math.pi)
+    placed = []
+    for _ in tiles:
+        dx, dy = rng.gauss(0, shot.jitter), rng.gauss(0, shot.jitter)
+        turn = math.radians(rng.gauss(0, shot.turn) + 90 * rng.randrange(4))
+        placed.append((dx, dy, turn, rng.uniform(0.008, 0.02)))
+    lamp = None
+    if glare:
+        k = rng.randrange(len(tiles))
+        r, c, *_ = tiles[k]
+        x = c + rng.uniform(-0.3, 0.3)
+        lamp = (k, x, r + rng.uniform(-0.3, 0.3))
+    return Layout(hom, size, light_dir, tuple(placed), lamp)
+
+
+def lamp_tile(rc: RealCase) -> Tile | None:
+    """The tile of a case's photo that its lamp lies over, if it has a lamp."""
+    tiles = rc.case.stored + rc.case.move
+    drawn = layout(tiles, rc.case.shot, rc.case.seed, bool(rc.real.glare)).lamp
+    return None if drawn is None else tiles[drawn[0]]
+
+
 def render(tiles: Sequence[Tile], shot: Shot, seed: int, real: Real) -> np.ndarray:
     """Return a photo (BGR uint8) of real tiles on a wooden table."""
-    rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     cells = [(r, c) for r, c, _, _ in tiles]
-    hom, (w, h) = synth.camera(cells, shot, rng)
+    drawn = layout(tiles, shot, seed, bool(real.glare))
+    hom, (w, h) = drawn.hom, drawn.size
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
     origin = (min(cols) - 1.0, min(rows) - 1.0)
@@ -162,12 +202,10 @@ def render(tiles: Sequence[Tile], shot: Shot, seed: int, real: Real) -> np.ndarr
     board = np.zeros((bh, bw, 3), np.float32)
     alpha = np.zeros((bh, bw), np.float32)
     shadow = np.zeros((bh, bw), np.float32)
-    light_dir = rng.uniform(0, 2 * math.pi)
-    lx, ly = math.cos(light_dir), math.sin(light_dir)
-    for (row, col, color, shape), rgb in zip(tiles, per_tile, strict=True):
+    lx, ly = math.cos(drawn.light_dir), math.sin(drawn.light_dir)
+    for (row, col, color, shape), rgb, (dx, dy, turn, shade) in zip(
+            tiles, per_tile, drawn.placed, strict=True):
         colors[color] = rgb
-        dx, dy = rng.gauss(0, shot.jitter), rng.gauss(0, shot.jitter)
-        turn = math.radians(rng.gauss(0, shot.turn) + 90 * rng.randrange(4))
         c, s = math.cos(turn), math.sin(turn)
         m = np.array([[c, s], [-s, c]])
         centre = np.array([(col - origin[0] + dx) * scale,
@@ -200,7 +238,6 @@ def render(tiles: Sequence[Tile], shot: Shot, seed: int, real: Real) -> np.ndarr
         band = np.clip(a - inner.astype(np.float32) / 255, 0, 1)
         yy, xx = np.mgrid[0:wh, 0:ww].astype(np.float32)
         facing = ((xx - local[0]) * lx + (yy - local[1]) * ly) / (0.5 * scale)
-        shade = rng.uniform(0.008, 0.02)
         value = shade + band * (0.02 + 0.05 * np.clip(facing, 0, 1))
         tile = np.repeat(value[..., None], 3, axis=2)
         sym = np.zeros((wh, ww), np.uint8)
@@ -234,13 +271,12 @@ def render(tiles: Sequence[Tile], shot: Shot, seed: int, real: Real) -> np.ndarr
     a3 = alpha_photo[..., None]
     lin = table_photo * (1 - a3) + board_photo * a3
     lin = synth.light(lin, shot, nrng)
-    if real.glare:
+    if drawn.lamp is not None:
         # A lamp reflected in the glossy tiles, over one of them: white light
         # added on top of everything, up to blown out.
-        r, c, *_ = tiles[rng.randrange(len(tiles))]
+        _, lamp_x, lamp_y = drawn.lamp
         at = cv2.perspectiveTransform(
-            np.array([[[c + rng.uniform(-0.3, 0.3), r + rng.uniform(-0.3, 0.3)]]],
-                     np.float64), hom)[0, 0]
+            np.array([[[lamp_x, lamp_y]]], np.float64), hom)[0, 0]
         radius = real.glare_size * shot.tile_px
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         d2 = ((xx - at[0]) ** 2 + (yy - at[1]) ** 2) / radius ** 2
