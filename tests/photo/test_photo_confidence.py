@@ -1,9 +1,9 @@
 """Honest confidence: a shape that may be wrong is marked uncertain.
 
-Each kind of doubt of `classify.Classifier.shape` is shown on the benchmark photos
-(`bench_photo.REAL_SEED`) whose shapes were read wrong and sure: every new
-tile must now be read right or marked uncertain (its picker then opens with
-the likely kinds first), and a sharp symbol is still sure.
+Each kind of doubt of `classify.Classifier.shape` is shown on the smallest
+benchmark photos of that kind (`kinds.of_kind`): every new tile must be read
+right or marked uncertain (its picker then opens with the likely kinds
+first), and a sharp symbol is still sure.
 """
 
 from __future__ import annotations
@@ -11,52 +11,68 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scorekeeper.photo import LOW_CONFIDENCE, read_move
+from scorekeeper.photo import LOW_CONFIDENCE
 from scorekeeper.photo.classify import Classifier
 from scorekeeper.photo.symbols import normalise
 from scorekeeper.photo.tiles import sureness
 
-from . import drawn, synth_real
+from . import drawn, kinds
+from .synth_real import RealCase
 
 SHAPES = ("circle", "crisscross", "diamond", "square", "starburst", "clover")
 
-
-def _benchmark_case(condition: str, index: int) -> synth_real.RealCase:
-    return synth_real.real_cases(condition, 2020, index + 1)[index]
-
-
-def _wrong_and_sure(condition: str, index: int) -> list[tuple[int, int, str, str]]:
-    """The new tiles of a benchmark photo read wrong and not marked uncertain."""
-    rc = _benchmark_case(condition, index)
-    reading = read_move(synth_real.photo(rc), list(rc.case.stored))
-    move = set(rc.case.move)
-    return [t[:4] for t in reading.tiles
-            if t[:4] not in move and t.confidence >= LOW_CONFIDENCE]
+SMALL = 45
+"""Tile edge (photo pixels) under which a symbol is a few dozen pixels,
+a blob of specks or grain as easily as a shape."""
 
 
-@pytest.mark.parametrize(("condition", "index"), [
-    # A green square found as a few specks and an orange clover with table
-    # grain attached: they look like no shape well.
-    ("warm light", 86), ("cool light", 54),
-])
-def test_a_symbol_that_fits_no_shape_is_uncertain(condition: str, index: int) -> None:
-    assert _wrong_and_sure(condition, index) == []
+def _wrong_and_sure(rc: RealCase) -> list[tuple[int, int, str, str]]:
+    """The new tiles of a benchmark photo read wrong and not marked uncertain
+    (none where the photo is refused)."""
+    got = kinds.refused_or_read(rc)
+    if got is None:
+        return []
+    return [t[:4] for t in got.tiles
+            if t[:4] not in rc.case.move and t.confidence >= LOW_CONFIDENCE]
 
 
-@pytest.mark.parametrize(("condition", "index"), [
-    # Starbursts on 39 and 45 px tiles, their points blurred off into
-    # near-circles.
-    ("paint shifted", 59), ("warm light", 112),
-])
-def test_a_starburst_blurred_round_is_no_sure_circle(condition: str, index: int
-                                                     ) -> None:
-    assert _wrong_and_sure(condition, index) == []
+def small_tiles(rc: RealCase) -> bool:
+    """Small tiles on a stored board."""
+    return bool(rc.case.stored) and rc.case.shot.tile_px < SMALL
+
+
+@pytest.mark.parametrize("condition", ["warm light", "cool light"])
+def test_a_symbol_that_fits_no_shape_is_uncertain(condition: str) -> None:
+    # A small symbol in coloured light is found as a few specks, or with
+    # table grain attached: it looks like no shape well.
+    for rc in kinds.of_kind(condition, small_tiles):
+        assert _wrong_and_sure(rc) == [], rc.case.name
+
+
+def small_blurred_starburst(rc: RealCase) -> bool:
+    """A starburst of the move on small, blurred tiles."""
+    shot = rc.case.shot
+    return shot.tile_px < SMALL and shot.blur >= 0.9 and any(
+        t[3] == "starburst" for t in rc.case.move)
+
+
+@pytest.mark.parametrize("condition", ["paint shifted", "warm light"])
+def test_a_starburst_blurred_round_is_no_sure_circle(condition: str) -> None:
+    # Blur takes a small starburst's points off into a near-circle.
+    for rc in kinds.of_kind(condition, small_blurred_starburst):
+        assert _wrong_and_sure(rc) == [], rc.case.name
+
+
+def small_crisscross(rc: RealCase) -> bool:
+    """A crisscross of the move on tiles of about 40 pixels."""
+    return rc.case.shot.tile_px < 42 and any(
+        t[3] == "crisscross" for t in rc.case.move)
 
 
 def test_a_blobby_small_symbol_is_no_sure_shape() -> None:
-    # A blobby green crisscross on a 41 px tile, once read as a square by a
-    # hair over a clover.
-    assert _wrong_and_sure("cool light", 47) == []
+    # A small crisscross found as a blob is a square by a hair over a clover.
+    for rc in kinds.of_kind("cool light", small_crisscross):
+        assert _wrong_and_sure(rc) == [], rc.case.name
 
 
 def test_a_bar_of_a_symbol_is_uncertain_however_it_leads() -> None:
