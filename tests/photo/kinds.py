@@ -3,7 +3,7 @@ photo is made of (its case's own metadata: the move, the paint, the lamp, the
 camera), never by its number.
 
 A test names a kind as a predicate on `synth_real.RealCase` and asserts its
-rule on the first few photos of the kind (`of_kind`); the photos are those
+rule on the smallest few photos of the kind (`of_kind`); the photos are those
 `bench_photo.py --sets real` reads (`bench_photo.REAL_SEED`).
 """
 
