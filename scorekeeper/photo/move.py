@@ -40,8 +40,9 @@ def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
     looks = tuple(sorted(_look(*at(key), rd) for key, rd in reads.items()
                          if rd.cell.mask is not None))
     glare = tuple(at(key) for key in _glare_cells(reads, grid_cells))
-    unread = tuple(at(key) for key in _unread_cells(reads, grid_cells, reads))
-    return PhotoReading(tiles, 0, (), 0, glare, looks, unread)
+    unread = {at(key) for key in _unread_cells(reads, grid_cells, reads)}
+    unread |= _gaps([(t.row, t.col) for t in tiles], {})
+    return PhotoReading(tiles, 0, (), 0, glare, looks, tuple(sorted(unread)))
 
 
 def _guessed(reads: dict[Cell, ReadTile], placement: Placement,
@@ -118,12 +119,12 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
     sure = tuple(sorted(c for c in conflicts if c.confidence >= SURE_CONFLICT))
     shown = set(reads) | hidden
     glare = tuple(sorted(placement.to_board(key) for key in _glare_cells(shown, cells)))
-    unread = tuple(sorted(
-        at for at in (placement.to_board(key)
-                      for key in _unread_cells(shown, cells, new_keys & set(reads)))
-        if at not in board))
+    beside = _unread_cells(shown, cells, new_keys & set(reads))
+    unread = {at for at in map(placement.to_board, beside) if at not in board}
+    unread |= _gaps(cells_of, board)
     return PhotoReading(tuple(new), matched, sure, in_view, glare,
-                        tuple(sorted(looks)), unread, tuple(sorted(stored_looks)))
+                        tuple(sorted(looks)), tuple(sorted(unread)),
+                        tuple(sorted(stored_looks)))
 
 
 def _one_line(cells: list[Cell], variant: Variant) -> None:
@@ -133,6 +134,19 @@ def _one_line(cells: list[Cell], variant: Variant) -> None:
                               limit=variant.hand_size)
     if len({r for r, _ in cells}) > 1 and len({c for _, c in cells}) > 1:
         raise PhotoUnreadable("not_one_line", cells=cells)
+
+
+def _gaps(line: list[Cell], board: Collection[Cell]) -> set[Cell]:
+    """Empty cells between the new tiles of one line (board coordinates):
+    a move is one unbroken line (RULES §3.2), so a tile there went unread
+    (dark paint on a tile body as light as it), whatever the rest read."""
+    rows = {r for r, _ in line}
+    cols = {c for _, c in line}
+    if not line or (len(rows) > 1 and len(cols) > 1):
+        return set()
+    (r0, c0), (r1, c1) = min(line), max(line)
+    span = {(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
+    return span - set(line) - set(board)
 
 
 def _look(row: int, col: int, rd: ReadTile) -> Look:

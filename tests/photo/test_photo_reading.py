@@ -187,6 +187,27 @@ def test_s3_1_a_doubtful_shape_in_a_move_of_different_colours_takes_the_shared_o
     assert new[2][1].shape_conf < tiles.LOW_CONFIDENCE
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_s3_2_a_cell_between_two_new_tiles_of_a_line_is_a_warning(seed: int) -> None:
+    # A move is one unbroken line: new tiles read with an empty cell between
+    # them (a tile there whose symbol went unread) warn of that cell.
+    move = [(3, 3, "orange", "starburst"), (5, 3, "purple", "starburst")]
+    reading = read_move(photo_of([*BOARD, *move], seed=seed), BOARD)
+    assert sorted(t[:4] for t in reading.tiles) == move
+    assert (4, 3) in reading.unread
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_s3_2_a_gap_in_a_first_move_is_a_warning(seed: int) -> None:
+    tiles = [(0, 0, "red", "circle"), (0, 1, "red", "square"), (0, 3, "red", "clover")]
+    reading = read_move(photo_of(tiles, seed=seed), [])
+    assert [(t.color, t.shape) for t in reading.tiles] in (
+        [t[2:] for t in tiles], [t[2:] for t in tiles[::-1]])
+    row, cols = reading.tiles[0].row, sorted(t.col for t in reading.tiles)
+    gap = next(c for c in range(cols[0], cols[-1]) if c not in cols)
+    assert reading.unread == ((row, gap),)
+
+
 def test_s3_5_a_clearly_read_odd_shape_is_left_for_the_engine_to_refuse() -> None:
     new = [((0, 0), _read(0, 5, 0.8, [0, 0, 0, 0, 0, 0.9])),
            ((0, 1), _read(1, 2, 0.9, [0, 0, 0.95, 0, 0, 0.3]))]

@@ -187,13 +187,7 @@ BRIGHT_BUT_RED = synth_real.Paint((
 """Light paint but for a dark red and green (value 0.31)."""
 
 
-@pytest.mark.parametrize("seed", [
-    *range(20, 25),
-    pytest.param(25, marks=pytest.mark.xfail(strict=True, reason=(
-        "the middle red crisscross is missing from a sure reading, without "
-        "an unread warning"))),
-    26,
-])
+@pytest.mark.parametrize("seed", range(20, 27))
 def test_dark_red_in_cool_light_is_read_not_left_as_bare_tiles(seed: int) -> None:
     # Under a cool light a tile body turns bluish grey, as bright as dark red
     # paint: the symbol differs from its tile in colour, not in brightness,
