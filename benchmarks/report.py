@@ -106,8 +106,8 @@ BENCHMARKS = [
           "players list, head-to-head, name search, statistics; history pages,"
           " 50,000 games", "≤ 50 ms each", r"^(?!case|\d+ games)\S.*\d",
           setup=gen_db(50_000, H50K)),
-    Bench("photo", ["benchmarks/bench_photo.py", "--count", "40", "--runs", "1"],
-          "a move read from synthetic photos, 40 a set: the two renderers and"
+    Bench("photo", ["benchmarks/bench_photo.py", "--count", "100", "--runs", "1"],
+          "a move read from synthetic photos, 100 a set: the two renderers and"
           " the realistic conditions; whole moves right, confident wrong, time,"
           " memory",
           "renders 100%, realistic ≥ 96% each; 0 confident wrong; < 1.5 s;"
