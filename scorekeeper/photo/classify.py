@@ -12,7 +12,6 @@ its top: `PROTOTYPE_TILES`, `FEW`, `FAR`, `CLOSE` and `DOUBT`.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -21,7 +20,6 @@ import numpy as np
 
 from . import shape_model
 from .hues import GAMMA
-from .symbols import CELL, MIN_PIXELS
 
 PROTOTYPE_TILES = 3
 """Stored tiles of a colour the photo must show to take their median as the
@@ -39,10 +37,6 @@ PAINT: dict[str, tuple[int, int, int]] = {
     "brown": (135, 80, 40),
 }
 """Typical printed colour of each symbol colour (sRGB)."""
-
-RAYS = 64
-"""Directions the radial profile is measured in (`four_fold`): 64 see the
-eight points of a starburst (a harmonic of 8) with room to spare."""
 
 FEW = 3
 """Stored tiles of a shape the photo must show to say how far apart its
@@ -74,31 +68,6 @@ def chroma(rgb: np.ndarray) -> np.ndarray:
 def paint_linear(name: str) -> np.ndarray:
     """A paint colour in linear RGB."""
     return (np.array(PAINT[name], np.float64) / 255.0) ** GAMMA
-
-
-def four_fold(mask: np.ndarray) -> float:
-    """How four-fold a symbol's outline is: the fourth harmonic of its radius
-    against the direction from its centre, over the mean radius (× 2); what
-    a confirmed move records of each symbol's look (`move.Look`).
-
-    A crisscross (four arms) measures 0.25 and more, a starburst (eight
-    points) almost nothing: its eight points repeat every 45°, which the
-    fourth harmonic does not see. Squares, diamonds and clovers measure
-    0.11–0.35, a circle nothing."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) < MIN_PIXELS:
-        return 0.0
-    cy, cx = ys.mean(), xs.mean()
-    t = np.arange(RAYS) * 2 * math.pi / RAYS
-    rs = np.arange(0, CELL / 2, 0.5)
-    x = np.clip(np.round(cx + np.cos(t)[:, None] * rs[None]), 0, CELL - 1).astype(int)
-    y = np.clip(np.round(cy + np.sin(t)[:, None] * rs[None]), 0, CELL - 1).astype(int)
-    on = mask[y, x] > 0
-    # The outermost point of the symbol along each ray.
-    last = np.where(on.any(axis=1), on.shape[1] - 1 - np.argmax(on[:, ::-1], axis=1), 0)
-    radius = rs[last]
-    spectrum = np.abs(np.fft.rfft(radius)) / RAYS
-    return float(2 * spectrum[4] / max(spectrum[0], 1e-6))
 
 
 @dataclass
