@@ -37,6 +37,11 @@ of the next shape, or of no symbol) from which a shape is sure: it maps to
 (`benchmarks/train_shapes.py`): of their 1,698 stored tiles, 3 are wrong
 from this margin, 8 from 0.25."""
 
+COLOUR_SURE = 0.5
+"""Probability margin (the colour model's probability of a colour less that
+of the next) from which a colour is sure, as `SURE` for shapes. Set on the
+calibration renders (`benchmarks/train_colours.py`)."""
+
 DOUBTFUL = LOW_CONFIDENCE / 2
 """The confidence, at most, of a reading something else makes doubtful
 (glare beside it, faint paint, a board lined up on few tiles, a move that
