@@ -13,27 +13,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
+from train_shapes import Photo
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "benchmarks" / "out" / "colour-crops"
 
-Photo = tuple[bytes, tuple]
 Crops = dict[str, np.ndarray]
-
-
-def renders(seed: int, count: int) -> Iterator[Photo]:
-    """Photos of all three renderers, `count` of each kind, from one seed."""
-    from photo import synth, synth_alt, synth_real
-
-    for case in synth.cases(seed, count):
-        yield synth.photo(case), case.stored
-    for case in synth.cases(seed + 1, count):
-        yield synth.photo(case, synth_alt.render), case.stored
-    for condition in synth_real.CONDITIONS:
-        if condition == "first move crisscross":
-            continue  # no stored tiles: nothing labelled
-        for rc in synth_real.real_cases(condition, seed, count):
-            yield synth_real.photo(rc), rc.case.stored
 
 
 def crops(photos: Iterator[Photo]) -> Crops:

@@ -9,14 +9,13 @@ same random gains on both, `relit`) teach the model to read a colour
 against its photo's light.
 
     python benchmarks/train_colours.py                 # train, save the weights
-    python benchmarks/train_colours.py --measure 10    # and on the benchmark's sets
-    python benchmarks/train_colours.py --measure 10 --real DIR --fix FIX
+    python benchmarks/train_colours.py --real DIR      # and measure on real photos
 
 Training renders use seeds no benchmark set uses (`TRAIN_SEEDS`); the
-temperature is fitted on renders of one more seed (`CALIBRATION_SEED`); the
-measure reads the benchmark's own sets (`bench_photo.SETS`, `REAL_SEED`) and
-the real photos of `--real DIR` (never copied into the repository, never
-trained on).
+temperature is fitted on renders of one more seed (`CALIBRATION_SEED`) and
+measured on them; `--real DIR` measures on the real photos there (never
+copied into the repository, never trained on). The reader as a whole is
+measured by `bench_photo.py`.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ import argparse
 import math
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -35,15 +33,18 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from colour_crops import Crops, Photo, cached, crops, renders  # noqa: E402
+from colour_crops import Crops, cached, crops  # noqa: E402
+from train_shapes import real_photos, renders  # noqa: E402
 
 from scorekeeper.photo.colour_model import (  # noqa: E402
     COLOURS,
     NONE,
+    TURN,
     WEIGHTS,
     features,
     probabilities,
     softmax,
+    turned,
 )
 from scorekeeper.photo.hues import GAMMA  # noqa: E402
 from scorekeeper.photo.tiles import COLOUR_SURE  # noqa: E402
@@ -85,16 +86,17 @@ def labelled(c: Crops) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def relit(rgb: np.ndarray, body: np.ndarray, y: np.ndarray,
           rng: np.random.Generator, copies: int = RELIT
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The crops, and `copies` more each under a random lamp: one set of
-    channel gains on a photo's symbols and its bodies alike, brightness
-    changed too."""
+    """The crops, and `copies` more each in another paint under a random
+    lamp: the paint's hue turned (`colour_model.TURN`), and one set of channel gains
+    on a photo's symbols and its bodies alike, brightness changed too."""
     out_rgb, out_body, out_y = [rgb], [body], [y]
     for _ in range(copies):
         warm = rng.uniform(-LAMP, LAMP, (len(y), 1))
         tint = rng.uniform(-LAMP / 3, LAMP / 3, (len(y), 1))
         level = np.exp(rng.normal(0, 0.25, (len(y), 1)))
         gains = level * np.exp(np.hstack([warm, tint, -warm]))
-        out_rgb.append(rgb * gains)
+        paint = turned(rgb, rng.uniform(-TURN, TURN, len(y)))
+        out_rgb.append(paint * gains)
         out_body.append(body * gains)
         out_y.append(y)
     return np.concatenate(out_rgb), np.concatenate(out_body), np.concatenate(out_y)
@@ -199,38 +201,8 @@ def report(name: str, c: Crops, weights: dict[str, np.ndarray]) -> None:
                              if n and j != k))
 
 
-def real_photos(folder: Path, fixes: list[str]) -> Iterator[Photo]:
-    """The development set's photos, each with its own move stored too."""
-    import real_photos as rp  # benchmarks/real_photos.py
-
-    for case in rp.cases(folder, fixes):
-        if not case.want:
-            yield case.photo.read_bytes(), case.stored
-
-
-def measure(weights: dict[str, np.ndarray], count: int) -> None:
-    """The benchmark's own sets: never trained on."""
-    from bench_photo import REAL_SEED, SETS
-    from photo import synth, synth_alt, synth_real
-
-    renderers = {"synth": synth.render, "synth_alt": synth_alt.render}
-    for name, (module, seed) in SETS.items():
-        cases, render = synth.cases(seed, count), renderers[module]
-        report(name, cached(f"{name}-{count}", lambda cases=cases, render=render:
-                            crops((synth.photo(c, render), c.stored) for c in cases)),
-               weights)
-    for condition in synth_real.CONDITIONS:
-        if condition == "first move crisscross":
-            continue
-        rcs = synth_real.real_cases(condition, REAL_SEED, count)
-        report(condition, cached(f"{condition}-{count}", lambda rcs=rcs: crops(
-            (synth_real.photo(rc), rc.case.stored) for rc in rcs)), weights)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--measure", type=int, default=0, metavar="N",
-                    help="measure on N photos of each of the benchmark's sets")
     ap.add_argument("--real", type=Path, help="a folder of real photos to measure on")
     ap.add_argument("--fix", action="append", default=[],
                     help="a correction of the real photos' annotations")
@@ -259,8 +231,6 @@ def main() -> None:
           "wrong (unsure) from a margin of 0.25, 0.5, 0.9 |\n"
           "|---|---|---|---|---|---|---|")
     report("calibration renders", calibration, weights)
-    if args.measure:
-        measure(weights, args.measure)
     if args.real:
         report("real photos", cached("real", lambda: crops(
             real_photos(args.real, args.fix))), weights)

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import colorsys
 from collections.abc import Iterable
-from functools import cache
 from pathlib import Path
 from typing import cast
 
 import numpy as np
 
+from . import shape_model
 from .hues import GAMMA
 from .shape_model import softmax
 
@@ -67,6 +67,18 @@ def saturated(rgb: np.ndarray, saturation: float) -> np.ndarray:
     return cast(np.ndarray, np.clip(hi - (hi - srgb) * stretch, 0, 1) ** GAMMA)
 
 
+def turned(rgb: np.ndarray, degrees: np.ndarray | float) -> np.ndarray:
+    """Linear RGB rows with their sRGB hue turned by the degrees given."""
+    rgb = np.atleast_2d(np.asarray(rgb, np.float64))
+    srgb = np.clip(rgb, 0, 1) ** (1 / GAMMA)
+    turns = np.broadcast_to(np.asarray(degrees, np.float64), len(rgb))
+    out = np.empty_like(srgb)
+    for i, (row, turn) in enumerate(zip(srgb, turns, strict=True)):
+        h, s, v = colorsys.rgb_to_hsv(*row)
+        out[i] = colorsys.hsv_to_rgb((h + turn / 360.0) % 1.0, s, v)
+    return cast(np.ndarray, out ** GAMMA)
+
+
 def hsv_rows(lin: np.ndarray) -> np.ndarray:
     """(hue radians, saturation, value) of linear RGB rows, as sRGB shows them."""
     srgb = np.clip(np.asarray(lin, np.float64), 0, 1) ** (1 / GAMMA)
@@ -99,17 +111,23 @@ def features(rgb: np.ndarray, body: np.ndarray) -> np.ndarray:
     return np.stack(out, axis=1).astype(np.float32)
 
 
+TURN = 10.0
+"""Degrees either way a set may print a colour off the hues the renders
+give it: real sets print up to the edge of a neighbour's hues (an orange at
+7°, where red usually lies, `tests/test_api_photo.py`). The model is
+trained on paints turned so (`benchmarks/train_colours.py`), and a stored
+tile keeps its stored colour where a turn this size makes it that
+(`classify.Classifier.colours`)."""
+
 PLANE = slice(4, 6)
 """The features examples of a colour are compared on (`classify`): the
 corrected colour's sRGB saturation times its hue's cosine and sine. Its
 value is left out: a lamp's fall-off changes it across one photo."""
 
 
-@cache
-def weights(path: Path = WEIGHTS) -> dict[str, np.ndarray]:
-    """The model's weights, in float32."""
-    with np.load(path) as stored:
-        return {k: stored[k].astype(np.float32) for k in stored.files}
+def weights() -> dict[str, np.ndarray]:
+    """The model's weights, in float32 (loaded once, `shape_model.weights`)."""
+    return shape_model.weights(WEIGHTS)
 
 
 def hidden(x: np.ndarray, w: dict[str, np.ndarray] | None = None) -> np.ndarray:
