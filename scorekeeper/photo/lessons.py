@@ -74,6 +74,20 @@ class Taught:
             out[lesson.name] = (mean, max(spread, MIN_SPREAD))
         return out
 
+    def paints(self) -> dict[str, tuple[float, float | None, float | None]]:
+        """Each taught colour's (mean hue degrees, saturation, value) as its
+        photos showed them, saturation and value None where not measured (a
+        lesson kept before they were); a colourless one's hue is its light's."""
+        out: dict[str, tuple[float, float | None, float | None]] = {}
+        for lesson in self.lessons:
+            if lesson.what != "color" or lesson.n < MIN_COLOR:
+                continue
+            hue = math.degrees(math.atan2(lesson.b, lesson.a)) % 360.0
+            m = lesson.measured
+            out[lesson.name] = (hue, lesson.saturation / m, lesson.value / m) if m \
+                else (hue, None, None)
+        return out
+
     def pale(self) -> dict[str, tuple[float, float]]:
         """Each colour taught as a colourless paint: (saturation, value)."""
         out = {}
