@@ -82,3 +82,13 @@ def test_a_white_is_named_only_once_taught() -> None:
     taught = [Paint(linear(h, s, v), c) for c, h, s, v in WHITE_FOR_PURPLE.hsv]
     colour, confidence = _named(white, taught)
     assert colour == "purple" and confidence >= LOW_CONFIDENCE
+
+
+def test_a_stored_tile_keeps_its_colour_only_where_its_print_may_lie() -> None:
+    # The page says orange. An orange printed where red lies keeps it; a
+    # yellow does not: the table and the page differ.
+    clf = Classifier(CLASSIC.color_names, CLASSIC.shape_names)
+    redder, yellow = linear(3.0, 0.85, 0.5), linear(50.0, 0.85, 0.8)
+    stored = [Paint(redder, "orange", (0, 0)), Paint(yellow, "orange", (0, 1))]
+    named = clf.colours(np.array([redder, yellow]), BODY, [(0, 0), (0, 1)], stored)
+    assert [clf.colors[c.index] for c in named] == ["orange", "yellow"]
