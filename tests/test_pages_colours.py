@@ -13,7 +13,7 @@ import pytest
 from conftest import fresh_database, make_app, new_game, token_of
 from flask import Flask
 from flask.testing import FlaskClient
-from photo.teaching import APART, FAR_SHIFTED, IN_A_ROW, photo, six
+from photo.teaching import APART, FAR_SHIFTED, IN_A_ROW, REDDEST_ORANGE, photo, six
 from photo.white import WHITE_FOR_PURPLE
 
 from scorekeeper.photo.lessons import Taught
@@ -32,13 +32,14 @@ def app(database: Path) -> Flask:
 
 @pytest.fixture(scope="module")
 def teaching() -> bytes:
-    return photo(six(APART, 1), 1, 0.0, FAR_SHIFTED)
+    return photo(six(APART, 1), 1, 0.0, REDDEST_ORANGE)
 
 
 @pytest.fixture(scope="module")
 def first_move() -> bytes:
-    """Three orange tiles of far-shifted paint: read red with nothing taught."""
-    return photo(ORANGE_MOVE, 101, 0.0, FAR_SHIFTED)
+    """Three orange tiles of a set whose orange lies where red does: read
+    red with nothing taught."""
+    return photo(ORANGE_MOVE, 101, 0.0, REDDEST_ORANGE)
 
 
 def multipart(data: bytes | None, **fields: str) -> tuple[bytes, str]:

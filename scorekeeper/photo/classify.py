@@ -1,32 +1,26 @@
-"""Name a symbol's colour and shape: first from general references, then from the
+"""Name a symbol's colour and shape: by the learnt models, checked by the
 stored tiles the photo shows, which carry this photo's own light and print.
 
-Colours: the general references are a paint palette; once the photo is matched
-to the stored board, every stored tile seen is a labelled example in this very
-light, so colours are corrected by the light's colour (per-channel gains
-fitted to them) and compared with their medians. Shapes: the learnt model
-(`shape_model`) names them, and the stored tiles the photo shows check it in
-the model's own hidden layer (`Classifier.shape`). Its thresholds, named at
-its top: `PROTOTYPE_TILES`, `FEW`, `FAR`, `CLOSE` and `DOUBT`.
+Colours: the colour model (`colour_model`) names them in the photo's light,
+and the stored tiles the photo shows and the colours the table taught are
+examples that name the symbols of their paint (`Classifier.colours`); a
+set with colours the model lacks (pink, brown) is named by the nearest
+example, a paint palette among them (`Classifier._nearest`). Shapes: the
+shape model (`shape_model`) names them, and the stored tiles the photo
+shows check it in the model's own hidden layer (`Classifier.shape`). Its
+thresholds, named at its top: `PROTOTYPE_TILES`, `FEW`, `FAR`, `CLOSE`,
+`DOUBT` and `SAME_PAINT`.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 
-from . import shape_model
+from . import colour_model, hues, shape_model
 from .hues import GAMMA
-from .symbols import CELL, MIN_PIXELS
-
-PROTOTYPE_TILES = 3
-"""Stored tiles of a colour the photo must show to take their median as the
-colour's look in this light: a median of three one wrongly stored tile
-cannot move."""
 
 PAINT: dict[str, tuple[int, int, int]] = {
     "red": (205, 35, 45),
@@ -38,11 +32,8 @@ PAINT: dict[str, tuple[int, int, int]] = {
     "pink": (240, 115, 175),
     "brown": (135, 80, 40),
 }
-"""Typical printed colour of each symbol colour (sRGB)."""
-
-RAYS = 64
-"""Directions the radial profile is measured in (`four_fold`): 64 see the
-eight points of a starburst (a harmonic of 8) with room to spare."""
+"""Typical printed colour of each symbol colour (sRGB): the examples a set
+with colours the colour model lacks is named by (`Classifier.colours`)."""
 
 FEW = 3
 """Stored tiles of a shape the photo must show to say how far apart its
@@ -63,42 +54,17 @@ DOUBT = 0.1
 """Probability margin, at most, of a shape the photo's own stored tiles do
 not vouch for: well under `tiles.SURE`, so the tile is marked uncertain."""
 
-
-def chroma(rgb: np.ndarray) -> np.ndarray:
-    """Return rg chromaticity (brightness removed) of linear RGB rows."""
-    rgb = np.atleast_2d(rgb)
-    total = np.maximum(rgb.sum(axis=-1, keepdims=True), 1e-4)
-    return cast(np.ndarray, (rgb / total)[..., :2])
+SAME_PAINT = 0.1
+"""Distance (sRGB saturation, `colour_model.PLANE`) within which an example
+(a stored tile the photo shows, a taught colour) names a symbol its colour.
+On renders of every renderer and condition (`benchmarks/train_colours.py`'s
+training seeds), 99 % of stored tiles lie within 0.07 of another of their
+colour in their photo, and tiles of two colours 0.1 apart and more."""
 
 
 def paint_linear(name: str) -> np.ndarray:
     """A paint colour in linear RGB."""
     return (np.array(PAINT[name], np.float64) / 255.0) ** GAMMA
-
-
-def four_fold(mask: np.ndarray) -> float:
-    """How four-fold a symbol's outline is: the fourth harmonic of its radius
-    against the direction from its centre, over the mean radius (× 2); what
-    a confirmed move records of each symbol's look (`move.Look`).
-
-    A crisscross (four arms) measures 0.25 and more, a starburst (eight
-    points) almost nothing: its eight points repeat every 45°, which the
-    fourth harmonic does not see. Squares, diamonds and clovers measure
-    0.11–0.35, a circle nothing."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) < MIN_PIXELS:
-        return 0.0
-    cy, cx = ys.mean(), xs.mean()
-    t = np.arange(RAYS) * 2 * math.pi / RAYS
-    rs = np.arange(0, CELL / 2, 0.5)
-    x = np.clip(np.round(cx + np.cos(t)[:, None] * rs[None]), 0, CELL - 1).astype(int)
-    y = np.clip(np.round(cy + np.sin(t)[:, None] * rs[None]), 0, CELL - 1).astype(int)
-    on = mask[y, x] > 0
-    # The outermost point of the symbol along each ray.
-    last = np.where(on.any(axis=1), on.shape[1] - 1 - np.argmax(on[:, ::-1], axis=1), 0)
-    radius = rs[last]
-    spectrum = np.abs(np.fft.rfft(radius)) / RAYS
-    return float(2 * spectrum[4] / max(spectrum[0], 1e-6))
 
 
 @dataclass
@@ -126,24 +92,112 @@ class Classifier:
     def __init__(self, colors: Sequence[str], shapes: Sequence[str]) -> None:
         self.colors = tuple(colors)
         self.shapes = tuple(shapes)
-        self.gains = np.ones(3)
-        self.paint = np.array([chroma(paint_linear(c))[0] for c in self.colors])
-        self.color_protos: dict[int, np.ndarray] = {}
         self.keys: list[object] = []
         self.seen = np.zeros((0, 0))
         self.labels = np.zeros(0, int)
 
-    def color(self, rgb: np.ndarray) -> Choice:
-        """Name the colour of a symbol (linear RGB)."""
-        raw = chroma(rgb)[0]
-        fixed = chroma(rgb * self.gains)[0]
-        dist = np.empty(len(self.colors))
-        for k in range(len(self.colors)):
-            if k in self.color_protos:
-                dist[k] = np.linalg.norm(raw - self.color_protos[k])
-            else:
-                dist[k] = np.linalg.norm(fixed - self.paint[k])
-        return _choose(dist)
+    def colours(self, rgb: np.ndarray, body: np.ndarray, keys: Sequence[object],
+                examples: Sequence[Paint]) -> list[Choice]:
+        """Name the colours of the photo's symbols (n × 3, linear RGB; `keys`
+        their cells) in its light (`body`, its tile bodies' colour) with the
+        colour model. Its confidence is the lead of its probability over the
+        next colour's or no paint's (`tiles.COLOUR_SURE` makes it sure).
+        An example (a stored tile the photo shows, a taught colour; never
+        the symbol itself; only a taught one for a symbol the model finds no
+        paint on) within `SAME_PAINT` of a symbol names it, sure where no
+        example of another colour lies as near; where the nearest example is
+        of another colour than the model's, the model is at most `DOUBT`
+        sure. A stored tile keeps its stored colour where its print may
+        just lie off that colour's hues (`_kept`)."""
+        examples = [e for e in examples if e.color in self.colors]
+        if not colour_model.knows(self.colors):
+            palette = [Paint(paint_linear(c), c) for c in self.colors]
+            return self._nearest(rgb, body, keys, [*palette, *examples])
+        model = [colour_model.COLOURS.index(c) for c in self.colors]
+        x = colour_model.features(rgb, body)
+        w = colour_model.weights()
+        p = colour_model.probabilities(x, w)[:, [*model, colour_model.NONE]]
+        p /= p.sum(axis=1, keepdims=True)
+        # A symbol of no paint (a lamp washed it) is named, unsure, by the
+        # colour its hue points at, as saturated as the photo's paint.
+        rank = p[:, :-1].copy()
+        washed = p.argmax(axis=1) == len(model)
+        if washed.any():
+            paint = colour_model.hsv_rows(rgb[~washed])[:, 1]
+            level = float(np.median(paint)) if len(paint) else hues.PAINT
+            rank[washed] = colour_model.probabilities(colour_model.features(
+                colour_model.saturated(rgb[washed], level), body), w)[:, model]
+        seen = x[:, colour_model.PLANE]
+        if examples:
+            ex = colour_model.features(np.array([e.rgb for e in examples]),
+                                       body)[:, colour_model.PLANE]
+            labels = np.array([self.colors.index(e.color) for e in examples])
+            taught = np.array([e.key is None for e in examples])
+            hue_only = np.array([e.hue_only for e in examples])
+            ex[hue_only] /= np.maximum(np.linalg.norm(ex[hue_only], axis=1,
+                                                      keepdims=True), 1e-9)
+        stored = {e.key: self.colors.index(e.color) for e in examples
+                  if e.key is not None}
+        out = []
+        for i, key in enumerate(keys):
+            best = int(np.argmax(rank[i]))
+            conf = max(0.0, float(p[i, best] - np.delete(p[i], best).max()))
+            if key in stored and stored[key] != best:
+                kept = self._kept(rgb[i], body, model, stored[key])
+                if kept is not None:
+                    best, conf = stored[key], kept
+                    out.append(Choice(best, conf, rank[i]))
+                    continue
+            if examples:
+                # A symbol of no paint is named only by a taught colourless
+                # paint: a stored tile's white may be a washed print.
+                paint = taught | (p[i].argmax() != len(p[i]) - 1)
+                own = paint & np.array([e.key is None or e.key != key
+                                        for e in examples])
+                at = np.where(hue_only[:, None], ex * np.linalg.norm(seen[i]), ex)
+                near = np.where(own, np.linalg.norm(at - seen[i], axis=1), np.inf)
+                first = int(np.argmin(near))
+                other = near[labels != labels[first]].min(initial=np.inf)
+                if near[first] <= SAME_PAINT:
+                    agree = conf if labels[first] == best else 0.0
+                    best = int(labels[first])
+                    apart = (other - near[first]) / SAME_PAINT
+                    conf = max(agree, float(min(1.0, apart)))
+                elif np.isfinite(near[first]) and labels[first] != best \
+                        and (labels[own] == best).any():
+                    conf = min(conf, DOUBT)
+            out.append(Choice(best, conf, rank[i]))
+        return out
+
+    def _nearest(self, rgb: np.ndarray, body: np.ndarray, keys: Sequence[object],
+                 examples: Sequence[Paint]) -> list[Choice]:
+        """Name each symbol the colour of its nearest example (never
+        itself) on `colour_model.PLANE`: a set with colours the model lacks,
+        the paint palette among its examples."""
+        seen = colour_model.features(rgb, body)[:, colour_model.PLANE]
+        ex = colour_model.features(np.array([e.rgb for e in examples]),
+                                   body)[:, colour_model.PLANE]
+        labels = np.array([self.colors.index(e.color) for e in examples])
+        out = []
+        for i, key in enumerate(keys):
+            d = np.linalg.norm(ex - seen[i], axis=1)
+            d[[e.key is not None and e.key == key for e in examples]] = np.inf
+            out.append(_choose(np.array([d[labels == k].min(initial=np.inf)
+                                         for k in range(len(self.colors))])))
+        return out
+
+    def _kept(self, rgb: np.ndarray, body: np.ndarray, model: list[int],
+              colour: int) -> float | None:
+        """How sure a stored tile is its stored colour, by the model read
+        with its hue turned up to `colour_model.TURN` either way (a print
+        off its colour's usual hues): the colour's lead where a turn makes
+        it the model's best; None where none does (the page may be wrong)."""
+        turns = colour_model.turned(np.repeat(rgb[None], 2, axis=0),
+                                    np.array([-1.0, 1.0]) * colour_model.TURN)
+        p = colour_model.probabilities(colour_model.features(turns, body))[:, model]
+        leads = [float(row[colour] - np.delete(row, colour).max()) for row in p
+                 if int(np.argmax(row)) == colour]
+        return max(leads) if leads else None
 
     def shape(self, mask: np.ndarray, key: object = None) -> Choice:
         """Name the shape of a normalised symbol mask (`shape_model`). Its
@@ -183,27 +237,10 @@ class Classifier:
         return bool(near[same].min() <= FAR * apart)
 
     def learn(self, examples: Sequence[Example]) -> None:
-        """Learn this photo's light and print from the stored tiles it shows."""
+        """Learn this photo's print from the stored tiles it shows (their
+        colours name the symbols as examples, `colours`)."""
         if not examples:
             return
-        obs = np.array([e.rgb for e in examples])
-        ref = np.array([paint_linear(e.color) for e in examples])
-        # Per-channel gains (the colour of the light), least squares. The
-        # light's colour shows only across several colours: with few tiles or
-        # few colours the gains are pulled back towards neutral.
-        gains = (obs * ref).sum(axis=0) / np.maximum((obs * obs).sum(axis=0), 1e-9)
-        gains = gains / gains[1]
-        kinds = len({e.color for e in examples})
-        trust = min(1.0, len(examples) / 12) * min(1.0, max(0, kinds - 1) / 3)
-        self.gains = gains ** trust
-        by_color: dict[int, list[np.ndarray]] = {}
-        for e in examples:
-            if e.color in self.colors:
-                k = self.colors.index(e.color)
-                by_color.setdefault(k, []).append(chroma(e.rgb)[0])
-        # Three or more: a median that one wrongly stored tile cannot move.
-        self.color_protos = {k: np.median(np.array(v), axis=0)
-                             for k, v in by_color.items() if len(v) >= PROTOTYPE_TILES}
         known = [e for e in examples if e.shape in self.shapes]
         if not known:
             return
@@ -218,6 +255,19 @@ class Classifier:
         self.labels = labels[own]
         # Where they lie in the hidden layer, over all their views.
         self.seen = layer.mean(axis=0)[own] if own.any() else np.zeros((0, 0))
+
+
+@dataclass
+class Paint:
+    """An example of a colour: a symbol's colour (linear RGB) and its name;
+    the cell it was seen on, or None for a taught colour."""
+
+    rgb: np.ndarray
+    color: str
+    key: object = None
+    hue_only: bool = False
+    """Only its hue is known (a lesson kept before paint was measured):
+    compared at the symbol's own saturation."""
 
 
 @dataclass

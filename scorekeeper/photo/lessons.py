@@ -5,9 +5,10 @@ what the stored tiles its photo showed as stored looked like with their
 stored kinds (`vouched_looks`); per kind, for the game and the
 installation, a few sums are kept (`Lesson`, plain rows the store keeps
 without knowing the reader): a colour's circular mean hue and spread, its
-mean saturation and value, a shape's four-fold measure (kept, not read: the
-shape model names shapes, `classify`). `Taught` turns them into what the
-reader uses.
+mean saturation and value. Shapes teach nothing here: the shape model names
+them from the stored tiles the photo shows (`classify`); the "shape" rows
+kept before are read by nothing. `Taught` turns them into what the reader
+uses.
 """
 
 from __future__ import annotations
@@ -21,23 +22,23 @@ from .reading import PhotoReading
 
 
 class Lesson(NamedTuple):
-    """Sums over the examples of one kind: ("color", name) or ("shape", name)."""
+    """Sums over the examples of one colour: ("color", name)."""
 
     what: str
-    """"color" or "shape"."""
+    """"color" (older stores hold "shape" rows too, read by nothing)."""
     name: str
     n: int
     """How many confirmed tiles."""
     a: float
-    """color: sum of cos(hue); shape: sum of four-fold."""
+    """Sum of cos(hue)."""
     b: float
-    """color: sum of sin(hue); shape: sum of four-fold squared."""
+    """Sum of sin(hue)."""
     measured: int = 0
-    """color: how many of the n had saturation and value measured; shape: 0."""
+    """How many of the n had saturation and value measured."""
     saturation: float = 0.0
-    """color: sum of the measured saturations (`hues.hsv`)."""
+    """Sum of the measured saturations (`hues.hsv`)."""
     value: float = 0.0
-    """color: sum of the measured values."""
+    """Sum of the measured values."""
 
 
 MIN_COLOR = 1
@@ -71,6 +72,20 @@ class Taught:
             length = min(1.0, math.hypot(c, s))
             spread = math.degrees(math.sqrt(max(0.0, -2 * math.log(max(length, 1e-9)))))
             out[lesson.name] = (mean, max(spread, MIN_SPREAD))
+        return out
+
+    def paints(self) -> dict[str, tuple[float, float | None, float | None]]:
+        """Each taught colour's (mean hue degrees, saturation, value) as its
+        photos showed them, saturation and value None where not measured (a
+        lesson kept before they were); a colourless one's hue is its light's."""
+        out: dict[str, tuple[float, float | None, float | None]] = {}
+        for lesson in self.lessons:
+            if lesson.what != "color" or lesson.n < MIN_COLOR:
+                continue
+            hue = math.degrees(math.atan2(lesson.b, lesson.a)) % 360.0
+            m = lesson.measured
+            out[lesson.name] = (hue, lesson.saturation / m, lesson.value / m) if m \
+                else (hue, None, None)
         return out
 
     def pale(self) -> dict[str, tuple[float, float]]:
@@ -114,7 +129,8 @@ def vouched_looks(reading: PhotoReading, stored: Iterable[Sequence[object]]
     """The stored tiles' looks a reading shows as stored, each labelled with
     its kind ("color", "shape"): the players vouched for that board, so once
     they confirm the photo's move these teach as its new tiles do. A stored
-    tile read otherwise teaches nothing: the page may be what is wrong."""
+    tile read otherwise teaches nothing: the page may be what is wrong.
+    Only its colour teaches (`lesson_sums`)."""
     kinds = {(int(str(r)), int(str(c))): (str(color), str(shape))
              for r, c, color, shape in stored}
     disputed = {(c.row, c.col) for c in reading.conflicts}
@@ -141,7 +157,6 @@ def lesson_sums(looks: Iterable[Mapping[str, object]],
         try:
             cell = (int(str(look["row"])), int(str(look["col"])))
             hue = float(str(look["hue"]))
-            four = float(str(look["four_fold"]))
             paint = (float(str(look["saturation"])), float(str(look["value"]))) \
                 if look.get("saturation") is not None else None
         except (KeyError, ValueError):
@@ -149,12 +164,11 @@ def lesson_sums(looks: Iterable[Mapping[str, object]],
         kind = confirmed.get(cell)
         if kind is None and look.get("color") is not None:
             kind = (str(look["color"]), str(look["shape"]))
-        if kind is None or not (math.isfinite(hue) and math.isfinite(four)):
+        if kind is None or not math.isfinite(hue):
             continue
         rad = math.radians(hue)
         if paint is not None and all(math.isfinite(x) for x in paint):
             add(Lesson("color", kind[0], 1, math.cos(rad), math.sin(rad), 1, *paint))
         else:
             add(Lesson("color", kind[0], 1, math.cos(rad), math.sin(rad)))
-        add(Lesson("shape", kind[1], 1, four, four * four))
     return list(out.values())

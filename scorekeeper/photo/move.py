@@ -12,7 +12,7 @@ from collections.abc import Collection
 from ..engine import Variant
 from .cells import GLARE, TILE_BODY, may_hide_tile
 from .cells import Cell as GridCell
-from .classify import Classifier, four_fold
+from .classify import Classifier
 from .errors import PhotoUnreadable
 from .reading import Conflict, Look, PhotoReading, PhotoTile
 from .register import Placement, turn
@@ -151,9 +151,8 @@ def _gaps(line: list[Cell], board: Collection[Cell]) -> set[Cell]:
 
 def _look(row: int, col: int, rd: ReadTile) -> Look:
     """What a read tile looked like, on a board cell."""
-    assert rd.cell.mask is not None
-    return Look(row, col, round(rd.hue, 2), round(four_fold(rd.cell.mask), 4),
-                round(rd.saturation, 3), round(rd.value, 3))
+    return Look(row, col, round(rd.hue, 2), round(rd.saturation, 3),
+                round(rd.value, 3))
 
 
 def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]

@@ -30,8 +30,6 @@ class Look(NamedTuple):
     col: int
     hue: float
     """The symbol's hue, degrees."""
-    four_fold: float
-    """How four-fold its outline is (`classify.four_fold`)."""
     saturation: float | None = None
     """The symbol's saturation (`hues.hsv`): a colourless paint has little."""
     value: float | None = None

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import hues
+from . import colour_model, hues
 from .cells import GLARE
 from .cells import Cell as GridCell
-from .classify import Classifier
+from .classify import Classifier, Paint
 from .lessons import Taught
 
 Cell = tuple[int, int]
@@ -36,6 +36,11 @@ of the next shape, or of no symbol) from which a shape is sure: it maps to
 `LOW_CONFIDENCE` (`sureness`). Set on the calibration renders
 (`benchmarks/train_shapes.py`): of their 1,698 stored tiles, 3 are wrong
 from this margin, 8 from 0.25."""
+
+COLOUR_SURE = 0.5
+"""Probability margin (the colour model's probability of a colour less that
+of the next) from which a colour is sure, as `SURE` for shapes. Set on the
+calibration renders (`benchmarks/train_colours.py`)."""
 
 DOUBTFUL = LOW_CONFIDENCE / 2
 """The confidence, at most, of a reading something else makes doubtful
@@ -115,47 +120,49 @@ def _ranked(scores: np.ndarray | None, best: int, conf: float
 
 def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier, anchors: dict[Cell, str],
            taught: Taught) -> None:
-    """Name each read tile's colour (all together, from this photo's own
-    hues: `hues`) and shape (`classify`); `anchors` are the stored colours
-    of read tiles that lie on stored ones."""
+    """Name each read tile's colour (`Classifier.colours`: the colour model
+    in this photo's light, its stored tiles and taught colours as examples)
+    and shape (`classify`); `anchors` are the stored colours of read tiles
+    that lie on stored ones."""
     keys = [key for key, rd in reads.items()
             if rd.cell.color is not None and rd.cell.mask is not None]
-    named: list[hues.Named] | None = None
-    pale = taught.pale()
-    if hues.known(clf.colors):
-        measured = [hues.hsv(np.asarray(reads[key].cell.color)) for key in keys]
-        named = hues.name_colors(
-            [h for h, _, _ in measured], [s for _, s, _ in measured], clf.colors,
-            {i: anchors[key] for i, key in enumerate(keys) if key in anchors},
-            taught.hues(), pale,
-        )
-        for key, (h, s, v) in zip(keys, measured, strict=True):
-            reads[key].hue, reads[key].saturation, reads[key].value = h, s, v
-    for i, key in enumerate(keys):
+    rgb = np.array([reads[key].cell.color for key in keys]).reshape(-1, 3)
+    for key, seen in zip(keys, rgb, strict=True):
+        reads[key].hue, reads[key].saturation, reads[key].value = hues.hsv(seen)
+    bodies = [rd.cell.black for rd in reads.values() if rd.cell.black is not None]
+    body = np.median(np.array(bodies), axis=0) if bodies else np.ones(3)
+    examples = _taught(taught) + [
+        Paint(np.asarray(reads[key].cell.color), color, key)
+        for key, color in anchors.items() if reads[key].cell.color is not None]
+    named = clf.colours(rgb, body, keys, examples)
+    for key, colour in zip(keys, named, strict=True):
         rd = reads[key]
-        assert rd.cell.color is not None and rd.cell.mask is not None
-        if named is not None:
-            rd.color, rd.color_conf = named[i].index, named[i].confidence
-            rd.color_scores = -named[i].costs
-            if measured[i][1] < hues.GREY and clf.colors[named[i].index] not in pale:
-                # No paint is grey: a colourless "symbol" is something else
-                # (a tile body lighter than a dark table, a grid a tile off).
-                rd.color_conf = min(rd.color_conf, DOUBTFUL)
-        else:
-            color = clf.color(rd.cell.color)
-            rd.color, rd.color_conf = color.index, color.confidence
-            rd.color_scores = color.scores
+        assert rd.cell.mask is not None
+        rd.color, rd.color_conf = colour.index, sureness(colour.confidence, COLOUR_SURE)
+        rd.color_scores = colour.scores
         shape = clf.shape(rd.cell.mask, key)
         rd.shape, rd.shape_conf = shape.index, sureness(shape.confidence)
         rd.shape_scores = shape.scores
 
 
-def sureness(margin: float) -> float:
-    """A shape's confidence (0 to 1) for the shape model's probability
-    margin: `SURE` is `LOW_CONFIDENCE`, the rest stretched on either side."""
-    if margin < SURE:
-        return max(0.0, margin) / SURE * LOW_CONFIDENCE
-    return LOW_CONFIDENCE + (margin - SURE) / (1 - SURE) * (1 - LOW_CONFIDENCE)
+def _taught(taught: Taught) -> list[Paint]:
+    """The taught colours as examples of them (`Classifier.colours`)."""
+    out = []
+    for color, (hue, sat, val) in taught.paints().items():
+        if sat is None or val is None:
+            out.append(Paint(colour_model.linear(hue, 1.0, 1.0), color, hue_only=True))
+        else:
+            out.append(Paint(colour_model.linear(hue, sat, val), color))
+    return out
+
+
+def sureness(margin: float, sure: float = SURE) -> float:
+    """A confidence (0 to 1) for a model's probability margin: `sure`
+    (`SURE` for shapes, `COLOUR_SURE` for colours) is `LOW_CONFIDENCE`, the
+    rest stretched on either side."""
+    if margin < sure:
+        return max(0.0, margin) / sure * LOW_CONFIDENCE
+    return LOW_CONFIDENCE + (margin - sure) / (1 - sure) * (1 - LOW_CONFIDENCE)
 
 
 def mark_glare(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell]) -> None:

@@ -1,6 +1,6 @@
 """What photos of confirmed moves taught the photo reader.
 
-A read photo leaves its new tiles' looks (cell, hue, four-fold measure) as
+A read photo leaves its new tiles' looks (cell, hue, saturation, value) as
 the game's pending reading, with the looks of the stored tiles it showed as
 stored, labelled with their kinds. The next photo of the game first settles
 it: if the move stored after the reading filled those cells, each new look
@@ -9,7 +9,10 @@ included) and the sums of all are added to the lessons, for the game and for
 the installation (game_id NULL); then the pending reading goes. The sums per
 kind are a few numbers (`photo.lessons.Lesson`): colour: count, Σcos(hue),
 Σsin(hue), and over the examples whose paint was measured (migration m870),
-their count, Σsaturation, Σvalue; shape: count, Σfour-fold, Σfour-fold².
+their count, Σsaturation, Σvalue. Rows of "shape" (sums of a four-fold
+measure the shape model replaced) were written before; they stay in the
+table, read by nothing, and a pending reading's looks that still carry a
+"four_fold" are read without it.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ def keep_reading(game_id: int, seq: int, looks: Sequence[Mapping[str, object]],
     look that carries "color" and "shape" is a stored tile's, labelled."""
     data = json.dumps([
         {"row": int(str(x["row"])), "col": int(str(x["col"])),
-         "hue": float(str(x["hue"])), "four_fold": float(str(x["four_fold"])),
+         "hue": float(str(x["hue"])),
          **({"saturation": float(str(x["saturation"])),
              "value": float(str(x["value"]))}
             if x.get("saturation") is not None else {}),

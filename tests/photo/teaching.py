@@ -22,7 +22,13 @@ FAR_SHIFTED = synth_real.Paint((
 ))
 """Real paint at the edges of real tiles' ranges (red 350–8°, orange 8–25°,
 blue 195–225°, purple 235–275°): an orange 16° from red, a purple 15° from
-blue. An orange alone on an empty board reads red without teaching."""
+blue."""
+
+REDDEST_ORANGE = synth_real.Paint(tuple(
+    ("orange", 3.0, 0.85, 0.5) if color == "orange" else (color, h, s, v)
+    for color, h, s, v in FAR_SHIFTED.hsv))
+"""`FAR_SHIFTED` with its orange where red lies, 11° from its red. An
+orange alone on an empty board reads red without teaching."""
 
 APART = ((0, 0), (0, 2), (0, 4), (2, 0), (2, 2), (2, 4))
 IN_A_ROW = tuple((0, c) for c in range(6))

@@ -305,11 +305,10 @@ def test_s3_5_of_two_tiles_read_alike_the_less_sure_one_takes_its_runner_up(
 
 
 def test_a_set_of_eight_colours_is_read_by_its_paint() -> None:
-    # The hues of the classic six are named in their order round the colour
-    # wheel (hues.py); pink and brown have no place there, so a variant of
-    # seven or eight colours names each symbol by the paint it is nearest
-    # (classify.Classifier.color), learnt from the stored tiles the photo
-    # shows.
+    # The colour model knows the classic six; pink and brown it was never
+    # shown, so a variant of seven or eight colours names each symbol by the
+    # example it is nearest: a paint palette, and the stored tiles the photo
+    # shows (classify.Classifier.colours).
     stored = [(0, 0, "pink", "circle"), (0, 1, "brown", "circle"),
               (0, 2, "red", "circle"), (1, 0, "pink", "square"),
               (2, 0, "pink", "diamond")]

@@ -24,7 +24,6 @@ from scorekeeper.photo import (
     read_move,
     symbols,
 )
-from scorekeeper.photo.hues import name_colors
 
 from . import kinds, synth, synth_real
 from .helpers import BOARD, MOVE, PLAIN
@@ -91,21 +90,6 @@ def test_one_stored_tile_of_a_colour_anchors_it() -> None:
         got, _ = read(stored + list(MOVE), stored, synth_real.Real(REAL_GAME),
                       seed=seed)
         assert sorted(got) == sorted(MOVE), seed
-
-
-def test_hue_order_names_a_group_between_two_anchors() -> None:
-    # Reds at 358°, oranges at 12° and yellow at 47°: the middle group is
-    # orange though it lies nearer to red's usual place than orange's.
-    hues = [358.0, 359.0, 12.0, 13.0, 47.0]
-    named = name_colors(hues, [0.8] * 5, COLORS, {0: "red", 4: "yellow"})
-    assert [COLORS[n.index] for n in named] == ["red", "red", "orange", "orange",
-                                                "yellow"]
-
-
-def test_a_lone_hue_between_two_colours_is_uncertain() -> None:
-    # A first move of one colour, its hue between red's and orange's places.
-    named = name_colors([9.0, 9.5], [0.8, 0.8], COLORS)
-    assert all(n.confidence < LOW_CONFIDENCE for n in named)
 
 
 @pytest.mark.parametrize("tile_px", [36, 60, 90])

@@ -24,7 +24,17 @@ from scorekeeper.photo.color_lessons import (
 from scorekeeper.photo.lessons import PALE, Taught, lesson_sums
 
 from . import synth, synth_real
-from .teaching import APART, FAR_SHIFTED, IN_A_ROW, gap, photo, scattered, shot, six
+from .teaching import (
+    APART,
+    FAR_SHIFTED,
+    IN_A_ROW,
+    REDDEST_ORANGE,
+    gap,
+    photo,
+    scattered,
+    shot,
+    six,
+)
 from .white import WHITE_FOR_PURPLE
 
 LIGHT_MOVES = 10
@@ -69,12 +79,12 @@ def test_an_orange_alone_on_an_empty_board_reads_right_only_after_teaching() -> 
     move = ((0, 0, "orange", "circle"), (0, 1, "orange", "clover"),
             (0, 2, "orange", "diamond"))
     for seed, warmth in ((1, 0.0), (1, 0.8), (2, -0.8)):
-        first = photo(move, seed + 100, warmth, FAR_SHIFTED)
+        first = photo(move, seed + 100, warmth, REDDEST_ORANGE)
         before = read_move(first, [], CLASSIC)
         # The case this teaching is for: with nothing taught, the reader takes
         # this paint for red (if it ever reads it right alone, pick a harder one).
         assert [t.color for t in before.tiles] == ["red"] * 3, "no longer a misread"
-        taught = read_colors(photo(six(APART, seed), seed, warmth, FAR_SHIFTED))
+        taught = read_colors(photo(six(APART, seed), seed, warmth, REDDEST_ORANGE))
         after = read_move(first, [], CLASSIC, Taught.from_rows(lessons(taught.hues)))
         assert [t.color for t in after.tiles] == ["orange"] * 3
 

@@ -1,0 +1,78 @@
+"""Cut the colour crops `train_colours.py` learns from: each stored tile a
+photo shows, as the reader itself sees it once it lines the photo up on the
+stored board (`reader.name_tiles`' anchors): its symbol's colour, the
+photo's tile bodies' colour (its light), its stored colour, and what the
+hand rules named it.
+
+Kept in benchmarks/out/colour-crops/ (ignored by git).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+from train_shapes import Photo
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / "benchmarks" / "out" / "colour-crops"
+
+Crops = dict[str, np.ndarray]
+
+
+def crops(photos: Iterator[Photo]) -> Crops:
+    """The stored tiles each photo shows, as the reader labels them."""
+    from scorekeeper.photo import PhotoUnreadable, read_move, reader
+
+    calls: list[tuple[dict, dict]] = []
+    name = reader.name_tiles
+
+    def record(reads: dict, clf: object, anchors: dict, taught: object) -> None:
+        name(reads, clf, anchors, taught)  # type: ignore[arg-type]
+        calls.append((reads, dict(anchors)))
+
+    reader.name_tiles = record  # type: ignore[assignment]
+    out: dict[str, list] = {k: [] for k in ("rgb", "body", "label", "photo", "rule",
+                                            "rule_conf")}
+    try:
+        for n, (image, stored) in enumerate(photos):
+            calls.clear()
+            try:
+                read_move(image, stored)
+            except PhotoUnreadable:
+                continue
+            if not calls or not calls[-1][1]:
+                continue
+            reads, anchors = calls[-1]
+            bodies = [rd.cell.black for rd in reads.values()
+                      if rd.cell.black is not None]
+            if not bodies:
+                continue
+            body = np.median(np.array(bodies), axis=0)
+            for key, color in anchors.items():
+                rd = reads[key]
+                out["rgb"].append(np.asarray(rd.cell.color, float))
+                out["body"].append(body)
+                out["label"].append(color)
+                out["photo"].append(n)
+                out["rule"].append(rd.color)
+                out["rule_conf"].append(rd.color_conf)
+    finally:
+        reader.name_tiles = name  # type: ignore[assignment]
+    return {"rgb": np.array(out["rgb"]).reshape(-1, 3),
+            "body": np.array(out["body"]).reshape(-1, 3),
+            "label": np.array(out["label"], str),
+            "photo": np.array(out["photo"], int),
+            "rule": np.array(out["rule"], int),
+            "rule_conf": np.array(out["rule_conf"], float)}
+
+
+def cached(name: str, cut: Callable[[], Crops]) -> Crops:
+    """Crops cut once and kept (cutting reads every photo)."""
+    path = CACHE / f"{name}.npz"
+    if not path.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, **cut())
+    with np.load(path) as got:
+        return {k: got[k] for k in got.files}

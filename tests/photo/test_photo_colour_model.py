@@ -1,0 +1,94 @@
+"""The shipped colour model (`photo.colour_model`) names real paint in the
+photo's own light, says a grey symbol shows no paint, and the photo's own
+examples (stored tiles, taught colours) name what the model alone would
+not (`classify.Classifier.colours`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scorekeeper.engine import CLASSIC
+from scorekeeper.photo.classify import Classifier, Paint
+from scorekeeper.photo.colour_model import (
+    COLOURS,
+    NONE,
+    WEIGHTS,
+    features,
+    linear,
+    probabilities,
+)
+from scorekeeper.photo.tiles import COLOUR_SURE, LOW_CONFIDENCE, sureness
+
+from .teaching import REDDEST_ORANGE
+from .test_photo_real import REAL_GAME
+from .white import WHITE_FOR_PURPLE
+
+BODY = np.full(3, 0.015)
+"""A tile body's dark grey, linear RGB, as the renders and real tiles show it."""
+
+
+def lamp(warmth: float) -> np.ndarray:
+    """Channel gains of warm (1) or cool (-1) light, as the renders light
+    their photos (`tests/photo/synth.py`)."""
+    return np.array([1 + 0.3 * warmth, 1.0, 1 - 0.35 * warmth])
+
+
+def test_the_shipped_weights_are_small() -> None:
+    assert WEIGHTS.stat().st_size < 4_000
+
+
+@pytest.mark.parametrize("warmth", [-0.9, 0.0, 0.9], ids=["cool", "plain", "warm"])
+@pytest.mark.parametrize("paint", [REAL_GAME, WHITE_FOR_PURPLE],
+                         ids=["real paint", "the development set's paint"])
+def test_each_paint_is_named_in_the_photos_own_light(paint: object, warmth: float
+                                                     ) -> None:
+    colours = [(c, h, s, v) for c, h, s, v in paint.hsv  # type: ignore[attr-defined]
+               if s > 0.5]
+    rgb = np.array([linear(h, s, v) for _, h, s, v in colours]) * lamp(warmth)
+    p = probabilities(features(rgb, BODY * lamp(warmth)))
+    assert [COLOURS[k] for k in p.argmax(axis=1)] == [c for c, *_ in colours]
+
+
+@pytest.mark.parametrize("warmth", [-0.9, 0.0, 0.9], ids=["cool", "plain", "warm"])
+def test_a_grey_symbol_shows_no_paint(warmth: float) -> None:
+    greys = np.array([linear(200.0, 0.07, 0.85), linear(40.0, 0.1, 0.6)])
+    p = probabilities(features(greys * lamp(warmth), BODY * lamp(warmth)))
+    assert (p.argmax(axis=1) == NONE).all()
+
+
+def _named(rgb: np.ndarray, examples: list[Paint]) -> tuple[str, float]:
+    """A lone symbol's colour and confidence, with the examples given."""
+    clf = Classifier(CLASSIC.color_names, CLASSIC.shape_names)
+    (choice,) = clf.colours(rgb[None], BODY, [(0, 0)], examples)
+    return clf.colors[choice.index], sureness(choice.confidence, COLOUR_SURE)
+
+
+def test_a_taught_colour_names_its_paint_where_the_model_would_not() -> None:
+    (_, hue, sat, val), = [x for x in REDDEST_ORANGE.hsv if x[0] == "orange"]
+    orange = linear(hue, sat, val)
+    taught = [Paint(linear(h, s, v), c) for c, h, s, v in REDDEST_ORANGE.hsv]
+    assert _named(orange, [])[0] == "red"
+    colour, confidence = _named(orange * 1.05, taught)
+    assert colour == "orange" and confidence >= LOW_CONFIDENCE
+
+
+def test_a_white_is_named_only_once_taught() -> None:
+    white = linear(205.0, 0.08, 0.85)
+    stored_white = Paint(linear(202.0, 0.07, 0.87), "purple", key=(0, 1))
+    # A stored white tile beside it vouches for nothing: a lamp may have
+    # washed either.
+    assert _named(white, [stored_white])[1] < LOW_CONFIDENCE
+    taught = [Paint(linear(h, s, v), c) for c, h, s, v in WHITE_FOR_PURPLE.hsv]
+    colour, confidence = _named(white, taught)
+    assert colour == "purple" and confidence >= LOW_CONFIDENCE
+
+
+def test_a_stored_tile_keeps_its_colour_only_where_its_print_may_lie() -> None:
+    # The page says orange. An orange printed where red lies keeps it; a
+    # yellow does not: the table and the page differ.
+    clf = Classifier(CLASSIC.color_names, CLASSIC.shape_names)
+    redder, yellow = linear(3.0, 0.85, 0.5), linear(50.0, 0.85, 0.8)
+    stored = [Paint(redder, "orange", (0, 0)), Paint(yellow, "orange", (0, 1))]
+    named = clf.colours(np.array([redder, yellow]), BODY, [(0, 0), (0, 1)], stored)
+    assert [clf.colors[c.index] for c in named] == ["orange", "yellow"]
