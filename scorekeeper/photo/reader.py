@@ -21,7 +21,7 @@ from .grid import Grid, find_grid, halved, refit
 from .lessons import Taught
 from .move import first_move, joined_by_paint, placed_move
 from .reading import PhotoReading
-from .register import Placement, register
+from .register import register
 from .rules import by_the_rules
 from .tiles import Cell, ReadTile, mark_glare, name_tiles
 
@@ -43,6 +43,10 @@ SETTLED = 0.05
 STEP_OF_TWO = 0.4
 """Symbol extent over step under which the step may be two tiles: symbols
 fill 50–80 % of a tile, of two 28–34 % (the benchmark's photos)."""
+
+LINE_UPS = 3
+"""Times the tiles are named again from the stored ones under them and the
+board lined up anew (a placement that repeats ends it; the renders)."""
 
 FEW_SYMBOLS = 3
 """Symbols: up to this many may all be two tiles apart (realistic first moves)."""
@@ -107,13 +111,8 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
                    clf.shapes.index(shape) if shape in clf.shapes else -1)
              for key, (color, shape) in board.items()}
     empty = {key for key, cell in cells.items() if cell.body < EMPTY}
-    placement: Placement | None = None
-    for _ in range(3):
-        fit = register({key: (rd.color, rd.shape) for key, rd in reads.items()},
-                       empty, index)
-        if fit is None or fit == placement:
-            break
-        placement = fit
+    placement = register(_labels(reads), empty, index)
+    for tries in range(LINE_UPS):
         # Learn this photo's light and print from the stored tiles it shows
         # (not from under a lamp: a symbol read through glare keeps a little
         # of its colour, not its hue), read every tile again, and see
@@ -127,8 +126,11 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
                 anchors[key] = tile[0]
         clf.learn(examples)
         name_tiles(reads, clf, anchors, taught)
-    # `register` finds a placement for any tiles on any stored board.
-    assert placement is not None
+        last = tries == LINE_UPS - 1
+        fit = placement if last else register(_labels(reads), empty, index)
+        if fit == placement:
+            break
+        placement = fit
     joined = joined_by_paint(reads, cells, placement, board)
     if joined:
         reads = {**reads, **joined}
@@ -199,6 +201,10 @@ def _main_group(reads: dict[Cell, ReadTile]) -> dict[Cell, ReadTile]:
         if len(group) > len(best):
             best = group
     return {key: reads[key] for key in best}
+
+
+def _labels(reads: dict[Cell, ReadTile]) -> dict[Cell, tuple[int, int]]:
+    return {key: (rd.color, rd.shape) for key, rd in reads.items()}
 
 
 def _tile_count(cells: dict[Cell, GridCell]) -> int:

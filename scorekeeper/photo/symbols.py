@@ -1,6 +1,5 @@
 """Find each symbol in a cell of the rectified grid (`cells.rectify`): its
-centre, its mask moved to the middle and scaled to one size (for
-`classify`), its median colour and its tile body's (for `hues`).
+centre, its mask scaled to one size in the middle, its colour and its body's.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ LARGEST = 0.6
 """Share of a cell: a larger mask is more than a symbol covers."""
 
 MIN_CORE = 12
-"""Pixels a symbol's colour is taken from at least: else from the whole
-symbol, and under a lamp from none (`_lamp_free_colour`)."""
+"""Pixels a symbol's colour is taken from at least (else the whole symbol)."""
 
 LAMP_CONTRAST = 0.05
 """Linear colourfulness over its body from which a symbol under a lamp is
@@ -72,8 +70,7 @@ RADIUS = 0.19 * CELL
 
 @dataclass
 class Symbol:
-    """A symbol found in its cell: the fields `cells.Cell` takes from it (its
-    centre here in rectified pixels)."""
+    """A symbol found: the fields `cells.Cell` takes (centre in rectified pixels)."""
 
     centre: tuple[float, float]
     mask: np.ndarray
@@ -104,9 +101,8 @@ class _Window:
 
 def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                 vouched: bool = False, lamp: bool = False) -> Symbol | None:
-    """The symbol near the middle of the cell at (x, y) of the rectified grid
-    (`dark`: its tile-body pixels), or None. `vouched`: the rim vouches for
-    a tile (`cells.TILE_BODY`); `lamp`: glare on the cell (`cells.GLARE`)."""
+    """The symbol near the middle of the cell at (x, y), or None. `vouched`:
+    its rim vouches for a tile (`cells.TILE_BODY`); `lamp`: glare on it."""
     win = _Window(rect, dark, x, y)
     light = (~dark[win.box]).astype(np.uint8)
     if _speck(_central_parts(light, win.mid)):
@@ -153,9 +149,8 @@ def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
 
 
 def _own_level(win: _Window, norm: np.ndarray) -> np.ndarray:
-    """The symbol's mask outlined at its own level over its body (`OWN_LEVEL`),
-    or `norm`, its mask at the photo's level, where it shows too little
-    contrast: blurred at the photo's level a dark crisscross fills out."""
+    """The symbol's mask outlined at its own level over its body (`OWN_LEVEL`:
+    a blurred dark crisscross fills out at the photo's), else `norm`."""
     # The body from the cell's outer ring only: a dark symbol is nearly as
     # dark as the body and would lift its level.
     light = _over_body(win, OWN_LEVEL, _OUTER, 0.1, 95)
@@ -165,10 +160,9 @@ def _own_level(win: _Window, norm: np.ndarray) -> np.ndarray:
 
 
 def _by_colour(win: _Window, norm: np.ndarray) -> np.ndarray:
-    """The symbol's mask outlined on its colourfulness (brightest channel less
-    the smoothed darkest, linear), or `norm` where it has too little colour:
-    a lamp's white adds to every channel alike and drops out (the
-    specular-free image of the dichromatic reflection model)."""
+    """The symbol's mask outlined on its colourfulness, else `norm`: a lamp's
+    white adds to every channel alike and drops out (the specular-free image
+    of the dichromatic reflection model)."""
     lin = _LINEAR[win.rect[win.box]]
     # The lamp's white varies smoothly: the darkest channel, smoothed, is it
     # (and the paint's own darkest, a little); less it, the brightest keeps
@@ -216,9 +210,8 @@ def _sized(mask: np.ndarray | None) -> np.ndarray | None:
 
 def _over_body(win: _Window, share: float, ring: np.ndarray | None, least: float,
                top_percent: float) -> np.ndarray | None:
-    """`_stands_out` in brightness over the cell's body (its dark pixels,
-    within `ring`; at least `least` of the cell), or None without such a
-    body (`BODY_CONTRAST`)."""
+    """`_stands_out` in brightness over the cell's body (its dark pixels in
+    `ring`, at least `least` of the cell), or None."""
     value = brightest_channel(win.rect[win.box]).astype(np.float32)
     body_mask = win.dark[win.cell]
     body = value[win.inner][body_mask if ring is None else body_mask & ring]
@@ -230,9 +223,8 @@ def _over_body(win: _Window, share: float, ring: np.ndarray | None, least: float
 
 def _stands_out(measure: np.ndarray, base: float, win: _Window, share: float,
                 top_percent: float, contrast: float) -> np.ndarray | None:
-    """The window's pixels whose `measure` lies over `share` of the way from
-    the body's `base` to the `top_percent` percentile of the cell's middle,
-    or None where that rises less than `contrast` over the body."""
+    """The window's pixels over `share` of the way from the body's `base` to
+    the cell middle's `top_percent` percentile, or None under `contrast`."""
     q = CELL // 4
     top = float(np.percentile(measure[win.inner][q:CELL - q, q:CELL - q], top_percent))
     if top - base < contrast:
