@@ -44,9 +44,13 @@ STEP_OF_TWO = 0.4
 """Symbol extent over step under which the step may be two tiles: symbols
 fill 50–80 % of a tile, of two 28–34 % (the benchmark's photos)."""
 
+REFITS = 3
+"""Times at most the grid is fitted again to the symbols its cells read, each
+fit reading the cells again (a slanted board)."""
+
 LINE_UPS = 3
-"""Times the tiles are named again from the stored ones under them and the
-board lined up anew (a placement that repeats ends it; the renders)."""
+"""Times at most the tiles are named again from the stored ones under them and
+the board lined up anew (a placement that repeats ends it)."""
 
 FEW_SYMBOLS = 3
 """Symbols: up to this many may all be two tiles apart (realistic first moves)."""
@@ -65,30 +69,7 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
 def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
           variant: Variant, taught: Taught) -> PhotoReading:
     img = decode(image)
-    grid = find_grid(img)
-    # A lamp over a small board's end tile hides its symbol and can darken
-    # none of the rim of the next: read it two cells out.
-    margin = 2 if len(grid.centres) <= SMALL else 1
-    grid, cells = _step_of_two(img, grid, read_cells(img, grid, margin), margin)
-    for _ in range(3):
-        # Every symbol read is a point the grid must go through: fit again
-        # while that finds more tiles (a slanted board, glare on some symbols).
-        found = {key: cell.centre for key, cell in cells.items()
-                 if cell.is_tile and cell.centre is not None}
-        if len(found) <= len(grid.centres):
-            break
-        grid, before = refit(grid, found), grid
-        if _settled(before, grid):
-            break
-        again = read_cells(img, grid, margin)
-        if _tile_count(again) <= len(found):
-            break
-        cells = again
-    if _tile_on_edge(cells):
-        # Its neighbours beyond may hold a tile too dark to find: look there.
-        wider = read_cells(img, grid, margin + 1)
-        if _tile_count(wider) >= _tile_count(cells):
-            cells = wider
+    grid, cells = _cells(img)
     reads = _main_group({key: ReadTile(cell, faint=key in grid.faint)
                          for key, cell in cells.items() if cell.is_tile})
     if not reads:
@@ -137,6 +118,35 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         mark_glare(reads, cells)
         name_tiles(reads, clf, anchors, taught)
     return placed_move(reads, cells, placement, board, clf, variant)
+
+
+def _cells(img: np.ndarray) -> tuple[Grid, dict[Cell, GridCell]]:
+    """The tiles' lattice and the cells cut along it (stages 2 to 4)."""
+    grid = find_grid(img)
+    # A lamp over a small board's end tile hides its symbol and can darken
+    # none of the rim of the next: read it two cells out.
+    margin = 2 if len(grid.centres) <= SMALL else 1
+    grid, cells = _step_of_two(img, grid, read_cells(img, grid, margin), margin)
+    for _ in range(REFITS):
+        # Every symbol read is a point the grid must go through: fit again
+        # while that finds more tiles (a slanted board, glare on some symbols).
+        found = {key: cell.centre for key, cell in cells.items()
+                 if cell.is_tile and cell.centre is not None}
+        if len(found) <= len(grid.centres):
+            break
+        grid, before = refit(grid, found), grid
+        if _settled(before, grid):
+            break
+        again = read_cells(img, grid, margin)
+        if _tile_count(again) <= len(found):
+            break
+        cells = again
+    if _tile_on_edge(cells):
+        # Its neighbours beyond may hold a tile too dark to find: look there.
+        wider = read_cells(img, grid, margin + 1)
+        if _tile_count(wider) >= _tile_count(cells):
+            cells = wider
+    return grid, cells
 
 
 def _settled(before: Grid, after: Grid) -> bool:
