@@ -175,9 +175,8 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
 
 def _hugged(dark: np.ndarray, blob: np.ndarray, win: tuple[slice, slice], m: int
             ) -> bool:
-    """Whether the band `m` wide round a blob (its mask in the window `win`)
-    is dark (`HUGGED`): on a tile turned 45° the corners of its upright box
-    lie on the table."""
+    """Whether the band `m` wide round a blob (its mask in `win`) is dark
+    (`HUGGED`): a tile turned 45° leaves its upright box's corners on table."""
     inside = blob.astype(np.uint8)
     size = 2 * int(m) + 1
     grown = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
@@ -187,10 +186,8 @@ def _hugged(dark: np.ndarray, blob: np.ndarray, win: tuple[slice, slice], m: int
 
 
 def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
-    """Where few symbols were found, look for dark paint at levels between the
-    usual and `DARK_PAINT` (a lone dark symbol on a small tile is light and
-    enclosed only there), at `FAINT` contrast; the grid still wants a tile
-    body or a neighbour a step away."""
+    """The blobs and dark paint found at levels between the usual and
+    `DARK_PAINT`, at `FAINT` contrast (a lone dark symbol on a small tile)."""
     h, w = img.shape[:2]
     f = 2 if min(h, w) >= HALVE_FROM else 1
     small = img if f == 1 else cv2.resize(img, (w // f, h // f),

@@ -164,9 +164,8 @@ def _settled(before: Grid, after: Grid) -> bool:
 def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],
                  margin: int) -> tuple[Grid, dict[Cell, GridCell]]:
     """The grid and cells at half the step where the few symbols found lie two
-    tiles apart with a tile between (a first move's dark middle tile); where
-    table lies between, the cells at the tiles' size, kept at the lattice's
-    step: tiles laid apart are the line they make."""
+    tiles apart with a tile between (a first move's dark middle tile); with
+    table between, the cells at that size: tiles laid apart, as their line."""
     keys = list(grid.centres)
     if not 1 < len(keys) <= FEW_SYMBOLS or grid.symbol >= STEP_OF_TWO * grid.pitch:
         return grid, cells
