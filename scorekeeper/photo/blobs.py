@@ -42,9 +42,8 @@ MAX_AREA = 0.25
 tile (`tests/photo/test_photo_phone.py`)."""
 
 TABLE_CHROMA = 0.06
-"""rg chromaticity (both differences): a blob this near the largest light
-region's colour, and within `TABLE_LEVEL` of its brightness, is table
-(small blurred renders)."""
+"""rg chromaticity: a blob this near the largest light region's colour, and
+within `TABLE_LEVEL` of its brightness, is table (small blurred renders)."""
 
 TABLE_LEVEL = 0.3
 """Natural log of a brightness ratio (`TABLE_CHROMA`)."""

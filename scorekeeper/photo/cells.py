@@ -85,11 +85,9 @@ class Cell:
     lamp_free: bool = False
     """`raw` is already free of a lamp's white (`symbols._lamp_free_colour`)."""
     probe: Cell | None = None
-    """The symbol read on such a rim: no tile unless the rules need one there
-    (`move.joined_by_paint`)."""
+    """The symbol read on such a rim: a tile only where the rules need one."""
     washed: bool = False
-    """The symbol was read only as what keeps its colour on a tile a lamp
-    washed grey: a guess."""
+    """The symbol is only what keeps its colour on a tile a lamp washed grey."""
 
     @property
     def hint(self) -> bool:
