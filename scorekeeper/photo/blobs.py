@@ -42,9 +42,8 @@ MAX_AREA = 0.25
 tile (`tests/photo/test_photo_phone.py`)."""
 
 TABLE_CHROMA = 0.06
-"""rg chromaticity (both differences): a blob this near the largest light
-region's colour, and within `TABLE_LEVEL` of its brightness, is table
-(small blurred renders)."""
+"""rg chromaticity: a blob this near the largest light region's colour, and
+within `TABLE_LEVEL` of its brightness, is table (small blurred renders)."""
 
 TABLE_LEVEL = 0.3
 """Natural log of a brightness ratio (`TABLE_CHROMA`)."""
@@ -85,21 +84,20 @@ class Blobs:
 
 def find_blobs(img: np.ndarray) -> Blobs:
     """Light blobs enclosed by dark, at the photo's dark level and again at
-    `DARK_PAINT` of it (dark paint on a light table)."""
+    `DARK_PAINT` of it (at half size from `HALVE_FROM`)."""
     h, w = img.shape[:2]
     ratio = value_ratio(img, max(h, w) / 10)
     level = dark_threshold(ratio)
     first = _blobs_at(img, ratio, level)
     if min(h, w) >= HALVE_FROM and len(first.centres) and \
             np.median(first.extents) >= HALVED_SYMBOL:
-        small = cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-        sratio = cv2.resize(ratio, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-        low = _blobs_at(small, sratio, level * DARK_PAINT)
+        half = (w // 2, h // 2)
+        low = _blobs_at(cv2.resize(img, half, interpolation=cv2.INTER_AREA),
+                        cv2.resize(ratio, half, interpolation=cv2.INTER_AREA),
+                        level * DARK_PAINT)
         low = Blobs(low.centres * 2 + 0.5, low.extents * 2, low.dark)
     else:
         low = _blobs_at(img, ratio, level * DARK_PAINT)
-    if len(low.centres) == 0:
-        return first
     new = _not_found_yet(low.centres, low.extents, first.centres)
     if not new.any():
         return first
@@ -114,15 +112,15 @@ def usual_size(extents: np.ndarray) -> np.ndarray:
     if len(extents) < SIZE_PEERS:
         return np.ones(len(extents), bool)
     typical = np.percentile(extents, 75)
-    low, high = SIZE_SPREAD
-    return np.asarray((extents >= low * typical) & (extents <= high * typical))
+    return np.asarray((extents >= SIZE_SPREAD[0] * typical)
+                      & (extents <= SIZE_SPREAD[1] * typical))
 
 
 def _not_found_yet(centres: np.ndarray, extents: np.ndarray, known: np.ndarray
                    ) -> np.ndarray:
     """For each blob of another pass, whether no known one lies within half
     its size."""
-    if not len(known):
+    if not len(known) or not len(centres):
         return np.ones(len(centres), bool)
     d = np.linalg.norm(centres[:, None] - known[None], axis=2)
     return np.asarray(d.min(axis=1) > 0.5 * np.maximum(extents, 4))
@@ -148,56 +146,47 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
         return Blobs(np.zeros((0, 2)), np.zeros(0), dark)
     # Enclosed: the box around the blob, widened by a sixth of its size, is dark
     # except for the blob itself.
-    integral = cv2.integral(dark)
     m = np.maximum(2, (ext[idx] * 0.15).astype(int))
-    x0 = np.clip(x[idx] - m, 0, w)
-    y0 = np.clip(y[idx] - m, 0, h)
-    x1 = np.clip(x[idx] + bw[idx] + m, 0, w)
-    y1 = np.clip(y[idx] + bh[idx] + m, 0, h)
+    x0, y0 = np.clip(x[idx] - m, 0, w), np.clip(y[idx] - m, 0, h)
+    x1, y1 = np.clip(x[idx] + bw[idx] + m, 0, w), np.clip(y[idx] + bh[idx] + m, 0, h)
+
     def box_sum(table: np.ndarray) -> np.ndarray:
         return cast(np.ndarray,
                     table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0])
 
     box = (x1 - x0) * (y1 - y0)
-    enclosed = box_sum(integral) >= 0.8 * (box - area[idx])
+    enclosed = box_sum(cv2.integral(dark)) >= 0.8 * (box - area[idx])
     # Paint on black is several times its ring's brightness; wood grain not.
     value = brightest_channel(img).astype(np.float64)
     blob_sum = np.bincount(labels.ravel(), weights=value.ravel(), minlength=n)[idx]
     ring = (box_sum(cv2.integral(value)) - blob_sum) / np.maximum(box - area[idx], 1)
-    inside = blob_sum / area[idx]
-    bright = inside >= contrast * ring + 8
+    bright = blob_sum / area[idx] >= contrast * ring + 8
     loose = bright & ~enclosed
     if hugged and loose.any():
-        enclosed[loose] = _hugged(dark, labels, idx[loose], x0[loose], y0[loose],
-                                  x1[loose], y1[loose], m[loose])
+        enclosed[loose] = [_hugged(dark, labels[b:d, a:c] == i, np.s_[b:d, a:c], k)
+                           for i, a, b, c, d, k in zip(idx[loose], x0[loose], y0[loose],
+                                                      x1[loose], y1[loose], m[loose],
+                                                      strict=True)]
     idx = idx[enclosed & bright & ~_like_table(img, labels, n, idx, area)]
     idx = idx[usual_size(ext[idx])]
     return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64), dark)
 
 
-def _hugged(dark: np.ndarray, labels: np.ndarray, idx: np.ndarray, x0: np.ndarray,
-            y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, m: np.ndarray
-            ) -> np.ndarray:
-    """For each blob, whether the band `m` wide round its outline is dark
-    (`HUGGED`): on a tile turned 45° the corners of its upright box lie on
-    the table."""
-    out = np.zeros(len(idx), bool)
-    for k, i in enumerate(idx):
-        win = (slice(y0[k], y1[k]), slice(x0[k], x1[k]))
-        blob = (labels[win] == i).astype(np.uint8)
-        size = 2 * int(m[k]) + 1
-        grown = cv2.dilate(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
-                                                           (size, size)))
-        band = (grown > 0) & (blob == 0)
-        out[k] = band.any() and dark[win][band].mean() >= HUGGED
-    return out
+def _hugged(dark: np.ndarray, blob: np.ndarray, win: tuple[slice, slice], m: int
+            ) -> bool:
+    """Whether the band `m` wide round a blob (its mask in `win`) is dark
+    (`HUGGED`): a tile turned 45° leaves its upright box's corners on table."""
+    inside = blob.astype(np.uint8)
+    size = 2 * int(m) + 1
+    grown = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                         (size, size)))
+    band = (grown > 0) & (inside == 0)
+    return bool(band.any() and dark[win][band].mean() >= HUGGED)
 
 
 def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
-    """Where few symbols were found, look for dark paint at levels between the
-    usual and `DARK_PAINT` (a lone dark symbol on a small tile is light and
-    enclosed only there), at `FAINT` contrast; the grid still wants a tile
-    body or a neighbour a step away."""
+    """The blobs and dark paint found at levels between the usual and
+    `DARK_PAINT`, at `FAINT` contrast (a lone dark symbol on a small tile)."""
     h, w = img.shape[:2]
     f = 2 if min(h, w) >= HALVE_FROM else 1
     small = img if f == 1 else cv2.resize(img, (w // f, h // f),
@@ -207,19 +196,15 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
     centres, extents = blobs.centres, blobs.extents
     faint = np.zeros(len(centres), bool)
     passes = [(share, False) for share in (0.9, 0.8, 0.7, 0.6)]
-    passes += [(share, True) for share in (1.0, 0.9, 0.8)]
-    for share, hugged in passes:
+    for share, hugged in passes + [(share, True) for share in (1.0, 0.9, 0.8)]:
         if hugged and len(centres) >= FEW:
             break
         found = _blobs_at(small, ratio, level * share, FAINT, hugged)
-        if not len(found.centres):
-            continue
         pts, ext = found.centres * f + (f - 1) / 2, found.extents * f
         new = _not_found_yet(pts, ext, centres)
-        pts, ext = pts[new], ext[new]
-        centres = np.concatenate([centres, pts])
-        extents = np.concatenate([extents, ext])
-        faint = np.concatenate([faint, np.ones(len(pts), bool)])
+        centres = np.concatenate([centres, pts[new]])
+        extents = np.concatenate([extents, ext[new]])
+        faint = np.concatenate([faint, np.ones(int(new.sum()), bool)])
     keep = usual_size(extents)
     return Blobs(centres[keep], extents[keep], blobs.dark, faint[keep])
 
@@ -246,8 +231,6 @@ def beside_the_lamp(img: np.ndarray, blobs: Blobs, spots: np.ndarray) -> Blobs:
     for (x, y), e in zip(blobs.centres[spots], blobs.extents[spots], strict=True):
         cv2.circle(covered, (int(x), int(y)), int(e), table.tolist(), cv2.FILLED)
     found = find_blobs(covered)
-    if not len(found.centres):
-        return blobs
     new = _not_found_yet(found.centres, found.extents, blobs.centres)
     if not new.any():
         return blobs

@@ -1,8 +1,7 @@
 """Cut cells: the grid rectified to squares of `symbols.CELL` pixels, one
-cell more all round, and what each cell shows: how dark its rim is (a tile
-body), how much of it a lamp blew out, and its symbol (`symbols`), its
-colour less the light glare adds to its tile. Shares of a rim are of its
-pixels darker than the body level (`_body_level`).
+cell more all round, and what each cell shows: how much of its rim is dark
+(a tile body, `_body_level`), how much of it a lamp blew out, and its symbol
+(`symbols`), its colour less the light glare adds to its tile.
 """
 
 from __future__ import annotations
@@ -24,8 +23,7 @@ from .levels import (
 from .symbols import CELL, edge_width, find_symbol
 
 SYMBOL_BODY = 0.5
-"""Rim share: a cell with a symbol found counts at least this dark; a cell
-from it with a symbol read is a tile (`Cell.is_tile`)."""
+"""Rim share: a cell with a symbol read counts at least this dark, a tile."""
 
 FOUND_BODY = 0.3
 """Rim share from which a cell where the lattice found a symbol is read (the
@@ -40,8 +38,7 @@ there (the renders' lamps, kept through realistic glare)."""
 
 LIT = 0.9
 """Rim share without colour that makes a cell lamp-lit without any pixel
-blown out (on a table with colour; no empty cell of the realistic sets
-comes near it)."""
+blown out (on a table with colour; the realistic sets' empty cells stay far under)."""
 
 TABLE_GREY = 0.3
 """Share of the table without colour above which `LIT` is not used (the
@@ -52,13 +49,13 @@ TILE_BODY = 0.75
 the realistic dark tables stay under it)."""
 
 HALF_BODY = 0.55
-"""Rim share from which a cell is looked at for paint, to warn of a tile
-(its body merged with a dark table, or in a dark corner)."""
+"""Rim share from which paint warns of a tile (a body merged with a dark
+table, or in a dark corner)."""
 
 FAINT_BODY = 0.4
-"""Rim share from which paint warns of a tile only beside a tile of the
-move: cool light showed a dark orange tile's rim at 0.42; warned of
-anywhere, 11 of 400 right readings gained a false warning."""
+"""Rim share from which paint warns of a tile only beside the move (cool
+light: a dark orange tile's rim at 0.42; anywhere, 11 of 400 right readings
+gained a false warning)."""
 
 
 @dataclass
@@ -88,11 +85,9 @@ class Cell:
     lamp_free: bool = False
     """`raw` is already free of a lamp's white (`symbols._lamp_free_colour`)."""
     probe: Cell | None = None
-    """The symbol read on such a rim (`hint`, or lit grey beside a lamp): no
-    tile, unless the rules need one there (`move.joined_by_paint`)."""
+    """The symbol read on such a rim: a tile only where the rules need one."""
     washed: bool = False
-    """The symbol was read only as what keeps its colour on a tile a lamp
-    washed grey: a guess."""
+    """The symbol is only what keeps its colour on a tile a lamp washed grey."""
 
     @property
     def hint(self) -> bool:
@@ -111,23 +106,19 @@ def rectify(img: np.ndarray, grid: Grid, cells: tuple[int, int, int, int]
     """The cells (col0, row0, col1, row1, inclusive) warped to squares, one
     spare cell all round, and the mask of their pixels inside the photo."""
     c0, r0, c1, r1 = cells
-    pitch = grid.pitch
-    hom = grid.homography
-    src = img
+    pitch, hom, src = grid.pitch, grid.homography, img
     # Warping straight down from large tiles would alias their thin edges.
     while pitch > 1.8 * CELL:
         src = cv2.pyrDown(src)
         hom = np.diag([0.5, 0.5, 1.0]) @ hom
         pitch /= 2
-    to_lattice = np.array([[1 / CELL, 0, c0 - 1.5], [0, 1 / CELL, r0 - 1.5], [0, 0, 1]])
-    m = hom @ to_lattice
+    m = hom @ np.array([[1 / CELL, 0, c0 - 1.5], [0, 1 / CELL, r0 - 1.5], [0, 0, 1]])
     size = ((c1 - c0 + 3) * CELL, (r1 - r0 + 3) * CELL)
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     out = cv2.warpPerspective(src, m, size, flags=flags,
                               borderMode=cv2.BORDER_REPLICATE)
     inside = np.full(src.shape[:2], 255, np.uint8)
-    seen = cv2.warpPerspective(inside, m, size, flags=flags, borderValue=0)
-    return out, seen
+    return out, cv2.warpPerspective(inside, m, size, flags=flags, borderValue=0)
 
 
 def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
@@ -155,18 +146,19 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     out = {}
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
-            x, y = (c - c0 + 1) * CELL, (r - r0 + 1) * CELL
+            i, j = r - r0 + 1, c - c0 + 1
+            x, y = j * CELL, i * CELL
             win = np.s_[y:y + CELL, x:x + CELL]
             if seen[win].mean() < 0.9 * 255:
                 # Partly outside the photo: unknown, not empty; a tile body
                 # there may hold a tile of the move (a warning).
-                cut = _cut_body(seen[win] > 0, dark[win], rim)
-                if cut >= TILE_BODY:
+                shown = rim & (seen[win] > 0)
+                if shown.sum() >= CUT_SHOWN * rim.sum() and \
+                        (cut := float(dark[win][shown].mean())) >= TILE_BODY:
                     out[(r, c)] = Cell(r, c, cut)
                 continue
             body = float(dark[win][rim].mean())
-            cell = out[(r, c)] = Cell(r, c, body)
-            cell.glare = float(blown[r - r0 + 1, c - c0 + 1])
+            cell = out[(r, c)] = Cell(r, c, body, glare=float(blown[i, j]))
             if coloured_table and body < TILE_BODY and cell.glare < GLARE and \
                     grey[win][rim].mean() >= LIT:
                 cell.glare = GLARE
@@ -190,39 +182,21 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     cell.body = max(body, SYMBOL_BODY)
                     cell.edge = edge_width(value[win])
             elif body >= FAINT_BODY:
-                probe = Cell(r, c, body)
-                _read_symbol(probe, rect, dark, x, y)
+                probe = _read_symbol(Cell(r, c, body), rect, dark, x, y)
                 # Paint, not a lighter patch of table or a grey tile edge.
                 cell.paint = probe.raw is not None and \
                     hues.hsv(probe.raw)[1] >= hues.GREY
                 if cell.hint and probe.is_tile:
                     cell.probe = probe
                 elif coloured_table and cell.glare < GLARE and lit >= TILE_BODY \
-                        and _beside_lamp(blown, r - r0 + 1, c - c0 + 1):
+                        and any(blown[i + di, j + dj] >= GLARE
+                                for di, dj in ((0, 1), (0, -1), (1, 0), (-1, 0))):
                     # Lit grey by the lamp beside it, as the lamp's own cell:
                     # the tile may join the move to the board (realistic glare).
-                    probe = Cell(r, c, lit)
-                    _read_symbol(probe, rect, dark, x, y)
-                    if probe.is_tile:
-                        cell.probe = probe
+                    lamp_lit = _read_symbol(Cell(r, c, lit), rect, dark, x, y)
+                    cell.probe = lamp_lit if lamp_lit.is_tile else None
     _less_flare(out)
     return out
-
-
-def _cut_body(inside: np.ndarray, dark: np.ndarray, rim: np.ndarray) -> float:
-    """Share of a cut cell's rim inside the photo that is dark (`CUT_SHOWN`)."""
-    shown = rim & inside
-    if shown.sum() < CUT_SHOWN * rim.sum():
-        return 0.0
-    return float(dark[shown].mean())
-
-
-def _beside_lamp(blown: np.ndarray, i: int, j: int) -> bool:
-    """True when a cell beside (i, j) of the window is blown out."""
-    rows, cols = blown.shape
-    return any(0 <= i + di < rows and 0 <= j + dj < cols
-               and blown[i + di, j + dj] >= GLARE
-               for di, dj in ((0, 1), (0, -1), (1, 0), (-1, 0)))
 
 
 def _less_flare(cells: dict[tuple[int, int], Cell]) -> None:
@@ -248,11 +222,10 @@ def _body_level(ratio: np.ndarray, seen: np.ndarray, rim: np.ndarray, grid: Grid
     others: list[np.ndarray] = []
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
-            x, y = (c - c0 + 1) * CELL, (r - r0 + 1) * CELL
-            if seen[y:y + CELL, x:x + CELL].min() == 0:
-                continue
-            values = ratio[y:y + CELL, x:x + CELL][rim]
-            (tiles if (r, c) in grid.centres else others).append(values)
+            win = np.s_[(r - r0 + 1) * CELL:(r - r0 + 2) * CELL,
+                        (c - c0 + 1) * CELL:(c - c0 + 2) * CELL]
+            if seen[win].min() > 0:
+                (tiles if (r, c) in grid.centres else others).append(ratio[win][rim])
     if not tiles:
         return dark_threshold(ratio, seen)
     body = float(np.median(np.concatenate(tiles)))
@@ -261,15 +234,15 @@ def _body_level(ratio: np.ndarray, seen: np.ndarray, rim: np.ndarray, grid: Grid
 
 
 def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
-                 ) -> None:
-    """Store the symbol near the cell's middle (`symbols.find_symbol`)."""
+                 ) -> Cell:
+    """The cell with the symbol near its middle (`symbols.find_symbol`)."""
     found = find_symbol(rect, dark, x, y, vouched=cell.body >= TILE_BODY,
                         lamp=cell.glare >= GLARE)
-    if found is None:
-        return
-    cell.centre, cell.mask = found.centre, found.mask
-    cell.raw, cell.black, cell.lamp_free = found.raw, found.black, found.lamp_free
-    cell.color = cell.raw
+    if found is not None:
+        cell.centre, cell.mask = found.centre, found.mask
+        cell.raw, cell.black, cell.lamp_free = found.raw, found.black, found.lamp_free
+        cell.color = cell.raw
+    return cell
 
 
 def may_hide_tile(cell: Cell, beside_move: bool = False) -> bool:

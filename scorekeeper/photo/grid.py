@@ -1,10 +1,7 @@
-"""Find the tiles' lattice: the grid of tile centres and its homography.
-
-A symbol's centre is its tile's. A lattice is grown over the symbols
-(`blobs`) from neighbour to neighbour, following a slanted photo's changing
-scale, and a homography from lattice (col, row) to pixels fitted to every
-symbol it explains. Raises `PhotoUnreadable` when it finds no tile, tiles
-too small, or only blur.
+"""Find the tiles' lattice: a symbol's centre is its tile's, so a lattice is
+grown over the symbols (`blobs`) from neighbour to neighbour, and a
+homography from lattice (col, row) to pixels fitted to every symbol it
+explains. Raises `PhotoUnreadable` for no tile or tiles too small.
 """
 
 from __future__ import annotations
@@ -36,8 +33,7 @@ DETECT_SIDE = 1600
 """Pixels: the long side the symbols are looked for at (`tests/photo/synth.py`)."""
 
 MIN_PITCH = 14.0
-"""Working pixels: a smaller tile step is refused `too_small` (the renders'
-smallest tiles are 30 px)."""
+"""Working pixels: a smaller step is refused `too_small` (renders' tiles: 30 px up)."""
 
 HOMOGRAPHY_POINTS = 4
 """Symbols a homography needs; fewer fit an affine map or a line."""
@@ -46,8 +42,7 @@ AFFINE_POINTS = 3
 """Symbols an affine map goes through exactly (an L of three)."""
 
 TABLE_CONTRAST = 16
-"""8-bit levels a table must be lighter than a lone tile's body to show its
-square (`_local_body`). Set on the realistic sets' dark tables."""
+"""8-bit levels a table is lighter than a lone tile's body (realistic dark tables)."""
 
 ON_LATTICE = 0.28
 """Steps: a symbol this near its lattice point joins the fit (the renders)."""
@@ -68,16 +63,16 @@ BODY_OVER_SYMBOL = (1.15, 3.0)
 """A lone tile body's side over its symbol's extent (the renders)."""
 
 SPOT = 1.5
-"""Symbol extents: a lamp's spot up to this size lies on its symbol and
-helps fit the lattice; a larger one spreads past its tile (realistic glare)."""
+"""Symbol extents: a lamp's spot up to this size helps fit the lattice; a
+larger one spreads past its tile (realistic glare)."""
 
 APART = 1.05
 """Neighbouring symbols lie further apart than this many of the wider's
-extent (grain inside a tile set half a step; `TWO_STEPS`' commit)."""
+extent (grain inside a tile set half a step)."""
 
 NEIGHBOUR = (0.8, 1.25)
-"""Steps between which two symbols are neighbours, for the lattice's angle.
-This and the next four were set with the first reader, on the renders."""
+"""Steps between which two symbols are neighbours, for the lattice's angle;
+this and the next three were set with the first reader, on the renders."""
 
 NEAR = 1.6
 """Steps within which the lattice grows to a symbol."""
@@ -95,8 +90,8 @@ LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0
 """Steps between cells of a square lattice, up to three."""
 
 GAP_FIT = 0.08
-"""Share of a lattice distance a neighbour's distance may be off it
-(realistic small boards with a tile unread)."""
+"""Share of a lattice distance a neighbour's may be off it (realistic small
+boards with a tile unread)."""
 
 TWO_STEPS = 5.6
 """Symbol extents to a neighbour that may be two steps away: a symbol's box
@@ -120,32 +115,26 @@ class Grid:
 
     def bounds(self) -> tuple[int, int, int, int]:
         """The first and last row and column (r0, c0, r1, c1) of `centres`."""
-        rows = [r for r, _ in self.centres]
-        cols = [c for _, c in self.centres]
+        rows, cols = zip(*self.centres, strict=True)
         return min(rows), min(cols), max(rows), max(cols)
 
 
 def halved(grid: Grid) -> Grid:
     """The grid at half its step (the step found was two tiles)."""
-    def twice(key: tuple[int, int]) -> tuple[int, int]:
-        return 2 * key[0], 2 * key[1]
-
     return Grid(grid.homography @ np.diag([0.5, 0.5, 1.0]), grid.pitch / 2,
-                {twice(key): xy for key, xy in grid.centres.items()},
-                frozenset(twice(key) for key in grid.faint), grid.symbol)
+                {(2 * r, 2 * c): xy for (r, c), xy in grid.centres.items()},
+                frozenset((2 * r, 2 * c) for r, c in grid.faint), grid.symbol)
 
 
 def _lattice_step(nn: np.ndarray) -> float:
-    """The lattice's step from the symbols' nearest-neighbour distances: their
-    median, unless it explains under half of them as lattice distances (a
-    small board with a tile unread); then the largest distance that explains
-    the most."""
-    median = float(np.median(nn))
-
+    """The step from nearest-neighbour distances: their median, unless that
+    explains under half as lattice distances (a small board with a tile
+    unread); then the distance that explains the most."""
     def explained(step: float) -> int:
         ratio = nn[:, None] / step
         return int((np.abs(ratio / LATTICE_GAPS - 1) < GAP_FIT).any(axis=1).sum())
 
+    median = float(np.median(nn))
     best = explained(median)
     if 2 * best >= len(nn):
         return median
@@ -154,14 +143,13 @@ def _lattice_step(nn: np.ndarray) -> float:
 
 
 def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | None:
-    """Return the typical neighbour distance and the lattice angle (radians)."""
+    """The lattice's step and angle (radians), or None without neighbours."""
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
     np.fill_diagonal(d, np.inf)
     nearest = d.argmin(axis=1)
     nn = d[np.arange(len(pts)), nearest]
     # Neighbours lie further apart than either is wide (not grain in a tile).
-    wider = np.maximum(ext, ext[nearest])
-    ok = (nn > APART * wider) & (nn < TWO_STEPS * ext)
+    ok = (nn > APART * np.maximum(ext, ext[nearest])) & (nn < TWO_STEPS * ext)
     if not ok.any():
         return None
     pitch = _lattice_step(nn[ok])
@@ -170,43 +158,34 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
         return None
     vec = pts[j] - pts[i]
     phi = np.arctan2(vec[:, 1], vec[:, 0])
-    angle = 0.25 * math.atan2(np.sin(4 * phi).sum(), np.cos(4 * phi).sum())
-    return pitch, angle
+    return pitch, 0.25 * math.atan2(np.sin(4 * phi).sum(), np.cos(4 * phi).sum())
 
 
-def _grow(pts: np.ndarray, pitch: float, angle: float
-          ) -> list[dict[int, tuple[int, int]]]:
-    """Grow lattices over the points from neighbour to neighbour; return each
-    connected lattice as {point index: (col, row)}, largest first."""
+def _grow(pts: np.ndarray, pitch: float, angle: float) -> dict[int, tuple[int, int]]:
+    """The largest lattice grown over the points from neighbour to neighbour,
+    as {point index: (col, row)}."""
     u0 = np.array([math.cos(angle), math.sin(angle)]) * pitch
-    v0 = np.array([-u0[1], u0[0]])
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
     near = [np.flatnonzero((row > 0) & (row < NEAR * pitch)) for row in d]
-    centre = np.median(pts, axis=0)
-    order = np.argsort(np.linalg.norm(pts - centre, axis=1))
+    order = np.argsort(np.linalg.norm(pts - np.median(pts, axis=0), axis=1))
     seen: set[int] = set()
     found = []
-    for seed in order:
+    for seed in map(int, order):
         if seed in seen:
             continue
-        coords = {int(seed): (0, 0)}
-        basis = {int(seed): (u0, v0)}
-        taken = {(0, 0)}
-        seen.add(int(seed))
-        queue = deque([int(seed)])
+        coords = {seed: (0, 0)}
+        basis = {seed: (u0, np.array([-u0[1], u0[0]]))}
+        seen.add(seed)
+        queue = deque([seed])
         while queue:
             p = queue.popleft()
             u, v = basis[p]
-            ci, cj = coords[p]
             cand = near[p]
-            if not cand.size:
-                continue
-            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)) if cand.size else ():
                 err = np.linalg.norm(pts[cand] - (pts[p] + di * u + dj * v), axis=1)
-                best = int(np.argmin(err))
-                q = int(cand[best])
-                cell = (ci + di, cj + dj)
-                if err[best] > OFF_STEP * pitch or q in seen or cell in taken:
+                q = int(cand[int(np.argmin(err))])
+                cell = (coords[p][0] + di, coords[p][1] + dj)
+                if err.min() > OFF_STEP * pitch or q in seen or cell in coords.values():
                     continue
                 # The step follows the observed one halfway: a slanted
                 # photo's scale changes across the board.
@@ -214,18 +193,18 @@ def _grow(pts: np.ndarray, pitch: float, angle: float
                 basis[q] = ((0.5 * u + 0.5 * obs * di, v) if di
                             else (u, 0.5 * v + 0.5 * obs * dj))
                 coords[q] = cell
-                taken.add(cell)
                 seen.add(q)
                 queue.append(q)
         found.append(coords)
-    found.sort(key=len, reverse=True)
-    return found
+    return max(found, key=len)
 
 
 def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
-    """Fit lattice (col, row) -> pixels: a homography, or a similarity for a line."""
+    """Fit lattice (col, row) -> pixels: a homography, an affine map, or a
+    similarity along a line."""
     cols, rows = src[:, 0], src[:, 1]
-    if len(src) >= HOMOGRAPHY_POINTS and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
+    square = np.ptp(cols) >= 1 and np.ptp(rows) >= 1
+    if len(src) >= HOMOGRAPHY_POINTS and square:
         h, _ = cv2.findHomography(src, dst, cv2.RANSAC, OFF_FIT * pitch)
         if h is not None and _sane(h, src, pitch):
             return h
@@ -233,95 +212,84 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
         a, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=OFF_FIT * pitch)
         if a is not None:
             return np.vstack([a, [0, 0, 1]])
-    if len(src) == AFFINE_POINTS and np.ptp(cols) >= 1 and np.ptp(rows) >= 1:
-        # An L of three (a small board, or one a lamp has split): the affine
-        # map through the three. A line through them would take a step
-        # along a row from a tile of the next row, off in length and turn.
+    if len(src) == AFFINE_POINTS and square:
+        # An L of three: a line through them would take a step along a row
+        # from a tile of the next row, off in length and turn.
         a = cv2.getAffineTransform(src.astype(np.float32), dst.astype(np.float32))
         return np.vstack([a, [0, 0, 1]])
-    # A line (or one tile): the step along it, and the same step turned a
-    # quarter (a photo from above is never mirrored).
-    if len(src) > 1 and np.ptp(cols) >= np.ptp(rows):
+    if len(src) <= 1:
+        raise ValueError("one point: no direction")
+    # The step along the line, and the same step turned a quarter (a photo
+    # from above is never mirrored).
+    if np.ptp(cols) >= np.ptp(rows):
         u = np.polyfit(cols, dst, 1)[0]
-        v = np.array([-u[1], u[0]])
-    elif len(src) > 1:
+    else:
         v = np.polyfit(rows, dst, 1)[0]
         u = np.array([v[1], -v[0]])
-    else:
-        raise ValueError("one point: no direction")
-    origin = (dst - np.outer(cols, u) - np.outer(rows, v)).mean(axis=0)
-    return np.array([[u[0], v[0], origin[0]], [u[1], v[1], origin[1]], [0, 0, 1]])
+    v = np.array([-u[1], u[0]])
+    return _lattice(u, (dst - np.outer(cols, u) - np.outer(rows, v)).mean(axis=0))
+
+
+def _lattice(u: np.ndarray, origin: Sequence[float]) -> np.ndarray:
+    """The homography of a square lattice stepping `u` along a row."""
+    return np.array([[u[0], -u[1], origin[0]], [u[1], u[0], origin[1]], [0, 0, 1]])
 
 
 def _sane(h: np.ndarray, src: np.ndarray, pitch: float) -> bool:
-    """True when a homography keeps every cell near the measured tile size."""
+    """True when a homography keeps every cell's sides within `SANE` steps,
+    never mirrored."""
     lo, hi = src.min(axis=0) - 1, src.max(axis=0) + 1
-    corners = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]],
-                       np.float64)
-    low, high = SANE
-    for c in corners:
+    for c in np.array([lo, (hi[0], lo[1]), hi, (lo[0], hi[1])], np.float64):
         pts = cv2.perspectiveTransform(np.array([[c, c + (1, 0), c + (0, 1)]]), h)[0]
-        du = np.linalg.norm(pts[1] - pts[0])
-        dv = np.linalg.norm(pts[2] - pts[0])
-        if not (low * pitch < du < high * pitch and low * pitch < dv < high * pitch):
-            return False
-        (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
-        if ax * by - ay * bx <= 0:  # turned inside out (mirrored)
+        (ax, ay), (bx, by) = sides = pts[1:] - pts[0]
+        length = np.linalg.norm(sides, axis=1)
+        if not ((SANE[0] * pitch < length) & (length < SANE[1] * pitch)).all() \
+                or ax * by - ay * bx <= 0:  # too large, too small or mirrored
             return False
     return True
 
 
 def one_tile(centre: Sequence[float], pitch: float, angle: float) -> np.ndarray:
     """The homography of a lattice of one tile at `centre`, turned `angle`."""
-    u = np.array([math.cos(angle), math.sin(angle)]) * pitch
-    v = np.array([-u[1], u[0]])
-    return np.array([[u[0], v[0], centre[0]], [u[1], v[1], centre[1]], [0, 0, 1]])
+    return _lattice(np.array([math.cos(angle), math.sin(angle)]) * pitch, centre)
 
 
 def _single_tile(blobs: Blobs, k: int, img: np.ndarray) -> tuple[float, float]:
-    """Pitch and angle of a lone tile, from the dark body around its symbol."""
+    """Pitch and angle (radians) of a lone tile, from the dark body round its
+    symbol; on a dark table, whose grain joins the body at the photo's dark
+    level, from the body against the table round it alone."""
     cx, cy = blobs.centres[k]
     r = int(blobs.extents[k] * 1.3) + 2
-    h, w = blobs.dark.shape
-    x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
-    win = blobs.dark[y0:min(h, int(cy) + r), x0:min(w, int(cx) + r)].copy()
-    found = _square_body(win, blobs.extents[k])
-    if found is None:
-        # On a dark table the photo's dark level takes in the table's grain,
-        # which joins the body: the body against the table round it alone.
-        found = _local_body(img, (cx, cy), blobs.extents[k])
+    win = blobs.dark[max(0, int(cy) - r):int(cy) + r, max(0, int(cx) - r):int(cx) + r]
+    found = _square_body(win.copy(), blobs.extents[k]) \
+        or _local_body(img, (cx, cy), blobs.extents[k])
     if found is None:
         raise PhotoUnreadable("no_tiles")
-    side, a = found
-    return side * BODY_TO_TILE, math.radians(a)
+    return found[0] * BODY_TO_TILE, math.radians(found[1])
 
 
 def _square_body(win: np.ndarray, ext: float, cut: int = 0
                  ) -> tuple[float, float] | None:
     """The side and angle (degrees) of the square tile body in a dark mask
     round a symbol of extent `ext`, or None; `cut` opens the mask first (thin
-    bridges of dark grain)."""
+    bridges of dark grain) and keeps the part round the symbol."""
     # The symbol counts as the tile too: fill it, then take the dark around it.
     closed = cv2.morphologyEx(win, cv2.MORPH_CLOSE,
                               np.ones((CLOSE_PX, CLOSE_PX), np.uint8))
     if cut:
-        closed = filled(closed)
-        closed = cv2.morphologyEx(closed, cv2.MORPH_OPEN,
+        closed = cv2.morphologyEx(filled(closed), cv2.MORPH_OPEN,
                                   np.ones((cut, cut), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if cut:
-        # The body is the part round the symbol, whatever lies beside it.
-        mid = (win.shape[1] / 2, win.shape[0] / 2)
-        contours = tuple(c for c in contours
-                         if cv2.pointPolygonTest(c, mid, False) >= 0)
+    mid = (win.shape[1] / 2, win.shape[0] / 2)
+    contours = tuple(c for c in contours
+                     if not cut or cv2.pointPolygonTest(c, mid, False) >= 0)
     if not contours:
         return None
     c = max(contours, key=cv2.contourArea)
     left, top, width, height = cv2.boundingRect(c)
-    if left == 0 or top == 0 or left + width == win.shape[1] \
+    if min(left, top) == 0 or left + width == win.shape[1] \
             or top + height == win.shape[0]:
-        # Dark out to the window's edge: a dark table or dark wood joins the
-        # body, and the box is the window's or larger than a tile.
+        # Dark out to the window's edge: a dark table or wood joins the body.
         return None
     body = tile_body(c)
     low, high = BODY_OVER_SYMBOL
@@ -342,8 +310,8 @@ def tile_body(contour: np.ndarray) -> tuple[float, float, float, float] | None:
 
 def _local_body(img: np.ndarray, centre: tuple[float, float], ext: float
                 ) -> tuple[float, float] | None:
-    """`_square_body` at a level between the body just outside the symbol and
-    the table beyond the largest tile it may sit on (a dark table)."""
+    """`_square_body` at a level halfway from the body just outside the
+    symbol to the table beyond the largest tile it may sit on."""
     h, w = img.shape[:2]
     cx, cy = centre
     r = int(ext * 2.4) + 2
@@ -376,7 +344,7 @@ def detection_image(img: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def find_grid(img: np.ndarray) -> Grid:
-    """Return the grid of the largest group of tiles in a working image."""
+    """The grid of the largest group of tiles in a working image."""
     small, scale = detection_image(img)
     blobs = find_blobs(small)
     if len(blobs.centres) < FEW:
@@ -400,23 +368,21 @@ def find_grid(img: np.ndarray) -> Grid:
         # No two symbols a tile apart: one tile alone, the largest clean blob.
         k = int(np.argmax(ext))
         pitch, angle = _single_tile(blobs, k, small)
-        groups = [{k: (0, 0)}]
+        group = {k: (0, 0)}
     else:
         pitch, angle = found
-        groups = _grow(pts, pitch, angle)
-    group = groups[0]
+        group = _grow(pts, pitch, angle)
     idx = np.array(sorted(group))
     src = np.array([group[i] for i in idx], np.float64)
     dst = pts[idx]
     if len(idx) == 1:
         hom = one_tile(dst[0], pitch, angle)
     else:
-        hom = _fit(src, dst, pitch)
-        hom, src, dst = _refine(hom, np.concatenate([pts, anchors]), src, dst, pitch)
+        hom, src, dst = _refine(_fit(src, dst, pitch), np.concatenate([pts, anchors]),
+                                src, dst, pitch)
     if pitch / scale < MIN_PITCH:
         raise PhotoUnreadable("too_small",
                               detail=f"tiles of {pitch / scale:.0f} pixels")
-    to_work = np.diag([1 / scale, 1 / scale, 1.0])
     centres = {(int(r), int(c)): (float(x) / scale, float(y) / scale)
                for (c, r), (x, y) in zip(src, dst, strict=True)}
     if len(glare):
@@ -426,18 +392,17 @@ def find_grid(img: np.ndarray) -> Grid:
     faint = frozenset() if blobs.faint is None else frozenset(
         (int(r), int(c)) for (c, r), p in zip(src, dst, strict=True)
         if blobs.faint[np.flatnonzero((pts == p).all(axis=1))].any())
-    return Grid(to_work @ hom, pitch / scale, centres, faint,
-                float(np.median(ext[idx])) / scale)
+    return Grid(np.diag([1 / scale, 1 / scale, 1.0]) @ hom, pitch / scale, centres,
+                faint, float(np.median(ext[idx])) / scale)
 
 
 def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Grid:
     """The grid fitted again to symbol centres (row, col) -> working pixels,
     such as the cells read (a slanted grid's first fit drifts)."""
     keys = sorted(centres)
-    src = np.array([(c, r) for r, c in keys], np.float64)
-    dst = np.array([centres[k] for k in keys], np.float64)
     try:
-        hom = _fit(src, dst, grid.pitch)
+        hom = _fit(np.array([(c, r) for r, c in keys], np.float64),
+                   np.array([centres[k] for k in keys], np.float64), grid.pitch)
     except ValueError:
         return grid
     return Grid(hom, grid.pitch, dict(centres), grid.faint)
@@ -445,27 +410,22 @@ def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Gr
 
 def _refine(hom: np.ndarray, pts: np.ndarray, src: np.ndarray, dst: np.ndarray,
             pitch: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Take in every symbol the fitted lattice explains, and fit again."""
+    """Take in every symbol the fitted lattice explains (`ON_LATTICE`), and
+    fit again."""
     for _ in range(2):
-        inv = np.linalg.inv(hom)
-        lat = cv2.perspectiveTransform(pts[None], inv)[0]
+        lat = cv2.perspectiveTransform(pts[None], np.linalg.inv(hom))[0]
         cell = np.round(lat)
         err = np.linalg.norm(lat - cell, axis=1)
         fitted: dict[tuple[int, int], int] = {}
-        for k in np.argsort(err):
-            if err[k] > ON_LATTICE:
-                break
-            key = (int(cell[k, 0]), int(cell[k, 1]))
-            fitted.setdefault(key, k)
+        for k in np.argsort(err)[:int((err <= ON_LATTICE).sum())]:
+            fitted.setdefault((int(cell[k, 0]), int(cell[k, 1])), k)
         if len(fitted) < len(src):
             break
         keys = sorted(fitted)
         new_src = np.array(keys, np.float64)
         new_dst = pts[[fitted[key] for key in keys]]
         try:
-            new_hom = _fit(new_src, new_dst, pitch)
+            hom, src, dst = _fit(new_src, new_dst, pitch), new_src, new_dst
         except ValueError:
             break
-        hom, src, dst = new_hom, new_src, new_dst
     return hom, src, dst
-

@@ -24,8 +24,7 @@ MAX_PIXELS = 40_000_000
 
 MAX_WHOLE_PIXELS = 16_000_000
 """The largest PNG or progressive JPEG decoded, in pixels: they decode whole
-(40 MP of PNG: 120 MB; progressive: +145 MB), where libjpeg scales a baseline
-JPEG down while decoding. Cameras send baseline JPEGs."""
+(40 MP of PNG: 120 MB), where libjpeg scales a baseline JPEG down."""
 
 MIN_SIDE = 64
 """The shortest side a photo of a board can have and still show tiles."""
@@ -46,8 +45,8 @@ def image_size(data: bytes) -> tuple[str, int, int]:
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int, bool]:
-    """Walk a JPEG's segments to its frame header; refuse one cut short.
-    Return its width, height and whether it is progressive."""
+    """A JPEG's width, height and whether it is progressive, from its frame
+    header; refuse one cut short."""
     pos = 2
     size: tuple[int, int, bool] | None = None
     while pos + 4 <= len(data):
@@ -66,10 +65,9 @@ def _jpeg_size(data: bytes) -> tuple[int, int, bool]:
             height, width = struct.unpack(">HH", data[pos + 5:pos + 9])
             # SOF2, 6, 10 and 14: progressive frames.
             size = (width, height, marker in (0xC2, 0xC6, 0xCA, 0xCE))
-        if marker == START_OF_SCAN:  # entropy-coded data follows
-            # Inside the scan data a 0xFF byte is always stuffed (FF 00), so an
-            # end-of-image marker can only be the real one: without it the file
-            # was cut short.
+        if marker == START_OF_SCAN:
+            # In the scan data a 0xFF is always stuffed (FF 00): an end-of-image
+            # marker there is the real one, and without it the file is cut short.
             if size is None or data.find(b"\xff\xd9", pos + 2 + length) < 0:
                 raise PhotoUnreadable("not_an_image")
             return size
@@ -78,9 +76,8 @@ def _jpeg_size(data: bytes) -> tuple[int, int, bool]:
 
 
 def checked_size(data: bytes) -> tuple[str, int, int]:
-    """Return (format, width, height) of a photo that may be decoded; raise
-    PhotoUnreadable when it is too large (in bytes or pixels), too small or
-    not a JPEG or PNG."""
+    """(format, width, height) of a photo that may be decoded; PhotoUnreadable
+    for one too large (bytes or pixels), too small or not a JPEG or PNG."""
     if len(data) > MAX_BYTES:
         raise PhotoUnreadable("too_large", detail=f"{len(data) / 1e6:.1f} MB",
                               limit="15 MB", megabytes=round(len(data) / 1e6, 1))

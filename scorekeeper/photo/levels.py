@@ -18,8 +18,8 @@ tops two channels, never blue). Set on the renders' lamps."""
 
 
 def brightest_channel(img: np.ndarray) -> np.ndarray:
-    """Each pixel's brightest channel (HSV value), as uint8; OpenCV's
-    per-plane maximum is ten times as fast as numpy's `max(axis=2)`."""
+    """Each pixel's brightest channel (HSV value), as uint8 (OpenCV's maximum
+    is ten times as fast as numpy's)."""
     b, g, r = cv2.split(img)
     return np.asarray(cv2.max(cv2.max(b, g), r))
 

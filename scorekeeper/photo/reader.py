@@ -21,13 +21,13 @@ from .grid import Grid, find_grid, halved, refit
 from .lessons import Taught
 from .move import first_move, joined_by_paint, placed_move
 from .reading import PhotoReading
-from .register import Placement, register
+from .register import register
 from .rules import by_the_rules
 from .tiles import Cell, ReadTile, mark_glare, name_tiles
 
 EMPTY = 0.25
-"""Rim share (`cells`): a lighter cell shows table, and a stored tile placed
-there counts against the placement (`tests/photo/synth.py`)."""
+"""Rim share (`cells`) under which a cell shows table, against a stored tile
+placed there (`tests/photo/synth.py`)."""
 
 BLURRED = 0.165
 """Symbol edge width, share of a tile (median): wider is refused `blurred`;
@@ -44,9 +44,16 @@ STEP_OF_TWO = 0.4
 """Symbol extent over step under which the step may be two tiles: symbols
 fill 50–80 % of a tile, of two 28–34 % (the benchmark's photos)."""
 
+REFITS = 3
+"""Times at most the grid is fitted again to the symbols its cells read, each
+fit reading the cells again (a slanted board)."""
+
+LINE_UPS = 3
+"""Times at most the tiles are named again from the stored ones under them and
+the board lined up anew (a placement that repeats ends it)."""
+
 FEW_SYMBOLS = 3
-"""Symbols: up to this many may all be two tiles apart (`_step_of_two`;
-realistic first moves of three)."""
+"""Symbols: up to this many may all be two tiles apart (realistic first moves)."""
 
 
 def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
@@ -62,13 +69,65 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
 def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
           variant: Variant, taught: Taught) -> PhotoReading:
     img = decode(image)
+    grid, cells = _cells(img)
+    reads = _main_group({key: ReadTile(cell, faint=key in grid.faint)
+                         for key, cell in cells.items() if cell.is_tile})
+    if not reads:
+        raise PhotoUnreadable("no_tiles")
+    if np.median([rd.cell.edge for rd in reads.values()]) > BLURRED:
+        raise PhotoUnreadable("blurred")
+    clf = Classifier(variant.color_names, variant.shape_names)
+    mark_glare(reads, cells)
+    # No paint at all is tile bodies, unless the set's taught white (a first
+    # move of its white tiles) could be what shows.
+    if _no_paint(reads) and not hues.pale_paint(
+            [rd.cell.color for rd in reads.values() if rd.cell.color is not None],
+            taught.pale()):
+        raise PhotoUnreadable("no_tiles")
+    name_tiles(reads, clf, {}, taught)
+    board = {(r, c): (color, shape) for r, c, color, shape in stored}
+    if not board:
+        return first_move(reads, cells, clf, variant)
+    index = {key: (clf.colors.index(color) if color in clf.colors else -1,
+                   clf.shapes.index(shape) if shape in clf.shapes else -1)
+             for key, (color, shape) in board.items()}
+    empty = {key for key, cell in cells.items() if cell.body < EMPTY}
+    placement = register(_labels(reads), empty, index)
+    for tries in range(LINE_UPS):
+        # Learn this photo's light and print from the stored tiles it shows
+        # (not from under a lamp: a symbol read through glare keeps a little
+        # of its colour, not its hue), read every tile again, and see
+        # whether the board lines up otherwise.
+        examples, anchors = [], {}
+        for key, rd in reads.items():
+            tile, cell = board.get(placement.to_board(key)), rd.cell
+            if tile is not None and cell.color is not None and cell.mask is not None \
+                    and cell.glare < GLARE:
+                examples.append(Example(cell.color, cell.mask, *tile, key))
+                anchors[key] = tile[0]
+        clf.learn(examples)
+        name_tiles(reads, clf, anchors, taught)
+        last = tries == LINE_UPS - 1
+        fit = placement if last else register(_labels(reads), empty, index)
+        if fit == placement:
+            break
+        placement = fit
+    joined = joined_by_paint(reads, cells, placement, board)
+    if joined:
+        reads = {**reads, **joined}
+        mark_glare(reads, cells)
+        name_tiles(reads, clf, anchors, taught)
+    return placed_move(reads, cells, placement, board, clf, variant)
+
+
+def _cells(img: np.ndarray) -> tuple[Grid, dict[Cell, GridCell]]:
+    """The tiles' lattice and the cells cut along it (stages 2 to 4)."""
     grid = find_grid(img)
-    # Round a small board read two cells out: a lamp over a tile at its end
-    # hides the symbol there and can darken none of the rim of the next.
+    # A lamp over a small board's end tile hides its symbol and can darken
+    # none of the rim of the next: read it two cells out.
     margin = 2 if len(grid.centres) <= SMALL else 1
-    cells = read_cells(img, grid, margin)
-    grid, cells = _step_of_two(img, grid, cells, margin)
-    for _ in range(3):
+    grid, cells = _step_of_two(img, grid, read_cells(img, grid, margin), margin)
+    for _ in range(REFITS):
         # Every symbol read is a point the grid must go through: fit again
         # while that finds more tiles (a slanted board, glare on some symbols).
         found = {key: cell.centre for key, cell in cells.items()
@@ -87,59 +146,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         wider = read_cells(img, grid, margin + 1)
         if _tile_count(wider) >= _tile_count(cells):
             cells = wider
-    reads = {key: ReadTile(cell, faint=key in grid.faint)
-             for key, cell in cells.items() if cell.is_tile}
-    reads = _main_group(reads)
-    if not reads:
-        raise PhotoUnreadable("no_tiles")
-    if np.median([rd.cell.edge for rd in reads.values()]) > BLURRED:
-        raise PhotoUnreadable("blurred")
-    empty = {key for key, cell in cells.items() if cell.body < EMPTY}
-    clf = Classifier(variant.color_names, variant.shape_names)
-    mark_glare(reads, cells)
-    # No paint at all is tile bodies, unless the set's taught white (a first
-    # move of its white tiles) could be what shows.
-    if _no_paint(reads) and not hues.pale_paint(
-            [rd.cell.color for rd in reads.values() if rd.cell.color is not None],
-            taught.pale()):
-        raise PhotoUnreadable("no_tiles")
-    name_tiles(reads, clf, {}, taught)
-    board = {(r, c): (color, shape) for r, c, color, shape in stored}
-    if not board:
-        return first_move(reads, cells, clf, variant)
-    index = {(r, c): (clf.colors.index(color) if color in clf.colors else -1,
-                      clf.shapes.index(shape) if shape in clf.shapes else -1)
-             for (r, c), (color, shape) in board.items()}
-    placement: Placement | None = None
-    for _ in range(3):
-        labels = {key: (rd.color, rd.shape) for key, rd in reads.items()}
-        fit = register(labels, empty, index)
-        if fit is None or fit == placement:
-            break
-        placement = fit
-        # Learn this photo's light and print from the stored tiles it shows,
-        # read every tile again, and see whether the board lines up otherwise.
-        examples = []
-        anchors = {}
-        for key, rd in reads.items():
-            tile = board.get(placement.to_board(key))
-            cell = rd.cell
-            # Not from under the lamp: a symbol read through glare keeps a
-            # little of its colour, not its hue.
-            if tile is not None and cell.color is not None and cell.mask is not None \
-                    and cell.glare < GLARE:
-                examples.append(Example(cell.color, cell.mask, *tile, key))
-                anchors[key] = tile[0]
-        clf.learn(examples)
-        name_tiles(reads, clf, anchors, taught)
-    if placement is None:
-        raise PhotoUnreadable("no_match", matched=0, stored=len(board))
-    joined = joined_by_paint(reads, cells, placement, board)
-    if joined:
-        reads = {**reads, **joined}
-        mark_glare(reads, cells)
-        name_tiles(reads, clf, anchors, taught)
-    return placed_move(reads, cells, placement, board, clf, variant)
+    return grid, cells
 
 
 def _settled(before: Grid, after: Grid) -> bool:
@@ -157,24 +164,22 @@ def _settled(before: Grid, after: Grid) -> bool:
 def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],
                  margin: int) -> tuple[Grid, dict[Cell, GridCell]]:
     """The grid and cells at half the step where the few symbols found lie two
-    tiles apart with a tile between (a first move's dark middle tile)."""
+    tiles apart with a tile between (a first move's dark middle tile); with
+    table between, the cells at that size: tiles laid apart, as their line."""
     keys = list(grid.centres)
     if not 1 < len(keys) <= FEW_SYMBOLS or grid.symbol >= STEP_OF_TWO * grid.pitch:
         return grid, cells
-    half = halved(grid)
     between = {(r0 + r1, c0 + c1) for i, (r0, c0) in enumerate(keys)
                for r1, c1 in keys[i + 1:] if abs(r0 - r1) + abs(c0 - c1) == 1}
     if not between:
         return grid, cells
+    half = halved(grid)
     again = read_cells(img, half, margin)
-    if all((cell := again.get(key)) is not None and cell.is_tile for key in between):
+    if all(key in again and again[key].is_tile for key in between):
         return half, again
-    if all((cell := again.get(key)) is not None and cell.body < EMPTY
-           for key in between) and \
-            all((cell := again.get((2 * r, 2 * c))) is not None and cell.is_tile
+    if all(key in again and again[key].body < EMPTY for key in between) and \
+            all((2 * r, 2 * c) in again and again[(2 * r, 2 * c)].is_tile
                 for r, c in keys):
-        # Table between each two: tiles laid apart, read at their size and
-        # kept at the lattice's step, are the line they make.
         return grid, {(r // 2, c // 2): cell for (r, c), cell in again.items()
                       if r % 2 == 0 and c % 2 == 0}
     return grid, cells
@@ -194,21 +199,21 @@ def _main_group(reads: dict[Cell, ReadTile]) -> dict[Cell, ReadTile]:
     unread inside it does not split it)."""
     left = set(reads)
     best: set[Cell] = set()
-    near = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc]
     while left:
-        start = left.pop()
-        group = {start}
-        todo = [start]
+        group, todo = set(), [left.pop()]
         while todo:
-            r, c = todo.pop()
-            for n in ((r + dr, c + dc) for dr, dc in near):
-                if n in left:
-                    left.discard(n)
-                    group.add(n)
-                    todo.append(n)
+            r, c = key = todo.pop()
+            group.add(key)
+            near = {(r + dr, c + dc) for dr in range(-2, 3) for dc in range(-2, 3)}
+            todo += near & left
+            left -= near
         if len(group) > len(best):
             best = group
     return {key: reads[key] for key in best}
+
+
+def _labels(reads: dict[Cell, ReadTile]) -> dict[Cell, tuple[int, int]]:
+    return {key: (rd.color, rd.shape) for key, rd in reads.items()}
 
 
 def _tile_count(cells: dict[Cell, GridCell]) -> int:
@@ -217,11 +222,7 @@ def _tile_count(cells: dict[Cell, GridCell]) -> int:
 
 def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
     """True when a tile, read or not, is on the cells' outermost row or column."""
-    rows = [r for r, _ in cells]
-    cols = [c for _, c in cells]
-    if not rows:
-        return False
-    edge_rows, edge_cols = (min(rows), max(rows)), (min(cols), max(cols))
+    rows, cols = {r for r, _ in cells}, {c for _, c in cells}
     return any((cell.is_tile or may_hide_tile(cell))
-               and (r in edge_rows or c in edge_cols)
+               and (r in (min(rows), max(rows)) or c in (min(cols), max(cols)))
                for (r, c), cell in cells.items())

@@ -1,8 +1,7 @@
-"""Line up the grid read from a photo with the stored board: in each of the
-four quarter turns (a photo from above is never mirrored), each pairing of a
-read tile with a stored one votes for a shift, weighted by how they agree;
-the best are scored in full, stored tiles where the photo shows table
-counting against them.
+"""Line up the grid read from a photo with the stored board: in each quarter
+turn (a photo from above is never mirrored), each pairing of a read tile
+with a stored one votes for a shift, weighted by how they agree; the best
+are scored in full, stored tiles where the photo shows table against them.
 """
 
 from __future__ import annotations
@@ -41,18 +40,16 @@ class Placement:
 
 
 def register(photo: Mapping[Cell, Label], empty: set[Cell],
-             stored: Mapping[Cell, Label]) -> Placement | None:
-    """The placement that best lays the photo's tiles on the stored ones, or
-    None when there are none."""
-    if not photo or not stored:
-        return None
+             stored: Mapping[Cell, Label]) -> Placement:
+    """The placement that best lays the photo's tiles (some) on the stored
+    ones (some)."""
     pcells = np.array(list(photo), np.int64)
     plabels = np.array(list(photo.values()), np.int64)
     scells = np.array(list(stored), np.int64)
     slabels = np.array(list(stored.values()), np.int64)
     agree = 1.0 + (plabels[:, None, 0] == slabels[None, :, 0]) \
         + (plabels[:, None, 1] == slabels[None, :, 1]) * 1.0
-    candidates: list[tuple[float, int, Cell]] = []
+    candidates = []
     for quarter in range(4):
         turned = np.array([turn((int(r), int(c)), quarter) for r, c in pcells])
         shifts = scells[None, :, :] - turned[:, None, :]
@@ -60,16 +57,10 @@ def register(photo: Mapping[Cell, Label], empty: set[Cell],
         _, inverse = np.unique(keys.ravel(), return_inverse=True)
         votes = np.bincount(inverse, weights=agree.ravel())
         for k in np.argsort(votes)[::-1][:6]:
-            where = np.flatnonzero(inverse == k)[0]
-            i, j = divmod(int(where), len(scells))
+            i, j = divmod(int(np.flatnonzero(inverse == k)[0]), len(scells))
             shift = (int(shifts[i, j, 0]), int(shifts[i, j, 1]))
-            candidates.append((float(votes[k]), quarter, shift))
-    best: Placement | None = None
-    for weight, quarter, shift in candidates:
-        # Stored tiles where the photo plainly shows table count against it.
-        to_board = Placement(quarter, shift).to_board
-        missing = sum(to_board(cell) in stored for cell in empty)
-        score = weight - 2.0 * missing
-        if best is None or score > best.score:
-            best = Placement(quarter, shift, score)
-    return best
+            # Stored tiles where the photo plainly shows table count against it.
+            to_board = Placement(quarter, shift).to_board
+            candidates.append(Placement(quarter, shift, float(votes[k]) - 2.0 * sum(
+                to_board(cell) in stored for cell in empty)))
+    return max(candidates, key=lambda p: p.score)

@@ -1,7 +1,6 @@
-"""Check the move against the rules (RULES §3): one move is one line whose
-tiles share one attribute. Doubtful readings that break it take the shared
-one; where the rules refuse the move as read, the likeliest reading among
-its uncertain tiles' `likely` kinds that they allow.
+"""Check the move against the rules (RULES §3): one line whose tiles share
+one attribute. Doubtful readings that break it take the shared one; where
+the rules refuse the move as read, the likeliest reading they allow.
 """
 
 from __future__ import annotations
@@ -34,8 +33,7 @@ BREAKS_RULE = 0.5
 def by_the_rules(reading: PhotoReading, stored: Sequence[tuple[int, int, str, str]],
                   variant: Variant) -> PhotoReading:
     """The reading, or where the rules refuse it, the likeliest they allow
-    among its uncertain tiles' kinds (`PhotoTile.likely`), which stay
-    uncertain (a blurred square and a clover overlap their templates alike)."""
+    among its uncertain tiles' kinds (`PhotoTile.likely`), still uncertain."""
     tiles = reading.tiles
     if not any(t.likely for t in tiles):
         return reading
@@ -77,8 +75,8 @@ def _allowed(board: Board, tiles: Sequence[PhotoTile]) -> bool:
 
 def one_attribute(new: list[tuple[Cell, ReadTile]]) -> None:
     """A move's tiles share colour or shape (RULES §3): a doubtful reading that
-    breaks it takes the shared value, a clear one is left for the engine;
-    both are marked uncertain."""
+    breaks it takes the shared value, a clear one is left for the engine; both
+    are marked uncertain, as are two tiles of one line read alike (§3.5)."""
     if len(new) <= 1:
         return
     reads = [rd for _, rd in new]
@@ -100,9 +98,8 @@ def one_attribute(new: list[tuple[Cell, ReadTile]]) -> None:
             # Either misread or an illegal move: either way worth a look.
             setattr(rd, f"{attr}_conf", min(conf, DOUBTFUL))
     for attr, other in (("shape", "color"), ("color", "shape")):
-        # One shape, so every colour differs (RULES §3.5, no duplicate tile):
-        # two tiles read alike are one misread, and either may be it (a dark
-        # orange beside a red, both read red).
+        # Either of two read alike may be the misread one (a dark orange
+        # beside a red, both read red).
         if len({getattr(rd, attr) for rd in reads}) != 1:
             continue
         count = Counter(getattr(rd, other) for rd in reads)
@@ -128,16 +125,9 @@ def doubtful_off_line(reads: dict[Cell, ReadTile], new: set[Cell]
     glare off the line of those read plainly (its cell stays a glare warning)."""
     if len({r for r, _ in new}) <= 1 or len({c for _, c in new}) <= 1:
         return reads
-    plain = [key for key in new
-             if not (reads[key].cell.washed or reads[key].glare)]
-    if not plain:
-        return reads
-    rows = {r for r, _ in plain}
-    cols = {c for _, c in plain}
-
-    def in_line(key: Cell) -> bool:
-        return (len(rows) == 1 and key[0] in rows) or \
-            (len(cols) == 1 and key[1] in cols)
-
+    plain = [key for key in new if not (reads[key].cell.washed or reads[key].glare)]
+    rows, cols = {r for r, _ in plain}, {c for _, c in plain}
     return {key: rd for key, rd in reads.items()
-            if key not in new or key in plain or in_line(key)}
+            if not plain or key not in new or key in plain
+            or (len(rows) == 1 and key[0] in rows)
+            or (len(cols) == 1 and key[1] in cols)}

@@ -1,6 +1,5 @@
 """Find each symbol in a cell of the rectified grid (`cells.rectify`): its
-centre, its mask moved to the middle and scaled to one size (for
-`classify`), its median colour and its tile body's (for `hues`).
+centre, its mask scaled to one size in the middle, its colour and its body's.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ LARGEST = 0.6
 """Share of a cell: a larger mask is more than a symbol covers."""
 
 MIN_CORE = 12
-"""Pixels a symbol's colour is taken from at least: else from the whole
-symbol, and under a lamp from none (`_lamp_free_colour`)."""
+"""Pixels a symbol's colour is taken from at least (else the whole symbol)."""
 
 LAMP_CONTRAST = 0.05
 """Linear colourfulness over its body from which a symbol under a lamp is
@@ -72,8 +70,7 @@ RADIUS = 0.19 * CELL
 
 @dataclass
 class Symbol:
-    """A symbol found in its cell: the fields `cells.Cell` takes from it (its
-    centre here in rectified pixels)."""
+    """A symbol found: the fields `cells.Cell` takes (centre in rectified pixels)."""
 
     centre: tuple[float, float]
     mask: np.ndarray
@@ -82,111 +79,100 @@ class Symbol:
     lamp_free: bool = False
 
 
+class _Window:
+    """The cell at (x, y) of the rectified grid `rect` (`dark`: its tile-body
+    pixels) and the quarter cell round it a symbol may reach."""
+
+    def __init__(self, rect: np.ndarray, dark: np.ndarray, x: int, y: int) -> None:
+        m = CELL // 4
+        h, w = dark.shape
+        self.rect, self.dark = rect, dark
+        self.x0, self.y0 = max(0, x - m), max(0, y - m)
+        self.box = np.s_[self.y0:min(h, y + CELL + m), self.x0:min(w, x + CELL + m)]
+        """The window in the grid's pixels."""
+        self.cell = np.s_[y:y + CELL, x:x + CELL]
+        """The cell in the grid's pixels."""
+        dx, dy = x - self.x0, y - self.y0
+        self.inner = np.s_[dy:dy + CELL, dx:dx + CELL]
+        """The cell in the window's pixels."""
+        self.mid = np.array([dx + CELL / 2, dy + CELL / 2])
+        """The cell's middle in the window's pixels."""
+
+
 def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                 vouched: bool = False, lamp: bool = False) -> Symbol | None:
-    """The symbol near the middle of the cell at (x, y) of the rectified grid
-    (`dark`: its tile-body pixels), or None. `vouched`: the rim vouches for
-    a tile (`cells.TILE_BODY`); `lamp`: glare on the cell (`cells.GLARE`)."""
-    m = CELL // 4
-    h, w = dark.shape
-    wx0, wy0 = max(0, x - m), max(0, y - m)
-    wx1, wy1 = min(w, x + CELL + m), min(h, y + CELL + m)
-    window = (wx0, wy0, wx1, wy1)
-    light = (~dark[wy0:wy1, wx0:wx1]).astype(np.uint8)
-    mid = np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])
-    if _speck(_central_parts(light, mid)):
+    """The symbol near the middle of the cell at (x, y), or None. `vouched`:
+    its rim vouches for a tile (`cells.TILE_BODY`); `lamp`: glare on it."""
+    win = _Window(rect, dark, x, y)
+    light = (~dark[win.box]).astype(np.uint8)
+    if _speck(_central_parts(light, win.mid)):
         # Dark paint on a light table: look against the tile body alone.
-        lighter = _over_body(rect, dark, x, y, window, 0.45, None, 0.2, 90)
+        lighter = _over_body(win, 0.45, None, 0.2, 90)
         light = light if lighter is None else lighter
-    mask = _peeled(light, mid)
+    mask = _peeled(light, win.mid)
     if _speck(mask):
         # Dark paint in coloured light differs from its body in colour alone.
-        light = _unlike_body(rect, dark, x, y, window, light)
-        mask = _peeled(light, mid)
+        mask = _peeled(_unlike_body(win, light), win.mid)
     if _speck(mask) and vouched:
         # A lamp beside the tile lit part of its body grey, joining the symbol
         # to the table past it: paint is never grey (only on a rim that
         # vouches for a tile, and where something is lit grey).
-        grey = hues.colourless(rect[wy0:wy1, wx0:wx1])
-        light = ~dark[wy0:wy1, wx0:wx1]
-        if float((light & grey).mean()) >= LIT_SHARE:
-            mask = _peeled((light & ~grey).astype(np.uint8), mid)
+        grey = hues.colourless(rect[win.box])
+        body_free = ~dark[win.box]
+        if float((body_free & grey).mean()) >= LIT_SHARE:
+            mask = _peeled((body_free & ~grey).astype(np.uint8), win.mid)
     mask = _sized(mask)
-    if mask is None:
-        return None
-    norm = normalise(mask)
-    if norm is None:
+    norm = None if mask is None else normalise(mask)
+    if mask is None or norm is None:
         return None
     my, mx = np.nonzero(mask)
-    centre = (float(mx.mean()) + wx0, float(my.mean()) + wy0)
+    centre = (float(mx.mean()) + win.x0, float(my.mean()) + win.y0)
     # Colour from the symbol's inside, away from edges blurred into black.
     core = cv2.erode(mask, np.ones((3, 3), np.uint8))
-    if core.sum() < MIN_CORE:
-        core = mask
-    symbol = rect[wy0:wy1, wx0:wx1][core > 0]
+    symbol = rect[win.box][(mask if core.sum() < MIN_CORE else core) > 0]
     pix = symbol.astype(np.float32)
     bright = pix.max(axis=1)
     # The brighter half: blur and black rims darken the rest.
-    pix = pix[bright >= np.median(bright)]
-    bgr = np.median(pix, axis=0) / 255.0
+    bgr = np.median(pix[bright >= np.median(bright)], axis=0) / 255.0
     # Less the black of the tile around it: glare and flare add light to both.
-    body = rect[y:y + CELL, x:x + CELL][dark[y:y + CELL, x:x + CELL]]
+    body = rect[win.cell][dark[win.cell]]
     black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
-    found = Symbol(centre, _own_level(rect, dark, x, y, window, norm),
+    found = Symbol(centre, _own_level(win, norm),
                    (bgr[::-1] ** hues.GAMMA).astype(np.float64),
                    (black[::-1] ** hues.GAMMA).astype(np.float64))
     if lamp:
         lamp_free = _lamp_free_colour(symbol)
         if lamp_free is not None:
             found.raw, found.lamp_free = lamp_free, True
-        found.mask = _by_colour(rect, x, y, window, found.mask)
+        found.mask = _by_colour(win, found.mask)
     return found
 
 
-def _own_level(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
-               window: tuple[int, int, int, int], norm: np.ndarray) -> np.ndarray:
-    """The symbol's mask outlined at its own level over its body (`OWN_LEVEL`),
-    or `norm`, its mask at the photo's level, where it shows too little
-    contrast: blurred at the photo's level a dark crisscross fills out."""
+def _own_level(win: _Window, norm: np.ndarray) -> np.ndarray:
+    """The symbol's mask outlined at its own level over its body (`OWN_LEVEL`:
+    a blurred dark crisscross fills out at the photo's), else `norm`."""
     # The body from the cell's outer ring only: a dark symbol is nearly as
     # dark as the body and would lift its level.
-    light = _over_body(rect, dark, x, y, window, OWN_LEVEL, _OUTER, 0.1, 95)
-    if light is None:
-        # As dark as its body: it differs in colour (`_unlike_body`).
-        return norm
-    own = _outline(light, x, y, window)
+    light = _over_body(win, OWN_LEVEL, _OUTER, 0.1, 95)
+    own = None if light is None else _sized(_peeled(light, win.mid))
     again = None if own is None else normalise(own)
     return norm if again is None else again
 
 
-def _outline(light: np.ndarray, x: int, y: int, window: tuple[int, int, int, int]
-             ) -> np.ndarray | None:
-    """The symbol's mask among a window's light pixels, or None (a speck, or
-    more than a symbol covers)."""
-    wx0, wy0, _, _ = window
-    return _sized(_peeled(light, np.array([x + CELL / 2 - wx0, y + CELL / 2 - wy0])))
-
-
-def _by_colour(rect: np.ndarray, x: int, y: int, window: tuple[int, int, int, int],
-               norm: np.ndarray) -> np.ndarray:
-    """The symbol's mask outlined on its colourfulness (brightest channel less
-    the smoothed darkest, linear), or `norm` where it has too little colour:
-    a lamp's white adds to every channel alike and drops out (the
-    specular-free image of the dichromatic reflection model)."""
-    wx0, wy0, wx1, wy1 = window
-    lin = _LINEAR[rect[wy0:wy1, wx0:wx1]]
+def _by_colour(win: _Window, norm: np.ndarray) -> np.ndarray:
+    """The symbol's mask outlined on its colourfulness, else `norm`: a lamp's
+    white adds to every channel alike and drops out (the specular-free image
+    of the dichromatic reflection model)."""
+    lin = _LINEAR[win.rect[win.box]]
     # The lamp's white varies smoothly: the darkest channel, smoothed, is it
     # (and the paint's own darkest, a little); less it, the brightest keeps
     # the sharper outline of the photo's brightness.
     chroma = lin.max(axis=2) - cv2.GaussianBlur(lin.min(axis=2), (0, 0), 2.0)
-    own = chroma[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL]
     # The body from the cell's outer ring; its lower half, as the ring's
     # corners can reach past a small tile onto coloured wood.
-    base = float(np.percentile(own[_OUTER], 25))
-    light = _stands_out(chroma, base, x, y, window, LAMP_LEVEL, 95, LAMP_CONTRAST)
-    if light is None:
-        return norm
-    mask = _outline(light, x, y, window)
+    base = float(np.percentile(chroma[win.inner][_OUTER], 25))
+    light = _stands_out(chroma, base, win, LAMP_LEVEL, 95, LAMP_CONTRAST)
+    mask = None if light is None else _sized(_peeled(light, win.mid))
     # No symbol has a hole, but a lamp blown to white leaves one where it
     # took the symbol's colour.
     again = None if mask is None else normalise(filled(mask))
@@ -222,35 +208,25 @@ def _sized(mask: np.ndarray | None) -> np.ndarray | None:
     return mask
 
 
-def _over_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
-               window: tuple[int, int, int, int], share: float,
-               ring: np.ndarray | None, least: float, top_percent: float
-               ) -> np.ndarray | None:
-    """The window's pixels brighter than `share` of the way from the cell's
-    body (its dark pixels, within `ring`; at least `least` of the cell) to
-    its middle's `top_percent` percentile, or None without such a body or
-    middle (`BODY_CONTRAST`)."""
-    wx0, wy0, wx1, wy1 = window
-    value = brightest_channel(rect[wy0:wy1, wx0:wx1]).astype(np.float32)
-    body_mask = dark[y:y + CELL, x:x + CELL]
-    body = value[y - wy0:y - wy0 + CELL, x - wx0:x - wx0 + CELL][
-        body_mask if ring is None else body_mask & ring]
+def _over_body(win: _Window, share: float, ring: np.ndarray | None, least: float,
+               top_percent: float) -> np.ndarray | None:
+    """`_stands_out` in brightness over the cell's body (its dark pixels in
+    `ring`, at least `least` of the cell), or None."""
+    value = brightest_channel(win.rect[win.box]).astype(np.float32)
+    body_mask = win.dark[win.cell]
+    body = value[win.inner][body_mask if ring is None else body_mask & ring]
     if body.size < least * CELL * CELL:
         return None
-    return _stands_out(value, float(np.median(body)), x, y, window, share,
-                       top_percent, BODY_CONTRAST)
+    return _stands_out(value, float(np.median(body)), win, share, top_percent,
+                       BODY_CONTRAST)
 
 
-def _stands_out(measure: np.ndarray, base: float, x: int, y: int,
-                window: tuple[int, int, int, int], share: float,
+def _stands_out(measure: np.ndarray, base: float, win: _Window, share: float,
                 top_percent: float, contrast: float) -> np.ndarray | None:
-    """The window's pixels whose `measure` lies over `share` of the way from
-    the body's `base` to the `top_percent` percentile of the cell's middle,
-    or None where that rises less than `contrast` over the body."""
-    wx0, wy0, _, _ = window
+    """The window's pixels over `share` of the way from the body's `base` to
+    the cell middle's `top_percent` percentile, or None under `contrast`."""
     q = CELL // 4
-    top = float(np.percentile(measure[y - wy0 + q:y - wy0 + CELL - q,
-                                      x - wx0 + q:x - wx0 + CELL - q], top_percent))
+    top = float(np.percentile(measure[win.inner][q:CELL - q, q:CELL - q], top_percent))
     if top - base < contrast:
         return None
     return (measure > base + share * (top - base)).astype(np.uint8)
@@ -271,21 +247,19 @@ def _peeled(light: np.ndarray, mid: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def _unlike_body(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
-                 window: tuple[int, int, int, int], light: np.ndarray) -> np.ndarray:
-    """The window's pixels clearly unlike the cell's body in colour, if any
-    (`COLOUR_CONTRAST`)."""
-    wx0, wy0, wx1, wy1 = window
-    cell = rect[y:y + CELL, x:x + CELL].astype(np.float32)
+def _unlike_body(win: _Window, light: np.ndarray) -> np.ndarray:
+    """The window's pixels clearly unlike the cell's body in colour
+    (`COLOUR_CONTRAST`), or `light` if none."""
+    cell = win.rect[win.cell].astype(np.float32)
     # The body from the cell's outer ring only: a dark symbol is as dark as
     # the body and would lend it its colour.
-    body = cell[dark[y:y + CELL, x:x + CELL] & _OUTER]
+    body = cell[win.dark[win.cell] & _OUTER]
     if len(body) < 0.1 * CELL * CELL:
         return light
     base = np.median(body, axis=0)
-    far = np.linalg.norm(rect[wy0:wy1, wx0:wx1].astype(np.float32) - base, axis=2)
+    far = np.linalg.norm(win.rect[win.box].astype(np.float32) - base, axis=2)
     usual = float(np.median(np.linalg.norm(body - base, axis=1)))
-    unlike = _stands_out(far, usual, x, y, window, 0.45, 90, COLOUR_CONTRAST)
+    unlike = _stands_out(far, usual, win, 0.45, 90, COLOUR_CONTRAST)
     return light if unlike is None else unlike
 
 
