@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from .errors import PhotoUnreadable
 from .hues import USUAL, gap
-from .lessons import PALE
+from .lessons import PALE, Lesson
 
 COLORS = ("red", "orange", "yellow", "green", "blue", "purple")
 """The colours taught, in their order around the colour wheel."""
@@ -117,16 +117,10 @@ def name_symbols(hues: Sequence[float], saturations: Sequence[float] | None = No
 
 def lessons(hues: Mapping[str, float], weight: int = WEIGHT,
             paints: Mapping[str, tuple[float, float]] | None = None,
-            ) -> list[tuple[str, str, int, float, float, int, float, float]]:
-    """The taught colours as lessons' rows (`lessons.Lesson`), `weight` each."""
-    out = []
-    for color in COLORS:
-        rad = math.radians(hues[color])
-        sat, val = (paints or {}).get(color, (0.0, 0.0))
-        measured = weight if paints and color in paints else 0
-        out.append(("color", color, weight, weight * math.cos(rad),
-                    weight * math.sin(rad), measured, measured * sat, measured * val))
-    return out
+            ) -> list[Lesson]:
+    """The taught colours as lessons, `weight` tiles each."""
+    return [Lesson.of(color, hues[color], (paints or {}).get(color), weight)
+            for color in COLORS]
 
 
 def read_colors(image: bytes) -> Teaching:
