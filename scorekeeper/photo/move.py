@@ -151,8 +151,8 @@ def _gaps(line: list[Cell], board: Collection[Cell]) -> set[Cell]:
 
 def _look(row: int, col: int, rd: ReadTile) -> Look:
     """What a read tile looked like, on a board cell."""
-    return Look(row, col, round(rd.hue, 2), round(rd.saturation, 3),
-                round(rd.value, 3))
+    hue, saturation, value = rd.hsv
+    return Look(row, col, round(hue, 2), round(saturation, 3), round(value, 3))
 
 
 def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
