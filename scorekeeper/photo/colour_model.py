@@ -64,19 +64,14 @@ def turned(rgb: np.ndarray, degrees: np.ndarray | float) -> np.ndarray:
                      in zip(map(hsv, rows), turns, strict=True)])
 
 
-def light(body: np.ndarray) -> np.ndarray:
-    """Per-channel gains that make the tile bodies' colour grey."""
-    body = np.maximum(np.asarray(body, np.float64), 1e-6)
-    gains = body.mean() / body
-    return cast(np.ndarray, np.clip(gains, 1 / LIGHT_RANGE, LIGHT_RANGE))
-
-
 def features(rgb: np.ndarray, body: np.ndarray) -> np.ndarray:
     """Symbols' colours (n, 3, linear RGB) in light whose tile bodies show
     `body` (3 or n × 3, linear RGB): one row each."""
     rgb = np.atleast_2d(np.asarray(rgb, np.float64))
-    body = np.broadcast_to(np.asarray(body, np.float64), rgb.shape)
-    gains = np.array([light(b) for b in body])
+    body = np.maximum(np.broadcast_to(np.asarray(body, np.float64), rgb.shape), 1e-6)
+    # Per-channel gains that make the tile bodies' colour grey.
+    gains = np.clip(body.mean(axis=1, keepdims=True) / body, 1 / LIGHT_RANGE,
+                    LIGHT_RANGE)
     out = []
     for colour in (rgb, rgb * gains):
         hue, sat, val = hsv_rows(colour).T
