@@ -83,8 +83,7 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
                 # Unsure in all it gets wrong (a lamp over the symbol): the
                 # tile is as good as unread, whatever the guess.
                 guessed += 1
-    seen_cells = {placement.to_board(key) for key in cells}
-    in_view = len(board.keys() & seen_cells)
+    in_view = len(board.keys() & {placement.to_board(key) for key in cells})
     # Stored tiles the photo shows but cannot read say nothing against the
     # placement; lined up on so few, the new tiles are uncertain.
     hidden = {key for key, cell in cells.items()
@@ -128,12 +127,10 @@ def _one_line(cells: list[Cell], variant: Variant) -> None:
 
 
 def _gaps(line: list[Cell], board: Collection[Cell]) -> set[Cell]:
-    """Empty cells between the new tiles of one line (board coordinates):
-    a move is one unbroken line (RULES §3.2), so a tile there went unread
-    (dark paint on a tile body as light as it), whatever the rest read."""
-    rows = {r for r, _ in line}
-    cols = {c for _, c in line}
-    if not line or (len(rows) > 1 and len(cols) > 1):
+    """Empty cells between the new tiles of one line (`_one_line` passed;
+    board coordinates): a move is one unbroken line (RULES §3.2), so a tile
+    there went unread (dark paint on a tile body as light as it)."""
+    if not line:
         return set()
     (r0, c0), (r1, c1) = min(line), max(line)
     span = {(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
