@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .errors import PhotoUnreadable
-from .hues import USUAL, gap
+from .hues import USUAL, gap, hsv
 from .lessons import PALE, Lesson
 
 COLORS = ("red", "orange", "yellow", "green", "blue", "purple")
@@ -70,11 +70,9 @@ class Teaching(NamedTuple):
 
 def _outside(hue: float, lo: float, hi: float) -> float:
     """Degrees from hue to the arc lo..hi, 0 inside it."""
-    span = (hi - lo) % 360.0
-    x = (hue - lo) % 360.0
-    if x <= span:
+    if (hue - lo) % 360.0 <= (hi - lo) % 360.0:
         return 0.0
-    return min(x - span, 360.0 - x)
+    return min(gap(hue, lo), gap(hue, hi))
 
 
 def name_symbols(hues: Sequence[float], saturations: Sequence[float] | None = None
@@ -147,7 +145,6 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
     import cv2
     import numpy as np
 
-    from . import hues as hue_of
     from .cells import TILE_BODY, read_cells
     from .grid import (
         BODY_TO_TILE,
@@ -216,8 +213,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
             unread.append((x, y, size))
     out = []
     for (x, y), color, _ in found:
-        hue, sat, val = hue_of.hsv(color)
-        out.append(Seen(round(float(hue), 2), round(float(sat), 3),
-                        round(float(val), 3), round(float(x) / w, 3),
-                        round(float(y) / h, 3)))
+        hue, sat, val = hsv(color)
+        out.append(Seen(round(hue, 2), round(sat, 3), round(val, 3),
+                        round(float(x) / w, 3), round(float(y) / h, 3)))
     return out, len(unread)
