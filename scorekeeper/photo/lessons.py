@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .reading import PhotoReading
 
@@ -98,7 +98,7 @@ class Taught:
         return cls(tuple(own + [x for x in everywhere if (x.what, x.name) not in have]))
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Sequence[object]]) -> Taught:
+    def from_rows(cls, rows: Iterable[Sequence[Any]]) -> Taught:
         """Lessons from plain rows (`Lesson`'s fields; the last three may be
         missing), as a worker process receives them; a damaged row is left out."""
         out = []
@@ -106,9 +106,8 @@ class Taught:
             try:
                 what, name, count, a, b, *paint = row
                 measured, saturation, value = paint or (0, 0.0, 0.0)
-                out.append(Lesson(str(what), str(name), int(count),  # type: ignore[call-overload]
-                                  float(a), float(b), int(measured),  # type: ignore[arg-type,call-overload]
-                                  float(saturation), float(value)))  # type: ignore[arg-type]
+                out.append(Lesson(str(what), str(name), int(count), float(a), float(b),
+                                  int(measured), float(saturation), float(value)))
             except (TypeError, ValueError):
                 continue
         return cls(tuple(out))
