@@ -1,6 +1,6 @@
 """Cut the colour crops `train_colours.py` learns from: each stored tile a
 photo shows, as the reader itself sees it once it lines the photo up on the
-stored board (`reader.name_tiles`' anchors): its symbol's colour, the
+stored board (`reader.name_tiles`' stored examples): its symbol's colour, the
 photo's tile bodies' colour (its light), its stored colour, and what the
 hand rules named it.
 
@@ -25,12 +25,12 @@ def crops(photos: Iterator[Photo]) -> Crops:
     """The stored tiles each photo shows, as the reader labels them."""
     from scorekeeper.photo import PhotoUnreadable, read_move, reader
 
-    calls: list[tuple[dict, dict]] = []
+    calls: list[tuple[dict, list]] = []
     name = reader.name_tiles
 
-    def record(reads: dict, clf: object, anchors: dict, taught: object) -> None:
-        name(reads, clf, anchors, taught)  # type: ignore[arg-type]
-        calls.append((reads, dict(anchors)))
+    def record(reads: dict, clf: object, stored: list, taught: object) -> None:
+        name(reads, clf, stored, taught)  # type: ignore[arg-type]
+        calls.append((reads, list(stored)))
 
     reader.name_tiles = record  # type: ignore[assignment]
     out: dict[str, list] = {k: [] for k in ("rgb", "body", "label", "photo", "rule",
@@ -44,17 +44,17 @@ def crops(photos: Iterator[Photo]) -> Crops:
                 continue
             if not calls or not calls[-1][1]:
                 continue
-            reads, anchors = calls[-1]
+            reads, stored = calls[-1]
             bodies = [rd.cell.black for rd in reads.values()
                       if rd.cell.black is not None]
             if not bodies:
                 continue
             body = np.median(np.array(bodies), axis=0)
-            for key, color in anchors.items():
-                rd = reads[key]
+            for example in stored:
+                rd = reads[example.key]
                 out["rgb"].append(np.asarray(rd.cell.color, float))
                 out["body"].append(body)
-                out["label"].append(color)
+                out["label"].append(example.color)
                 out["photo"].append(n)
                 out["rule"].append(rd.color)
                 out["rule_conf"].append(rd.color_conf)

@@ -38,7 +38,7 @@ def test_a_lesson_kept_before_the_migration_teaches_its_hue(tmp_path: Path) -> N
     assert [row[:3] for row in rows] == [("color", "purple", 3)]
     taught = Taught.from_rows(rows)
     assert taught.pale() == {}
-    assert taught.hues()["purple"][0] == pytest.approx(250.0)
+    assert taught.hues()["purple"] == pytest.approx(250.0)
 
 
 def test_a_taught_white_is_kept_as_a_colourless_paint(tmp_path: Path) -> None:

@@ -27,5 +27,5 @@ def test_a_shape_row_kept_before_teaches_nothing() -> None:
         ("shape", "crisscross", 4, 1.2, 0.4, 0, 0.0, 0.0),
         ("color", "purple", 2, 2 * math.cos(rad), 2 * math.sin(rad), 2, 1.4, 1.0)])
     assert set(taught.hues()) == {"purple"}
-    assert taught.hues()["purple"][0] == pytest.approx(250.0)
+    assert taught.hues()["purple"] == pytest.approx(250.0)
     assert taught.pale() == {}

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .errors import PhotoUnreadable
-from .hues import USUAL, gap
-from .lessons import PALE
+from .hues import USUAL, gap, hsv
+from .lessons import PALE, Lesson
 
 COLORS = ("red", "orange", "yellow", "green", "blue", "purple")
 """The colours taught, in their order around the colour wheel."""
@@ -70,11 +70,9 @@ class Teaching(NamedTuple):
 
 def _outside(hue: float, lo: float, hi: float) -> float:
     """Degrees from hue to the arc lo..hi, 0 inside it."""
-    span = (hi - lo) % 360.0
-    x = (hue - lo) % 360.0
-    if x <= span:
+    if (hue - lo) % 360.0 <= (hi - lo) % 360.0:
         return 0.0
-    return min(x - span, 360.0 - x)
+    return min(gap(hue, lo), gap(hue, hi))
 
 
 def name_symbols(hues: Sequence[float], saturations: Sequence[float] | None = None
@@ -117,16 +115,10 @@ def name_symbols(hues: Sequence[float], saturations: Sequence[float] | None = No
 
 def lessons(hues: Mapping[str, float], weight: int = WEIGHT,
             paints: Mapping[str, tuple[float, float]] | None = None,
-            ) -> list[tuple[str, str, int, float, float, int, float, float]]:
-    """The taught colours as lessons' rows (`lessons.Lesson`), `weight` each."""
-    out = []
-    for color in COLORS:
-        rad = math.radians(hues[color])
-        sat, val = (paints or {}).get(color, (0.0, 0.0))
-        measured = weight if paints and color in paints else 0
-        out.append(("color", color, weight, weight * math.cos(rad),
-                    weight * math.sin(rad), measured, measured * sat, measured * val))
-    return out
+            ) -> list[Lesson]:
+    """The taught colours as lessons, `weight` tiles each."""
+    return [Lesson.of(color, hues[color], (paints or {}).get(color), weight)
+            for color in COLORS]
 
 
 def read_colors(image: bytes) -> Teaching:
@@ -153,7 +145,6 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
     import cv2
     import numpy as np
 
-    from . import hues as hue_of
     from .cells import TILE_BODY, read_cells
     from .grid import (
         BODY_TO_TILE,
@@ -222,8 +213,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
             unread.append((x, y, size))
     out = []
     for (x, y), color, _ in found:
-        hue, sat, val = hue_of.hsv(color)
-        out.append(Seen(round(float(hue), 2), round(float(sat), 3),
-                        round(float(val), 3), round(float(x) / w, 3),
-                        round(float(y) / h, 3)))
+        hue, sat, val = hsv(color)
+        out.append(Seen(round(hue, 2), round(sat, 3), round(val, 3),
+                        round(float(x) / w, 3), round(float(y) / h, 3)))
     return out, len(unread)

@@ -1,24 +1,18 @@
 """The learnt colour model: one hidden layer over a symbol's colour as seen
-and as its photo's light shows it, with one output per colour of `COLOURS`
-and one more, `NONE`, for a symbol that shows no paint (a lamp washed it
-grey, a tile body read as a symbol, a white no lesson taught).
+and in its photo's light, with one output per colour of `COLOURS` and one,
+`NONE`, for a symbol that shows no paint (a lamp washed it grey, a tile
+body read as a symbol, a white no lesson taught).
 
-The light is the photo's own: its tile bodies (`cells.Cell.black`, their
-median over the tiles read) are one dark grey in any set, so dividing a
-symbol's colour by theirs, channel by channel, takes a lamp's warmth or a
-shade's blue out of it (`features`). The model reads both colours, as seen
-and so corrected, each as sRGB saturation times the hue's cosine and sine,
-saturation and value: a colourless symbol's hue, which is its light's,
-weighs nothing.
-
-Its weights (`colours.npz`, float16) are trained and calibrated by
-`benchmarks/train_colours.py`; they are loaded on first use, in the
-process that reads photos only.
+Tile bodies (`cells.Cell.black`) are one dark grey in any set: dividing a
+symbol's colour by theirs, channel by channel, takes the light's colour out
+of it (`features`). Each colour is read as sRGB saturation times the hue's
+cosine and sine, saturation and value: a colourless symbol's hue, which is
+its light's, weighs nothing. Its weights (`colours.npz`, float16) are
+trained by `benchmarks/train_colours.py` and loaded on first use.
 """
 
 from __future__ import annotations
 
-import colorsys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import cast
@@ -26,7 +20,7 @@ from typing import cast
 import numpy as np
 
 from . import shape_model
-from .hues import GAMMA
+from .hues import GAMMA, hsv, hsv_rows, linear
 from .shape_model import softmax
 
 WEIGHTS = Path(__file__).with_name("colours.npz")
@@ -50,11 +44,6 @@ def knows(colors: Iterable[str]) -> bool:
     return all(c in COLOURS for c in colors)
 
 
-def linear(hue: float, saturation: float, value: float) -> np.ndarray:
-    """Linear RGB of a colour given as sRGB (hue degrees, saturation, value)."""
-    return np.array(colorsys.hsv_to_rgb(hue / 360.0, saturation, value)) ** GAMMA
-
-
 def saturated(rgb: np.ndarray, saturation: float) -> np.ndarray:
     """Linear RGB rows with their sRGB saturation raised to at least
     `saturation`, hue and value kept: what a washed symbol's hue points at."""
@@ -69,41 +58,20 @@ def saturated(rgb: np.ndarray, saturation: float) -> np.ndarray:
 
 def turned(rgb: np.ndarray, degrees: np.ndarray | float) -> np.ndarray:
     """Linear RGB rows with their sRGB hue turned by the degrees given."""
-    rgb = np.atleast_2d(np.asarray(rgb, np.float64))
-    srgb = np.clip(rgb, 0, 1) ** (1 / GAMMA)
-    turns = np.broadcast_to(np.asarray(degrees, np.float64), len(rgb))
-    out = np.empty_like(srgb)
-    for i, (row, turn) in enumerate(zip(srgb, turns, strict=True)):
-        h, s, v = colorsys.rgb_to_hsv(*row)
-        out[i] = colorsys.hsv_to_rgb((h + turn / 360.0) % 1.0, s, v)
-    return cast(np.ndarray, out ** GAMMA)
-
-
-def hsv_rows(lin: np.ndarray) -> np.ndarray:
-    """(hue radians, saturation, value) of linear RGB rows, as sRGB shows them."""
-    srgb = np.clip(np.asarray(lin, np.float64), 0, 1) ** (1 / GAMMA)
-    hi, lo = srgb.max(axis=1), srgb.min(axis=1)
-    span = np.maximum(hi - lo, 1e-9)
-    r, g, b = srgb.T
-    hue = np.where(hi == r, (g - b) / span % 6,
-                   np.where(hi == g, (b - r) / span + 2, (r - g) / span + 4))
-    sat = np.where(hi > 0, (hi - lo) / np.maximum(hi, 1e-9), 0.0)
-    return np.stack([hue * np.pi / 3, sat, hi], axis=1)
-
-
-def light(body: np.ndarray) -> np.ndarray:
-    """Per-channel gains that make the tile bodies' colour grey."""
-    body = np.maximum(np.asarray(body, np.float64), 1e-6)
-    gains = body.mean() / body
-    return cast(np.ndarray, np.clip(gains, 1 / LIGHT_RANGE, LIGHT_RANGE))
+    rows = np.atleast_2d(np.asarray(rgb, np.float64))
+    turns = np.broadcast_to(np.asarray(degrees, np.float64), len(rows))
+    return np.array([linear((h + turn) % 360.0, s, v) for (h, s, v), turn
+                     in zip(map(hsv, rows), turns, strict=True)])
 
 
 def features(rgb: np.ndarray, body: np.ndarray) -> np.ndarray:
     """Symbols' colours (n, 3, linear RGB) in light whose tile bodies show
     `body` (3 or n × 3, linear RGB): one row each."""
     rgb = np.atleast_2d(np.asarray(rgb, np.float64))
-    body = np.broadcast_to(np.asarray(body, np.float64), rgb.shape)
-    gains = np.array([light(b) for b in body])
+    body = np.maximum(np.broadcast_to(np.asarray(body, np.float64), rgb.shape), 1e-6)
+    # Per-channel gains that make the tile bodies' colour grey.
+    gains = np.clip(body.mean(axis=1, keepdims=True) / body, 1 / LIGHT_RANGE,
+                    LIGHT_RANGE)
     out = []
     for colour in (rgb, rgb * gains):
         hue, sat, val = hsv_rows(colour).T
@@ -113,11 +81,9 @@ def features(rgb: np.ndarray, body: np.ndarray) -> np.ndarray:
 
 TURN = 10.0
 """Degrees either way a set may print a colour off the hues the renders
-give it: real sets print up to the edge of a neighbour's hues (an orange at
-7°, where red usually lies, `tests/test_api_photo.py`). The model is
-trained on paints turned so (`benchmarks/train_colours.py`), and a stored
-tile keeps its stored colour where a turn this size makes it that
-(`classify.Classifier.colours`)."""
+give it: real sets print up to a neighbour's hues (an orange at 7°,
+`tests/test_api_photo.py`). The model is trained on paints turned so, and a
+stored tile keeps its colour where a turn this size makes it that."""
 
 PLANE = slice(4, 6)
 """The features examples of a colour are compared on (`classify`): the

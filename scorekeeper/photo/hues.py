@@ -1,13 +1,13 @@
-"""A symbol's colour as numbers: sRGB hue, saturation and value
-(`hsv`), whether pixels show paint at all (`colourless`), whether a taught
-colourless paint may be what a photo shows (`pale_paint`), and the hues a
-teaching photo's colours usually lie at (`USUAL`, `color_lessons`).
-Colours are named by the colour model (`classify.Classifier.colours`).
+"""A symbol's colour as numbers: linear RGB to sRGB hue, saturation and
+value and back (`hsv_rows`, `hsv`, `linear`), whether pixels show paint at
+all (`colourless`), whether a taught colourless paint may be what a photo
+shows (`pale_paint`), and a teaching photo's colours' usual hues (`USUAL`).
 """
 
 from __future__ import annotations
 
 import colorsys
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -61,11 +61,27 @@ def pale_paint(colors: Sequence[np.ndarray], pale: Mapping[str, tuple[float, flo
     return all(hsv(np.asarray(c))[2] >= least for c in colors)
 
 
+def hsv_rows(lin: np.ndarray) -> np.ndarray:
+    """(hue radians, saturation, value) of linear RGB rows, as sRGB shows them."""
+    srgb = np.clip(np.asarray(lin, np.float64), 0, 1) ** (1 / GAMMA)
+    hi, lo = srgb.max(axis=1), srgb.min(axis=1)
+    span = np.maximum(hi - lo, 1e-9)
+    r, g, b = srgb.T
+    hue = np.where(hi == r, (g - b) / span % 6,
+                   np.where(hi == g, (b - r) / span + 2, (r - g) / span + 4))
+    sat = np.where(hi > 0, (hi - lo) / np.maximum(hi, 1e-9), 0.0)
+    return np.stack([hue * np.pi / 3, sat, hi], axis=1)
+
+
 def hsv(lin: np.ndarray) -> tuple[float, float, float]:
     """(hue degrees, saturation, value) of a linear RGB colour, as sRGB shows it."""
-    srgb = np.clip(np.asarray(lin, np.float64), 0, 1) ** (1 / GAMMA)
-    h, s, v = colorsys.rgb_to_hsv(*srgb)
-    return h * 360.0, s, v
+    hue, sat, val = hsv_rows(np.atleast_2d(lin))[0]
+    return math.degrees(hue), float(sat), float(val)
+
+
+def linear(hue: float, saturation: float, value: float) -> np.ndarray:
+    """Linear RGB of a colour given as sRGB (hue degrees, saturation, value)."""
+    return np.array(colorsys.hsv_to_rgb(hue / 360.0, saturation, value)) ** GAMMA
 
 
 def gap(a: float, b: float) -> float:

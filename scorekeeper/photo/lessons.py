@@ -1,14 +1,11 @@
 """What the table's confirmed moves taught the reader: its lessons.
 
-A confirmed move labels what its tiles looked like (`reading.Look`), and
-what the stored tiles its photo showed as stored looked like with their
-stored kinds (`vouched_looks`); per kind, for the game and the
-installation, a few sums are kept (`Lesson`, plain rows the store keeps
-without knowing the reader): a colour's circular mean hue and spread, its
-mean saturation and value. Shapes teach nothing here: the shape model names
-them from the stored tiles the photo shows (`classify`); the "shape" rows
-kept before are read by nothing. `Taught` turns them into what the reader
-uses.
+A confirmed move labels what its new tiles looked like (`reading.Look`) and
+what the stored tiles its photo showed as stored looked like
+(`vouched_looks`); per colour, for the game and the installation, the store
+keeps a few sums (`Lesson`, plain rows): its hue's cosine and sine, its
+saturation and value. `Taught` turns them into what the reader uses. Shapes
+teach nothing: the "shape" rows older stores hold are read by nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .reading import PhotoReading
 
@@ -40,13 +37,20 @@ class Lesson(NamedTuple):
     value: float = 0.0
     """Sum of the measured values."""
 
+    @classmethod
+    def of(cls, color: str, hue: float, paint: tuple[float, float] | None = None,
+           weight: int = 1) -> Lesson:
+        """`weight` tiles of a colour seen at a hue (degrees), and at a
+        (saturation, value) where measured."""
+        rad = math.radians(hue)
+        measured = weight if paint is not None else 0
+        sat, val = paint or (0.0, 0.0)
+        return cls("color", color, weight, weight * math.cos(rad),
+                   weight * math.sin(rad), measured, measured * sat, measured * val)
+
 
 MIN_COLOR = 1
 """Confirmed tiles of a colour that already teach where it lies."""
-
-MIN_SPREAD = 2.0
-"""Degrees: the least spread of a taught hue; a print varies by a degree or
-two from tile to tile (`color_lessons.MIN_GAP`)."""
 
 PALE = 0.35
 """Saturation: a taught colour under it is a colourless paint (white). Paint
@@ -59,25 +63,10 @@ class Taught:
 
     lessons: tuple[Lesson, ...] = field(default_factory=tuple)
 
-    def hues(self) -> dict[str, tuple[float, float]]:
-        """Each taught colour's (mean hue, spread), degrees; not a colourless
-        one's (`pale`), whose hue is the light's."""
-        out = {}
-        pale = self.pale()
-        for lesson in self.lessons:
-            if lesson.what != "color" or lesson.n < MIN_COLOR or lesson.name in pale:
-                continue
-            c, s = lesson.a / lesson.n, lesson.b / lesson.n
-            mean = math.degrees(math.atan2(s, c)) % 360.0
-            length = min(1.0, math.hypot(c, s))
-            spread = math.degrees(math.sqrt(max(0.0, -2 * math.log(max(length, 1e-9)))))
-            out[lesson.name] = (mean, max(spread, MIN_SPREAD))
-        return out
-
     def paints(self) -> dict[str, tuple[float, float | None, float | None]]:
-        """Each taught colour's (mean hue degrees, saturation, value) as its
-        photos showed them, saturation and value None where not measured (a
-        lesson kept before they were); a colourless one's hue is its light's."""
+        """Each taught colour's (circular mean hue degrees, saturation, value)
+        as its photos showed them; saturation and value None where not
+        measured (a lesson kept before they were)."""
         out: dict[str, tuple[float, float | None, float | None]] = {}
         for lesson in self.lessons:
             if lesson.what != "color" or lesson.n < MIN_COLOR:
@@ -90,14 +79,15 @@ class Taught:
 
     def pale(self) -> dict[str, tuple[float, float]]:
         """Each colour taught as a colourless paint: (saturation, value)."""
-        out = {}
-        for lesson in self.lessons:
-            if lesson.what != "color" or lesson.measured < MIN_COLOR:
-                continue
-            saturation = lesson.saturation / lesson.measured
-            if saturation < PALE:
-                out[lesson.name] = (saturation, lesson.value / lesson.measured)
-        return out
+        return {name: (sat, val) for name, (_, sat, val) in self.paints().items()
+                if sat is not None and val is not None and sat < PALE}
+
+    def hues(self) -> dict[str, float]:
+        """Each taught colour's mean hue, degrees; not a colourless one's
+        (`pale`), whose hue is its light's."""
+        pale = self.pale()
+        return {name: hue for name, (hue, _, _) in self.paints().items()
+                if name not in pale}
 
     @classmethod
     def combine(cls, game: Iterable[Lesson], everywhere: Iterable[Lesson]
@@ -108,7 +98,7 @@ class Taught:
         return cls(tuple(own + [x for x in everywhere if (x.what, x.name) not in have]))
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Sequence[object]]) -> Taught:
+    def from_rows(cls, rows: Iterable[Sequence[Any]]) -> Taught:
         """Lessons from plain rows (`Lesson`'s fields; the last three may be
         missing), as a worker process receives them; a damaged row is left out."""
         out = []
@@ -116,9 +106,8 @@ class Taught:
             try:
                 what, name, count, a, b, *paint = row
                 measured, saturation, value = paint or (0, 0.0, 0.0)
-                out.append(Lesson(str(what), str(name), int(count),  # type: ignore[call-overload]
-                                  float(a), float(b), int(measured),  # type: ignore[arg-type,call-overload]
-                                  float(saturation), float(value)))  # type: ignore[arg-type]
+                out.append(Lesson(str(what), str(name), int(count), float(a), float(b),
+                                  int(measured), float(saturation), float(value)))
             except (TypeError, ValueError):
                 continue
         return cls(tuple(out))
@@ -126,11 +115,10 @@ class Taught:
 
 def vouched_looks(reading: PhotoReading, stored: Iterable[Sequence[object]]
                   ) -> list[dict[str, object]]:
-    """The stored tiles' looks a reading shows as stored, each labelled with
-    its kind ("color", "shape"): the players vouched for that board, so once
-    they confirm the photo's move these teach as its new tiles do. A stored
-    tile read otherwise teaches nothing: the page may be what is wrong.
-    Only its colour teaches (`lesson_sums`)."""
+    """The looks of the stored tiles a reading shows as stored, labelled with
+    their kind ("color", "shape"): once the players confirm the move, the
+    board they vouched for teaches too. A stored tile read otherwise teaches
+    nothing: the page may be what is wrong."""
     kinds = {(int(str(r)), int(str(c))): (str(color), str(shape))
              for r, c, color, shape in stored}
     disputed = {(c.row, c.col) for c in reading.conflicts}
@@ -145,14 +133,7 @@ def lesson_sums(looks: Iterable[Mapping[str, object]],
     """What looks (`reading.Look` as mappings) on cells whose tile is known
     teach; a look labelled with its kind (a stored tile's, `vouched_looks`)
     teaches that kind, one without a saturation its colour's hue alone."""
-    out: dict[tuple[str, str], Lesson] = {}
-
-    def add(lesson: Lesson) -> None:
-        key = (lesson.what, lesson.name)
-        old = out.get(key)
-        out[key] = lesson if old is None else Lesson._make(
-            (*key, *(x + y for x, y in zip(old[2:], lesson[2:], strict=True))))
-
+    out: dict[str, Lesson] = {}
     for look in looks:
         try:
             cell = (int(str(look["row"])), int(str(look["col"])))
@@ -166,9 +147,9 @@ def lesson_sums(looks: Iterable[Mapping[str, object]],
             kind = (str(look["color"]), str(look["shape"]))
         if kind is None or not math.isfinite(hue):
             continue
-        rad = math.radians(hue)
-        if paint is not None and all(math.isfinite(x) for x in paint):
-            add(Lesson("color", kind[0], 1, math.cos(rad), math.sin(rad), 1, *paint))
-        else:
-            add(Lesson("color", kind[0], 1, math.cos(rad), math.sin(rad)))
+        measured = paint is not None and all(map(math.isfinite, paint))
+        lesson = Lesson.of(kind[0], hue, paint if measured else None)
+        old = out.get(lesson.name)
+        out[lesson.name] = lesson if old is None else Lesson._make(
+            (*old[:2], *(x + y for x, y in zip(old[2:], lesson[2:], strict=True))))
     return list(out.values())

@@ -7,7 +7,7 @@ or the new ones are not one line joined to the board.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from ..engine import Variant
 from .cells import GLARE, TILE_BODY, may_hide_tile
@@ -34,9 +34,7 @@ def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
     turned = [turn(cell, quarter) for cell in reads]
     at = Placement(quarter, (-min(r for r, _ in turned),
                              -min(c for _, c in turned))).to_board
-    tiles = tuple(sorted(
-        PhotoTile(*at(key), clf.colors[rd.color], clf.shapes[rd.shape],
-                  rd.confidence, rd.likely(clf)) for key, rd in reads.items()))
+    tiles = tuple(_tiles(reads, set(reads), at, clf))
     looks = tuple(sorted(_look(*at(key), rd) for key, rd in reads.items()
                          if rd.cell.mask is not None))
     glare = tuple(at(key) for key in _glare_cells(reads, grid_cells))
@@ -45,17 +43,12 @@ def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
     return PhotoReading(tiles, 0, (), 0, glare, looks, tuple(sorted(unread)))
 
 
-def _guessed(reads: dict[Cell, ReadTile], placement: Placement,
-             board: dict[Cell, tuple[str, str]], clf: Classifier) -> list[PhotoTile]:
-    """The new tiles, each marked uncertain (placed or joined on too little)."""
-    new = []
-    for key, rd in reads.items():
-        at = placement.to_board(key)
-        if at not in board:
-            rd.loose = True
-            new.append(PhotoTile(at[0], at[1], clf.colors[rd.color],
-                                 clf.shapes[rd.shape], rd.confidence, rd.likely(clf)))
-    return new
+def _tiles(reads: dict[Cell, ReadTile], keys: set[Cell],
+           at: Callable[[Cell], Cell], clf: Classifier) -> list[PhotoTile]:
+    """The tiles read on `keys` as new tiles on the board (`at`), in line order."""
+    return sorted(PhotoTile(*at(key), clf.colors[rd.color], clf.shapes[rd.shape],
+                            rd.confidence, rd.likely(clf))
+                  for key, rd in reads.items() if key in keys)
 
 
 def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
@@ -67,7 +60,6 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
     one_attribute([(key, rd) for key, rd in reads.items() if key in new_keys])
     matched = guessed = 0
     conflicts = []
-    new = []
     looks = []
     stored_looks: list[Look] = []
     for key, rd in reads.items():
@@ -78,8 +70,6 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
             # Read as stored or not: the stored board says what it is.
             stored_looks.append(_look(*at, rd))
         if tile is None:
-            new.append(PhotoTile(at[0], at[1], seen[0], seen[1], rd.confidence,
-                                 rd.likely(clf)))
             if rd.cell.mask is not None:
                 looks.append(_look(*at, rd))
         elif tile == seen:
@@ -93,8 +83,7 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
                 # Unsure in all it gets wrong (a lamp over the symbol): the
                 # tile is as good as unread, whatever the guess.
                 guessed += 1
-    seen_cells = {placement.to_board(key) for key in cells}
-    in_view = len(board.keys() & seen_cells)
+    in_view = len(board.keys() & {placement.to_board(key) for key in cells})
     # Stored tiles the photo shows but cannot read say nothing against the
     # placement; lined up on so few, the new tiles are uncertain.
     hidden = {key for key, cell in cells.items()
@@ -108,8 +97,9 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
     if matched < least or matched <= 0.5 * (in_view - unreadable):
         raise PhotoUnreadable("no_match", matched=matched, stored=len(board))
     if matched < min(3, len(board)):
-        new = _guessed(reads, placement, board, clf)
-    new.sort()
+        for key in new_keys & reads.keys():
+            reads[key].loose = True
+    new = _tiles(reads, new_keys, placement.to_board, clf)
     cells_of = [(t.row, t.col) for t in new]
     _one_line(cells_of, variant)
     if new and not any((r + dr, c + dc) in board
@@ -137,12 +127,10 @@ def _one_line(cells: list[Cell], variant: Variant) -> None:
 
 
 def _gaps(line: list[Cell], board: Collection[Cell]) -> set[Cell]:
-    """Empty cells between the new tiles of one line (board coordinates):
-    a move is one unbroken line (RULES §3.2), so a tile there went unread
-    (dark paint on a tile body as light as it), whatever the rest read."""
-    rows = {r for r, _ in line}
-    cols = {c for _, c in line}
-    if not line or (len(rows) > 1 and len(cols) > 1):
+    """Empty cells between the new tiles of one line (`_one_line` passed;
+    board coordinates): a move is one unbroken line (RULES §3.2), so a tile
+    there went unread (dark paint on a tile body as light as it)."""
+    if not line:
         return set()
     (r0, c0), (r1, c1) = min(line), max(line)
     span = {(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
@@ -151,8 +139,8 @@ def _gaps(line: list[Cell], board: Collection[Cell]) -> set[Cell]:
 
 def _look(row: int, col: int, rd: ReadTile) -> Look:
     """What a read tile looked like, on a board cell."""
-    return Look(row, col, round(rd.hue, 2), round(rd.saturation, 3),
-                round(rd.value, 3))
+    hue, saturation, value = rd.hsv
+    return Look(row, col, round(hue, 2), round(saturation, 3), round(value, 3))
 
 
 def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]

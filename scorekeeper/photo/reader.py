@@ -84,7 +84,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
             [rd.cell.color for rd in reads.values() if rd.cell.color is not None],
             taught.pale()):
         raise PhotoUnreadable("no_tiles")
-    name_tiles(reads, clf, {}, taught)
+    name_tiles(reads, clf, [], taught)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
     if not board:
         return first_move(reads, cells, clf, variant)
@@ -98,15 +98,14 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         # (not from under a lamp: a symbol read through glare keeps a little
         # of its colour, not its hue), read every tile again, and see
         # whether the board lines up otherwise.
-        examples, anchors = [], {}
+        examples = []
         for key, rd in reads.items():
             tile, cell = board.get(placement.to_board(key)), rd.cell
             if tile is not None and cell.color is not None and cell.mask is not None \
                     and cell.glare < GLARE:
-                examples.append(Example(cell.color, cell.mask, *tile, key))
-                anchors[key] = tile[0]
+                examples.append(Example(cell.color, tile[0], key, tile[1], cell.mask))
         clf.learn(examples)
-        name_tiles(reads, clf, anchors, taught)
+        name_tiles(reads, clf, examples, taught)
         last = tries == LINE_UPS - 1
         fit = placement if last else register(_labels(reads), empty, index)
         if fit == placement:
@@ -116,7 +115,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     if joined:
         reads = {**reads, **joined}
         mark_glare(reads, cells)
-        name_tiles(reads, clf, anchors, taught)
+        name_tiles(reads, clf, examples, taught)
     return placed_move(reads, cells, placement, board, clf, variant)
 
 

@@ -1,14 +1,10 @@
 """The learnt shape model: one hidden layer over a symbol's normalised mask
 (`symbols.normalise`) averaged down to `SIDE` × `SIDE`, with one output per
-shape of `SHAPES` and one more, `NONE`, for a mask that is no symbol (a
-fragment, specks, a bar).
-
-Its weights (`shapes.npz`, float16, a few KB) are trained and calibrated by
-`benchmarks/train_shapes.py`; they are loaded on first use, in the process
-that reads photos only. A mask is read in its four quarter turns and their
-mirror images and the probabilities averaged: a symbol's shape is the same
-whichever way its tile lies. Its one constant, `SIDE`, is the size the
-weights were trained at.
+shape of `SHAPES` and one, `NONE`, for a mask that is no symbol (a fragment,
+specks, a bar). A mask is read in its four quarter turns and their mirror
+images, the probabilities averaged: a shape is the same whichever way its
+tile lies. Its weights (`shapes.npz`, float16) are trained by
+`benchmarks/train_shapes.py` and loaded on first use.
 """
 
 from __future__ import annotations

@@ -1,24 +1,23 @@
-"""Name each symbol's colour and shape: the tiles read, and
-how sure each reading is.
+"""Name each symbol's colour and shape: the tiles read, and how sure each
+reading is.
 
 Takes the cells read as tiles (`cells.Cell`), the photo's classifier and
-what the table was taught; gives a `ReadTile` per tile: its colour named
-with the photo's other symbols (`hues`), its shape (`classify`), each with a
-confidence and its runners-up. What makes a tile unsure is said here
-(`ReadTile.confidence`). Its thresholds, named at its top: `LOW_CONFIDENCE`,
-`SURE` and `DOUBTFUL`.
+what the table was taught; gives a `ReadTile` per tile: its colour and
+shape (`classify`), each with a confidence and its runners-up. What makes a
+tile unsure is said here (`ReadTile.confidence`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import colour_model, hues
+from . import hues
 from .cells import GLARE
 from .cells import Cell as GridCell
-from .classify import Classifier, Paint
+from .classify import Classifier, Example
 from .lessons import Taught
 
 Cell = tuple[int, int]
@@ -26,27 +25,21 @@ Cell = tuple[int, int]
 
 LOW_CONFIDENCE = 0.25
 """Confidence (0 to 1): below this a read tile is worth a second look (the
-page marks it). Set when the reader was written; the benchmark counts
-confident wrong readings against it (none on the renders and realistic
-sets)."""
+page marks it). The benchmark counts confident wrong readings against it."""
 
 SURE = 0.7
-"""Probability margin (the shape model's probability of a shape less that
-of the next shape, or of no symbol) from which a shape is sure: it maps to
-`LOW_CONFIDENCE` (`sureness`). Set on the calibration renders
-(`benchmarks/train_shapes.py`): of their 1,698 stored tiles, 3 are wrong
-from this margin, 8 from 0.25."""
+"""Probability margin (of a shape over the next shape or no symbol) from
+which a shape is sure (`sureness`): on the calibration renders' 1,698
+stored tiles (`benchmarks/train_shapes.py`), 3 are wrong from it, 8 from 0.25."""
 
 COLOUR_SURE = 0.5
-"""Probability margin (the colour model's probability of a colour less that
-of the next) from which a colour is sure, as `SURE` for shapes. Set on the
-calibration renders (`benchmarks/train_colours.py`)."""
+"""Probability margin from which a colour is sure, as `SURE` for shapes: set
+on the calibration renders (`benchmarks/train_colours.py`)."""
 
 DOUBTFUL = LOW_CONFIDENCE / 2
 """The confidence, at most, of a reading something else makes doubtful
 (glare beside it, faint paint, a board lined up on few tiles, a move that
-breaks the rules as read): well under `LOW_CONFIDENCE`, whatever the
-shape model or the hues said."""
+breaks the rules as read): well under `LOW_CONFIDENCE`."""
 
 
 @dataclass
@@ -67,12 +60,9 @@ class ReadTile:
     """How well it fits each colour, higher better (for its runners-up)."""
     shape_scores: np.ndarray | None = None
     """How well it fits each shape, higher better (for its runners-up)."""
-    hue: float = 0.0
-    """Its symbol's hue, degrees (what the table learns from)."""
-    saturation: float = 1.0
-    """Its symbol's saturation (`hues.hsv`)."""
-    value: float = 1.0
-    """Its symbol's value (`hues.hsv`)."""
+    hsv: tuple[float, float, float] = (0.0, 1.0, 1.0)
+    """Its symbol's hue (degrees), saturation and value (`hues.hsv`): what
+    the table learns from."""
     glare: bool = False
     """Glare on or beside the symbol: its reading may be wrong."""
     faint: bool = False
@@ -118,23 +108,18 @@ def _ranked(scores: np.ndarray | None, best: int, conf: float
                             for i, k in enumerate(order)]
 
 
-def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier, anchors: dict[Cell, str],
-           taught: Taught) -> None:
-    """Name each read tile's colour (`Classifier.colours`: the colour model
-    in this photo's light, its stored tiles and taught colours as examples)
-    and shape (`classify`); `anchors` are the stored colours of read tiles
-    that lie on stored ones."""
+def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier,
+               stored: Sequence[Example], taught: Taught) -> None:
+    """Name each read tile's colour and shape (`Classifier`), the read tiles
+    that lie on stored ones (`stored`) and the taught colours as examples."""
     keys = [key for key, rd in reads.items()
             if rd.cell.color is not None and rd.cell.mask is not None]
     rgb = np.array([reads[key].cell.color for key in keys]).reshape(-1, 3)
     for key, seen in zip(keys, rgb, strict=True):
-        reads[key].hue, reads[key].saturation, reads[key].value = hues.hsv(seen)
+        reads[key].hsv = hues.hsv(seen)
     bodies = [rd.cell.black for rd in reads.values() if rd.cell.black is not None]
     body = np.median(np.array(bodies), axis=0) if bodies else np.ones(3)
-    examples = _taught(taught) + [
-        Paint(np.asarray(reads[key].cell.color), color, key)
-        for key, color in anchors.items() if reads[key].cell.color is not None]
-    named = clf.colours(rgb, body, keys, examples)
+    named = clf.colours(rgb, body, keys, [*_taught(taught), *stored])
     for key, colour in zip(keys, named, strict=True):
         rd = reads[key]
         assert rd.cell.mask is not None
@@ -145,14 +130,15 @@ def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier, anchors: dict[Cell,
         rd.shape_scores = shape.scores
 
 
-def _taught(taught: Taught) -> list[Paint]:
+def _taught(taught: Taught) -> list[Example]:
     """The taught colours as examples of them (`Classifier.colours`)."""
     out = []
     for color, (hue, sat, val) in taught.paints().items():
         if sat is None or val is None:
-            out.append(Paint(colour_model.linear(hue, 1.0, 1.0), color, hue_only=True))
+            out.append(Example(hues.linear(hue, 1.0, 1.0), color,
+                               hue_only=True))
         else:
-            out.append(Paint(colour_model.linear(hue, sat, val), color))
+            out.append(Example(hues.linear(hue, sat, val), color))
     return out
 
 

@@ -95,7 +95,7 @@ def _pending_pale(pending: dict[str, Any]) -> dict[str, float]:
 def _known() -> list[dict[str, object]]:
     """The installation's colours as it knows them now (taught or learnt)."""
     taught = Taught.from_rows(photo_lessons.installation_colors())
-    return _swatches({color: mean for color, (mean, _spread) in taught.hues().items()},
+    return _swatches(taught.hues(),
                      {color: val for color, (_sat, val) in taught.pale().items()})
 
 

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 
 from scorekeeper.engine import CLASSIC
-from scorekeeper.photo.classify import Classifier, Paint
+from scorekeeper.photo.classify import Classifier, Example
 from scorekeeper.photo.colour_model import (
     COLOURS,
     NONE,
     WEIGHTS,
     features,
-    linear,
     probabilities,
 )
+from scorekeeper.photo.hues import linear
 from scorekeeper.photo.tiles import COLOUR_SURE, LOW_CONFIDENCE, sureness
 
 from .teaching import REDDEST_ORANGE
@@ -57,7 +57,7 @@ def test_a_grey_symbol_shows_no_paint(warmth: float) -> None:
     assert (p.argmax(axis=1) == NONE).all()
 
 
-def _named(rgb: np.ndarray, examples: list[Paint]) -> tuple[str, float]:
+def _named(rgb: np.ndarray, examples: list[Example]) -> tuple[str, float]:
     """A lone symbol's colour and confidence, with the examples given."""
     clf = Classifier(CLASSIC.color_names, CLASSIC.shape_names)
     (choice,) = clf.colours(rgb[None], BODY, [(0, 0)], examples)
@@ -67,7 +67,7 @@ def _named(rgb: np.ndarray, examples: list[Paint]) -> tuple[str, float]:
 def test_a_taught_colour_names_its_paint_where_the_model_would_not() -> None:
     (_, hue, sat, val), = [x for x in REDDEST_ORANGE.hsv if x[0] == "orange"]
     orange = linear(hue, sat, val)
-    taught = [Paint(linear(h, s, v), c) for c, h, s, v in REDDEST_ORANGE.hsv]
+    taught = [Example(linear(h, s, v), c) for c, h, s, v in REDDEST_ORANGE.hsv]
     assert _named(orange, [])[0] == "red"
     colour, confidence = _named(orange * 1.05, taught)
     assert colour == "orange" and confidence >= LOW_CONFIDENCE
@@ -75,11 +75,11 @@ def test_a_taught_colour_names_its_paint_where_the_model_would_not() -> None:
 
 def test_a_white_is_named_only_once_taught() -> None:
     white = linear(205.0, 0.08, 0.85)
-    stored_white = Paint(linear(202.0, 0.07, 0.87), "purple", key=(0, 1))
+    stored_white = Example(linear(202.0, 0.07, 0.87), "purple", key=(0, 1))
     # A stored white tile beside it vouches for nothing: a lamp may have
     # washed either.
     assert _named(white, [stored_white])[1] < LOW_CONFIDENCE
-    taught = [Paint(linear(h, s, v), c) for c, h, s, v in WHITE_FOR_PURPLE.hsv]
+    taught = [Example(linear(h, s, v), c) for c, h, s, v in WHITE_FOR_PURPLE.hsv]
     colour, confidence = _named(white, taught)
     assert colour == "purple" and confidence >= LOW_CONFIDENCE
 
@@ -89,6 +89,6 @@ def test_a_stored_tile_keeps_its_colour_only_where_its_print_may_lie() -> None:
     # yellow does not: the table and the page differ.
     clf = Classifier(CLASSIC.color_names, CLASSIC.shape_names)
     redder, yellow = linear(3.0, 0.85, 0.5), linear(50.0, 0.85, 0.8)
-    stored = [Paint(redder, "orange", (0, 0)), Paint(yellow, "orange", (0, 1))]
+    stored = [Example(redder, "orange", (0, 0)), Example(yellow, "orange", (0, 1))]
     named = clf.colours(np.array([redder, yellow]), BODY, [(0, 0), (0, 1)], stored)
     assert [clf.colors[c.index] for c in named] == ["orange", "yellow"]

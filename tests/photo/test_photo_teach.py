@@ -158,7 +158,7 @@ def test_a_teaching_counts_as_a_few_examples_of_each_colour() -> None:
     taught = Taught.from_rows(rows).hues()
     assert {name for name in taught} == set(COLORS)
     assert all(row[2] == WEIGHT for row in rows)
-    assert gap(taught["orange"][0], 16.0) < EXACT
+    assert gap(taught["orange"], 16.0) < EXACT
 
 
 def test_a_tile_whose_symbol_cannot_be_read_is_named_as_such() -> None:
@@ -255,7 +255,7 @@ def test_lessons_kept_before_paint_was_measured_teach_their_hue() -> None:
             3.0 * math.sin(math.radians(250.0)))]
     taught = Taught.from_rows(old)
     assert taught.pale() == {}
-    assert gap(taught.hues()["purple"][0], 250.0) < EXACT
+    assert gap(taught.hues()["purple"], 250.0) < EXACT
 
 
 @pytest.mark.parametrize("seed, warmth", LIGHTS[:3])
