@@ -21,7 +21,6 @@ measured by `bench_photo.py`.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -33,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import one_layer  # noqa: E402
 from colour_crops import Crops, cached, crops  # noqa: E402
 from train_shapes import real_photos, renders  # noqa: E402
 
@@ -43,7 +43,6 @@ from scorekeeper.photo.colour_model import (  # noqa: E402
     WEIGHTS,
     features,
     probabilities,
-    softmax,
     turned,
 )
 from scorekeeper.photo.hues import GAMMA  # noqa: E402
@@ -116,59 +115,17 @@ def no_paint(body: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def train(x: np.ndarray, y: np.ndarray, epochs: int = 60) -> dict[str, np.ndarray]:
-    """One hidden layer (tanh), softmax out, mini-batch Adam, fixed seed;
-    classes weighed alike."""
-    rng = np.random.default_rng(SEED)
-    n, d = x.shape
-    outputs = len(COLOURS) + 1
+    """The model fitted to feature rows `x` (standardised first) and labels
+    `y`, classes weighed alike."""
     mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
-    w = {"w1": rng.normal(0, 1 / np.sqrt(d), (d, HIDDEN)), "b1": np.zeros(HIDDEN),
-         "w2": rng.normal(0, 1 / np.sqrt(HIDDEN), (HIDDEN, outputs)),
-         "b2": np.zeros(outputs)}
-    m = {k: np.zeros_like(v) for k, v in w.items()}
-    v2 = {k: np.zeros_like(v) for k, v in w.items()}
-    onehot = np.eye(outputs)[y]
-    weigh = (len(y) / outputs / np.bincount(y, minlength=outputs))[y]
     xc = ((x - mean) / scale).astype(np.float32)
-    step = 0
-    for epoch in range(epochs):
-        rate = 3e-3 * (0.1 if epoch >= epochs * 3 // 4 else 1.0)
-        for batch in np.array_split(rng.permutation(n), max(1, n // 256)):
-            step += 1
-            xb, tb = xc[batch], onehot[batch]
-            h = np.tanh(xb @ w["w1"] + w["b1"])
-            p = softmax(h @ w["w2"] + w["b2"])
-            g = (p - tb) * weigh[batch, None] / len(batch)
-            dh = (g @ w["w2"].T) * (1 - h * h)
-            grads = {"w2": h.T @ g + 1e-4 * w["w2"], "b2": g.sum(0),
-                     "w1": xb.T @ dh + 1e-4 * w["w1"], "b1": dh.sum(0)}
-            for k in w:
-                m[k] = 0.9 * m[k] + 0.1 * grads[k]
-                v2[k] = 0.999 * v2[k] + 0.001 * grads[k] ** 2
-                mh, vh = m[k] / (1 - 0.9 ** step), v2[k] / (1 - 0.999 ** step)
-                w[k] -= rate * mh / (np.sqrt(vh) + 1e-8)
+    w = one_layer.train(xc, y, len(COLOURS) + 1, HIDDEN, epochs, SEED, balanced=True)
     return {**w, "mean": mean, "scale": scale}
 
 
-def shipped(w: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The weights as the package reads them (float16 kept, float32 used)."""
-    return {k: v.astype(np.float16).astype(np.float32) for k, v in w.items()}
-
-
 def calibrate(w: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> float:
-    """The temperature that makes the model's probabilities honest on
-    renders it never saw (least negative log-likelihood), folded into its
-    output layer; returned."""
-    small = shipped(w)
-    best, temperature = math.inf, 1.0
-    for t in np.exp(np.linspace(math.log(0.1), math.log(8), 60)):
-        trial = {**small, "w2": small["w2"] / t, "b2": small["b2"] / t}
-        p = probabilities(x, trial)
-        nll = -np.mean(np.log(p[np.arange(len(y)), y] + 1e-9))
-        if nll < best:
-            best, temperature = nll, float(t)
-    w["w2"], w["b2"] = w["w2"] / temperature, w["b2"] / temperature
-    return temperature
+    """`one_layer.calibrate` on feature rows `x` with labels `y`."""
+    return one_layer.calibrate(w, lambda trial: probabilities(x, trial), y)
 
 
 def report(name: str, c: Crops, weights: dict[str, np.ndarray]) -> None:
@@ -222,11 +179,11 @@ def main() -> None:
     cal_rgb, cal_body, cal_y = labelled(calibration)
     temperature = calibrate(w, features(cal_rgb, cal_body), cal_y)
     fit = time.perf_counter() - start
-    np.savez_compressed(WEIGHTS, **{k: v.astype(np.float16) for k, v in w.items()})
+    one_layer.save(w, WEIGHTS)
     print(f"{sum(len(p[2]) for p in parts)} crops, {len(y)} samples (crops in "
           f"{cut:.0f} s); trained in {fit:.0f} s; temperature {temperature:.2f}; "
           f"{WEIGHTS.name} {WEIGHTS.stat().st_size} bytes")
-    weights = shipped(w)
+    weights = one_layer.shipped(w)
     print("| set | tiles | right | unsure | sure and wrong | hand rules right | "
           "wrong (unsure) from a margin of 0.25, 0.5, 0.9 |\n"
           "|---|---|---|---|---|---|---|")

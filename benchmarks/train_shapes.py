@@ -40,6 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+import one_layer  # noqa: E402
+
 from scorekeeper.photo import PhotoUnreadable, classify, read_move  # noqa: E402
 from scorekeeper.photo.shape_model import (  # noqa: E402
     NONE,
@@ -47,7 +49,6 @@ from scorekeeper.photo.shape_model import (  # noqa: E402
     WEIGHTS,
     features,
     probabilities,
-    softmax,
 )
 from scorekeeper.photo.symbols import CELL, normalise  # noqa: E402
 from scorekeeper.photo.tiles import SURE  # noqa: E402
@@ -215,53 +216,18 @@ def not_symbols(masks: np.ndarray, count: int, rng: np.random.Generator
 
 
 def train(x: np.ndarray, y: np.ndarray, epochs: int = 40) -> dict[str, np.ndarray]:
-    """One hidden layer (tanh), softmax out, mini-batch Adam, fixed seed."""
-    rng = np.random.default_rng(SEED)
-    n, d = x.shape
-    outputs = len(SHAPES) + 1
+    """The model fitted to feature rows `x` (centred first) and labels `y`."""
     mean = x.mean(axis=0)
-    w = {"w1": rng.normal(0, 1 / np.sqrt(d), (d, HIDDEN)), "b1": np.zeros(HIDDEN),
-         "w2": rng.normal(0, 1 / np.sqrt(HIDDEN), (HIDDEN, outputs)),
-         "b2": np.zeros(outputs)}
-    m = {k: np.zeros_like(v) for k, v in w.items()}
-    v2 = {k: np.zeros_like(v) for k, v in w.items()}
-    onehot = np.eye(outputs)[y]
-    xc = (x - mean).astype(np.float32)
-    step = 0
-    for epoch in range(epochs):
-        rate = 3e-3 * (0.1 if epoch >= epochs * 3 // 4 else 1.0)
-        for batch in np.array_split(rng.permutation(n), max(1, n // 256)):
-            step += 1
-            xb, tb = xc[batch], onehot[batch]
-            h = np.tanh(xb @ w["w1"] + w["b1"])
-            p = softmax(h @ w["w2"] + w["b2"])
-            g = (p - tb) / len(batch)
-            dh = (g @ w["w2"].T) * (1 - h * h)
-            grads = {"w2": h.T @ g + 1e-4 * w["w2"], "b2": g.sum(0),
-                     "w1": xb.T @ dh + 1e-4 * w["w1"], "b1": dh.sum(0)}
-            for k in w:
-                m[k] = 0.9 * m[k] + 0.1 * grads[k]
-                v2[k] = 0.999 * v2[k] + 0.001 * grads[k] ** 2
-                mh, vh = m[k] / (1 - 0.9 ** step), v2[k] / (1 - 0.999 ** step)
-                w[k] -= rate * mh / (np.sqrt(vh) + 1e-8)
+    w = one_layer.train((x - mean).astype(np.float32), y, len(SHAPES) + 1, HIDDEN,
+                        epochs, SEED)
     return {**w, "mean": mean}
 
 
 def calibrate(w: dict[str, np.ndarray], masks: np.ndarray, y: np.ndarray
               ) -> float:
-    """The temperature that makes the model's probabilities honest on
-    renders it never saw (least negative log-likelihood), folded into its
-    output layer; returned."""
-    small = {k: v.astype(np.float16).astype(np.float32) for k, v in w.items()}
-    best, temperature = math.inf, 1.0
-    for t in np.exp(np.linspace(math.log(0.1), math.log(8), 60)):
-        trial = {**small, "w2": small["w2"] / t, "b2": small["b2"] / t}
-        p = probabilities(masks, SHAPES[:6], trial)
-        nll = -np.mean(np.log(p[np.arange(len(y)), y] + 1e-9))
-        if nll < best:
-            best, temperature = nll, float(t)
-    w["w2"], w["b2"] = w["w2"] / temperature, w["b2"] / temperature
-    return temperature
+    """`one_layer.calibrate` on the classic six shapes' masks with labels `y`."""
+    return one_layer.calibrate(
+        w, lambda trial: probabilities(masks, SHAPES[:6], trial), y)
 
 
 def report(name: str, masks: np.ndarray, y: np.ndarray,
@@ -341,11 +307,11 @@ def main() -> None:
     w = train(features(x), y)
     temperature = calibrate(w, *calibration)
     fit = time.perf_counter() - start
-    np.savez_compressed(WEIGHTS, **{k: v.astype(np.float16) for k, v in w.items()})
+    one_layer.save(w, WEIGHTS)
     print(f"{len(labels)} crops and drawings, {len(x)} samples (crops in {cut:.0f} s); "
           f"trained in {fit:.0f} s; temperature {temperature:.2f}; "
           f"{WEIGHTS.name} {WEIGHTS.stat().st_size} bytes")
-    weights = {k: v.astype(np.float16).astype(np.float32) for k, v in w.items()}
+    weights = one_layer.shipped(w)
     print("| set | tiles | right | unsure | sure and wrong | wrong (unsure) from "
           "a margin of 0.25, 0.5, 0.9 |\n|---|---|---|---|---|---|")
     report("calibration renders", *calibration, weights)
