@@ -67,6 +67,12 @@ class Choice:
     """How well the symbol fits each label: higher is better."""
 
 
+def _lead(p: np.ndarray, k: int) -> float:
+    """How far the probability of label `k` leads the likeliest other (0 at
+    most behind): what makes a model's answer sure (`tiles.sureness`)."""
+    return max(0.0, float(p[k] - np.delete(p, k).max()))
+
+
 class Classifier:
     """Colour and shape references for one photo, general or learnt from it."""
 
@@ -119,7 +125,7 @@ class Classifier:
         out = []
         for i, key in enumerate(keys):
             best = int(np.argmax(rank[i]))
-            conf = max(0.0, float(p[i, best] - np.delete(p[i], best).max()))
+            conf = _lead(p[i], best)
             if key in stored and stored[key] != best and \
                     (kept := self._kept(rgb[i], body, model, stored[key])) is not None:
                 out.append(Choice(stored[key], kept, rank[i]))
@@ -174,8 +180,7 @@ class Classifier:
         turns = colour_model.turned(np.repeat(rgb[None], 2, axis=0),
                                     np.array([-1.0, 1.0]) * colour_model.TURN)
         p = colour_model.probabilities(colour_model.features(turns, body))[:, model]
-        leads = [float(row[colour] - np.delete(row, colour).max()) for row in p
-                 if int(np.argmax(row)) == colour]
+        leads = [_lead(row, colour) for row in p if int(np.argmax(row)) == colour]
         return max(leads) if leads else None
 
     def shape(self, mask: np.ndarray, key: object = None) -> Choice:
@@ -186,7 +191,7 @@ class Classifier:
         layer = shape_model.hidden(mask[None])
         p = shape_model.from_hidden(layer, self.shapes)[0]
         best = int(np.argmax(p[:-1]))
-        conf = max(0.0, float(p[best] - np.delete(p, best).max()))
+        conf = _lead(p, best)
         if not self._vouched(layer.mean(axis=0)[0], best, key):
             conf = min(conf, DOUBT)
         return Choice(best, conf, p[:-1])
