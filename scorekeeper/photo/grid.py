@@ -381,8 +381,7 @@ def find_grid(img: np.ndarray) -> Grid:
         hom, src, dst = _refine(_fit(src, dst, pitch), np.concatenate([pts, anchors]),
                                 src, dst, pitch)
     if pitch / scale < MIN_PITCH:
-        raise PhotoUnreadable("too_small",
-                              detail=f"tiles of {pitch / scale:.0f} pixels")
+        raise PhotoUnreadable("too_small", tile_pixels=int(pitch / scale))
     centres = {(int(r), int(c)): (float(x) / scale, float(y) / scale)
                for (c, r), (x, y) in zip(src, dst, strict=True)}
     if len(glare):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import struct
 
 from .errors import PhotoUnreadable
@@ -16,8 +17,14 @@ MARKER = 0xFF
 START_OF_SCAN = 0xDA
 """The JPEG marker after which entropy-coded data follows."""
 
-MAX_BYTES = 15 * 1024 * 1024
-"""The largest upload read (CONTRACT §12: at most 15 MB)."""
+MEGABYTE = 1024 * 1024
+"""Bytes in the MB the limit is named in."""
+
+MAX_MEGABYTES = 15
+"""The largest upload read, in MB (CONTRACT §12)."""
+
+MAX_BYTES = MAX_MEGABYTES * MEGABYTE
+"""The largest upload read, in bytes."""
 
 MAX_PIXELS = 40_000_000
 """The largest photo decoded, in pixels (a 40 MP phone photo)."""
@@ -75,20 +82,24 @@ def _jpeg_size(data: bytes) -> tuple[int, int, bool]:
     raise PhotoUnreadable("not_an_image")
 
 
+def too_large(size: int) -> PhotoUnreadable:
+    """The refusal of a photo of `size` bytes, over MAX_BYTES."""
+    # Rounded up to a tenth of the MB the limit is named in: 15 MB and a byte
+    # is "15.1 MB", never "15.0 MB" over a limit of 15 MB.
+    megabytes = math.ceil(size * 10 / MEGABYTE) / 10
+    return PhotoUnreadable("too_large", megabytes=megabytes, limit=MAX_MEGABYTES)
+
+
 def checked_size(data: bytes) -> tuple[str, int, int]:
     """(format, width, height) of a photo that may be decoded; PhotoUnreadable
     for one too large (bytes or pixels), too small or not a JPEG or PNG."""
     if len(data) > MAX_BYTES:
-        raise PhotoUnreadable("too_large", detail=f"{len(data) / 1e6:.1f} MB",
-                              limit="15 MB", megabytes=round(len(data) / 1e6, 1))
+        raise too_large(len(data))
     kind, width, height = image_size(data)
     most = MAX_PIXELS if kind == "jpeg" else MAX_WHOLE_PIXELS
     if width * height > most:
-        limit = most // 1_000_000
-        raise PhotoUnreadable("too_large", detail=f"{width}×{height} pixels",
-                              limit=f"{limit} megapixels", width=width,
-                              height=height, megapixels=limit)
+        raise PhotoUnreadable("too_large", width=width, height=height,
+                              megapixels=most // 1_000_000)
     if min(width, height) < MIN_SIDE:
-        raise PhotoUnreadable("too_small", detail=f"{width}×{height} pixels",
-                              width=width, height=height)
+        raise PhotoUnreadable("too_small", width=width, height=height)
     return kind, width, height

@@ -101,8 +101,6 @@ from .numbers import (
     percent,
 )
 from .photo import (
-    PHOTO_LIMIT_MB,
-    PHOTO_LIMIT_MEGAPIXELS,
     PHOTO_REASONS,
     photo_conflicts,
     photo_glare,
@@ -165,8 +163,6 @@ __all__ = [
     "PENALTY_COSTS",
     "PENALTY_RESULTS",
     "PENALTY_SUMMARIES",
-    "PHOTO_LIMIT_MB",
-    "PHOTO_LIMIT_MEGAPIXELS",
     "PHOTO_REASONS",
     "SPEECH_TAGS",
     "WORDS",

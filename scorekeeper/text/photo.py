@@ -9,12 +9,6 @@ from ..i18n import gettext, ngettext
 from .numbers import decimal
 from .tiles import WORDS, tile_name
 
-PHOTO_LIMIT_MB = 15
-"""The largest photo the page takes, in MB, as the sentences name it."""
-
-PHOTO_LIMIT_MEGAPIXELS = 40
-"""The most pixels a photo may have, in millions, as the sentences name it."""
-
 PHOTO_REASONS: dict[str, str] = {
     "not_an_image": N_(
         "The file is not a JPEG or PNG photo. Take the photo again with the camera"
@@ -30,6 +24,10 @@ PHOTO_REASONS: dict[str, str] = {
     "too_small": N_(
         "The photo is too small to read the tiles (%(width)d × %(height)d pixels)."
         " Take it closer, so that the board fills most of the picture."
+    ),
+    "too_small_tiles": N_(
+        "The tiles are too small in the photo (%(pixels)d pixels across). Take it"
+        " closer, so that the board fills most of the picture."
     ),
     "blurred": N_(
         "The photo is too blurred to read the tiles. Hold the phone still, let it"
@@ -80,13 +78,15 @@ def photo_unreadable(reason: str, params: dict[str, object]) -> str:
             key = "too_large_pixels"
             values = {"width": _whole(params.get("width")),
                       "height": _whole(params.get("height")),
-                      "limit": _whole(params.get("megapixels"))
-                      if "megapixels" in params else PHOTO_LIMIT_MEGAPIXELS}
+                      "limit": _whole(params.get("megapixels"))}
         else:
             size = params.get("megabytes")
             key = "too_large_bytes"
             values = {"size": decimal(size if isinstance(size, float | int) else None),
-                      "limit": PHOTO_LIMIT_MB}
+                      "limit": _whole(params.get("limit"))}
+    elif reason == "too_small" and "tile_pixels" in params:
+        key = "too_small_tiles"
+        values = {"pixels": _whole(params.get("tile_pixels"))}
     elif reason == "too_small":
         values = {"width": _whole(params.get("width")),
                   "height": _whole(params.get("height"))}

@@ -32,12 +32,9 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import engine
 from ..photo import PhotoUnreadable
-from ..photo.header import checked_size
+from ..photo.header import MAX_BYTES, checked_size, too_large
 from .auth import is_admin
 from .helper import in_helper
-
-MAX_PHOTO_BYTES = 15 * 1024 * 1024
-"""The largest photo read (CONTRACT §12: at most 15 MB)."""
 
 BODY_SLACK = 64 * 1024
 """Room in a request body for the multipart headers and boundaries around it."""
@@ -114,7 +111,7 @@ class Reading:
 
 def body_limit() -> int:
     """Return the largest request body the photo route reads."""
-    limit: int = current_app.config.get("MAX_PHOTO_BYTES", MAX_PHOTO_BYTES)
+    limit: int = current_app.config.get("MAX_PHOTO_BYTES", MAX_BYTES)
     return limit + BODY_SLACK
 
 
@@ -129,39 +126,31 @@ def uploaded_photo() -> FileStorage:
     """Return the request's photo upload, its size checked (a large one is in a
     temporary file, not in memory); raise PhotoUnreadable when it is over
     the limit, NoPhoto when there is none."""
-    limit: int = current_app.config.get("MAX_PHOTO_BYTES", MAX_PHOTO_BYTES)
+    limit: int = current_app.config.get("MAX_PHOTO_BYTES", MAX_BYTES)
     try:
         storage = request.files.get(FIELD)
     except RequestEntityTooLarge:
-        raise _too_large(request.content_length or limit + 1) from None
+        raise too_large(request.content_length or limit + 1) from None
     if storage is None:
         raise NoPhoto
     size = storage.stream.seek(0, io.SEEK_END)
     storage.stream.seek(0)
     if size > limit:
         storage.close()
-        raise _too_large(size)
+        raise too_large(size)
     return storage
 
 
 def photo_bytes(storage: FileStorage) -> bytes:
     """Return an upload's bytes (never more than the limit plus one) and close it."""
-    limit: int = current_app.config.get("MAX_PHOTO_BYTES", MAX_PHOTO_BYTES)
+    limit: int = current_app.config.get("MAX_PHOTO_BYTES", MAX_BYTES)
     try:
         data: bytes = storage.stream.read(limit + 1)
     finally:
         storage.close()
     if len(data) > limit:
-        raise _too_large(len(data))
+        raise too_large(len(data))
     return data
-
-
-def _too_large(size: int) -> PhotoUnreadable:
-    """The refusal of a photo of `size` bytes, over the limit."""
-    # In MB of 2**20 bytes as the limit is, rounded up: 15 MB and a byte is
-    # "15.1 MB", never "15.0 MB" over a limit of 15 MB.
-    megabytes = math.ceil(size * 10 / 2**20) / 10
-    return PhotoUnreadable("too_large", limit="15 MB", megabytes=megabytes)
 
 
 class Rate:

@@ -77,6 +77,10 @@ def test_tiles_too_small_to_read_are_refused_with_what_to_do() -> None:
     with pytest.raises(PhotoUnreadable) as err:
         read_move(synth.encode(img, 90), [])
     assert err.value.reason == "too_small"
+    # The sentence names the tiles' size in the photo, not the photo's.
+    pixels = err.value.params["tile_pixels"]
+    assert isinstance(pixels, int) and 0 < pixels < 14
+    assert f"({pixels} pixels across)" in err.value.sentence
     assert "Take it closer" in err.value.sentence
 
 
