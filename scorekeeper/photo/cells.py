@@ -149,29 +149,29 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             i, j = r - r0 + 1, c - c0 + 1
             x, y = j * CELL, i * CELL
             win = np.s_[y:y + CELL, x:x + CELL]
-            if seen[win].mean() < 0.9 * 255:
-                # Partly outside the photo: unknown, not empty; a tile body
-                # there may hold a tile of the move (a warning).
-                shown = rim & (seen[win] > 0)
-                if shown.sum() >= CUT_SHOWN * rim.sum() and \
-                        (cut := float(dark[win][shown].mean())) >= TILE_BODY:
-                    out[(r, c)] = Cell(r, c, cut)
+            shown = rim & (seen[win] > 0)
+            # Partly outside the photo: unknown, not empty. A tile body there
+            # is read if its symbol is whole in the photo, else it is a
+            # warning (a tile of the move may lie there).
+            edge = seen if seen[win].mean() < 0.9 * 255 else None
+            if edge is not None and (shown.sum() < CUT_SHOWN * rim.sum() or
+                                     float(dark[win][shown].mean()) < TILE_BODY):
                 continue
-            body = float(dark[win][rim].mean())
+            body = float(dark[win][shown].mean())
             cell = out[(r, c)] = Cell(r, c, body, glare=float(blown[i, j]))
             if coloured_table and body < TILE_BODY and cell.glare < GLARE and \
-                    grey[win][rim].mean() >= LIT:
+                    grey[win][shown].mean() >= LIT:
                 cell.glare = GLARE
             # Under a lamp, a rim dark or lit grey is a tile's.
-            lit = float((grey[win][rim] | dark[win][rim]).mean())
+            lit = float((grey[win][shown] | dark[win][shown]).mean())
             if cell.glare >= GLARE:
                 body = cell.body = max(body, lit)
             if body >= (FOUND_BODY if (r, c) in grid.centres else TILE_BODY):
-                _read_symbol(cell, rect, dark, x, y)
+                _read_symbol(cell, rect, dark, x, y, edge)
                 if cell.color is None and cell.glare >= GLARE:
                     # Washed grey by the lamp: the symbol is what keeps its
                     # colour (marked glare, so never sure).
-                    _read_symbol(cell, rect, grey, x, y)
+                    _read_symbol(cell, rect, grey, x, y, edge)
                     cell.washed = cell.color is not None
                 if cell.centre is not None:
                     sx, sy = cell.centre
@@ -182,7 +182,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     cell.body = max(body, SYMBOL_BODY)
                     cell.edge = edge_width(value[win])
             elif body >= FAINT_BODY:
-                probe = _read_symbol(Cell(r, c, body), rect, dark, x, y)
+                probe = _read_symbol(Cell(r, c, body), rect, dark, x, y, edge)
                 # Paint, not a lighter patch of table or a grey tile edge.
                 cell.paint = probe.raw is not None and \
                     hues.hsv(probe.raw)[1] >= hues.GREY
@@ -193,7 +193,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                                 for di, dj in ((0, 1), (0, -1), (1, 0), (-1, 0))):
                     # Lit grey by the lamp beside it, as the lamp's own cell:
                     # the tile may join the move to the board (realistic glare).
-                    lamp_lit = _read_symbol(Cell(r, c, lit), rect, dark, x, y)
+                    lamp_lit = _read_symbol(Cell(r, c, lit), rect, dark, x, y, edge)
                     cell.probe = lamp_lit if lamp_lit.is_tile else None
     _less_flare(out)
     return out
@@ -233,11 +233,12 @@ def _body_level(ratio: np.ndarray, seen: np.ndarray, rim: np.ndarray, grid: Grid
     return max(body + 0.08, body + 0.45 * (table - body))
 
 
-def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int
-                 ) -> Cell:
-    """The cell with the symbol near its middle (`symbols.find_symbol`)."""
+def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int,
+                 seen: np.ndarray | None = None) -> Cell:
+    """The cell with the symbol near its middle (`symbols.find_symbol`; with
+    `seen`, only a symbol whole in the photo)."""
     found = find_symbol(rect, dark, x, y, vouched=cell.body >= TILE_BODY,
-                        lamp=cell.glare >= GLARE)
+                        lamp=cell.glare >= GLARE, seen=seen)
     if found is not None:
         cell.centre, cell.mask = found.centre, found.mask
         cell.raw, cell.black, cell.lamp_free = found.raw, found.black, found.lamp_free

@@ -131,13 +131,18 @@ def _cells(img: np.ndarray) -> tuple[Grid, dict[Cell, GridCell]]:
         # while that finds more tiles (a slanted board, glare on some symbols).
         found = {key: cell.centre for key, cell in cells.items()
                  if cell.is_tile and cell.centre is not None}
+        # So is a symbol in paint on a rim half dark (`Cell.probe`): a tile
+        # off a grid fitted short of it (an end tile the blobs missed).
+        found |= {key: cell.probe.centre for key, cell in cells.items()
+                  if cell.hint and cell.probe is not None
+                  and cell.probe.centre is not None}
         if len(found) <= len(grid.centres):
             break
         grid, before = refit(grid, found), grid
         if _settled(before, grid):
             break
         again = read_cells(img, grid, margin)
-        if _tile_count(again) <= len(found):
+        if _tile_count(again) <= _tile_count(cells):
             break
         cells = again
     if _tile_on_edge(cells):

@@ -21,6 +21,9 @@ CELL = 64
 MASK_MID = 127
 """8-bit level above which a smoothed mask is set (half of 255)."""
 
+SHOWN = 255
+"""8-bit level of a pixel wholly inside the photo (`cells.rectify`'s mask)."""
+
 MIN_PIXELS = 8
 """Pixels: a mask with fewer is a speck."""
 
@@ -100,9 +103,12 @@ class _Window:
 
 
 def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
-                vouched: bool = False, lamp: bool = False) -> Symbol | None:
+                vouched: bool = False, lamp: bool = False,
+                seen: np.ndarray | None = None) -> Symbol | None:
     """The symbol near the middle of the cell at (x, y), or None. `vouched`:
-    its rim vouches for a tile (`cells.TILE_BODY`); `lamp`: glare on it."""
+    its rim vouches for a tile (`cells.TILE_BODY`); `lamp`: glare on it;
+    `seen`: which of `rect`'s pixels the photo shows (None for a symbol the
+    photo's edge touches)."""
     win = _Window(rect, dark, x, y)
     light = (~dark[win.box]).astype(np.uint8)
     if _speck(_central_parts(light, win.mid)):
@@ -125,6 +131,10 @@ def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     norm = None if mask is None else normalise(mask)
     if mask is None or norm is None:
         return None
+    if seen is not None:
+        around = cv2.dilate(mask, np.ones((3, 3), np.uint8)) > 0
+        if (seen[win.box][around] < SHOWN).any():
+            return None
     my, mx = np.nonzero(mask)
     centre = (float(mx.mean()) + win.x0, float(my.mean()) + win.y0)
     # Colour from the symbol's inside, away from edges blurred into black.

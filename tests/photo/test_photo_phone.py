@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper.photo import PhotoUnreadable, read_move
 
-from . import synth, synth_real
+from . import kinds, synth, synth_real
 from .synth import Shot, Tile
 
 LINE: tuple[Tile, ...] = tuple(
@@ -97,3 +97,33 @@ def test_a_first_move_laid_a_tile_apart_is_read_as_its_line(
     reading = read_move(synth.encode(img, 90), [])
     assert [t[:4] for t in reading.tiles] == _kinds(apart)
     assert not reading.unread
+
+
+def _move_at_the_board_edge(rc: synth_real.RealCase) -> bool:
+    """A move on a board with a tile on the board's outermost row or column."""
+    cells = [t[:2] for t in rc.case.stored + rc.case.move]
+    rows, cols = {r for r, _ in cells}, {c for _, c in cells}
+    return bool(rc.case.stored) and not rc.real.glare and any(
+        r in (min(rows), max(rows)) or c in (min(cols), max(cols))
+        for r, c, *_ in rc.case.move)
+
+
+KIND_COUNT = 15
+"""Photos of the kind read (the smallest of each condition's)."""
+
+TIGHT_BOARD = 0.08
+"""Table left round a board's tile bodies, share of a tile's edge: the photo's
+edge cuts the outer cells' corners, not their tiles."""
+
+
+@pytest.mark.parametrize("condition", ["cool light", "warm light"])
+def test_a_board_cropped_tight_reads_the_tiles_at_its_edge(condition: str) -> None:
+    # A slanted photo's edge crosses the corners of the outer tiles' cells;
+    # a tile whose symbol is whole in the photo is read, not a warning.
+    for rc in kinds.of_kind(condition, _move_at_the_board_edge, KIND_COUNT):
+        tiles = rc.case.stored + rc.case.move
+        img = synth_real.render(tiles, rc.case.shot, rc.case.seed, rc.real)
+        pad = int(rc.case.shot.tile_px * TIGHT_BOARD)
+        reading = read_move(synth.encode(_tight(img, pad), 90), list(rc.case.stored))
+        kinds.honest(rc, reading)
+        assert kinds.read_right(rc, reading) and not reading.unread, rc.case.name
