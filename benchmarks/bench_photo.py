@@ -35,7 +35,9 @@ the cases, right / unsure / confident wrong / refused), at full size on one
 core, with the load; `--fix` corrects an annotation as the folder's
 `corrections` file would; `--teach-first` reads every game again after its
 first photo taught the reader its set, `--as-played` in the order it was
-played, each confirmed move teaching the photos after it.
+played, each confirmed move teaching the photos after it; `--tight PAD`
+reads every mode again on each photo cropped to its tiles with PAD of a
+tile's edge of table round them (`real_photos.cropped`).
 """
 
 from __future__ import annotations
@@ -332,17 +334,21 @@ def phone(runs: int) -> None:
           f"{' '.join(f'{x:.1f}' for x in __import__('os').getloadavg())}")
 
 
-def run_real(folder: Path, fixes: list[str], mode: str) -> list[dict]:
+def run_real(folder: Path, fixes: list[str], mode: str,
+             tight: float | None = None) -> list[dict]:
     """Read a folder of real photos in a fresh subprocess (`real_photos`)."""
     command = [sys.executable, __file__, "--worker-real", str(folder),
-               *(f"--fix={fix}" for fix in fixes), f"--mode={mode}"]
+               *(f"--fix={fix}" for fix in fixes), f"--mode={mode}",
+               *(() if tight is None else (f"--tight={tight}",))]
     proc = subprocess.run(command,
                           capture_output=True, text=True, check=True, cwd=ROOT)
     return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
 
 
-def real(folder: Path, fixes: list[str], modes: list[str], misses: bool) -> None:
-    """Print the real photos' table: each game as it comes, and taught."""
+def real(folder: Path, fixes: list[str], modes: list[str], misses: bool,
+         tight: float | None = None) -> None:
+    """Print the real photos' table: each game as it comes, and taught; with
+    `tight`, each mode again on the photos cropped to their tiles."""
     import real_photos
 
     print(f"\n## Real photos: {folder.name} ({len(real_photos.cases(folder, fixes))}"
@@ -350,13 +356,16 @@ def real(folder: Path, fixes: list[str], modes: list[str], misses: bool) -> None
     print("| set | right | unsure | confident wrong | refused | median s/photo "
           "| max s | load before / after |")
     print("|---|---|---|---|---|---|---|---|")
-    for mode in modes:
+    crops = [None] if tight is None else [None, tight]
+    for mode, crop in ((m, c) for c in crops for m in modes):
         before = " ".join(f"{x:.1f}" for x in os.getloadavg())
-        rows = run_real(folder, fixes, mode)
+        rows = run_real(folder, fixes, mode, crop)
         after = " ".join(f"{x:.1f}" for x in os.getloadavg())
         got = real_photos.summary(rows)
         n = int(got["cases"])
         name = f"{folder.name}/: {mode}"
+        if crop is not None:
+            name += f", cropped to {crop} of a tile round its tiles"
         print(f"| {name} | {pct(got['right'], n)} | {got['unsure']} "
               f"| {got['confident wrong']} | {got['refused']} | {got['median']:.2f} "
               f"| {got['max']:.2f} | {before} / {after} |")
@@ -433,6 +442,10 @@ def main() -> None:
                         help="read each real game again in its order, each confirmed"
                              " move teaching the photos after it")
     parser.add_argument("--mode", help=argparse.SUPPRESS)
+    parser.add_argument("--tight", type=float,
+                        help="also read each real photo cropped to its tiles, "
+                             "this share of a tile's edge of table left round "
+                             "them (a phone's photo of the tiles alone)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--worker-real", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -442,7 +455,7 @@ def main() -> None:
     if args.worker_real:
         import real_photos
 
-        real_photos.worker(args.worker_real, args.fix, args.mode)
+        real_photos.worker(args.worker_real, args.fix, args.mode, args.tight)
         return
     if args.examples:
         examples(args.examples)
@@ -481,7 +494,7 @@ def main() -> None:
 
         modes = [real_photos.MODES[0], *real_photos.MODES[1:2] * args.teach_first,
                  *real_photos.MODES[2:] * args.as_played]
-        real(args.real, args.fix, modes, args.misses)
+        real(args.real, args.fix, modes, args.misses, args.tight)
     elif args.sets == "none":
         print("no real photos: pass --real DIR or set SCOREKEEPER_REAL_PHOTOS")
     if args.misses:

@@ -168,9 +168,31 @@ MODES = ("as it comes", "taught by its first photo",
 photo (`teach_first`), or learning as it is played (`as_played`)."""
 
 
-def worker(folder: Path, fixes: Sequence[str], mode: str) -> None:
-    """Read every case in this process (on one core), in one of `MODES`;
-    print one JSON line per case."""
+def cropped(data: bytes, pad: float) -> bytes:
+    """The photo cut round its tiles with `pad` of a tile's edge of table
+    left, as a phone's photo of the tiles alone; where, the lattice the
+    reader finds on the whole photo says (at the reader's working size)."""
+    import cv2
+    import numpy as np
+
+    from scorekeeper.photo.decode import decode
+    from scorekeeper.photo.grid import find_grid
+
+    img = decode(data)
+    grid = find_grid(img)
+    centres = np.array(list(grid.centres.values()))
+    reach = (0.5 + pad) * grid.pitch
+    (x0, y0), (x1, y1) = (np.maximum(centres.min(0) - reach, 0).astype(int),
+                          (centres.max(0) + reach).astype(int))
+    return bytes(cv2.imencode(".jpg", img[y0:y1, x0:x1],
+                              [cv2.IMWRITE_JPEG_QUALITY, 90])[1])
+
+
+def worker(folder: Path, fixes: Sequence[str], mode: str,
+           tight: float | None = None) -> None:
+    """Read every case in this process (on one core), in one of `MODES`,
+    each photo whole or with `tight`, `cropped` to its tiles; print one
+    JSON line per case."""
     from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
     from scorekeeper.photo.lessons import Taught, lesson_sums, vouched_looks
 
@@ -185,6 +207,8 @@ def worker(folder: Path, fixes: Sequence[str], mode: str) -> None:
     looks: dict[str, list[dict[str, object]]] = {}
     for case in every:
         data = case.photo.read_bytes()
+        if tight is not None:
+            data = cropped(data, tight)
         if mode == MODES[2]:
             taught = lesson_sums(looks.get(case.game, []), {})
             lessons[case.game] = Taught(tuple(taught))
