@@ -126,23 +126,28 @@ def _cells(img: np.ndarray) -> tuple[Grid, dict[Cell, GridCell]]:
     # none of the rim of the next: read it two cells out.
     margin = 2 if len(grid.centres) <= SMALL else 1
     grid, cells = _step_of_two(img, grid, read_cells(img, grid, margin), margin)
+    with_probes = True
     for _ in range(REFITS):
         # Every symbol read is a point the grid must go through: fit again
         # while that finds more tiles (a slanted board, glare on some symbols).
         found = {key: cell.centre for key, cell in cells.items()
                  if cell.is_tile and cell.centre is not None}
-        # So is a symbol in paint on a rim half dark (`Cell.probe`): a tile
-        # off a grid fitted short of it (an end tile the blobs missed).
-        found |= {key: cell.probe.centre for key, cell in cells.items()
-                  if cell.hint and cell.probe is not None
+        # So may be a symbol in paint on a rim half dark (`Cell.probe`): a
+        # tile off a grid fitted short of it (an end tile the blobs missed),
+        # if the grid through it loses no tile read (a lamp's patch does).
+        probes = {key: cell.probe.centre for key, cell in cells.items()
+                  if with_probes and cell.hint and cell.probe is not None
                   and cell.probe.centre is not None}
-        if len(found) <= len(grid.centres):
+        if len(found) + len(probes) <= len(grid.centres):
             break
-        grid, before = refit(grid, found), grid
+        grid, before = refit(grid, found | probes), grid
         if _settled(before, grid):
             break
         again = read_cells(img, grid, margin)
-        if _tile_count(again) <= _tile_count(cells):
+        if probes and not set(found) <= {k for k, c in again.items() if c.is_tile}:
+            grid, with_probes = before, False
+            continue
+        if _tile_count(again) <= len(found):
             break
         cells = again
     if _tile_on_edge(cells):
