@@ -1,7 +1,7 @@
 """A symbol's colour as numbers: linear RGB to sRGB hue, saturation and
 value and back (`hsv_rows`, `hsv`, `linear`), whether pixels show paint at
-all (`colourless`), whether a taught colourless paint may be what a photo
-shows (`pale_paint`), and a teaching photo's colours' usual hues (`USUAL`).
+all (`colourless`), and whether a taught colourless paint may be what a
+photo shows (`pale_paint`).
 """
 
 from __future__ import annotations
@@ -14,19 +14,6 @@ import numpy as np
 
 GAMMA = 2.2
 """The exponent from a photo's sRGB levels (over 255) to linear light."""
-
-USUAL: dict[str, tuple[float, float]] = {
-    "red": (347.0, 8.0),
-    "orange": (10.0, 32.0),
-    "yellow": (36.0, 60.0),
-    "green": (85.0, 160.0),
-    "blue": (195.0, 228.0),
-    "purple": (236.0, 305.0),
-}
-"""Each colour's hues in photos, degrees, where a teaching photo's six are
-cut round the wheel (`color_lessons.name_symbols`): real paint's (red
-350–8, orange 8–25, yellow 40–55, green 90–150, blue 195–225, purple
-235–275) widened for the renders' paints and the light's colour."""
 
 GREY = 0.22
 """Saturation: under it a pixel shows no paint (glare, a washed print, a
@@ -83,8 +70,3 @@ def linear(hue: float, saturation: float, value: float) -> np.ndarray:
     """Linear RGB of a colour given as sRGB (hue degrees, saturation, value)."""
     return np.array(colorsys.hsv_to_rgb(hue / 360.0, saturation, value)) ** GAMMA
 
-
-def gap(a: float, b: float) -> float:
-    """Degrees between two hues, the short way round."""
-    d = abs(a - b) % 360.0
-    return min(d, 360.0 - d)
