@@ -1,14 +1,12 @@
 """A symbol's colour as numbers: linear RGB to sRGB hue, saturation and
-value and back (`hsv_rows`, `hsv`, `linear`), whether pixels show paint at
-all (`colourless`), and whether a taught colourless paint may be what a
-photo shows (`pale_paint`).
+value and back (`hsv_rows`, `hsv`, `linear`), and whether pixels show
+paint at all (`colourless`).
 """
 
 from __future__ import annotations
 
 import colorsys
 import math
-from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -22,11 +20,6 @@ tile body). Paint measures 0.5 and more in every light of the test sets."""
 PAINT = 0.5
 """Saturation: the least real paint measures."""
 
-DIM = 0.5
-"""Share of a taught colourless paint's value a colourless symbol needs to
-be it: white measures 0.8–1.0 (`tests/photo/white.py`), a tile body far less."""
-
-
 def colourless(pix: np.ndarray) -> np.ndarray:
     """For each pixel (… × 3, sRGB, any channel order), whether its
     saturation is under `GREY`: no paint."""
@@ -36,16 +29,6 @@ def colourless(pix: np.ndarray) -> np.ndarray:
     lo = np.minimum(np.minimum(a, b), c).astype(np.float32)
     hi = np.maximum(np.maximum(a, b), c).astype(np.float32)
     return np.asarray(lo >= (1 - GREY) * np.maximum(hi, 1))
-
-
-def pale_paint(colors: Sequence[np.ndarray], pale: Mapping[str, tuple[float, float]]
-               ) -> bool:
-    """True when every colour (linear RGB) may be a taught colourless paint
-    (`Taught.pale`): none darker than `DIM` of the dimmest taught."""
-    if not pale or not colors:
-        return False
-    least = DIM * min(value for _, value in pale.values())
-    return all(hsv(np.asarray(c))[2] >= least for c in colors)
 
 
 def hsv_rows(lin: np.ndarray) -> np.ndarray:

@@ -11,7 +11,6 @@ import cv2
 import numpy as np
 
 from ..engine import CLASSIC, Variant
-from . import hues
 from .cells import GLARE, may_hide_tile, read_cells
 from .cells import Cell as GridCell
 from .classify import Classifier, Example
@@ -78,12 +77,6 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         raise PhotoUnreadable("blurred")
     clf = Classifier(variant.color_names, variant.shape_names)
     mark_glare(reads, cells)
-    # No paint at all is tile bodies, unless the set's taught white (a first
-    # move of its white tiles) could be what shows.
-    if _no_paint(reads) and not hues.pale_paint(
-            [rd.cell.color for rd in reads.values() if rd.cell.color is not None],
-            taught.pale()):
-        raise PhotoUnreadable("no_tiles")
     name_tiles(reads, clf, [], taught)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
     if not board:
@@ -182,15 +175,6 @@ def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],
         return grid, {(r // 2, c // 2): cell for (r, c), cell in again.items()
                       if r % 2 == 0 and c % 2 == 0}
     return grid, cells
-
-
-def _no_paint(reads: dict[Cell, ReadTile]) -> bool:
-    """True when every symbol read is grey and none under glare: tile bodies
-    read by a grid a tile off, not paint."""
-    colors = [rd.cell.color for rd in reads.values()
-              if rd.cell.color is not None and not rd.glare]
-    return len(colors) == len(reads) and all(
-        hues.hsv(np.asarray(c))[1] < hues.GREY for c in colors)
 
 
 def _main_group(reads: dict[Cell, ReadTile]) -> dict[Cell, ReadTile]:
