@@ -18,7 +18,7 @@ from .decode import decode, never_failing
 from .errors import PhotoUnreadable
 from .grid import Grid, find_grid, halved, refit
 from .lessons import Taught
-from .move import first_move, joined_by_paint, placed_move
+from .move import first_move, placed_move
 from .reading import PhotoReading
 from .register import register
 from .rules import by_the_rules
@@ -104,11 +104,6 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         if fit == placement:
             break
         placement = fit
-    joined = joined_by_paint(reads, cells, placement, board)
-    if joined:
-        reads = {**reads, **joined}
-        mark_glare(reads, cells)
-        name_tiles(reads, clf, examples, taught)
     return placed_move(reads, cells, placement, board, clf, variant)
 
 
