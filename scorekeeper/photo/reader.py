@@ -47,10 +47,6 @@ REFITS = 3
 """Times at most the grid is fitted again to the symbols its cells read, each
 fit reading the cells again (a slanted board)."""
 
-LINE_UPS = 3
-"""Times at most the tiles are named again from the stored ones under them and
-the board lined up anew (a placement that repeats ends it)."""
-
 FEW_SYMBOLS = 3
 """Symbols: up to this many may all be two tiles apart (realistic first moves)."""
 
@@ -86,24 +82,17 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
              for key, (color, shape) in board.items()}
     empty = {key for key, cell in cells.items() if cell.body < EMPTY}
     placement = register(_labels(reads), empty, index)
-    for tries in range(LINE_UPS):
-        # Learn this photo's light and print from the stored tiles it shows
-        # (not from under a lamp: a symbol read through glare keeps a little
-        # of its colour, not its hue), read every tile again, and see
-        # whether the board lines up otherwise.
-        examples = []
-        for key, rd in reads.items():
-            tile, cell = board.get(placement.to_board(key)), rd.cell
-            if tile is not None and cell.color is not None and cell.mask is not None \
-                    and cell.glare < GLARE:
-                examples.append(Example(cell.color, tile[0], key, tile[1], cell.mask))
-        clf.learn(examples)
-        name_tiles(reads, clf, examples, taught)
-        last = tries == LINE_UPS - 1
-        fit = placement if last else register(_labels(reads), empty, index)
-        if fit == placement:
-            break
-        placement = fit
+    # Learn this photo's light and print from the stored tiles it shows (not
+    # from under a lamp: a symbol read through glare keeps a little of its
+    # colour, not its hue) and read every tile again.
+    examples = []
+    for key, rd in reads.items():
+        tile, cell = board.get(placement.to_board(key)), rd.cell
+        if tile is not None and cell.color is not None and cell.mask is not None \
+                and cell.glare < GLARE:
+            examples.append(Example(cell.color, tile[0], key, tile[1], cell.mask))
+    clf.learn(examples)
+    name_tiles(reads, clf, examples, taught)
     return placed_move(reads, cells, placement, board, clf, variant)
 
 
