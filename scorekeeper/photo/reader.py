@@ -65,8 +65,8 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
           variant: Variant, taught: Taught) -> PhotoReading:
     img = decode(image)
     grid, cells = _cells(img)
-    reads = _main_group({key: ReadTile(cell, faint=key in grid.faint)
-                         for key, cell in cells.items() if cell.is_tile})
+    reads = {key: ReadTile(cell, faint=key in grid.faint)
+             for key, cell in cells.items() if cell.is_tile}
     if not reads:
         raise PhotoUnreadable("no_tiles")
     if np.median([rd.cell.edge for rd in reads.values()]) > BLURRED:
@@ -159,24 +159,6 @@ def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],
         return grid, {(r // 2, c // 2): cell for (r, c), cell in again.items()
                       if r % 2 == 0 and c % 2 == 0}
     return grid, cells
-
-
-def _main_group(reads: dict[Cell, ReadTile]) -> dict[Cell, ReadTile]:
-    """The largest group of tiles up to two cells apart: the board (a tile
-    unread inside it does not split it)."""
-    left = set(reads)
-    best: set[Cell] = set()
-    while left:
-        group, todo = set(), [left.pop()]
-        while todo:
-            r, c = key = todo.pop()
-            group.add(key)
-            near = {(r + dr, c + dc) for dr in range(-2, 3) for dc in range(-2, 3)}
-            todo += near & left
-            left -= near
-        if len(group) > len(best):
-            best = group
-    return {key: reads[key] for key in best}
 
 
 def _labels(reads: dict[Cell, ReadTile]) -> dict[Cell, tuple[int, int]]:
