@@ -131,15 +131,11 @@ def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier,
 
 
 def _taught(taught: Taught) -> list[Example]:
-    """The taught colours as examples of them (`Classifier.colours`)."""
-    out = []
-    for color, (hue, sat, val) in taught.paints().items():
-        if sat is None or val is None:
-            out.append(Example(hues.linear(hue, 1.0, 1.0), color,
-                               hue_only=True))
-        else:
-            out.append(Example(hues.linear(hue, sat, val), color))
-    return out
+    """The taught colours whose paint was measured as examples of them
+    (`Classifier.colours`): a lesson kept before then knows only a hue."""
+    return [Example(hues.linear(hue, sat, val), color)
+            for color, (hue, sat, val) in taught.paints().items()
+            if sat is not None and val is not None]
 
 
 def sureness(margin: float, sure: float = SURE) -> float:

@@ -92,7 +92,8 @@ def test_an_orange_alone_on_an_empty_board_reads_right_only_after_teaching() -> 
         # this paint for red (if it ever reads it right alone, pick a harder one).
         assert [t.color for t in before.tiles] == ["red"] * 3, "no longer a misread"
         taught = read_colors(photo(six(APART, seed), seed, warmth, REDDEST_ORANGE))
-        after = read_move(first, [], CLASSIC, Taught.from_rows(lessons(taught.hues)))
+        after = read_move(first, [], CLASSIC, Taught.from_rows(
+            lessons(taught.hues, paints=taught.paints)))
         assert [t.color for t in after.tiles] == ["orange"] * 3
 
 
