@@ -22,7 +22,7 @@ from .move import first_move, placed_move
 from .reading import PhotoReading
 from .register import register
 from .rules import by_the_rules
-from .tiles import Cell, ReadTile, mark_glare, name_tiles
+from .tiles import Cell, ReadTile, name_tiles, under_glare
 
 EMPTY = 0.25
 """Rim share (`cells`) under which a cell shows table, against a stored tile
@@ -65,14 +65,14 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
           variant: Variant, taught: Taught) -> PhotoReading:
     img = decode(image)
     grid, cells = _cells(img)
-    reads = {key: ReadTile(cell, faint=key in grid.faint)
+    reads = {key: ReadTile(cell, faint=key in grid.faint,
+                           glare=under_glare(key, cells))
              for key, cell in cells.items() if cell.is_tile}
     if not reads:
         raise PhotoUnreadable("no_tiles")
     if np.median([rd.cell.edge for rd in reads.values()]) > BLURRED:
         raise PhotoUnreadable("blurred")
     clf = Classifier(variant.color_names, variant.shape_names)
-    mark_glare(reads, cells)
     name_tiles(reads, clf, [], taught)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
     if not board:

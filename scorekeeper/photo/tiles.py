@@ -147,12 +147,6 @@ def sureness(margin: float, sure: float = SURE) -> float:
     return LOW_CONFIDENCE + (margin - sure) / (1 - sure) * (1 - LOW_CONFIDENCE)
 
 
-def mark_glare(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell]) -> None:
-    """Mark the read tiles with glare on them or on a neighbouring cell."""
-    for key, rd in reads.items():
-        rd.glare = under_glare(key, cells)
-
-
 def under_glare(key: Cell, cells: dict[Cell, GridCell]) -> bool:
     """True when glare blew out the cell or one beside it."""
     r, c = key
