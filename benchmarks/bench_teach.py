@@ -93,8 +93,9 @@ def main() -> None:
             except PhotoUnreadable:
                 continue
             moves += 1
+            kept = lessons(taught.hues, paints=taught.paints)
             for lessons_, count in ((Taught(), "before"),
-                                    (Taught.from_rows(lessons(taught.hues)), "after")):
+                                    (Taught.from_rows(kept), "after")):
                 try:
                     read = read_move(first, [], CLASSIC, lessons_)
                 except PhotoUnreadable:

@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from photo.teaching import APART, FAR_SHIFTED, IN_A_ROW, REDDEST_ORANGE, photo, six
 from photo.white import WHITE_FOR_PURPLE
 
+from scorekeeper.photo.color_lessons import COLORS
 from scorekeeper.photo.lessons import Taught
 from scorekeeper.store import photo_lessons
 from scorekeeper.web import photo_upload
@@ -150,6 +151,21 @@ def test_a_photo_that_is_not_one_tile_of_each_colour_is_422_and_stores_nothing(
     assert kept.status_code == 302
     with app.app_context():
         assert photo_lessons.installation_colors() == taught
+
+
+@pytest.mark.parametrize("pending", [
+    {"hues": {"red": 0.0}, "paints": {}},
+    {"hues": dict.fromkeys(COLORS, "a hue"), "paints": {}},
+    {"hues": dict.fromkeys(COLORS, 10.0), "paints": dict.fromkeys(COLORS, [0.5])},
+], ids=["a colour alone", "not a number", "a paint half said"])
+def test_a_colour_reading_not_of_its_form_is_refused_and_keeps_nothing(
+        client: FlaskClient, app: Flask, pending: dict[str, Any]) -> None:
+    game = new_game(client, "Ann", "Bob")
+    with client.session_transaction() as session:
+        session["taught_colours"] = {"game": game, **pending}
+    assert client.post(f"/games/{game}/colours/keep").status_code == 400
+    with app.app_context():
+        assert photo_lessons.installation_colors() == []
 
 
 def test_without_a_photo_the_page_says_so(client: FlaskClient) -> None:

@@ -117,9 +117,6 @@ class Classifier:
                                        body)[:, colour_model.PLANE]
             labels = np.array([self.colors.index(e.color) for e in examples])
             taught = np.array([e.key is None for e in examples])
-            hue_only = np.array([e.hue_only for e in examples])
-            ex[hue_only] /= np.maximum(np.linalg.norm(ex[hue_only], axis=1,
-                                                      keepdims=True), 1e-9)
         stored = {e.key: self.colors.index(e.color) for e in examples
                   if e.key is not None}
         out = []
@@ -136,8 +133,7 @@ class Classifier:
                 paint = taught | (p[i].argmax() != len(p[i]) - 1)
                 own = paint & np.array([e.key is None or e.key != key
                                         for e in examples])
-                at = np.where(hue_only[:, None], ex * np.linalg.norm(seen[i]), ex)
-                near = np.where(own, np.linalg.norm(at - seen[i], axis=1), np.inf)
+                near = np.where(own, np.linalg.norm(ex - seen[i], axis=1), np.inf)
                 first = int(np.argmin(near))
                 other = near[labels != labels[first]].min(initial=np.inf)
                 if near[first] <= SAME_PAINT:
@@ -247,6 +243,3 @@ class Example:
     key: object = None
     shape: str | None = None
     mask: np.ndarray | None = None
-    hue_only: bool = False
-    """Only its hue is known (a lesson kept before paint was measured):
-    compared at the symbol's own saturation."""

@@ -1,30 +1,27 @@
 """Teach the colours: one photo of one tile of each colour (docs/PHOTO.md,
-"Teach the colours"), named by their order round the colour wheel, become
+"Teach the colours"), named by the colour model (`colour_model`), become
 the installation's colour lessons (`lessons.Lesson`).
 
-`read_colors(image)` reads the photo (OpenCV, in the helper process);
-`name_symbols(hues, saturations)` names them (no OpenCV: the server checks
-with it too).
+`read_colors(image)` reads and names them in the helper process (OpenCV).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from itertools import permutations
 from typing import NamedTuple
 
+import numpy as np
+
+from . import colour_model
+from .classify import SAME_PAINT
 from .errors import PhotoUnreadable
-from .hues import USUAL, gap, hsv
+from .hues import hsv, hsv_rows
 from .lessons import PALE, Lesson
 
-COLORS = ("red", "orange", "yellow", "green", "blue", "purple")
-"""The colours taught, in their order around the colour wheel."""
-
-LEEWAY = 30.0
-"""Degrees outside its usual hues a taught colour may lie (the light)."""
-
-MIN_GAP = 6.0
-"""Degrees: two colours closer are one paint (a print varies by one or two)."""
+COLORS = colour_model.COLOURS
+"""The colours taught: the colour model's, in its order."""
 
 SYMBOL_TO_TILE = 1.45
 """A tile's edge over its largest symbols' extent (stars span 70 % of it)."""
@@ -68,49 +65,35 @@ class Teaching(NamedTuple):
     """Each colour's (saturation, value)."""
 
 
-def _outside(hue: float, lo: float, hi: float) -> float:
-    """Degrees from hue to the arc lo..hi, 0 inside it."""
-    if (hue - lo) % 360.0 <= (hi - lo) % 360.0:
-        return 0.0
-    return min(gap(hue, lo), gap(hue, hi))
-
-
-def name_symbols(hues: Sequence[float], saturations: Sequence[float] | None = None
-                 ) -> dict[str, int]:
-    """Each colour's symbol (index), the six named by their hues' order round
-    the wheel, cut where each lies nearest its usual hues; one symbol of no
-    colour (under `PALE`) takes the colour the others leave out. Raise
-    PhotoUnreadable `teach_count`, `teach_pale` or `teach_alike`."""
-    if len(hues) == 0:
+def name_symbols(rgb: np.ndarray, body: np.ndarray) -> dict[str, int]:
+    """Each colour's symbol (index into `rgb`, linear RGB rows, in light
+    whose tile bodies show `body`): the six colours given to the six symbols
+    as the colour model finds likeliest together; one symbol of no colour
+    (under `PALE`) takes the colour the others leave out. Raise
+    PhotoUnreadable `teach_count`, `teach_pale` or `teach_alike` (two
+    symbols one paint: within `SAME_PAINT`)."""
+    if len(rgb) == 0:
         raise PhotoUnreadable("no_tiles")
-    if len(hues) != len(COLORS):
-        raise PhotoUnreadable("teach_count", count=len(hues), expected=len(COLORS))
-    if not all(math.isfinite(h) for h in hues):
-        raise PhotoUnreadable("teach_alike")
-    pale = [i for i, sat in enumerate(saturations or ()) if sat < PALE]
+    if len(rgb) != len(COLORS):
+        raise PhotoUnreadable("teach_count", count=len(rgb), expected=len(COLORS))
+    x = colour_model.features(rgb, body)
+    pale = np.flatnonzero(hsv_rows(rgb)[:, 1] < PALE)
     if len(pale) > 1:
         raise PhotoUnreadable("teach_pale")
-    ring = sorted((i for i in range(len(hues)) if i not in pale),
-                  key=lambda i: float(hues[i]) % 360.0)
-    gaps = [gap(hues[ring[i]], hues[ring[(i + 1) % len(ring)]])
-            for i in range(len(ring))]
-    if min(gaps) < MIN_GAP:
+    paint = np.setdiff1d(np.arange(len(rgb)), pale)
+    plane = x[paint][:, colour_model.PLANE]
+    apart = np.linalg.norm(plane[:, None] - plane[None], axis=2)
+    np.fill_diagonal(apart, np.inf)
+    if apart.min() <= SAME_PAINT:
         raise PhotoUnreadable("teach_alike")
-    best: tuple[float, dict[str, int]] | None = None
-    # With a colourless symbol, each colour in turn is the one it stands for.
-    left_outs: list[str | None] = [*COLORS] if pale else [None]
-    for left_out in left_outs:
-        colors = [c for c in COLORS if c != left_out]
-        for turn in range(len(ring)):
-            named = {color: ring[(k + turn) % len(ring)]
-                     for k, color in enumerate(colors)}
-            far = [_outside(hues[named[c]] % 360.0, *USUAL[c]) for c in colors]
-            cost = sum(d * d for d in far)
-            if max(far) <= LEEWAY and (best is None or cost < best[0]):
-                best = (cost, {**named, **({left_out: pale[0]} if left_out else {})})
-    if best is None:
-        raise PhotoUnreadable("teach_alike")
-    return {color: best[1][color] for color in COLORS}
+    odds = np.log(np.maximum(colour_model.probabilities(x[paint])[:, :len(COLORS)],
+                             np.finfo(np.float32).tiny))
+    ways = np.array(list(permutations(range(len(COLORS)), len(paint))))
+    best = ways[np.argmax(odds[np.arange(len(paint)), ways].sum(axis=1))]
+    named = {COLORS[c]: int(i) for i, c in zip(paint, best, strict=True)}
+    left_out = [color for color in COLORS if color not in named]
+    named.update(zip(left_out, map(int, pale), strict=True))
+    return {color: named[color] for color in COLORS}
 
 
 def lessons(hues: Mapping[str, float], weight: int = WEIGHT,
@@ -128,22 +111,21 @@ def read_colors(image: bytes) -> Teaching:
     from .decode import decode, never_failing
 
     with never_failing():
-        seen, unread = _symbols(decode(image))
-    seen.sort(key=lambda s: (s.x, s.y))
-    if 0 < len(seen) < len(COLORS) <= len(seen) + unread:
-        raise PhotoUnreadable("teach_unread", count=len(COLORS) - len(seen))
-    named = name_symbols([s.hue for s in seen], [s.saturation for s in seen])
+        seen, rgb, body, unread = _symbols(decode(image))
+        if 0 < len(seen) < len(COLORS) <= len(seen) + unread:
+            raise PhotoUnreadable("teach_unread", count=len(COLORS) - len(seen))
+        named = name_symbols(rgb, body)
     return Teaching({color: seen[i].hue for color, i in named.items()}, seen,
                     {color: (seen[i].saturation, seen[i].value)
                      for color, i in named.items()})
 
 
-def _symbols(img: object) -> tuple[list[Seen], int]:
-    """Each tile's symbol, and how many tile bodies show none: each symbol
+def _symbols(img: object) -> tuple[list[Seen], np.ndarray, np.ndarray, int]:
+    """Each tile's symbol, left to right, its colour (linear RGB), the tile
+    bodies' colour, and how many tile bodies show none: each symbol
     read on a tile of its own, the tiles in a row on their grid, then each
     body without a symbol found (dark paint) on a tile of its own."""
     import cv2
-    import numpy as np
 
     from .cells import TILE_BODY, read_cells
     from .grid import (
@@ -160,6 +142,7 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
     assert isinstance(img, np.ndarray)
     h, w = img.shape[:2]
     found: list[tuple[tuple[float, float], np.ndarray, float]] = []
+    blacks: list[np.ndarray] = []
 
     def known(x: float, y: float) -> bool:
         return any(math.dist((x, y), at) < SAME_TILE * pitch for at, _, pitch in found)
@@ -176,6 +159,8 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
                 continue
             if not known(*cell.centre):
                 found.append((cell.centre, cell.color, grid.pitch))
+                if cell.black is not None:
+                    blacks.append(cell.black)
 
     def lone(x: float, y: float, pitch: float, angle: float) -> None:
         read(Grid(one_tile((x, y), pitch, angle), pitch, {(0, 0): (x, y)}), 0)
@@ -211,9 +196,12 @@ def _symbols(img: object) -> tuple[list[Seen], int]:
         if not known(x, y) and not any(
                 math.dist((x, y), (ux, uy)) < SAME_TILE * size for ux, uy, _ in unread):
             unread.append((x, y, size))
+    found.sort(key=lambda f: f[0])
     out = []
     for (x, y), color, _ in found:
         hue, sat, val = hsv(color)
         out.append(Seen(round(hue, 2), round(sat, 3), round(val, 3),
                         round(float(x) / w, 3), round(float(y) / h, 3)))
-    return out, len(unread)
+    rgb = np.array([color for _, color, _ in found]).reshape(-1, 3)
+    light = np.median(np.array(blacks), axis=0) if blacks else np.ones(3)
+    return out, rgb, light, len(unread)

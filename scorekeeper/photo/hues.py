@@ -1,32 +1,17 @@
 """A symbol's colour as numbers: linear RGB to sRGB hue, saturation and
-value and back (`hsv_rows`, `hsv`, `linear`), whether pixels show paint at
-all (`colourless`), whether a taught colourless paint may be what a photo
-shows (`pale_paint`), and a teaching photo's colours' usual hues (`USUAL`).
+value and back (`hsv_rows`, `hsv`, `linear`), and whether pixels show
+paint at all (`colourless`).
 """
 
 from __future__ import annotations
 
 import colorsys
 import math
-from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 GAMMA = 2.2
 """The exponent from a photo's sRGB levels (over 255) to linear light."""
-
-USUAL: dict[str, tuple[float, float]] = {
-    "red": (347.0, 8.0),
-    "orange": (10.0, 32.0),
-    "yellow": (36.0, 60.0),
-    "green": (85.0, 160.0),
-    "blue": (195.0, 228.0),
-    "purple": (236.0, 305.0),
-}
-"""Each colour's hues in photos, degrees, where a teaching photo's six are
-cut round the wheel (`color_lessons.name_symbols`): real paint's (red
-350–8, orange 8–25, yellow 40–55, green 90–150, blue 195–225, purple
-235–275) widened for the renders' paints and the light's colour."""
 
 GREY = 0.22
 """Saturation: under it a pixel shows no paint (glare, a washed print, a
@@ -34,11 +19,6 @@ tile body). Paint measures 0.5 and more in every light of the test sets."""
 
 PAINT = 0.5
 """Saturation: the least real paint measures."""
-
-DIM = 0.5
-"""Share of a taught colourless paint's value a colourless symbol needs to
-be it: white measures 0.8–1.0 (`tests/photo/white.py`), a tile body far less."""
-
 
 def colourless(pix: np.ndarray) -> np.ndarray:
     """For each pixel (… × 3, sRGB, any channel order), whether its
@@ -49,16 +29,6 @@ def colourless(pix: np.ndarray) -> np.ndarray:
     lo = np.minimum(np.minimum(a, b), c).astype(np.float32)
     hi = np.maximum(np.maximum(a, b), c).astype(np.float32)
     return np.asarray(lo >= (1 - GREY) * np.maximum(hi, 1))
-
-
-def pale_paint(colors: Sequence[np.ndarray], pale: Mapping[str, tuple[float, float]]
-               ) -> bool:
-    """True when every colour (linear RGB) may be a taught colourless paint
-    (`Taught.pale`): none darker than `DIM` of the dimmest taught."""
-    if not pale or not colors:
-        return False
-    least = DIM * min(value for _, value in pale.values())
-    return all(hsv(np.asarray(c))[2] >= least for c in colors)
 
 
 def hsv_rows(lin: np.ndarray) -> np.ndarray:
@@ -83,8 +53,3 @@ def linear(hue: float, saturation: float, value: float) -> np.ndarray:
     """Linear RGB of a colour given as sRGB (hue degrees, saturation, value)."""
     return np.array(colorsys.hsv_to_rgb(hue / 360.0, saturation, value)) ** GAMMA
 
-
-def gap(a: float, b: float) -> float:
-    """Degrees between two hues, the short way round."""
-    d = abs(a - b) % 360.0
-    return min(d, 360.0 - d)

@@ -49,9 +49,6 @@ class Lesson(NamedTuple):
                    weight * math.sin(rad), measured, measured * sat, measured * val)
 
 
-MIN_COLOR = 1
-"""Confirmed tiles of a colour that already teach where it lies."""
-
 PALE = 0.35
 """Saturation: a taught colour under it is a colourless paint (white). Paint
 measures 0.5 and more, the real development set's white 0.15–0.21."""
@@ -69,7 +66,7 @@ class Taught:
         measured (a lesson kept before they were)."""
         out: dict[str, tuple[float, float | None, float | None]] = {}
         for lesson in self.lessons:
-            if lesson.what != "color" or lesson.n < MIN_COLOR:
+            if lesson.what != "color":
                 continue
             hue = math.degrees(math.atan2(lesson.b, lesson.a)) % 360.0
             m = lesson.measured

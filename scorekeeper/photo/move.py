@@ -16,7 +16,7 @@ from .classify import Classifier
 from .errors import PhotoUnreadable
 from .reading import Conflict, Look, PhotoReading, PhotoTile
 from .register import Placement, turn
-from .rules import SIDES, doubtful_off_line, line_ends, one_attribute
+from .rules import SIDES, doubtful_off_line, one_attribute
 from .tiles import Cell, ReadTile, under_glare
 
 SURE_CONFLICT = 0.15
@@ -161,28 +161,3 @@ def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell],
                   if (cell := cells.get(key)) is not None
                   and may_hide_tile(cell, beside_move=key in beside_new))
 
-
-def joined_by_paint(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
-                     placement: Placement, board: dict[Cell, tuple[str, str]]
-                     ) -> dict[Cell, ReadTile]:
-    """Tiles read from paint on a rim too light to vouch for a tile
-    (`cells.Cell.probe`) where they join new tiles that touch nothing to the
-    board along their line (RULES §3.4), marked uncertain; else none."""
-    new = [key for key in reads if placement.to_board(key) not in board]
-
-    def touches(key: Cell) -> bool:
-        r, c = placement.to_board(key)
-        return any((r + dr, c + dc) in board for dr, dc in SIDES)
-
-    if not new or any(touches(key) for key in new):
-        return {}
-    for (r, c), (dr, dc) in line_ends(new):
-        joined = {}
-        while (r + dr, c + dc) not in reads and \
-                (cell := cells.get((r + dr, c + dc))) is not None and \
-                cell.probe is not None:
-            r, c = r + dr, c + dc
-            joined[(r, c)] = ReadTile(cell.probe, faint=True)
-            if touches((r, c)):
-                return joined
-    return {}

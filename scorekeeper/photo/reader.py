@@ -11,7 +11,6 @@ import cv2
 import numpy as np
 
 from ..engine import CLASSIC, Variant
-from . import hues
 from .cells import GLARE, may_hide_tile, read_cells
 from .cells import Cell as GridCell
 from .classify import Classifier, Example
@@ -19,11 +18,11 @@ from .decode import decode, never_failing
 from .errors import PhotoUnreadable
 from .grid import Grid, find_grid, halved, refit
 from .lessons import Taught
-from .move import first_move, joined_by_paint, placed_move
+from .move import first_move, placed_move
 from .reading import PhotoReading
 from .register import register
 from .rules import by_the_rules
-from .tiles import Cell, ReadTile, mark_glare, name_tiles
+from .tiles import Cell, ReadTile, name_tiles, under_glare
 
 EMPTY = 0.25
 """Rim share (`cells`) under which a cell shows table, against a stored tile
@@ -48,10 +47,6 @@ REFITS = 3
 """Times at most the grid is fitted again to the symbols its cells read, each
 fit reading the cells again (a slanted board)."""
 
-LINE_UPS = 3
-"""Times at most the tiles are named again from the stored ones under them and
-the board lined up anew (a placement that repeats ends it)."""
-
 FEW_SYMBOLS = 3
 """Symbols: up to this many may all be two tiles apart (realistic first moves)."""
 
@@ -70,20 +65,14 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
           variant: Variant, taught: Taught) -> PhotoReading:
     img = decode(image)
     grid, cells = _cells(img)
-    reads = _main_group({key: ReadTile(cell, faint=key in grid.faint)
-                         for key, cell in cells.items() if cell.is_tile})
+    reads = {key: ReadTile(cell, faint=key in grid.faint,
+                           glare=under_glare(key, cells))
+             for key, cell in cells.items() if cell.is_tile}
     if not reads:
         raise PhotoUnreadable("no_tiles")
     if np.median([rd.cell.edge for rd in reads.values()]) > BLURRED:
         raise PhotoUnreadable("blurred")
     clf = Classifier(variant.color_names, variant.shape_names)
-    mark_glare(reads, cells)
-    # No paint at all is tile bodies, unless the set's taught white (a first
-    # move of its white tiles) could be what shows.
-    if _no_paint(reads) and not hues.pale_paint(
-            [rd.cell.color for rd in reads.values() if rd.cell.color is not None],
-            taught.pale()):
-        raise PhotoUnreadable("no_tiles")
     name_tiles(reads, clf, [], taught)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
     if not board:
@@ -93,29 +82,17 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
              for key, (color, shape) in board.items()}
     empty = {key for key, cell in cells.items() if cell.body < EMPTY}
     placement = register(_labels(reads), empty, index)
-    for tries in range(LINE_UPS):
-        # Learn this photo's light and print from the stored tiles it shows
-        # (not from under a lamp: a symbol read through glare keeps a little
-        # of its colour, not its hue), read every tile again, and see
-        # whether the board lines up otherwise.
-        examples = []
-        for key, rd in reads.items():
-            tile, cell = board.get(placement.to_board(key)), rd.cell
-            if tile is not None and cell.color is not None and cell.mask is not None \
-                    and cell.glare < GLARE:
-                examples.append(Example(cell.color, tile[0], key, tile[1], cell.mask))
-        clf.learn(examples)
-        name_tiles(reads, clf, examples, taught)
-        last = tries == LINE_UPS - 1
-        fit = placement if last else register(_labels(reads), empty, index)
-        if fit == placement:
-            break
-        placement = fit
-    joined = joined_by_paint(reads, cells, placement, board)
-    if joined:
-        reads = {**reads, **joined}
-        mark_glare(reads, cells)
-        name_tiles(reads, clf, examples, taught)
+    # Learn this photo's light and print from the stored tiles it shows (not
+    # from under a lamp: a symbol read through glare keeps a little of its
+    # colour, not its hue) and read every tile again.
+    examples = []
+    for key, rd in reads.items():
+        tile, cell = board.get(placement.to_board(key)), rd.cell
+        if tile is not None and cell.color is not None and cell.mask is not None \
+                and cell.glare < GLARE:
+            examples.append(Example(cell.color, tile[0], key, tile[1], cell.mask))
+    clf.learn(examples)
+    name_tiles(reads, clf, examples, taught)
     return placed_move(reads, cells, placement, board, clf, variant)
 
 
@@ -192,33 +169,6 @@ def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],
         return grid, {(r // 2, c // 2): cell for (r, c), cell in again.items()
                       if r % 2 == 0 and c % 2 == 0}
     return grid, cells
-
-
-def _no_paint(reads: dict[Cell, ReadTile]) -> bool:
-    """True when every symbol read is grey and none under glare: tile bodies
-    read by a grid a tile off, not paint."""
-    colors = [rd.cell.color for rd in reads.values()
-              if rd.cell.color is not None and not rd.glare]
-    return len(colors) == len(reads) and all(
-        hues.hsv(np.asarray(c))[1] < hues.GREY for c in colors)
-
-
-def _main_group(reads: dict[Cell, ReadTile]) -> dict[Cell, ReadTile]:
-    """The largest group of tiles up to two cells apart: the board (a tile
-    unread inside it does not split it)."""
-    left = set(reads)
-    best: set[Cell] = set()
-    while left:
-        group, todo = set(), [left.pop()]
-        while todo:
-            r, c = key = todo.pop()
-            group.add(key)
-            near = {(r + dr, c + dc) for dr in range(-2, 3) for dc in range(-2, 3)}
-            todo += near & left
-            left -= near
-        if len(group) > len(best):
-            best = group
-    return {key: reads[key] for key in best}
 
 
 def _labels(reads: dict[Cell, ReadTile]) -> dict[Cell, tuple[int, int]]:

@@ -6,7 +6,7 @@ the rules refuse the move as read, the likeliest reading they allow.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from itertools import islice, product
 
@@ -107,16 +107,6 @@ def one_attribute(new: list[tuple[Cell, ReadTile]]) -> None:
             if count[getattr(rd, other)] > 1:
                 setattr(rd, f"{other}_conf",
                         min(getattr(rd, f"{other}_conf"), DOUBTFUL))
-
-
-def line_ends(new: Collection[Cell]) -> list[tuple[Cell, Cell]]:
-    """Each end of the new tiles' line and the step out of it (both ways for one)."""
-    rows = {r for r, _ in new}
-    cols = {c for _, c in new}
-    steps = ([(0, 1), (0, -1)] if len(rows) == 1 else []) + \
-        ([(1, 0), (-1, 0)] if len(cols) == 1 else [])
-    return [(max(new, key=lambda t: t[0] * dr + t[1] * dc), (dr, dc))
-            for dr, dc in steps]
 
 
 def doubtful_off_line(reads: dict[Cell, ReadTile], new: set[Cell]

@@ -131,15 +131,11 @@ def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier,
 
 
 def _taught(taught: Taught) -> list[Example]:
-    """The taught colours as examples of them (`Classifier.colours`)."""
-    out = []
-    for color, (hue, sat, val) in taught.paints().items():
-        if sat is None or val is None:
-            out.append(Example(hues.linear(hue, 1.0, 1.0), color,
-                               hue_only=True))
-        else:
-            out.append(Example(hues.linear(hue, sat, val), color))
-    return out
+    """The taught colours whose paint was measured as examples of them
+    (`Classifier.colours`): a lesson kept before then knows only a hue."""
+    return [Example(hues.linear(hue, sat, val), color)
+            for color, (hue, sat, val) in taught.paints().items()
+            if sat is not None and val is not None]
 
 
 def sureness(margin: float, sure: float = SURE) -> float:
@@ -149,12 +145,6 @@ def sureness(margin: float, sure: float = SURE) -> float:
     if margin < sure:
         return max(0.0, margin) / sure * LOW_CONFIDENCE
     return LOW_CONFIDENCE + (margin - sure) / (1 - sure) * (1 - LOW_CONFIDENCE)
-
-
-def mark_glare(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell]) -> None:
-    """Mark the read tiles with glare on them or on a neighbouring cell."""
-    for key, rd in reads.items():
-        rd.glare = under_glare(key, cells)
 
 
 def under_glare(key: Cell, cells: dict[Cell, GridCell]) -> bool:

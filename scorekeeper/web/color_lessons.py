@@ -157,20 +157,18 @@ def keep(game_id: int) -> Response:
     if not isinstance(hues, dict) or pending.get("game") != game_id:
         flash(_("Take the photo of the colours first."), "error")
         return redirect(url_for(".page", game_id=game_id))
-    from ..photo.color_lessons import COLORS, lessons, name_symbols
+    from ..photo.color_lessons import COLORS, lessons
 
     paints = pending.get("paints") or {}
     try:
-        values = [float(hues[color]) for color in COLORS]
+        # The helper named them (`read_teaching`): a number for each colour.
+        values = {color: float(hues[color]) for color in COLORS}
         # A teaching kept before paints were read: hues alone, as then.
-        seen = [(float(paints[c][0]), float(paints[c][1])) for c in COLORS] \
+        seen = {c: (float(paints[c][0]), float(paints[c][1])) for c in COLORS} \
             if paints else None
-        named = name_symbols(values, [s for s, _ in seen] if seen else None)
-    except (KeyError, TypeError, ValueError, IndexError, PhotoUnreadable):
+    except (KeyError, TypeError, ValueError, IndexError):
         abort(400)
-    photo_lessons.teach_colors(lessons(
-        {color: values[i] for color, i in named.items()},
-        paints={color: seen[i] for color, i in named.items()} if seen else None))
+    photo_lessons.teach_colors(lessons(values, paints=seen))
     flash(_("The colours are kept: every photo now reads them as on this table."),
           "info")
     return redirect(url_for("table.game", game_id=game_id))

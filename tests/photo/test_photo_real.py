@@ -27,6 +27,7 @@ from scorekeeper.photo import (
 
 from . import kinds, synth, synth_real
 from .helpers import BOARD, MOVE, PLAIN
+from .teaching import gap
 
 COLORS = engine.CLASSIC.color_names
 SHAPES = engine.CLASSIC.shape_names
@@ -244,7 +245,7 @@ def test_a_symbols_colour_under_a_lamp_is_its_own_less_the_lamps_white(
         pix = np.round(seen[:, ::-1] * 255).astype(np.uint8)
         got = symbols._lamp_free_colour(pix)
         assert got is not None
-        assert hues.gap(hues.hsv(got)[0], hues.hsv(lin)[0]) < 2
+        assert gap(hues.hsv(got)[0], hues.hsv(lin)[0]) < 2
         if name in ("orange", "blue"):
             as_seen = hues.hsv(np.median(seen, axis=0) ** 2.2)[0]
-            assert hues.gap(as_seen, hues.hsv(lin)[0]) > 4
+            assert gap(as_seen, hues.hsv(lin)[0]) > 4

@@ -1,5 +1,5 @@
 """Teach the colours: a photo of one tile of each colour, read by
-`photo.color_lessons`, names six hues by their order around the wheel; a photo that
+`photo.color_lessons`, names its six paints by the colour model; a photo that
 does not show one tile of each colour is refused with a reason."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from scorekeeper.engine.tiles import CLASSIC
-from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
+from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, hues, read_move
 from scorekeeper.photo.color_lessons import (
     COLORS,
     WEIGHT,
@@ -44,10 +44,17 @@ EXACT = 0.01
 """Degrees within which a taught hue is the one given."""
 
 
-def name_hues(hues: list[float], saturations: list[float] | None = None
+BODY = np.full(3, 0.02)
+"""A tile body's dark grey, linear RGB: a plain light."""
+
+
+def name_hues(seen: list[float], saturations: list[float] | None = None
               ) -> dict[str, float]:
-    """Each colour's hue as `name_symbols` names them."""
-    return {color: hues[i] for color, i in name_symbols(hues, saturations).items()}
+    """Each colour's hue as `name_symbols` names paints of these hues."""
+    sats = saturations or [0.8] * len(seen)
+    rgb = np.array([hues.linear(h, s, 0.6) for h, s in zip(seen, sats, strict=True)])
+    named = name_symbols(rgb.reshape(-1, 3), BODY)
+    return {color: seen[i] for color, i in named.items()}
 
 
 @pytest.mark.parametrize("warmth", [-0.8, 0.0, 0.8], ids=["cool", "plain", "warm"])
@@ -85,7 +92,8 @@ def test_an_orange_alone_on_an_empty_board_reads_right_only_after_teaching() -> 
         # this paint for red (if it ever reads it right alone, pick a harder one).
         assert [t.color for t in before.tiles] == ["red"] * 3, "no longer a misread"
         taught = read_colors(photo(six(APART, seed), seed, warmth, REDDEST_ORANGE))
-        after = read_move(first, [], CLASSIC, Taught.from_rows(lessons(taught.hues)))
+        after = read_move(first, [], CLASSIC, Taught.from_rows(
+            lessons(taught.hues, paints=taught.paints)))
         assert [t.color for t in after.tiles] == ["orange"] * 3
 
 
@@ -110,27 +118,31 @@ def test_not_a_photo_is_refused() -> None:
     assert caught.value.reason == "not_an_image"
 
 
-def test_hues_are_named_around_the_wheel_whatever_their_order() -> None:
-    hues = [245.0, 16.0, 130.0, 358.0, 218.0, 47.0]
-    assert name_hues(hues) == {"red": 358.0, "orange": 16.0, "yellow": 47.0,
+def test_paints_are_named_by_the_model_whatever_their_order() -> None:
+    seen = [245.0, 16.0, 130.0, 358.0, 218.0, 47.0]
+    assert name_hues(seen) == {"red": 358.0, "orange": 16.0, "yellow": 47.0,
                                "green": 130.0, "blue": 218.0, "purple": 245.0}
-    # Warm light: red past 0°, the cut still falls between purple and red.
+    # Warm light: red past 0°, orange further on.
     red = 6.0
     assert name_hues([red, 20.0, 45.0, 120.0, 215.0, 250.0])["red"] == red
 
 
-@pytest.mark.parametrize("hues, reason", [
+def test_two_paints_the_model_calls_alike_are_told_apart_together() -> None:
+    # An orange where red lies (3°, a red at 352°): each the likelier of the two.
+    named = name_hues([352.0, 3.0, 44.0, 125.0, 222.0, 262.0])
+    assert (named["red"], named["orange"]) == (352.0, 3.0)
+
+
+@pytest.mark.parametrize("seen, reason", [
     ([0.0, 16.0, 47.0, 130.0, 218.0], "teach_count"),
     ([0.0, 16.0, 47.0, 130.0, 218.0, 245.0, 300.0], "teach_count"),
     ([0.0, 3.0, 47.0, 130.0, 218.0, 245.0], "teach_alike"),
-    # Two greens, no yellow: six apart, but not one of each colour.
-    ([0.0, 16.0, 100.0, 140.0, 218.0, 245.0], "teach_alike"),
     ([], "no_tiles"),
 ])
 def test_hues_that_are_not_one_of_each_colour_are_refused(
-        hues: list[float], reason: str) -> None:
+        seen: list[float], reason: str) -> None:
     with pytest.raises(PhotoUnreadable) as caught:
-        name_hues(hues)
+        name_hues(seen)
     assert caught.value.reason == reason
 
 
@@ -146,11 +158,12 @@ def test_one_grey_symbol_is_the_colour_the_other_five_leave_out(left_out: str) -
              "blue": 218.0, "purple": 255.0}
     colours = [c for c in COLORS if c != left_out]
     # The grey symbol's hue is its light's: anywhere, here beside blue.
-    hues = [usual[c] for c in colours] + [205.0]
-    grey = len(colours)
-    named = name_symbols(hues, [0.8] * grey + [0.15])
-    assert named[left_out] == grey
-    assert [named[c] for c in colours] == list(range(grey))
+    seen = [usual[c] for c in colours] + [205.0]
+    rgb = np.array([hues.linear(h, s, 0.6)
+                    for h, s in zip(seen, [0.8] * len(colours) + [0.15], strict=True)])
+    named = name_symbols(rgb, BODY)
+    assert named[left_out] == len(colours)
+    assert [named[c] for c in colours] == list(range(len(colours)))
 
 
 def test_a_teaching_counts_as_a_few_examples_of_each_colour() -> None:
