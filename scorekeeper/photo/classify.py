@@ -91,7 +91,9 @@ class Classifier:
         paint's. An example within `SAME_PAINT` names a symbol (never
         itself; only a taught one a symbol of no paint), sure where none of
         another colour lies as near; where the nearest is of another colour
-        than the model's, the model is at most `DOUBT` sure. A stored tile
+        than the model's, the model is at most `DOUBT` sure, as is a colour
+        whose paint overlaps another's (`colour_model.OVERLAP`) where no
+        example of that other is there to measure against. A stored tile
         keeps its colour where its print may lie off its hues (`_kept`)."""
         examples = [e for e in examples if e.color in self.colors]
         if not colour_model.knows(self.colors):
@@ -148,6 +150,11 @@ class Classifier:
                 elif np.isfinite(near[first]) and labels[first] != best \
                         and (labels[own] == best).any():
                     conf = min(conf, DOUBT)
+            pair = colour_model.OVERLAP.get(self.colors[best])
+            if pair in self.colors and not (examples and (
+                    labels[own] == self.colors.index(pair)).any()):
+                # Nothing in the photo to tell the two paints apart by.
+                conf = min(conf, DOUBT)
             out.append(Choice(best, conf, rank[i]))
         return out
 
