@@ -77,9 +77,9 @@ def test_a_taught_colour_names_its_paint_where_the_model_would_not() -> None:
 
 def test_a_red_or_an_orange_is_sure_only_beside_the_other() -> None:
     # Sets print red and orange at overlapping hues, and a warm lamp turns a
-    # dark red to where the photo's stored orange lies. With no stored red
-    # to measure against, neither the model nor that nearness is proof;
-    # with one, the red is named red, and an orange orange.
+    # dark red to where the photo's stored orange lies. With no red in the
+    # photo to measure against, neither the model nor that nearness is
+    # proof; with one, the red is named red, and an orange orange.
     warm = lamp(0.9)
     red = linear(6.0, 0.95, 0.35) * warm
     oranges = [Example(linear(11.0, 0.95, 0.7) * warm, "orange", key=(0, 1))]
@@ -94,6 +94,11 @@ def test_a_red_or_an_orange_is_sure_only_beside_the_other() -> None:
     for symbol, colour in ((red, "red"), (orange, "orange")):
         named, confidence = _named(symbol, both, BODY * warm)
         assert named == colour and confidence >= LOW_CONFIDENCE
+    # Nor does a red beside an orange symbol of the move itself.
+    clf = Classifier(CLASSIC.color_names, CLASSIC.shape_names)
+    pair = clf.colours(np.array([red, orange]), BODY * warm, [(0, 0), (0, 1)], [])
+    assert [clf.colors[c.index] for c in pair] == ["red", "orange"]
+    assert min(sureness(c.confidence, COLOUR_SURE) for c in pair) >= LOW_CONFIDENCE
     # Other colours need no such neighbour.
     named, confidence = _named(linear(48.0, 0.9, 0.8) * warm, [], BODY * warm)
     assert named == "yellow" and confidence >= LOW_CONFIDENCE
