@@ -91,8 +91,11 @@ class Classifier:
         paint's. An example within `SAME_PAINT` names a symbol (never
         itself; only a taught one a symbol of no paint), sure where none of
         another colour lies as near; where the nearest is of another colour
-        than the model's, the model is at most `DOUBT` sure. A stored tile
-        keeps its colour where its print may lie off its hues (`_kept`)."""
+        than the model's, the model is at most `DOUBT` sure, as is a colour
+        whose paint overlaps another's (`colour_model.OVERLAP`) where the
+        photo shows none of that other to measure against (`_shows`). A
+        stored tile keeps its colour where its print may lie off its hues
+        (`_kept`)."""
         examples = [e for e in examples if e.color in self.colors]
         if not colour_model.knows(self.colors):
             palette = [Example((np.array(PAINT[c], np.float64) / 255.0) ** GAMMA, c)
@@ -112,6 +115,8 @@ class Classifier:
             rank[washed] = colour_model.probabilities(colour_model.features(
                 colour_model.saturated(rgb[washed], level), body))[:, model]
         seen = x[:, colour_model.PLANE]
+        named = np.where(washed, -1, rank.argmax(axis=1))
+        labels = np.zeros(0, int)
         if examples:
             ex = colour_model.features(np.array([e.rgb for e in examples]),
                                        body)[:, colour_model.PLANE]
@@ -144,8 +149,23 @@ class Classifier:
                 elif np.isfinite(near[first]) and labels[first] != best \
                         and (labels[own] == best).any():
                     conf = min(conf, DOUBT)
+            pair = colour_model.OVERLAP.get(self.colors[best])
+            if pair in self.colors and not self._shows(
+                    self.colors.index(pair), i, named,
+                    labels[own] if examples else labels):
+                # Nothing in the photo to tell the two paints apart by.
+                conf = min(conf, DOUBT)
             out.append(Choice(best, conf, rank[i]))
         return out
+
+    @staticmethod
+    def _shows(colour: int, symbol: int, named: np.ndarray, labels: np.ndarray
+               ) -> bool:
+        """True where the photo shows paint of `colour` beside the symbol
+        (index `symbol`): an example of it (`labels`), or another symbol
+        the model names so (`named`, -1 for no paint)."""
+        others = np.delete(named, symbol)
+        return bool((labels == colour).any() or (others == colour).any())
 
     def _nearest(self, rgb: np.ndarray, body: np.ndarray, keys: Sequence[object],
                  examples: Sequence[Example]) -> list[Choice]:

@@ -30,6 +30,13 @@ COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
 """The colours the model names, in the order of its outputs: the classic
 set's, the ones the renders print."""
 
+OVERLAP = {"red": "orange", "orange": "red"}
+"""Colours whose paints overlap from one set to the next: sets print red up
+to 8° and orange from 7° (`tests/photo/synth_real.py`'s hues, the real
+game's orange in `tests/test_api_photo.py`), and a lamp turns either
+towards the other. A symbol's colour alone does not tell them apart; the
+photo showing both does (`classify.Classifier._shows`)."""
+
 NONE = len(COLOURS)
 """The output that says a symbol shows no paint."""
 

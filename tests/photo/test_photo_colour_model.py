@@ -57,10 +57,12 @@ def test_a_grey_symbol_shows_no_paint(warmth: float) -> None:
     assert (p.argmax(axis=1) == NONE).all()
 
 
-def _named(rgb: np.ndarray, examples: list[Example]) -> tuple[str, float]:
-    """A lone symbol's colour and confidence, with the examples given."""
+def _named(rgb: np.ndarray, examples: list[Example], body: np.ndarray = BODY
+           ) -> tuple[str, float]:
+    """A lone symbol's colour and confidence, with the examples given, in
+    light whose tile bodies show `body`."""
     clf = Classifier(CLASSIC.color_names, CLASSIC.shape_names)
-    (choice,) = clf.colours(rgb[None], BODY, [(0, 0)], examples)
+    (choice,) = clf.colours(rgb[None], body, [(0, 0)], examples)
     return clf.colors[choice.index], sureness(choice.confidence, COLOUR_SURE)
 
 
@@ -71,6 +73,35 @@ def test_a_taught_colour_names_its_paint_where_the_model_would_not() -> None:
     assert _named(orange, [])[0] == "red"
     colour, confidence = _named(orange * 1.05, taught)
     assert colour == "orange" and confidence >= LOW_CONFIDENCE
+
+
+def test_a_red_or_an_orange_is_sure_only_beside_the_other() -> None:
+    # Sets print red and orange at overlapping hues, and a warm lamp turns a
+    # dark red to where the photo's stored orange lies. With no red in the
+    # photo to measure against, neither the model nor that nearness is
+    # proof; with one, the red is named red, and an orange orange.
+    warm = lamp(0.9)
+    red = linear(6.0, 0.95, 0.35) * warm
+    oranges = [Example(linear(11.0, 0.95, 0.7) * warm, "orange", key=(0, 1))]
+    reds = [Example(linear(5.0, 0.9, 0.4) * warm, "red", key=(0, 2))]
+    orange = linear(12.0, 0.95, 0.65) * warm
+    assert probabilities(features(red[None], BODY * warm)).argmax() == \
+        COLOURS.index("red")
+    assert _named(red, oranges, BODY * warm)[1] < LOW_CONFIDENCE
+    assert _named(orange, oranges, BODY * warm)[1] < LOW_CONFIDENCE
+    assert _named(red, [], BODY * warm)[1] < LOW_CONFIDENCE
+    both = [*oranges, *reds]
+    for symbol, colour in ((red, "red"), (orange, "orange")):
+        named, confidence = _named(symbol, both, BODY * warm)
+        assert named == colour and confidence >= LOW_CONFIDENCE
+    # Nor does a red beside an orange symbol of the move itself.
+    clf = Classifier(CLASSIC.color_names, CLASSIC.shape_names)
+    pair = clf.colours(np.array([red, orange]), BODY * warm, [(0, 0), (0, 1)], [])
+    assert [clf.colors[c.index] for c in pair] == ["red", "orange"]
+    assert min(sureness(c.confidence, COLOUR_SURE) for c in pair) >= LOW_CONFIDENCE
+    # Other colours need no such neighbour.
+    named, confidence = _named(linear(48.0, 0.9, 0.8) * warm, [], BODY * warm)
+    assert named == "yellow" and confidence >= LOW_CONFIDENCE
 
 
 def test_a_white_is_named_only_once_taught() -> None:
