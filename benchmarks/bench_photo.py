@@ -263,6 +263,7 @@ def examples(folder: Path) -> None:
 
     from photo import synth
 
+    from scorekeeper import text
     from scorekeeper.photo import PhotoUnreadable, read_move
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -281,7 +282,8 @@ def examples(folder: Path) -> None:
             reading = read_move(data, list(case.stored))
             read = reading.to_dict()
         except PhotoUnreadable as exc:
-            read = {"photo_unreadable": exc.reason, "sentence": exc.sentence}
+            read = {"photo_unreadable": exc.reason,
+                    "sentence": text.photo_unreadable(exc.reason, exc.params)}
         seconds = time.perf_counter() - start
         note = {
             "photo": path.name, "renderer": module, "game_and_move": case.name,

@@ -1,6 +1,7 @@
 """Why a photo could not be read: a small vocabulary of reasons (CONTRACT §12).
 The web layer answers 422 `photo_unreadable` with the reason, its numbers,
-and the text module's sentence on how to retake it (`text.photo_unreadable`)."""
+and the text module's sentence on how to retake it (`text.photo_unreadable`:
+the reader, below the text layer, says no sentence of its own)."""
 
 from __future__ import annotations
 
@@ -27,12 +28,5 @@ class PhotoUnreadable(ValueError):
         self.params: dict[str, object] = dict(params)
         """The numbers the sentence names (sizes, counts, cells)."""
 
-    @property
-    def sentence(self) -> str:
-        """What is wrong and how to retake the photo, in the current language."""
-        from ..text import photo_unreadable  # the text module loads catalogs
-
-        return photo_unreadable(self.reason, self.params)
-
     def __str__(self) -> str:
-        return self.sentence
+        return f"{self.reason} {self.params}" if self.params else self.reason

@@ -8,6 +8,9 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from scorekeeper import text
+from scorekeeper.photo import PhotoUnreadable
+
 from . import synth
 
 Tile = tuple[int, int, str, str]
@@ -65,3 +68,8 @@ def cat_scene(seed: int = 7, size: tuple[int, int] = (640, 480)) -> np.ndarray:
         cv2.line(img, (w // 2 + sx * 30, y), (w // 2 + sx * 190, y - 20 + 20 * (k % 3)),
                  (230, 230, 230), 1, cv2.LINE_AA)
     return img
+
+
+def said(error: PhotoUnreadable) -> str:
+    """The sentence the page shows for a refusal (in English, as none is set)."""
+    return text.photo_unreadable(error.reason, error.params)

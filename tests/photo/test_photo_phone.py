@@ -13,6 +13,7 @@ import pytest
 from scorekeeper.photo import PhotoUnreadable, read_move
 
 from . import kinds, synth, synth_real
+from .helpers import said
 from .synth import Shot, Tile
 
 LINE: tuple[Tile, ...] = tuple(
@@ -80,8 +81,8 @@ def test_tiles_too_small_to_read_are_refused_with_what_to_do() -> None:
     # The sentence names the tiles' size in the photo, not the photo's.
     pixels = err.value.params["tile_pixels"]
     assert isinstance(pixels, int) and 0 < pixels < 14
-    assert f"({pixels} pixels across)" in err.value.sentence
-    assert "Take it closer" in err.value.sentence
+    assert f"({pixels} pixels across)" in said(err.value)
+    assert "Take it closer" in said(err.value)
 
 
 @pytest.mark.parametrize(("tile_px", "seed"), [(40, 9), (50, 10), (60, 9), (80, 10)])

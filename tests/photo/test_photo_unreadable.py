@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper.photo import REASONS, PhotoUnreadable, read_move
 
-from .helpers import BOARD, cat_scene, photo_of, png
+from .helpers import BOARD, cat_scene, photo_of, png, said
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -66,8 +66,8 @@ def test_an_unreadable_photo_raises_photo_unreadable_with_a_sentence(name: str) 
     assert error.reason in reasons
     assert isinstance(error, ValueError)
     # A sentence that tells the player what to do, with its parameters filled in.
-    assert error.sentence.endswith(".") and len(error.sentence) > 40
-    assert "{" not in error.sentence and "?" not in error.sentence
+    assert said(error).endswith(".") and len(said(error)) > 40
+    assert "{" not in said(error) and "?" not in said(error)
 
 
 def test_a_photo_of_a_cat_on_an_empty_board_reads_no_tiles() -> None:
@@ -79,7 +79,7 @@ def test_a_photo_of_a_cat_on_an_empty_board_reads_no_tiles() -> None:
 def test_the_size_limits_are_named_in_the_sentence() -> None:
     with pytest.raises(PhotoUnreadable) as caught:
         read_move(big_png(15.2), [])
-    assert "15 MB" in caught.value.sentence
+    assert "15 MB" in said(caught.value)
     assert caught.value.params["limit"] == 15
 
 
@@ -106,9 +106,9 @@ def test_every_reason_has_a_sentence_and_unknown_reasons_are_a_bug() -> None:
         error = PhotoUnreadable(reason, width=1, height=1, megapixels=40, matched=2,
                                 stored=9, cells=[(0, 1), (2, 3)], count=8, expected=6,
                                 limit=6)
-        assert error.reason == reason and error.sentence.endswith(".")
-        assert "%(" not in error.sentence and " 0 " not in error.sentence
-        sentences.add(error.sentence)
+        assert error.reason == reason and said(error).endswith(".")
+        assert "%(" not in said(error) and " 0 " not in said(error)
+        sentences.add(said(error))
     # Each reason says its own thing (none falls back on another's sentence).
     assert len(sentences) == len(REASONS)
     with pytest.raises(ValueError, match="unknown photo reason"):
@@ -121,4 +121,4 @@ def test_a_blurred_board_photo_is_refused_as_blurred_not_guessed() -> None:
     with pytest.raises(PhotoUnreadable) as caught:
         read_move(png(cv2.GaussianBlur(img, (0, 0), 5)), list(BOARD))
     assert caught.value.reason == "blurred"
-    assert "still" in caught.value.sentence
+    assert "still" in said(caught.value)
