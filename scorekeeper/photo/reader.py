@@ -21,7 +21,7 @@ from .lessons import Taught
 from .move import first_move, placed_move
 from .reading import PhotoReading
 from .register import register
-from .rules import by_the_rules
+from .rules import SIDES, by_the_rules
 from .tiles import Cell, ReadTile, name_tiles, under_glare
 
 EMPTY = 0.25
@@ -109,12 +109,14 @@ def _cells(img: np.ndarray) -> tuple[Grid, dict[Cell, GridCell]]:
         # while that finds more tiles (a slanted board, glare on some symbols).
         found = {key: cell.centre for key, cell in cells.items()
                  if cell.is_tile and cell.centre is not None}
-        # So may be a symbol in paint on a rim half dark (`Cell.probe`): a
-        # tile off a grid fitted short of it (an end tile the blobs missed),
-        # if the grid through it loses no tile read (a lamp's patch does).
+        # So may be a symbol in paint on a rim half dark (`Cell.probe`) beside
+        # a tile read: a tile off a grid fitted short of it (an end tile the
+        # blobs missed), if the grid through it loses no tile read (a lamp's
+        # patch does); paint with no tile beside it is the table's.
         probes = {key: cell.probe.centre for key, cell in cells.items()
                   if with_probes and cell.hint and cell.probe is not None
-                  and cell.probe.centre is not None}
+                  and cell.probe.centre is not None
+                  and any((key[0] + dr, key[1] + dc) in found for dr, dc in SIDES)}
         if len(found) + len(probes) <= len(grid.centres):
             break
         grid, before = refit(grid, found | probes), grid
