@@ -205,10 +205,14 @@ def worker(folder: Path, fixes: Sequence[str], mode: str,
                 lessons[case.game] = teach(case)
     # As played: every look a confirmed photo left, labelled with its kind.
     looks: dict[str, list[dict[str, object]]] = {}
+    crops: dict[Path, bytes] = {}
     for case in every:
         data = case.photo.read_bytes()
         if tight is not None:
-            data = cropped(data, tight)
+            # Two cases read each photo: crop it once.
+            if case.photo not in crops:
+                crops[case.photo] = cropped(data, tight)
+            data = crops[case.photo]
         if mode == MODES[2]:
             taught = lesson_sums(looks.get(case.game, []), {})
             lessons[case.game] = Taught(tuple(taught))

@@ -150,12 +150,13 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             x, y = j * CELL, i * CELL
             win = np.s_[y:y + CELL, x:x + CELL]
             shown = rim & (seen[win] > 0)
-            # Partly outside the photo: unknown, not empty. A tile body there
-            # is read if its symbol is whole in the photo, else it is a
-            # warning (a tile of the move may lie there).
-            edge = seen if seen[win].mean() < 0.9 * 255 else None
-            if edge is not None and (shown.sum() < CUT_SHOWN * rim.sum() or
-                                     float(dark[win][shown].mean()) < TILE_BODY):
+            # Partly outside the photo: unknown, not empty. A cut cell with a
+            # tile body's rim (`TILE_BODY`) is read as a tile below if its
+            # symbol is whole in the photo, else it is a warning (a tile of
+            # the move may lie there); it never reaches the probes.
+            cut = seen if seen[win].mean() < 0.9 * 255 else None
+            if cut is not None and (shown.sum() < CUT_SHOWN * rim.sum() or
+                                    float(dark[win][shown].mean()) < TILE_BODY):
                 continue
             body = float(dark[win][shown].mean())
             cell = out[(r, c)] = Cell(r, c, body, glare=float(blown[i, j]))
@@ -167,11 +168,11 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             if cell.glare >= GLARE:
                 body = cell.body = max(body, lit)
             if body >= (FOUND_BODY if (r, c) in grid.centres else TILE_BODY):
-                _read_symbol(cell, rect, dark, x, y, edge)
+                _read_symbol(cell, rect, dark, x, y, cut)
                 if cell.color is None and cell.glare >= GLARE:
                     # Washed grey by the lamp: the symbol is what keeps its
                     # colour (marked glare, so never sure).
-                    _read_symbol(cell, rect, grey, x, y, edge)
+                    _read_symbol(cell, rect, grey, x, y, cut)
                     cell.washed = cell.color is not None
                 if cell.centre is not None:
                     sx, sy = cell.centre
@@ -182,7 +183,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     cell.body = max(body, SYMBOL_BODY)
                     cell.edge = edge_width(value[win])
             elif body >= FAINT_BODY:
-                probe = _read_symbol(Cell(r, c, body), rect, dark, x, y, edge)
+                probe = _read_symbol(Cell(r, c, body), rect, dark, x, y)
                 # Paint, not a lighter patch of table or a grey tile edge.
                 cell.paint = probe.raw is not None and \
                     hues.hsv(probe.raw)[1] >= hues.GREY
@@ -193,7 +194,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                                 for di, dj in ((0, 1), (0, -1), (1, 0), (-1, 0))):
                     # Lit grey by the lamp beside it, as the lamp's own cell:
                     # the tile may join the move to the board (realistic glare).
-                    lamp_lit = _read_symbol(Cell(r, c, lit), rect, dark, x, y, edge)
+                    lamp_lit = _read_symbol(Cell(r, c, lit), rect, dark, x, y)
                     cell.probe = lamp_lit if lamp_lit.is_tile else None
     _less_flare(out)
     return out
