@@ -47,9 +47,6 @@ REFITS = 3
 """Times at most the grid is fitted again to the symbols its cells read, each
 fit reading the cells again (a slanted board)."""
 
-FEW_SYMBOLS = 3
-"""Symbols: up to this many may all be two tiles apart (realistic first moves)."""
-
 
 def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
               variant: Variant = CLASSIC, taught: Taught | None = None
@@ -64,7 +61,7 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
 def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
           variant: Variant, taught: Taught) -> PhotoReading:
     img = decode(image)
-    grid, cells = _cells(img)
+    grid, cells = _cells(img, variant.hand_size)
     reads = {key: ReadTile(cell, faint=key in grid.faint,
                            glare=under_glare(key, cells))
              for key, cell in cells.items() if cell.is_tile}
@@ -96,13 +93,24 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     return placed_move(reads, cells, placement, board, clf, variant)
 
 
-def _cells(img: np.ndarray) -> tuple[Grid, dict[Cell, GridCell]]:
-    """The tiles' lattice and the cells cut along it (stages 2 to 4)."""
+def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:
+    """The tiles' lattice and the cells cut along it (stages 2 to 4); `hand`:
+    the most tiles a move may have."""
     grid = find_grid(img)
     # A lamp over a small board's end tile hides its symbol and can darken
     # none of the rim of the next: read it two cells out.
     margin = 2 if len(grid.centres) <= SMALL else 1
-    grid, cells = _step_of_two(img, grid, read_cells(img, grid, margin), margin)
+    grid, apart = _step_of_two(img, grid, margin, hand)
+
+    def read(grid: Grid, margin: int) -> dict[Cell, GridCell]:
+        if not apart:
+            return read_cells(img, grid, margin)
+        # Tiles laid a tile apart: each read at its own size, as their line.
+        cells = read_cells(img, halved(grid), 2 * margin)
+        return {(r // 2, c // 2): cell for (r, c), cell in cells.items()
+                if r % 2 == 0 and c % 2 == 0}
+
+    cells = read(grid, margin)
     with_probes = True
     for _ in range(REFITS):
         # Every symbol read is a point the grid must go through: fit again
@@ -122,7 +130,7 @@ def _cells(img: np.ndarray) -> tuple[Grid, dict[Cell, GridCell]]:
         grid, before = refit(grid, found | probes), grid
         if _settled(before, grid):
             break
-        again = read_cells(img, grid, margin)
+        again = read(grid, margin)
         if probes and not set(found) <= {k for k, c in again.items() if c.is_tile}:
             grid, with_probes = before, False
             continue
@@ -131,7 +139,7 @@ def _cells(img: np.ndarray) -> tuple[Grid, dict[Cell, GridCell]]:
         cells = again
     if _tile_on_edge(cells):
         # Its neighbours beyond may hold a tile too dark to find: look there.
-        wider = read_cells(img, grid, margin + 1)
+        wider = read(grid, margin + 1)
         if _tile_count(wider) >= _tile_count(cells):
             cells = wider
     return grid, cells
@@ -149,28 +157,26 @@ def _settled(before: Grid, after: Grid) -> bool:
     return float(np.linalg.norm(moved[0], axis=1).max()) < SETTLED * before.pitch
 
 
-def _step_of_two(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell],
-                 margin: int) -> tuple[Grid, dict[Cell, GridCell]]:
-    """The grid and cells at half the step where the few symbols found lie two
-    tiles apart with a tile between (a first move's dark middle tile); with
-    table between, the cells at that size: tiles laid apart, as their line."""
+def _step_of_two(img: np.ndarray, grid: Grid, margin: int, hand: int
+                 ) -> tuple[Grid, bool]:
+    """The grid, at half the step where the few symbols found (at most a
+    `hand`) lie two tiles apart with a tile between (a first move's dark
+    middle tile); and whether they lie apart with table between (tiles laid
+    apart: read at half the step, as their line)."""
     keys = list(grid.centres)
-    if not 1 < len(keys) <= FEW_SYMBOLS or grid.symbol >= STEP_OF_TWO * grid.pitch:
-        return grid, cells
+    if not 1 < len(keys) <= hand or grid.symbol >= STEP_OF_TWO * grid.pitch:
+        return grid, False
     between = {(r0 + r1, c0 + c1) for i, (r0, c0) in enumerate(keys)
                for r1, c1 in keys[i + 1:] if abs(r0 - r1) + abs(c0 - c1) == 1}
     if not between:
-        return grid, cells
+        return grid, False
     half = halved(grid)
     again = read_cells(img, half, margin)
     if all(key in again and again[key].is_tile for key in between):
-        return half, again
-    if all(key in again and again[key].body < EMPTY for key in between) and \
-            all((2 * r, 2 * c) in again and again[(2 * r, 2 * c)].is_tile
-                for r, c in keys):
-        return grid, {(r // 2, c // 2): cell for (r, c), cell in again.items()
-                      if r % 2 == 0 and c % 2 == 0}
-    return grid, cells
+        return half, False
+    apart = all(key in again and again[key].body < EMPTY for key in between) and \
+        all((2 * r, 2 * c) in again and again[(2 * r, 2 * c)].is_tile for r, c in keys)
+    return grid, apart
 
 
 def _labels(reads: dict[Cell, ReadTile]) -> dict[Cell, tuple[int, int]]:

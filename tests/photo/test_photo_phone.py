@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scorekeeper.engine import CLASSIC
 from scorekeeper.photo import PhotoUnreadable, read_move
 
 from . import kinds, synth, synth_real
@@ -85,19 +86,49 @@ def test_tiles_too_small_to_read_are_refused_with_what_to_do() -> None:
     assert "Take it closer" in said(err.value)
 
 
-@pytest.mark.parametrize(("tile_px", "seed"), [(40, 9), (50, 10), (60, 9), (80, 10)])
-def test_a_first_move_laid_a_tile_apart_is_read_as_its_line(
-        tile_px: int, seed: int) -> None:
-    # The tiles of a first move laid with a gap between each two: the
-    # lattice's step is two tiles, and cells that wide took the table's
-    # grain round a tile for more tiles (too many for a move, or not one
-    # line). Read at the tiles' own size, they are the line they make.
-    apart = tuple((0, 2 * i, color, "square")
-                  for i, color in enumerate(("red", "orange", "yellow")))
-    img = _photo(apart, Shot(tile_px=tile_px), seed)
-    reading = read_move(synth.encode(img, 90), [])
-    assert [t[:4] for t in reading.tiles] == _kinds(apart)
-    assert not reading.unread
+APART_MOVES = 12
+"""First moves laid a tile apart that are read (seeded: any twelve serve)."""
+
+APART_FLAGGED = 1
+"""Of those, the most read short with the missing tile's cell flagged: a
+dark symbol at the line's end the blobs miss (2 of the first 40 seeds)."""
+
+
+def _laid_apart(seed: int) -> tuple[tuple[Tile, ...], Shot, synth_real.Real]:
+    """A first move of two to six tiles of one colour or of one shape, a
+    tile's edge of table between each two, photographed at a size and turn
+    in the benchmark's range, in a real-looking set's paint."""
+    rng = random.Random(seed)
+    count = rng.randint(2, CLASSIC.hand_size)
+    if rng.random() < 0.5:
+        shape = rng.choice(CLASSIC.shape_names)
+        kinds_ = [(color, shape) for color in rng.sample(CLASSIC.color_names, count)]
+    else:
+        color = rng.choice(CLASSIC.color_names)
+        kinds_ = [(color, shape) for shape in rng.sample(CLASSIC.shape_names, count)]
+    tiles = tuple((0, 2 * i, color, shape) for i, (color, shape) in enumerate(kinds_))
+    shot = Shot(tile_px=rng.uniform(35, 100), angle=rng.uniform(0, 30),
+                slant=rng.uniform(0, 0.1))
+    return tiles, shot, synth_real.Real(synth_real.paint(rng))
+
+
+def test_first_moves_laid_a_tile_apart_are_read_as_their_line() -> None:
+    # The lattice's step is then two tiles, and cells that wide took the
+    # table's grain round a tile for more tiles (too many for a move, or not
+    # one line), however many tiles were laid. Read at the tiles' own size,
+    # they are the line they make, either way round.
+    flagged = []
+    for seed in range(APART_MOVES):
+        tiles, shot, real = _laid_apart(seed)
+        img = synth_real.render(tiles, shot, seed, real)
+        reading = read_move(synth.encode(img, 90), [])
+        got = [t[:4] for t in reading.tiles]
+        if got in (_kinds(tiles), _kinds(tiles[::-1])) and not reading.unread:
+            continue
+        # Else never a line read short without a word: its gap is flagged.
+        assert reading.unread, (seed, got)
+        flagged.append(seed)
+    assert len(flagged) <= APART_FLAGGED, flagged
 
 
 def _move_at_the_board_edge(rc: synth_real.RealCase) -> bool:
