@@ -21,11 +21,13 @@ LEEWAY = 1.25
 """Factor the working image's long side may lie either side of `WORK_SIDE`
 without a resize: a resize at a fractional scale took a third of a 12 MP
 photo's decoding, where libjpeg's halving is nearly free (`bench_photo.py
---real`)."""
+--real`). Below `WORK_SIDE` the smallest tiles read in a 12 MP photo grow
+from 26 to 30 pixels: `reader` decodes such a photo again without it."""
 
 
-def decode(data: bytes) -> np.ndarray:
-    """Return the photo as a BGR image of at most about WORK_SIDE pixels a side."""
+def decode(data: bytes, leeway: bool = True) -> np.ndarray:
+    """Return the photo as a BGR image of about WORK_SIDE pixels a side at
+    most (within `LEEWAY` either side, or only above it without `leeway`)."""
     if not isinstance(data, bytes | bytearray | memoryview):
         raise PhotoUnreadable("not_an_image")
     data = bytes(data)
@@ -36,7 +38,7 @@ def decode(data: bytes) -> np.ndarray:
         for factor, reduced in ((8, cv2.IMREAD_REDUCED_COLOR_8),
                                 (4, cv2.IMREAD_REDUCED_COLOR_4),
                                 (2, cv2.IMREAD_REDUCED_COLOR_2)):
-            if max(width, height) / factor >= WORK_SIDE / LEEWAY:
+            if max(width, height) / factor >= WORK_SIDE / (LEEWAY if leeway else 1.0):
                 flag = reduced
                 break
     try:

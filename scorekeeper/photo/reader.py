@@ -61,7 +61,16 @@ def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
 def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
           variant: Variant, taught: Taught) -> PhotoReading:
     img = decode(image)
-    grid, cells = _cells(img, variant.hand_size)
+    try:
+        grid, cells = _cells(img, variant.hand_size)
+    except PhotoUnreadable as err:
+        whole = decode(image, leeway=False) if err.reason == "too_small" else img
+        if whole.shape == img.shape:
+            raise
+        # Tiles too small once libjpeg halved the photo below WORK_SIDE: read
+        # it at that size (`decode.LEEWAY`).
+        img = whole
+        grid, cells = _cells(img, variant.hand_size)
     reads = {key: ReadTile(cell, faint=key in grid.faint,
                            glare=under_glare(key, cells))
              for key, cell in cells.items() if cell.is_tile}

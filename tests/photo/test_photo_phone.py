@@ -74,6 +74,22 @@ def test_tiles_small_in_a_large_photo_are_read(tile_px: int, zoom: int) -> None:
     assert [t[:4] for t in reading.tiles] == _kinds(LINE)
 
 
+PHONE_PHOTO = (4080, 3060)
+"""A 12 MP phone photo's width and height, pixels: libjpeg halves it."""
+
+
+def test_tiles_small_in_a_12_megapixel_photo_are_read() -> None:
+    # Halved as it is decoded, a 12 MP photo's tiles of 27 pixels are under
+    # the 14 the lattice needs; the photo is then read at the working size.
+    img = _photo(LINE, Shot(tile_px=27, margin=0.45, blur=0.6), 8)
+    (h, w), (width, height) = img.shape[:2], PHONE_PHOTO
+    big = cv2.copyMakeBorder(img, (height - h) // 2, (height - h + 1) // 2,
+                             (width - w) // 2, (width - w + 1) // 2,
+                             cv2.BORDER_REPLICATE)
+    reading = read_move(synth.encode(big, 90), [])
+    assert [t[:4] for t in reading.tiles] == _kinds(LINE)
+
+
 def test_tiles_too_small_to_read_are_refused_with_what_to_do() -> None:
     img = _photo(LINE, Shot(tile_px=14, margin=0.45, blur=0.6), 8)
     with pytest.raises(PhotoUnreadable) as err:
