@@ -37,7 +37,9 @@ core, with the load; `--fix` corrects an annotation as the folder's
 first photo taught the reader its set, `--as-played` in the order it was
 played, each confirmed move teaching the photos after it; `--tight PAD`
 reads every mode again on each photo cropped to its tiles with PAD of a
-tile's edge of table round them (`real_photos.cropped`).
+tile's edge of table round them (`real_photos.cropped`); `--vary` reads it
+again as another table's phone might take it: another light, exposure,
+haze, turn, distance or focus (`real_photos.changed`).
 """
 
 from __future__ import annotations
@@ -337,20 +339,22 @@ def phone(runs: int) -> None:
 
 
 def run_real(folder: Path, fixes: list[str], mode: str,
-             tight: float | None = None) -> list[dict]:
+             tight: float | None = None, change: str | None = None) -> list[dict]:
     """Read a folder of real photos in a fresh subprocess (`real_photos`)."""
     command = [sys.executable, __file__, "--worker-real", str(folder),
                *(f"--fix={fix}" for fix in fixes), f"--mode={mode}",
-               *(() if tight is None else (f"--tight={tight}",))]
+               *(() if tight is None else (f"--tight={tight}",)),
+               *(() if change is None else (f"--change={change}",))]
     proc = subprocess.run(command,
                           capture_output=True, text=True, check=True, cwd=ROOT)
     return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
 
 
 def real(folder: Path, fixes: list[str], modes: list[str], misses: bool,
-         tight: float | None = None) -> None:
+         tight: float | None = None, vary: bool = False) -> None:
     """Print the real photos' table: each game as it comes, and taught; with
-    `tight`, each mode again on the photos cropped to their tiles."""
+    `tight`, each mode again on the photos cropped to their tiles; with
+    `vary`, each mode again on the photos as each of `real_photos.CHANGES`."""
     import real_photos
 
     print(f"\n## Real photos: {folder.name} ({len(real_photos.cases(folder, fixes))}"
@@ -358,15 +362,19 @@ def real(folder: Path, fixes: list[str], modes: list[str], misses: bool,
     print("| set | right | unsure | confident wrong | refused | median s/photo "
           "| max s | load before / after |")
     print("|---|---|---|---|---|---|---|---|")
-    crops = [None] if tight is None else [None, tight]
+    crops: list[float | str | None] = [None] if tight is None else [None, tight]
+    crops += list(real_photos.CHANGES) * vary
     for mode, crop in ((m, c) for c in crops for m in modes):
         before = " ".join(f"{x:.1f}" for x in os.getloadavg())
-        rows = run_real(folder, fixes, mode, crop)
+        rows = run_real(folder, fixes, mode, *((None, crop) if isinstance(crop, str)
+                                                else (crop, None)))
         after = " ".join(f"{x:.1f}" for x in os.getloadavg())
         got = real_photos.summary(rows)
         n = int(got["cases"])
         name = f"{folder.name}/: {mode}"
-        if crop is not None:
+        if isinstance(crop, str):
+            name += f", {crop}"
+        elif crop is not None:
             name += f", cropped to {crop} of a tile round its tiles"
         print(f"| {name} | {pct(got['right'], n)} | {got['unsure']} "
               f"| {got['confident wrong']} | {got['refused']} | {got['median']:.2f} "
@@ -448,6 +456,10 @@ def main() -> None:
                         help="also read each real photo cropped to its tiles, "
                              "this share of a tile's edge of table left round "
                              "them (a phone's photo of the tiles alone)")
+    parser.add_argument("--vary", action="store_true",
+                        help="also read each real photo as another table's "
+                             "phone might take it (real_photos.CHANGES)")
+    parser.add_argument("--change", help=argparse.SUPPRESS)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--worker-real", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -457,7 +469,8 @@ def main() -> None:
     if args.worker_real:
         import real_photos
 
-        real_photos.worker(args.worker_real, args.fix, args.mode, args.tight)
+        real_photos.worker(args.worker_real, args.fix, args.mode, args.tight,
+                           args.change)
         return
     if args.examples:
         examples(args.examples)
@@ -496,7 +509,7 @@ def main() -> None:
 
         modes = [real_photos.MODES[0], *real_photos.MODES[1:2] * args.teach_first,
                  *real_photos.MODES[2:] * args.as_played]
-        real(args.real, args.fix, modes, args.misses, args.tight)
+        real(args.real, args.fix, modes, args.misses, args.tight, args.vary)
     elif args.sets == "none":
         print("no real photos: pass --real DIR or set SCOREKEEPER_REAL_PHOTOS")
     if args.misses:

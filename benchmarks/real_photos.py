@@ -189,10 +189,10 @@ def cropped(data: bytes, pad: float) -> bytes:
 
 
 def worker(folder: Path, fixes: Sequence[str], mode: str,
-           tight: float | None = None) -> None:
+           tight: float | None = None, change: str | None = None) -> None:
     """Read every case in this process (on one core), in one of `MODES`,
-    each photo whole or with `tight`, `cropped` to its tiles; print one
-    JSON line per case."""
+    each photo whole or with `tight`, `cropped` to its tiles, or with one
+    of the `CHANGES`; print one JSON line per case."""
     from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
     from scorekeeper.photo.lessons import Taught, lesson_sums, vouched_looks
 
@@ -208,10 +208,11 @@ def worker(folder: Path, fixes: Sequence[str], mode: str,
     crops: dict[Path, bytes] = {}
     for case in every:
         data = case.photo.read_bytes()
-        if tight is not None:
-            # Two cases read each photo: crop it once.
+        if tight is not None or change is not None:
+            # Two cases read each photo: change it once.
             if case.photo not in crops:
-                crops[case.photo] = cropped(data, tight)
+                crops[case.photo] = cropped(data, tight) if tight is not None \
+                    else changed(data, str(change))
             data = crops[case.photo]
         if mode == MODES[2]:
             taught = lesson_sums(looks.get(case.game, []), {})
@@ -250,6 +251,40 @@ def worker(folder: Path, fixes: Sequence[str], mode: str,
                           "new": bool(case.want), "kind": kind,
                           "seconds": seconds, "got": got,
                           "want": sorted(case.want), "reason": reason}))
+
+
+CHANGES = ("warm light", "cool light", "a stop darker", "hazy", "turned a quarter",
+           "a third the size", "blurred")
+"""What another table's photo may differ in (`changed`): its light, its
+camera's exposure and focus, its distance. None was tuned on."""
+
+
+def changed(data: bytes, change: str) -> bytes:
+    """The photo as another table's phone might take it (`CHANGES`): a lamp's
+    warmth or a window's blue (linear light scaled channel by channel), half
+    the light, a haze lifting the blacks, turned a quarter, at a third of
+    its size, or out of focus; saved again as a JPEG."""
+    import cv2
+    import numpy as np
+
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    light = (img.astype(np.float32) / 255) ** 2.2
+    casts = {"warm light": (0.75, 0.95, 1.2), "cool light": (1.25, 1.0, 0.8),
+             "a stop darker": (0.5, 0.5, 0.5)}
+    if change in casts:
+        scaled = np.clip(light * np.array(casts[change], np.float32), 0, 1)
+        img = (scaled ** (1 / 2.2) * 255 + 0.5).astype(np.uint8)
+    elif change == "hazy":
+        img = (img.astype(np.float32) * 0.6 + 60).astype(np.uint8)
+    elif change == "turned a quarter":
+        img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+    elif change == "a third the size":
+        img = cv2.resize(img, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA)
+    elif change == "blurred":
+        img = cv2.GaussianBlur(img, (0, 0), 2.5)
+    else:
+        raise ValueError(f"no such change: {change}")
+    return bytes(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 88])[1])
 
 
 def summary(rows: Sequence[dict[str, object]]) -> dict[str, object]:
