@@ -93,7 +93,8 @@ class Classifier:
         another colour lies as near; where the nearest is of another colour
         than the model's, the model is at most `DOUBT` sure, as is a colour
         whose paint overlaps another's (`colour_model.OVERLAP`) where the
-        photo shows none of that other to measure against (`_shows`). A
+        photo shows none of that other to measure against (`_shows`) and
+        its hue is not past the other's (`colour_model.PLAIN`). A
         stored tile keeps its colour where its print may lie off its hues
         (`_kept`)."""
         examples = [e for e in examples if e.color in self.colors]
@@ -150,7 +151,8 @@ class Classifier:
                         and (labels[own] == best).any():
                     conf = min(conf, DOUBT)
             pair = colour_model.OVERLAP.get(self.colors[best])
-            if pair in self.colors and not self._shows(
+            if pair in self.colors and not colour_model.plain(
+                    self.colors[best], seen[i]) and not self._shows(
                     self.colors.index(pair), i, named,
                     labels[own] if examples else labels):
                 # Nothing in the photo to tell the two paints apart by.

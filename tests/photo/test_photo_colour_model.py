@@ -20,7 +20,11 @@ from scorekeeper.photo.colour_model import (
 from scorekeeper.photo.hues import linear
 from scorekeeper.photo.tiles import COLOUR_SURE, LOW_CONFIDENCE, sureness
 
+from . import kinds
+from .kinds import Kind
+from .synth_real import RealCase
 from .teaching import REDDEST_ORANGE
+from .test_photo_first_move import DARK, FIRST
 from .test_photo_real import REAL_GAME
 from .white import WHITE_FOR_PURPLE
 
@@ -75,7 +79,7 @@ def test_a_taught_colour_names_its_paint_where_the_model_would_not() -> None:
     assert colour == "orange" and confidence >= LOW_CONFIDENCE
 
 
-def test_a_red_or_an_orange_is_sure_only_beside_the_other() -> None:
+def test_a_red_or_an_orange_at_the_others_hues_is_sure_only_beside_it() -> None:
     # Sets print red and orange at overlapping hues, and a warm lamp turns a
     # dark red to where the photo's stored orange lies. With no red in the
     # photo to measure against, neither the model nor that nearness is
@@ -102,6 +106,50 @@ def test_a_red_or_an_orange_is_sure_only_beside_the_other() -> None:
     # Other colours need no such neighbour.
     named, confidence = _named(linear(48.0, 0.9, 0.8) * warm, [], BODY * warm)
     assert named == "yellow" and confidence >= LOW_CONFIDENCE
+
+
+@pytest.mark.parametrize("warmth", [-0.9, 0.0, 0.9], ids=["cool", "plain", "warm"])
+def test_a_red_or_an_orange_past_the_others_hues_is_sure_alone(warmth: float
+                                                               ) -> None:
+    # A deep red or a yellowish orange lies past any hue the other's paint is
+    # seen at (colour_model.PLAIN): sure with nothing beside it.
+    light = lamp(warmth)
+    for hue, colour in ((352.0, "red"), (22.0, "orange")):
+        named, confidence = _named(linear(hue, 0.9, 0.6) * light, [], BODY * light)
+        assert named == colour and confidence >= LOW_CONFIDENCE
+
+
+def _hue(rc: RealCase, colour: str) -> float:
+    """The hue of a colour's paint in a photo's set, degrees from -180."""
+    hue = next(h for name, h, _, _ in rc.real.paint.hsv if name == colour)
+    return (hue + 180.0) % 360.0 - 180.0
+
+
+def _alone(rc: RealCase, colour: str) -> bool:
+    """A first move of one tile of a colour, its paint not dark: the photo
+    shows no other symbol."""
+    return [t[2] for t in rc.case.move] == [colour] and kinds.value(rc, colour) > DARK
+
+
+def plain_red_alone(rc: RealCase) -> bool:
+    """A lone red at least 6° below red's 0°."""
+    return _alone(rc, "red") and _hue(rc, "red") <= -6.0
+
+
+def plain_orange_alone(rc: RealCase) -> bool:
+    """A lone orange at 16° or more."""
+    return _alone(rc, "orange") and _hue(rc, "orange") >= 16.0
+
+
+@pytest.mark.parametrize(("colour", "kind"), [("red", plain_red_alone),
+                                              ("orange", plain_orange_alone)])
+def test_a_first_moves_plain_red_or_orange_needs_no_other_beside_it(
+        colour: str, kind: Kind) -> None:
+    for rc in kinds.of_kind(FIRST, kind):
+        seen = [t for t in kinds.reading(rc).tiles if t.color == colour]
+        assert sorted(t.shape for t in seen) == sorted(
+            t[3] for t in rc.case.move if t[2] == colour), rc.case.name
+        assert min(t.confidence for t in seen) >= LOW_CONFIDENCE, rc.case.name
 
 
 def test_a_white_is_named_only_once_taught() -> None:
