@@ -370,11 +370,12 @@ def test_every_reason_of_the_reader_has_a_sentence_in_every_language(
 # --- what the table's confirmed moves teach -------------------------------------
 
 REDDER_ORANGE = synth_real.Paint((
-    ("red", 356.0, 0.85, 0.55), ("orange", 7.0, 0.9, 0.55),
+    ("red", 356.0, 0.85, 0.55), ("orange", 3.0, 0.9, 0.55),
     ("yellow", 47.0, 0.85, 0.75), ("green", 125.0, 0.8, 0.5),
     ("blue", 216.0, 0.85, 0.55), ("purple", 246.0, 0.7, 0.5),
 ))
-"""A set whose orange is a darker, redder one (7°) than the reader expects."""
+"""A set whose orange is a darker, redder one (3°, 7° from its red) than
+the reader expects: alone on a table, read red."""
 
 TABLE_MOVES: list[list[Tile]] = [
     [(0, 0, "orange", "circle"), (0, 1, "orange", "square"),
