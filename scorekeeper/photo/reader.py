@@ -109,7 +109,7 @@ def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:
     # A lamp over a small board's end tile hides its symbol and can darken
     # none of the rim of the next: read it two cells out.
     margin = 2 if len(grid.centres) <= SMALL else 1
-    grid, apart = _step_of_two(img, grid, margin, hand)
+    grid, apart, first = _step_of_two(img, grid, margin, hand)
 
     def read(grid: Grid, margin: int) -> dict[Cell, GridCell]:
         if not apart:
@@ -119,7 +119,7 @@ def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:
         return {(r // 2, c // 2): cell for (r, c), cell in cells.items()
                 if r % 2 == 0 and c % 2 == 0}
 
-    cells = read(grid, margin)
+    cells = read(grid, margin) if first is None else first
     with_probes = True
     for _ in range(REFITS):
         # Every symbol read is a point the grid must go through: fit again
@@ -167,25 +167,26 @@ def _settled(before: Grid, after: Grid) -> bool:
 
 
 def _step_of_two(img: np.ndarray, grid: Grid, margin: int, hand: int
-                 ) -> tuple[Grid, bool]:
+                 ) -> tuple[Grid, bool, dict[Cell, GridCell] | None]:
     """The grid, at half the step where the few symbols found (at most a
     `hand`) lie two tiles apart with a tile between (a first move's dark
-    middle tile); and whether they lie apart with table between (tiles laid
-    apart: read at half the step, as their line)."""
+    middle tile), with the cells it read there; else the grid, and whether
+    they lie apart with table between (tiles laid apart: read at half the
+    step, as their line)."""
     keys = list(grid.centres)
     if not 1 < len(keys) <= hand or grid.symbol >= STEP_OF_TWO * grid.pitch:
-        return grid, False
+        return grid, False, None
     between = {(r0 + r1, c0 + c1) for i, (r0, c0) in enumerate(keys)
                for r1, c1 in keys[i + 1:] if abs(r0 - r1) + abs(c0 - c1) == 1}
     if not between:
-        return grid, False
+        return grid, False, None
     half = halved(grid)
     again = read_cells(img, half, margin)
     if all(key in again and again[key].is_tile for key in between):
-        return half, False
+        return half, False, again
     apart = all(key in again and again[key].body < EMPTY for key in between) and \
         all((2 * r, 2 * c) in again and again[(2 * r, 2 * c)].is_tile for r, c in keys)
-    return grid, apart
+    return grid, apart, None
 
 
 def _labels(reads: dict[Cell, ReadTile]) -> dict[Cell, tuple[int, int]]:
