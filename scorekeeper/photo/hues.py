@@ -20,6 +20,7 @@ tile body). Paint measures 0.5 and more in every light of the test sets."""
 PAINT = 0.5
 """Saturation: the least real paint measures."""
 
+
 def colourless(pix: np.ndarray) -> np.ndarray:
     """For each pixel (… × 3, sRGB, any channel order), whether its
     saturation is under `GREY`: no paint."""
