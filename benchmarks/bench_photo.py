@@ -362,18 +362,19 @@ def real(folder: Path, fixes: list[str], modes: list[str], misses: bool,
     print("| set | right | unsure | confident wrong | refused | median s/photo "
           "| max s | load before / after |")
     print("|---|---|---|---|---|---|---|---|")
-    crops: list[float | str | None] = [None] if tight is None else [None, tight]
-    crops += list(real_photos.CHANGES) * vary
-    for mode, crop in ((m, c) for c in crops for m in modes):
+    # Each view of the photos: (the pad it is cropped to, the change made).
+    views: list[tuple[float | None, str | None]] = [(None, None)]
+    views += [(tight, None)] * (tight is not None)
+    views += [(None, change) for change in real_photos.CHANGES] * vary
+    for mode, (crop, change) in ((m, v) for v in views for m in modes):
         before = " ".join(f"{x:.1f}" for x in os.getloadavg())
-        rows = run_real(folder, fixes, mode, *((None, crop) if isinstance(crop, str)
-                                                else (crop, None)))
+        rows = run_real(folder, fixes, mode, crop, change)
         after = " ".join(f"{x:.1f}" for x in os.getloadavg())
         got = real_photos.summary(rows)
         n = int(got["cases"])
         name = f"{folder.name}/: {mode}"
-        if isinstance(crop, str):
-            name += f", {crop}"
+        if change is not None:
+            name += f", {change}"
         elif crop is not None:
             name += f", cropped to {crop} of a tile round its tiles"
         print(f"| {name} | {pct(got['right'], n)} | {got['unsure']} "

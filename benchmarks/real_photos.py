@@ -205,15 +205,15 @@ def worker(folder: Path, fixes: Sequence[str], mode: str,
                 lessons[case.game] = teach(case)
     # As played: every look a confirmed photo left, labelled with its kind.
     looks: dict[str, list[dict[str, object]]] = {}
-    crops: dict[Path, bytes] = {}
+    views: dict[Path, bytes] = {}
     for case in every:
         data = case.photo.read_bytes()
         if tight is not None or change is not None:
             # Two cases read each photo: change it once.
-            if case.photo not in crops:
-                crops[case.photo] = cropped(data, tight) if tight is not None \
+            if case.photo not in views:
+                views[case.photo] = cropped(data, tight) if tight is not None \
                     else changed(data, str(change))
-            data = crops[case.photo]
+            data = views[case.photo]
         if mode == MODES[2]:
             taught = lesson_sums(looks.get(case.game, []), {})
             lessons[case.game] = Taught(tuple(taught))
