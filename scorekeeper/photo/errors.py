@@ -22,6 +22,9 @@ class PhotoUnreadable(ValueError):
     def __init__(self, reason: str, **params: object) -> None:
         if reason not in REASONS:
             raise ValueError(f"unknown photo reason {reason!r}")
+        if reason == "too_large" and not {"limit", "megapixels"} & params.keys():
+            # The sentence names the limit: without it, "at most 0 MB".
+            raise ValueError("a too_large refusal names its limit")
         super().__init__(reason)
         self.reason = reason
         """One of REASONS."""

@@ -83,6 +83,15 @@ def test_the_size_limits_are_named_in_the_sentence() -> None:
     assert caught.value.params["limit"] == 15
 
 
+def test_a_size_refusal_cannot_be_built_without_the_limit_it_names() -> None:
+    # Its sentence sends the player to a smaller photo: "at most 0 MB" would
+    # say nothing, so the refusal is a bug without its limit.
+    with pytest.raises(ValueError, match="limit"):
+        PhotoUnreadable("too_large", megabytes=16.0)
+    assert "at most 15 MB" in said(PhotoUnreadable("too_large", megabytes=16.0,
+                                                   limit=15))
+
+
 def test_random_bytes_never_raise_anything_but_photo_unreadable() -> None:
     rng = np.random.default_rng(5)
     for k in range(40):
