@@ -96,6 +96,8 @@ class Cell:
     """The symbol read on such a rim: a tile only where the rules need one."""
     washed: bool = False
     """The symbol is only what keeps its colour on a tile a lamp washed grey."""
+    found: bool = False
+    """The lattice was grown over a symbol here (`grid.find_grid`)."""
 
     @property
     def hint(self) -> bool:
@@ -258,6 +260,7 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int,
 
 def may_hide_tile(cell: Cell, beside_move: bool = False) -> bool:
     """True when a tile may lie on the cell unread: a body without a symbol
-    read, or paint (`Cell.hint`; beside the move, `Cell.paint`)."""
-    return not cell.is_tile and (cell.body >= TILE_BODY or cell.hint
+    read, a symbol the lattice was grown over (a tile laid off its lattice
+    point), or paint (`Cell.hint`; beside the move, `Cell.paint`)."""
+    return not cell.is_tile and (cell.body >= TILE_BODY or cell.hint or cell.found
                                  or (beside_move and cell.paint))

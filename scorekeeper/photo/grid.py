@@ -112,6 +112,9 @@ class Grid:
     """Cells whose symbol was found only as faint paint (`blobs.more_dark_paint`)."""
     symbol: float = 0.0
     """The symbols' usual extent, working pixels (0: not known)."""
+    strays: frozenset[tuple[int, int]] = frozenset()
+    """Cells nearest a symbol found off every lattice point (a tile laid
+    loosely): a tile may lie there unread."""
 
     def bounds(self) -> tuple[int, int, int, int]:
         """The first and last row and column (r0, c0, r1, c1) of `centres`."""
@@ -123,7 +126,8 @@ def halved(grid: Grid) -> Grid:
     """The grid at half its step (the step found was two tiles)."""
     return Grid(grid.homography @ np.diag([0.5, 0.5, 1.0]), grid.pitch / 2,
                 {(2 * r, 2 * c): xy for (r, c), xy in grid.centres.items()},
-                frozenset((2 * r, 2 * c) for r, c in grid.faint), grid.symbol)
+                frozenset((2 * r, 2 * c) for r, c in grid.faint), grid.symbol,
+                frozenset((2 * r, 2 * c) for r, c in grid.strays))
 
 
 def _lattice_step(nn: np.ndarray) -> float:
@@ -391,8 +395,10 @@ def find_grid(img: np.ndarray) -> Grid:
     faint = frozenset() if blobs.faint is None else frozenset(
         (int(r), int(c)) for (c, r), p in zip(src, dst, strict=True)
         if blobs.faint[np.flatnonzero((pts == p).all(axis=1))].any())
+    lat = np.round(cv2.perspectiveTransform(pts[None], np.linalg.inv(hom))[0])
+    strays = frozenset((int(r), int(c)) for c, r in lat) - centres.keys()
     return Grid(np.diag([1 / scale, 1 / scale, 1.0]) @ hom, pitch / scale, centres,
-                faint, float(np.median(ext[idx])) / scale)
+                faint, float(np.median(ext[idx])) / scale, strays)
 
 
 def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Grid:
@@ -404,7 +410,7 @@ def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Gr
                    np.array([centres[k] for k in keys], np.float64), grid.pitch)
     except ValueError:
         return grid
-    return Grid(hom, grid.pitch, dict(centres), grid.faint)
+    return Grid(hom, grid.pitch, dict(centres), grid.faint, strays=grid.strays)
 
 
 def _refine(hom: np.ndarray, pts: np.ndarray, src: np.ndarray, dst: np.ndarray,

@@ -110,6 +110,7 @@ def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:
     # none of the rim of the next: read it two cells out.
     margin = 2 if len(grid.centres) <= SMALL else 1
     grid, apart, first = _step_of_two(img, grid, margin, hand)
+    symbols = set(grid.centres) | grid.strays
 
     def read(grid: Grid, margin: int) -> dict[Cell, GridCell]:
         if not apart:
@@ -151,6 +152,8 @@ def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:
         wider = read(grid, margin + 1)
         if _tile_count(wider) >= _tile_count(cells):
             cells = wider
+    for key in symbols & cells.keys():
+        cells[key].found = True
     return grid, cells
 
 

@@ -1,0 +1,53 @@
+"""Tiles laid loosely: a tile off its lattice point is read, or its cell is
+warned of; the move is never read short in silence (CONTRACT §12,
+docs/PHOTO.md "What makes a tile unsure")."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from scorekeeper.photo import read_move
+
+from . import synth, synth_real
+from .helpers import BOARD
+
+MOVE: tuple[synth.Tile, ...] = ((3, 3, "orange", "starburst"),
+                                (4, 3, "yellow", "starburst"))
+"""A move of two tiles down from the board's green starburst; its end tile
+is the one laid loosely."""
+
+NUDGES = ((0.3, 0.2), (-0.3, 0.25), (0.32, -0.1))
+"""Offsets (across, down; tiles) of the end tile from its place: a third of
+a tile, past where the lattice takes a symbol in (`grid.ON_LATTICE`)."""
+
+
+def _loose_photo(seed: int, nudge: tuple[float, float],
+                 monkeypatch: pytest.MonkeyPatch) -> bytes:
+    """A realistic photo of the board and move, the move's end tile laid
+    `nudge` off its place, the rest where they belong."""
+    drawn = synth_real.layout
+
+    def nudged(tiles: tuple[synth.Tile, ...], shot: synth.Shot, seed: int,
+               glare: bool) -> synth_real.Layout:
+        out = drawn(tiles, shot, seed, glare)
+        *rest, (_, _, turn, shade) = out.placed
+        return replace(out, placed=(*rest, (*nudge, turn, shade)))
+
+    monkeypatch.setattr(synth_real, "layout", nudged)
+    rng = random.Random(seed)
+    real = synth_real.Real(synth_real.paint(rng))
+    shot = synth.Shot(tile_px=rng.choice([40, 60, 80]), angle=rng.uniform(0, 90),
+                      jitter=0.0, turn=2.0, jpeg=90, margin=0.15)
+    return synth.encode(synth_real.render(BOARD + MOVE, shot, seed, real), 90)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_tile_laid_off_its_place_is_warned_of_not_dropped(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    for nudge in NUDGES:
+        reading = read_move(_loose_photo(seed, nudge, monkeypatch), list(BOARD))
+        read = sorted(t[:4] for t in reading.tiles)
+        assert read == sorted(MOVE) or (4, 3) in reading.unread, (nudge, read)
