@@ -97,7 +97,8 @@ class Cell:
     washed: bool = False
     """The symbol is only what keeps its colour on a tile a lamp washed grey."""
     found: bool = False
-    """The lattice was grown over a symbol here (`grid.find_grid`)."""
+    """A symbol was found here, or off every lattice point nearest here
+    (`grid.find_grid`)."""
 
     @property
     def hint(self) -> bool:
@@ -157,7 +158,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
             i, j = r - r0 + 1, c - c0 + 1
-            x, y = j * CELL, i * CELL
+            x, y = _window(grid, (r, c), (c0, r0), dark.shape)
             win = np.s_[y:y + CELL, x:x + CELL]
             shown = rim & (seen[win] > 0)
             # Partly outside the photo: unknown, not empty. A cut cell with a
@@ -177,7 +178,8 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             lit = float((grey[win][shown] | dark[win][shown]).mean())
             if cell.glare >= GLARE:
                 body = cell.body = max(body, lit)
-            if body >= (FOUND_BODY if (r, c) in grid.centres else TILE_BODY):
+            found = (r, c) in grid.centres or (r, c) in grid.strays
+            if body >= (FOUND_BODY if found else TILE_BODY):
                 _read_symbol(cell, rect, dark, x, y, cut)
                 if cell.color is None and cell.glare >= GLARE:
                     # Washed grey by the lamp: the symbol is what keeps its
@@ -208,6 +210,21 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     cell.probe = lamp_lit if lamp_lit.is_tile else None
     _less_flare(out)
     return out
+
+
+def _window(grid: Grid, key: tuple[int, int], origin: tuple[int, int],
+            shape: tuple[int, ...]) -> tuple[int, int]:
+    """The corner (x, y) of a cell's window in the rectified grid: on its
+    lattice point, or where only a symbol found off every lattice point lies
+    nearest it (a tile laid loosely, `Grid.strays`), centred on that."""
+    (r, c), (c0, r0) = key, origin
+    x, y = (c - c0 + 1) * CELL, (r - r0 + 1) * CELL
+    if key in grid.centres or key not in grid.strays:
+        return x, y
+    at = np.array([[grid.strays[key]]], np.float64)
+    col, row = cv2.perspectiveTransform(at, np.linalg.inv(grid.homography))[0, 0]
+    return (int(np.clip(x + round((col - c) * CELL), 0, shape[1] - CELL)),
+            int(np.clip(y + round((row - r) * CELL), 0, shape[0] - CELL)))
 
 
 def _less_flare(cells: dict[tuple[int, int], Cell]) -> None:

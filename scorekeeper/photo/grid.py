@@ -112,9 +112,9 @@ class Grid:
     """Cells whose symbol was found only as faint paint (`blobs.more_dark_paint`)."""
     symbol: float = 0.0
     """The symbols' usual extent, working pixels (0: not known)."""
-    strays: frozenset[tuple[int, int]] = frozenset()
-    """Cells nearest a symbol found off every lattice point (a tile laid
-    loosely): a tile may lie there unread."""
+    strays: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+    """The symbols found off every lattice point (a tile laid loosely), by
+    the cell nearest each: working pixels."""
 
     def bounds(self) -> tuple[int, int, int, int]:
         """The first and last row and column (r0, c0, r1, c1) of `centres`."""
@@ -127,7 +127,7 @@ def halved(grid: Grid) -> Grid:
     return Grid(grid.homography @ np.diag([0.5, 0.5, 1.0]), grid.pitch / 2,
                 {(2 * r, 2 * c): xy for (r, c), xy in grid.centres.items()},
                 frozenset((2 * r, 2 * c) for r, c in grid.faint), grid.symbol,
-                frozenset((2 * r, 2 * c) for r, c in grid.strays))
+                {(2 * r, 2 * c): xy for (r, c), xy in grid.strays.items()})
 
 
 def _lattice_step(nn: np.ndarray) -> float:
@@ -396,7 +396,9 @@ def find_grid(img: np.ndarray) -> Grid:
         (int(r), int(c)) for (c, r), p in zip(src, dst, strict=True)
         if blobs.faint[np.flatnonzero((pts == p).all(axis=1))].any())
     lat = np.round(cv2.perspectiveTransform(pts[None], np.linalg.inv(hom))[0])
-    strays = frozenset((int(r), int(c)) for c, r in lat) - centres.keys()
+    strays = {(int(r), int(c)): (float(x) / scale, float(y) / scale)
+              for (c, r), (x, y) in zip(lat, pts, strict=True)
+              if (int(r), int(c)) not in centres}
     return Grid(np.diag([1 / scale, 1 / scale, 1.0]) @ hom, pitch / scale, centres,
                 faint, float(np.median(ext[idx])) / scale, strays)
 

@@ -110,7 +110,7 @@ def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:
     # none of the rim of the next: read it two cells out.
     margin = 2 if len(grid.centres) <= SMALL else 1
     grid, apart, first = _step_of_two(img, grid, margin, hand)
-    symbols = set(grid.centres) | grid.strays
+    symbols = set(grid.centres) | set(grid.strays)
 
     def read(grid: Grid, margin: int) -> dict[Cell, GridCell]:
         if not apart:
