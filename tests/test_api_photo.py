@@ -365,6 +365,12 @@ def test_every_reason_of_the_reader_has_a_sentence_in_every_language(
             # The cells stay in the error's params for the page; the sentence
             # names no coordinates.
             assert "(0, 1)" not in text.photo_unreadable("not_one_line", params)
+            # A first move's line refused has a sentence of its own.
+            on_empty = {**params, "first_move": True}
+            first = text.photo_unreadable("not_one_line", on_empty)
+            assert first.endswith(".") and first != text.photo_unreadable(
+                "not_one_line", params)
+            assert first == text.photo_unreadable("too_many_tiles", on_empty)
 
 
 # --- what the table's confirmed moves teach -------------------------------------

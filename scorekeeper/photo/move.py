@@ -28,7 +28,7 @@ def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
                 clf: Classifier, variant: Variant) -> PhotoReading:
     """An empty board: the tiles in a frame of their own, in row 0 from (0, 0)."""
     reads = doubtful_off_line(reads, set(reads))
-    _one_line(sorted(reads), variant)
+    _one_line(sorted(reads), variant, first=True)
     one_attribute(list(reads.items()))
     quarter = 0 if len({r for r, _ in reads}) == 1 else 1
     turned = [turn(cell, quarter) for cell in reads]
@@ -117,13 +117,15 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
                         tuple(sorted(stored_looks)))
 
 
-def _one_line(cells: list[Cell], variant: Variant) -> None:
-    """Refuse new tiles (sorted) more than a hand, or not in one line."""
+def _one_line(cells: list[Cell], variant: Variant, first: bool = False) -> None:
+    """Refuse new tiles (sorted) more than a hand, or not in one line; `first`:
+    on an empty board (the refusal says so: lay the tiles touching)."""
+    said = {"first_move": True} if first else {}
     if len(cells) > variant.hand_size:
         raise PhotoUnreadable("too_many_tiles", count=len(cells),
-                              limit=variant.hand_size)
+                              limit=variant.hand_size, **said)
     if len({r for r, _ in cells}) > 1 and len({c for _, c in cells}) > 1:
-        raise PhotoUnreadable("not_one_line", cells=cells)
+        raise PhotoUnreadable("not_one_line", cells=cells, **said)
 
 
 def _gaps(line: list[Cell], board: Collection[Cell]) -> set[Cell]:

@@ -46,6 +46,11 @@ PHOTO_REASONS: dict[str, str] = {
         "The new tiles in the photo do not form one line next to the board. Check"
         " the tiles on the table, or enter the move by hand."
     ),
+    "first_move_not_a_line": N_(
+        "The tiles in the photo do not read as one first move. Lay the first"
+        " move's tiles side by side in one line, touching, then take the photo"
+        " again, or enter the move by hand."
+    ),
     "not_read": N_(
         "The photo could not be read. Take it again from straight above, with the"
         " whole board in the picture and enough light."
@@ -73,7 +78,11 @@ def photo_unreadable(reason: str, params: dict[str, object]) -> str:
     language, from the reader's reason code and parameters."""
     key = reason
     values: dict[str, object] = {}
-    if reason == "too_large":
+    if reason in ("not_one_line", "too_many_tiles") and params.get("first_move"):
+        # On an empty board nothing anchors the line: tiles laid apart or
+        # with the table showing between read as more, or as none in a line.
+        key = "first_move_not_a_line"
+    elif reason == "too_large":
         if "width" in params:
             key = "too_large_pixels"
             values = {"width": _whole(params.get("width")),

@@ -19,7 +19,7 @@ from scorekeeper.photo.register import register, turn
 from scorekeeper.photo.symbols import normalise
 
 from . import drawn
-from .helpers import BOARD, MOVE, photo_of
+from .helpers import BOARD, MOVE, photo_of, said
 
 COLORS = engine.CLASSIC.color_names
 SHAPES = engine.CLASSIC.shape_names
@@ -136,6 +136,22 @@ def test_new_tiles_not_in_one_line_are_refused(straight: bytes) -> None:
         read_move(straight, stored + list(MOVE))
     assert caught.value.reason == "not_one_line"
     assert sorted(caught.value.params["cells"]) == [(0, 2), (2, 3)]
+    # Beside a board the sentence sends the player to the tiles there.
+    assert "first move" not in said(caught.value)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_first_move_not_in_one_line_is_refused_saying_how_to_lay_it(
+        seed: int) -> None:
+    # An empty board anchors no line: the sentence says how to lay a first
+    # move (tiles touching, in one line), not to look beside a board.
+    corner = ((0, 0, "red", "circle"), (0, 1, "red", "square"),
+              (1, 0, "red", "diamond"))
+    with pytest.raises(PhotoUnreadable) as caught:
+        read_move(photo_of(corner, seed=seed), [])
+    assert caught.value.reason == "not_one_line"
+    assert caught.value.params["first_move"] is True
+    assert "first move's tiles side by side in one line" in said(caught.value)
 
 
 def test_more_new_tiles_than_a_hand_are_refused(straight: bytes) -> None:
