@@ -277,7 +277,8 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int,
 
 def may_hide_tile(cell: Cell, beside_move: bool = False) -> bool:
     """True when a tile may lie on the cell unread: a body without a symbol
-    read, a symbol the lattice was grown over (a tile laid off its lattice
-    point), or paint (`Cell.hint`; beside the move, `Cell.paint`)."""
+    read, a symbol found there or off the lattice nearest there (`Cell.found`:
+    a tile laid loosely), or paint (`Cell.hint`; beside the move,
+    `Cell.paint`)."""
     return not cell.is_tile and (cell.body >= TILE_BODY or cell.hint or cell.found
                                  or (beside_move and cell.paint))
