@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from .errors import PhotoUnreadable
-from .header import checked_size
+from .header import checked_size, image_size
 
 CHANNELS = 3
 """Colour channels of a decoded photo (BGR)."""
@@ -52,6 +52,13 @@ def decode(data: bytes, leeway: bool = True) -> np.ndarray:
         scale = WORK_SIDE / long_side
         img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     return img
+
+
+def shrunk(img: np.ndarray, data: bytes) -> bool:
+    """True when libjpeg reduced the photo `data` below `WORK_SIDE` as `img`
+    (`LEEWAY`): decoded again without leeway, it has more pixels."""
+    _, width, height = image_size(bytes(data))
+    return bool(max(img.shape[:2]) < min(WORK_SIDE, max(width, height)))
 
 
 @contextmanager

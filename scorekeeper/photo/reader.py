@@ -14,7 +14,7 @@ from ..engine import CLASSIC, Variant
 from .cells import GLARE, may_hide_tile, read_cells
 from .cells import Cell as GridCell
 from .classify import Classifier, Example
-from .decode import decode, never_failing
+from .decode import decode, never_failing, shrunk
 from .errors import PhotoUnreadable
 from .grid import Grid, find_grid, halved, refit
 from .lessons import Taught
@@ -64,12 +64,11 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     try:
         grid, cells = _cells(img, variant.hand_size)
     except PhotoUnreadable as err:
-        whole = decode(image, leeway=False) if err.reason == "too_small" else img
-        if whole.shape == img.shape:
+        if err.reason != "too_small" or not shrunk(img, image):
             raise
         # Tiles too small once libjpeg halved the photo below WORK_SIDE: read
         # it at that size (`decode.LEEWAY`).
-        img = whole
+        img = decode(image, leeway=False)
         grid, cells = _cells(img, variant.hand_size)
     reads = {key: ReadTile(cell, faint=key in grid.faint,
                            glare=under_glare(key, cells))
