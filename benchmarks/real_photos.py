@@ -267,13 +267,15 @@ def changed(data: bytes, change: str) -> bytes:
     import cv2
     import numpy as np
 
+    from scorekeeper.photo.hues import GAMMA
+
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    light = (img.astype(np.float32) / 255) ** 2.2
+    light = (img.astype(np.float32) / 255) ** GAMMA
     casts = {"warm light": (0.75, 0.95, 1.2), "cool light": (1.25, 1.0, 0.8),
              "a stop darker": (0.5, 0.5, 0.5)}
     if change in casts:
         scaled = np.clip(light * np.array(casts[change], np.float32), 0, 1)
-        img = (scaled ** (1 / 2.2) * 255 + 0.5).astype(np.uint8)
+        img = (scaled ** (1 / GAMMA) * 255 + 0.5).astype(np.uint8)
     elif change == "hazy":
         img = (img.astype(np.float32) * 0.6 + 60).astype(np.uint8)
     elif change == "turned a quarter":
