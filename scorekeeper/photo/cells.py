@@ -99,6 +99,9 @@ class Cell:
     found: bool = False
     """A symbol was found here, or off every lattice point nearest here
     (`grid.find_grid`)."""
+    dim: bool = False
+    """Read round dark paint off the lattice point (`grid.Grid.dim`): a tile
+    laid loosely, whose symbol the lattice must not follow."""
 
     @property
     def hint(self) -> bool:
@@ -154,74 +157,87 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     table = ~dark & (seen > 0)
     grey = hues.colourless(rect.reshape(-1, 3)).reshape(rect.shape[:2])
     coloured_table = bool(table.any()) and float(grey[table].mean()) < TABLE_GREY
+    def read(r: int, c: int, x: int, y: int) -> Cell | None:
+        i, j = r - r0 + 1, c - c0 + 1
+        win = np.s_[y:y + CELL, x:x + CELL]
+        shown = rim & (seen[win] > 0)
+        # Partly outside the photo: unknown, not empty. A cut cell with a
+        # tile body's rim (`TILE_BODY`) is read as a tile below if its
+        # symbol is whole in the photo, else it is a warning (a tile of
+        # the move may lie there); it never reaches the probes.
+        cut = seen if seen[win].mean() < 0.9 * 255 else None
+        if cut is not None and (shown.sum() < CUT_SHOWN * rim.sum() or
+                                float(dark[win][shown].mean()) < TILE_BODY):
+            return None
+        body = float(dark[win][shown].mean())
+        cell = Cell(r, c, body, glare=float(blown[i, j]))
+        if coloured_table and body < TILE_BODY and cell.glare < GLARE and \
+                grey[win][shown].mean() >= LIT:
+            cell.glare = GLARE
+        # Under a lamp, a rim dark or lit grey is a tile's.
+        lit = float((grey[win][shown] | dark[win][shown]).mean())
+        if cell.glare >= GLARE:
+            body = cell.body = max(body, lit)
+        found = (r, c) in grid.centres or (r, c) in grid.strays
+        if body >= (FOUND_BODY if found else TILE_BODY):
+            _read_symbol(cell, rect, dark, x, y, cut)
+            if cell.color is None and cell.glare >= GLARE:
+                # Washed grey by the lamp: the symbol is what keeps its
+                # colour (marked glare, so never sure).
+                _read_symbol(cell, rect, grey, x, y, cut)
+                cell.washed = cell.color is not None
+            if cell.centre is not None:
+                sx, sy = cell.centre
+                lattice = np.array([[[sx / CELL + c0 - 1.5, sy / CELL + r0 - 1.5]]])
+                px = cv2.perspectiveTransform(lattice, grid.homography)[0, 0]
+                cell.centre = (float(px[0]), float(px[1]))
+            if cell.color is not None:
+                cell.body = max(body, SYMBOL_BODY)
+                cell.edge = edge_width(value[win])
+        elif body >= FAINT_BODY:
+            probe = _read_symbol(Cell(r, c, body), rect, dark, x, y)
+            # Paint, not a lighter patch of table or a grey tile edge.
+            cell.paint = probe.raw is not None and \
+                hues.hsv(probe.raw)[1] >= hues.GREY
+            if cell.hint and probe.is_tile:
+                cell.probe = probe
+            elif coloured_table and cell.glare < GLARE and lit >= TILE_BODY \
+                    and any(blown[i + di, j + dj] >= GLARE
+                            for di, dj in ((0, 1), (0, -1), (1, 0), (-1, 0))):
+                # Lit grey by the lamp beside it, as the lamp's own cell:
+                # the tile may join the move to the board (realistic glare).
+                lamp_lit = _read_symbol(Cell(r, c, lit), rect, dark, x, y)
+                cell.probe = lamp_lit if lamp_lit.is_tile else None
+        return cell
+
     out = {}
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
-            i, j = r - r0 + 1, c - c0 + 1
-            x, y = _window(grid, (r, c), (c0, r0), dark.shape)
-            win = np.s_[y:y + CELL, x:x + CELL]
-            shown = rim & (seen[win] > 0)
-            # Partly outside the photo: unknown, not empty. A cut cell with a
-            # tile body's rim (`TILE_BODY`) is read as a tile below if its
-            # symbol is whole in the photo, else it is a warning (a tile of
-            # the move may lie there); it never reaches the probes.
-            cut = seen if seen[win].mean() < 0.9 * 255 else None
-            if cut is not None and (shown.sum() < CUT_SHOWN * rim.sum() or
-                                    float(dark[win][shown].mean()) < TILE_BODY):
-                continue
-            body = float(dark[win][shown].mean())
-            cell = out[(r, c)] = Cell(r, c, body, glare=float(blown[i, j]))
-            if coloured_table and body < TILE_BODY and cell.glare < GLARE and \
-                    grey[win][shown].mean() >= LIT:
-                cell.glare = GLARE
-            # Under a lamp, a rim dark or lit grey is a tile's.
-            lit = float((grey[win][shown] | dark[win][shown]).mean())
-            if cell.glare >= GLARE:
-                body = cell.body = max(body, lit)
-            found = (r, c) in grid.centres or (r, c) in grid.strays
-            if body >= (FOUND_BODY if found else TILE_BODY):
-                _read_symbol(cell, rect, dark, x, y, cut)
-                if cell.color is None and cell.glare >= GLARE:
-                    # Washed grey by the lamp: the symbol is what keeps its
-                    # colour (marked glare, so never sure).
-                    _read_symbol(cell, rect, grey, x, y, cut)
-                    cell.washed = cell.color is not None
-                if cell.centre is not None:
-                    sx, sy = cell.centre
-                    lattice = np.array([[[sx / CELL + c0 - 1.5, sy / CELL + r0 - 1.5]]])
-                    px = cv2.perspectiveTransform(lattice, grid.homography)[0, 0]
-                    cell.centre = (float(px[0]), float(px[1]))
-                if cell.color is not None:
-                    cell.body = max(body, SYMBOL_BODY)
-                    cell.edge = edge_width(value[win])
-            elif body >= FAINT_BODY:
-                probe = _read_symbol(Cell(r, c, body), rect, dark, x, y)
-                # Paint, not a lighter patch of table or a grey tile edge.
-                cell.paint = probe.raw is not None and \
-                    hues.hsv(probe.raw)[1] >= hues.GREY
-                if cell.hint and probe.is_tile:
-                    cell.probe = probe
-                elif coloured_table and cell.glare < GLARE and lit >= TILE_BODY \
-                        and any(blown[i + di, j + dj] >= GLARE
-                                for di, dj in ((0, 1), (0, -1), (1, 0), (-1, 0))):
-                    # Lit grey by the lamp beside it, as the lamp's own cell:
-                    # the tile may join the move to the board (realistic glare).
-                    lamp_lit = _read_symbol(Cell(r, c, lit), rect, dark, x, y)
-                    cell.probe = lamp_lit if lamp_lit.is_tile else None
+            cell = read(r, c, *_window(grid, grid.strays, (r, c), (c0, r0), dark.shape))
+            if (r, c) in grid.dim and (cell is None or not cell.is_tile):
+                # Dark paint off the lattice point, or grain: a tile only
+                # where the window centred on it reads one.
+                moved = read(r, c, *_window(grid, grid.dim, (r, c), (c0, r0),
+                                            dark.shape))
+                if moved is not None and moved.is_tile:
+                    cell, moved.dim = moved, True
+            if cell is not None:
+                out[(r, c)] = cell
     _less_flare(out)
     return out
 
 
-def _window(grid: Grid, key: tuple[int, int], origin: tuple[int, int],
+def _window(grid: Grid, strays: dict[tuple[int, int], tuple[float, float]],
+            key: tuple[int, int], origin: tuple[int, int],
             shape: tuple[int, ...]) -> tuple[int, int]:
     """The corner (x, y) of a cell's window in the rectified grid: on its
     lattice point, or where only a symbol found off every lattice point lies
     nearest it (a tile laid loosely, `Grid.strays`), centred on that."""
     (r, c), (c0, r0) = key, origin
     x, y = (c - c0 + 1) * CELL, (r - r0 + 1) * CELL
-    if key in grid.centres or key not in grid.strays:
+    if key in grid.centres or key not in strays:
         return x, y
-    at = np.array([[grid.strays[key]]], np.float64)
+    at = np.array([[strays[key]]], np.float64)
     col, row = cv2.perspectiveTransform(at, np.linalg.inv(grid.homography))[0, 0]
     return (int(np.clip(x + round((col - c) * CELL), 0, shape[1] - CELL)),
             int(np.clip(y + round((row - r) * CELL), 0, shape[0] - CELL)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -115,6 +115,9 @@ class Grid:
     strays: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
     """The symbols found off every lattice point (a tile laid loosely), by
     the cell nearest each: working pixels."""
+    dim: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+    """As `strays`, dark paint found only by `blobs.more_dark_paint` (or the
+    table's grain): read there where the lattice point reads no tile."""
 
     def bounds(self) -> tuple[int, int, int, int]:
         """The first and last row and column (r0, c0, r1, c1) of `centres`."""
@@ -124,10 +127,22 @@ class Grid:
 
 def halved(grid: Grid) -> Grid:
     """The grid at half its step (the step found was two tiles)."""
-    return Grid(grid.homography @ np.diag([0.5, 0.5, 1.0]), grid.pitch / 2,
+    hom = grid.homography @ np.diag([0.5, 0.5, 1.0])
+    return Grid(hom, grid.pitch / 2,
                 {(2 * r, 2 * c): xy for (r, c), xy in grid.centres.items()},
                 frozenset((2 * r, 2 * c) for r, c in grid.faint), grid.symbol,
-                {(2 * r, 2 * c): xy for (r, c), xy in grid.strays.items()})
+                by_cell(hom, grid.strays.values()), by_cell(hom, grid.dim.values()))
+
+
+def by_cell(hom: np.ndarray, points: Iterable[tuple[float, float]]
+            ) -> dict[tuple[int, int], tuple[float, float]]:
+    """Points (pixels) by the lattice cell (row, col) of `hom` nearest each."""
+    pts = np.array(list(points), np.float64).reshape(-1, 2)
+    if not len(pts):
+        return {}
+    lat = np.round(cv2.perspectiveTransform(pts[None], np.linalg.inv(hom))[0])
+    return {(int(r), int(c)): (float(x), float(y))
+            for (c, r), (x, y) in zip(lat, pts, strict=True)}
 
 
 def _lattice_step(nn: np.ndarray) -> float:
@@ -395,12 +410,18 @@ def find_grid(img: np.ndarray) -> Grid:
     faint = frozenset() if blobs.faint is None else frozenset(
         (int(r), int(c)) for (c, r), p in zip(src, dst, strict=True)
         if blobs.faint[np.flatnonzero((pts == p).all(axis=1))].any())
-    lat = np.round(cv2.perspectiveTransform(pts[None], np.linalg.inv(hom))[0])
-    strays = {(int(r), int(c)): (float(x) / scale, float(y) / scale)
-              for (c, r), (x, y) in zip(lat, pts, strict=True)
-              if (int(r), int(c)) not in centres}
-    return Grid(np.diag([1 / scale, 1 / scale, 1.0]) @ hom, pitch / scale, centres,
-                faint, float(np.median(ext[idx])) / scale, strays)
+    hom = np.diag([1 / scale, 1 / scale, 1.0]) @ hom
+    strays = {key: xy for key, xy in by_cell(hom, pts / scale).items()
+              if key not in centres}
+    dim: dict[tuple[int, int], tuple[float, float]] = {}
+    if blobs.faint is None:
+        more = more_dark_paint(small, blobs)
+        if more.faint is not None:
+            dim = {key: xy for key, xy in by_cell(hom, more.centres[more.faint] / scale
+                                                   ).items()
+                   if key not in centres | strays}
+    return Grid(hom, pitch / scale, centres, faint, float(np.median(ext[idx])) / scale,
+                strays, dim)
 
 
 def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Grid:
@@ -412,7 +433,8 @@ def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Gr
                    np.array([centres[k] for k in keys], np.float64), grid.pitch)
     except ValueError:
         return grid
-    return Grid(hom, grid.pitch, dict(centres), grid.faint, strays=grid.strays)
+    return Grid(hom, grid.pitch, dict(centres), grid.faint, strays=grid.strays,
+                dim=grid.dim)
 
 
 def _refine(hom: np.ndarray, pts: np.ndarray, src: np.ndarray, dst: np.ndarray,

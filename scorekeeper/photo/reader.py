@@ -125,7 +125,7 @@ def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:
         # Every symbol read is a point the grid must go through: fit again
         # while that finds more tiles (a slanted board, glare on some symbols).
         found = {key: cell.centre for key, cell in cells.items()
-                 if cell.is_tile and cell.centre is not None}
+                 if cell.is_tile and cell.centre is not None and not cell.dim}
         # So may be a symbol in paint on a rim half dark (`Cell.probe`) beside
         # a tile read: a tile off a grid fitted short of it (an end tile the
         # blobs missed), if the grid through it loses no tile read (a lamp's
@@ -196,7 +196,8 @@ def _labels(reads: dict[Cell, ReadTile]) -> dict[Cell, tuple[int, int]]:
 
 
 def _tile_count(cells: dict[Cell, GridCell]) -> int:
-    return sum(cell.is_tile for cell in cells.values())
+    """The tiles read on their lattice points: how well a grid fits."""
+    return sum(cell.is_tile and not cell.dim for cell in cells.values())
 
 
 def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
