@@ -122,11 +122,13 @@ def read_colors(image: bytes) -> Teaching:
 
 def _symbols(img: object) -> tuple[list[Seen], np.ndarray, np.ndarray, int]:
     """Each tile's symbol, left to right, its colour (linear RGB), the tile
-    bodies' colour, and how many tile bodies show none: each symbol
-    read on a tile of its own, the tiles in a row on their grid, then each
-    body without a symbol found (dark paint) on a tile of its own."""
+    bodies' colour, and how many tile bodies show none: each symbol (dark
+    paint too, `blobs.more_dark_paint`) read on a tile of its own, the tiles
+    in a row on their grid, then each body without a symbol found on a tile
+    of its own."""
     import cv2
 
+    from .blobs import more_dark_paint
     from .cells import TILE_BODY, read_cells
     from .grid import (
         BODY_TO_TILE,
@@ -166,7 +168,7 @@ def _symbols(img: object) -> tuple[list[Seen], np.ndarray, np.ndarray, int]:
         read(Grid(one_tile((x, y), pitch, angle), pitch, {(0, 0): (x, y)}), 0)
 
     small, scale = detection_image(img)
-    blobs = find_blobs(small)
+    blobs = more_dark_paint(small, find_blobs(small))
     if len(blobs.centres):
         pitch = float(np.percentile(blobs.extents, LARGEST)) * SYMBOL_TO_TILE / scale
         for bx, by in blobs.centres:

@@ -21,6 +21,8 @@ from scorekeeper.photo.color_lessons import (
     name_symbols,
     read_colors,
 )
+from scorekeeper.photo.decode import decode
+from scorekeeper.photo.grid import detection_image, find_blobs
 from scorekeeper.photo.lessons import PALE, Taught, lesson_sums
 
 from . import synth, synth_real
@@ -68,6 +70,25 @@ def test_six_tiles_of_shifted_paint_are_named_by_their_hues(
     assert len(taught.seen) == len(COLORS)
     for color, hue, _s, _v in paint.hsv:
         # The light moves every hue a little; the names follow the paint.
+        assert gap(taught.hues[color], hue) < LIGHT_MOVES, (color, hue, taught.hues)
+
+
+DARK_PAINT = [(1, 0.0, IN_A_ROW), (4, -0.8, APART), (5, 0.8, APART),
+              (7, -0.8, IN_A_ROW), (9, 0.8, IN_A_ROW)]
+"""(seed, warmth, cells): teaching photos in the three lights, apart and in
+a row, whose darkest symbols the first pass over the photo misses."""
+
+
+@pytest.mark.parametrize(("seed", "warmth", "cells"), DARK_PAINT)
+def test_six_tiles_whose_dark_paint_the_first_pass_misses_are_named(
+        seed: int, warmth: float, cells: tuple[tuple[int, int], ...]) -> None:
+    paint = synth_real.paint(random.Random(seed), shifted=True)
+    data = photo(six(cells, seed), seed, warmth, paint)
+    small, _ = detection_image(decode(data))
+    assert len(find_blobs(small).centres) < len(COLORS)
+    taught = read_colors(data)
+    assert len(taught.seen) == len(COLORS)
+    for color, hue, _s, _v in paint.hsv:
         assert gap(taught.hues[color], hue) < LIGHT_MOVES, (color, hue, taught.hues)
 
 
