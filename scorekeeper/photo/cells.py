@@ -157,6 +157,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     table = ~dark & (seen > 0)
     grey = hues.colourless(rect.reshape(-1, 3)).reshape(rect.shape[:2])
     coloured_table = bool(table.any()) and float(grey[table].mean()) < TABLE_GREY
+
     def read(r: int, c: int, x: int, y: int) -> Cell | None:
         i, j = r - r0 + 1, c - c0 + 1
         win = np.s_[y:y + CELL, x:x + CELL]
@@ -231,8 +232,9 @@ def _window(grid: Grid, strays: dict[tuple[int, int], tuple[float, float]],
             key: tuple[int, int], origin: tuple[int, int],
             shape: tuple[int, ...]) -> tuple[int, int]:
     """The corner (x, y) of a cell's window in the rectified grid: on its
-    lattice point, or where only a symbol found off every lattice point lies
-    nearest it (a tile laid loosely, `Grid.strays`), centred on that."""
+    lattice point, or where only a symbol of `strays` (found off every
+    lattice point: `Grid.strays`, `Grid.dim`) lies nearest it, centred on
+    that."""
     (r, c), (c0, r0) = key, origin
     x, y = (c - c0 + 1) * CELL, (r - r0 + 1) * CELL
     if key in grid.centres or key not in strays:

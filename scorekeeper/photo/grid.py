@@ -131,10 +131,10 @@ def halved(grid: Grid) -> Grid:
     return Grid(hom, grid.pitch / 2,
                 {(2 * r, 2 * c): xy for (r, c), xy in grid.centres.items()},
                 frozenset((2 * r, 2 * c) for r, c in grid.faint), grid.symbol,
-                by_cell(hom, grid.strays.values()), by_cell(hom, grid.dim.values()))
+                _by_cell(hom, grid.strays.values()), _by_cell(hom, grid.dim.values()))
 
 
-def by_cell(hom: np.ndarray, points: Iterable[tuple[float, float]]
+def _by_cell(hom: np.ndarray, points: Iterable[tuple[float, float]]
             ) -> dict[tuple[int, int], tuple[float, float]]:
     """Points (pixels) by the lattice cell (row, col) of `hom` nearest each."""
     pts = np.array(list(points), np.float64).reshape(-1, 2)
@@ -411,13 +411,13 @@ def find_grid(img: np.ndarray) -> Grid:
         (int(r), int(c)) for (c, r), p in zip(src, dst, strict=True)
         if blobs.faint[np.flatnonzero((pts == p).all(axis=1))].any())
     hom = np.diag([1 / scale, 1 / scale, 1.0]) @ hom
-    strays = {key: xy for key, xy in by_cell(hom, pts / scale).items()
+    strays = {key: xy for key, xy in _by_cell(hom, pts / scale).items()
               if key not in centres}
     dim: dict[tuple[int, int], tuple[float, float]] = {}
     if blobs.faint is None:
         more = more_dark_paint(small, blobs)
         if more.faint is not None:
-            dim = {key: xy for key, xy in by_cell(hom, more.centres[more.faint] / scale
+            dim = {key: xy for key, xy in _by_cell(hom, more.centres[more.faint] / scale
                                                    ).items()
                    if key not in centres | strays}
     return Grid(hom, pitch / scale, centres, faint, float(np.median(ext[idx])) / scale,
