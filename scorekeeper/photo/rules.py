@@ -33,9 +33,11 @@ BREAKS_RULE = 0.5
 def by_the_rules(reading: PhotoReading, stored: Sequence[tuple[int, int, str, str]],
                   variant: Variant) -> PhotoReading:
     """The reading, or where the rules refuse it, the likeliest they allow
-    among its uncertain tiles' kinds (`PhotoTile.likely`), still uncertain."""
+    among its uncertain tiles' kinds (`PhotoTile.likely`), still uncertain;
+    where they allow none, every new tile uncertain (`_doubted`): misread,
+    or a move the players must take back."""
     tiles = reading.tiles
-    if not any(t.likely for t in tiles):
+    if not tiles:
         return reading
     try:
         board = Board.laid(stored, variant)
@@ -61,7 +63,15 @@ def by_the_rules(reading: PhotoReading, stored: Sequence[tuple[int, int, str, st
             for t, kind in zip(tiles, kinds, strict=True))
         if _allowed(board, tried):
             return replace(reading, tiles=tried)
-    return reading
+    return replace(reading, tiles=tuple(map(_doubted, tiles)))
+
+
+def _doubted(tile: PhotoTile) -> PhotoTile:
+    """A tile of a move the rules refuse, as read: at most `DOUBTFUL` sure
+    (a stored tile a loose lattice slipped a cell reads as a new one beside
+    itself, RULES §3.5), its kinds to look at itself first."""
+    return tile._replace(confidence=min(tile.confidence, DOUBTFUL),
+                         likely=tile.likely or ((tile.color, tile.shape),))
 
 
 def _allowed(board: Board, tiles: Sequence[PhotoTile]) -> bool:

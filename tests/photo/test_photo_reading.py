@@ -274,10 +274,14 @@ def test_s3_5_an_uncertain_tile_the_rules_refuse_as_read_takes_a_kind_they_allow
     assert set(tile.likely) == set(unsure.likely)
 
 
-def test_s3_5_a_sure_tile_or_an_allowed_reading_is_left_as_read() -> None:
+def test_s3_5_a_sure_tile_or_an_allowed_reading_keeps_its_kind() -> None:
+    # A sure tile the rules refuse keeps its kind, marked for a look:
+    # misread, or a move the players must take back.
     sure = PhotoTile(0, 2, "blue", "clover", 0.9)
-    assert rules.by_the_rules(_reading(sure), SQUARES,
-                              engine.CLASSIC).tiles == (sure,)
+    tile, = rules.by_the_rules(_reading(sure), SQUARES, engine.CLASSIC).tiles
+    assert (tile.color, tile.shape) == ("blue", "clover")
+    assert tile.confidence < tiles.LOW_CONFIDENCE
+    assert tile.likely == (("blue", "clover"),)
     allowed = PhotoTile(0, 2, "blue", "square", 0.05,
                         (("blue", "square"), ("blue", "clover")))
     assert rules.by_the_rules(_reading(allowed), SQUARES,
@@ -301,6 +305,22 @@ def test_s3_5_the_rules_weigh_the_whole_move_likeliest_first() -> None:
                                engine.CLASSIC).tiles
     assert [(t.color, t.shape) for t in tiles] == [("blue", "square"),
                                                   ("purple", "square")]
+
+
+ILLEGAL = (0, 3, "blue", "clover")
+"""A blue clover laid at the end of the stored row of reds, which shares
+neither colour nor shape with it: the rules refuse it (RULES §3.5), as they
+do a stored tile a loosely laid board's lattice slips a cell and reads
+again beside itself."""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_s3_5_a_move_the_rules_refuse_is_read_as_laid_but_never_sure(
+        seed: int) -> None:
+    got = read_move(photo_of(BOARD + (ILLEGAL,), seed=seed), list(BOARD))
+    tile, = got.tiles
+    assert tile[:4] == ILLEGAL
+    assert tile.confidence < tiles.LOW_CONFIDENCE
 
 
 @pytest.mark.parametrize("order", [1, -1])
