@@ -275,9 +275,10 @@ def test_a_confirmed_move_of_white_tiles_teaches_the_set() -> None:
     taught = Taught(tuple(lesson_sums([x._asdict() for x in first.looks],
                                       confirmed)))
     assert set(taught.pale()) == {"purple"}
-    # The next move: a white tile and a paint one, on the board confirmed.
+    # The next move: a white tile and a paint one, on the board confirmed
+    # (a legal move: the rules make a move they refuse unsure, RULES §3.5).
     board = WHITE_BOARD + WHITE_MOVE
-    move = ((2, 2, "purple", "starburst"), (1, 2, "green", "starburst"))
+    move = ((2, 2, "purple", "starburst"), (2, 3, "green", "starburst"))
     data = photo(board + move, seed + 20, warmth, WHITE_FOR_PURPLE)
     reading = read_move(data, list(board), CLASSIC, taught)
     assert sorted(t[:4] for t in reading.tiles) == sorted(move)
