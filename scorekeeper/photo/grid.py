@@ -417,9 +417,10 @@ def find_grid(img: np.ndarray) -> Grid:
     if blobs.faint is None:
         more = more_dark_paint(small, blobs)
         if more.faint is not None:
-            dim = {key: xy for key, xy in _by_cell(hom, more.centres[more.faint] / scale
-                                                   ).items()
-                   if key not in centres | strays}
+            taken = centres.keys() | strays.keys()
+            dim = {key: xy for key, xy in
+                   _by_cell(hom, more.centres[more.faint] / scale).items()
+                   if key not in taken}
     return Grid(hom, pitch / scale, centres, faint, float(np.median(ext[idx])) / scale,
                 strays, dim)
 
