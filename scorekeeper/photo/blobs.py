@@ -224,23 +224,6 @@ def lamp_spots(img: np.ndarray, blobs: Blobs) -> np.ndarray:
     return out
 
 
-def beside_the_lamp(img: np.ndarray, blobs: Blobs, spots: np.ndarray) -> Blobs:
-    """The blobs and those found once the lamp's spots are painted over with
-    the table: their light made the symbols beside them look dark."""
-    covered = img.copy()
-    table = np.median(img.reshape(-1, 3), axis=0)
-    for (x, y), e in zip(blobs.centres[spots], blobs.extents[spots], strict=True):
-        cv2.circle(covered, (int(x), int(y)), int(e), table.tolist(), cv2.FILLED)
-    found = find_blobs(covered)
-    new = _not_found_yet(found.centres, found.extents, blobs.centres)
-    if not new.any():
-        return blobs
-    faint = None if blobs.faint is None else np.concatenate(
-        [blobs.faint, np.zeros(int(new.sum()), bool)])
-    return Blobs(np.concatenate([blobs.centres, found.centres[new]]),
-                 np.concatenate([blobs.extents, found.extents[new]]), blobs.dark, faint)
-
-
 def without(blobs: Blobs, drop: np.ndarray) -> Blobs:
     """The blobs but those marked in `drop`."""
     keep = ~drop

@@ -202,13 +202,6 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 hues.hsv(probe.raw)[1] >= hues.GREY
             if cell.hint and probe.is_tile:
                 cell.probe = probe
-            elif coloured_table and cell.glare < GLARE and lit >= TILE_BODY \
-                    and any(blown[i + di, j + dj] >= GLARE
-                            for di, dj in ((0, 1), (0, -1), (1, 0), (-1, 0))):
-                # Lit grey by the lamp beside it, as the lamp's own cell:
-                # the tile may join the move to the board (realistic glare).
-                lamp_lit = _read_symbol(Cell(r, c, lit), rect, dark, x, y)
-                cell.probe = lamp_lit if lamp_lit.is_tile else None
         return cell
 
     out = {}

@@ -17,7 +17,6 @@ import numpy as np
 from .blobs import (
     FEW,
     Blobs,
-    beside_the_lamp,
     find_blobs,
     lamp_spots,
     more_dark_paint,
@@ -371,9 +370,6 @@ def find_grid(img: np.ndarray) -> Grid:
     if len(blobs.centres) == 0:
         raise PhotoUnreadable("no_tiles")
     spots = lamp_spots(small, blobs)
-    if spots.any():
-        blobs = beside_the_lamp(small, blobs, spots)
-        spots = np.concatenate([spots, np.zeros(len(blobs.centres) - len(spots), bool)])
     glare = anchors = np.zeros((0, 2))
     if (~spots).sum() >= FEW:
         # The lattice from paint alone; a lamp's spot joins it where it lies
