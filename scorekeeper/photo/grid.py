@@ -399,14 +399,13 @@ def find_grid(img: np.ndarray) -> Grid:
         raise PhotoUnreadable("too_small", tile_pixels=int(pitch / scale))
     centres = {(int(r), int(c)): (float(x) / scale, float(y) / scale)
                for (c, r), (x, y) in zip(src, dst, strict=True)}
-    if len(glare):
-        lat = cv2.perspectiveTransform(glare[None], np.linalg.inv(hom))[0]
-        for (c, r), (x, y) in zip(np.round(lat), glare, strict=True):
-            centres.setdefault((int(r), int(c)), (float(x) / scale, float(y) / scale))
     faint = frozenset() if blobs.faint is None else frozenset(
         (int(r), int(c)) for (c, r), p in zip(src, dst, strict=True)
         if blobs.faint[np.flatnonzero((pts == p).all(axis=1))].any())
     hom = np.diag([1 / scale, 1 / scale, 1.0]) @ hom
+    # A lamp's spot on a cell with no symbol found stands for its symbol.
+    for key, xy in _by_cell(hom, glare / scale).items():
+        centres.setdefault(key, xy)
     strays = {key: xy for key, xy in _by_cell(hom, pts / scale).items()
               if key not in centres}
     dim: dict[tuple[int, int], tuple[float, float]] = {}
