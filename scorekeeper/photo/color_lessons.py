@@ -128,14 +128,13 @@ def _symbols(img: object) -> tuple[list[Seen], np.ndarray, np.ndarray, int]:
     of its own."""
     import cv2
 
-    from .blobs import more_dark_paint
+    from .blobs import find_blobs, more_dark_paint
     from .cells import TILE_BODY, read_cells
     from .grid import (
         BODY_TO_TILE,
         CLOSE_PX,
         Grid,
         detection_image,
-        find_blobs,
         find_grid,
         one_tile,
         tile_body,

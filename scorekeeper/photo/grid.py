@@ -25,8 +25,8 @@ from .blobs import (
 from .errors import PhotoUnreadable
 from .levels import brightest_channel, filled
 
-__all__ = ["Grid", "detection_image", "find_blobs", "find_grid", "halved", "one_tile",
-           "refit", "tile_body"]
+__all__ = ["Grid", "detection_image", "find_grid", "halved", "one_tile", "refit",
+           "tile_body"]
 
 DETECT_SIDE = 1600
 """Pixels: the long side the symbols are looked for at (`tests/photo/synth.py`)."""

@@ -14,6 +14,7 @@ import pytest
 
 from scorekeeper.engine.tiles import CLASSIC
 from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, hues, read_move
+from scorekeeper.photo.blobs import find_blobs
 from scorekeeper.photo.color_lessons import (
     COLORS,
     WEIGHT,
@@ -22,7 +23,7 @@ from scorekeeper.photo.color_lessons import (
     read_colors,
 )
 from scorekeeper.photo.decode import decode
-from scorekeeper.photo.grid import detection_image, find_blobs
+from scorekeeper.photo.grid import detection_image
 from scorekeeper.photo.lessons import PALE, Taught, lesson_sums
 
 from . import synth, synth_real
