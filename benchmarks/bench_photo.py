@@ -54,6 +54,8 @@ import sys
 import time
 from pathlib import Path
 
+from verdicts import exact, verdict
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -172,14 +174,14 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _expected(case) -> list[list[list]]:
+def _expected(case) -> list[list[tuple]]:
     """The readings that count as right: the move itself; for a first move (an
     empty board has no frame) the tiles along row 0 from (0, 0), either way."""
     move = sorted(case.move)
     if case.stored:
-        return [[list(t) for t in move]]
+        return [[tuple(t) for t in move]]
     seq = [(t[2], t[3]) for t in move]
-    return [[[0, i, *x] for i, x in enumerate(s)] for s in (seq, seq[::-1])]
+    return [[(0, i, *x) for i, x in enumerate(s)] for s in (seq, seq[::-1])]
 
 
 def _band(value: float, bands: list[tuple[float, float]]) -> str:
@@ -190,22 +192,9 @@ def _band(value: float, bands: list[tuple[float, float]]) -> str:
 
 
 def confident_wrong(case, row: dict) -> bool:
-    """True when a reading is wrong and says nothing of it: no refusal, no
-    glare warning, and a new tile read wrong (or where none is) not marked
-    uncertain, or a tile of the move missing (no tile read on its cell: a
-    tile read there wrong is the first case, not this one)."""
-    if row["reason"] or row["got"] in _expected(case) or row.get("glare"):
-        return False
-    best = None
-    for want in _expected(case):
-        wanted = {tuple(t) for t in want}
-        got = [tuple(t) for t in row["got"]]
-        missing = len({t[:2] for t in wanted} - {t[:2] for t in got})
-        sure_wrong = sum(1 for t, low in zip(got, row.get("low", []), strict=False)
-                         if t not in wanted and not low)
-        flaw = missing + sure_wrong
-        best = flaw if best is None else min(best, flaw)
-    return bool(best)
+    """True when a reading is wrong and says nothing of it (`verdicts`)."""
+    return verdict(row["got"], row["low"], row["glare"], bool(row["reason"]),
+                   _expected(case)) == "confident wrong"
 
 
 def score(name: str, count: int, rows: list[dict], start: int = 0) -> dict:
@@ -215,7 +204,7 @@ def score(name: str, count: int, rows: list[dict], start: int = 0) -> dict:
            "confident_wrong": 0, "flagged": 0, "right_unsure": 0}
     for case, row in zip(cases, rows, strict=True):
         want = _expected(case)
-        right = row["got"] in want
+        right = exact(row["got"], want)
         out["confident_wrong"] += confident_wrong(case, row)
         out["flagged"] += (not right and not row["reason"]
                            and not confident_wrong(case, row))
@@ -518,7 +507,7 @@ def main() -> None:
             for i, (case, row) in enumerate(zip(_cases(name, count, args.start),
                                                 rows_of[name], strict=True),
                                             args.start):
-                if row["got"] not in _expected(case):
+                if not exact(row["got"], _expected(case)):
                     tag = "CONFIDENT WRONG" if confident_wrong(case, row) else "flagged"
                     print(f"{name} #{i} {tag}: want {sorted(case.move)} got "
                           f"{row['got']} low {row['low']} glare {row['glare']} "

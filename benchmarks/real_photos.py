@@ -17,14 +17,8 @@ so: a `corrections` file (or `--fix`), one correction a line,
 at the second.
 
 Two cases per photo NN: moves 1..NN−1 stored, the reader must return move NN;
-moves 1..NN stored, it must return nothing. Each is
-
-- right: exactly the move's tiles, none uncertain, no warning (glare or an
-  unread tile body);
-- confident wrong: another set of tiles, none uncertain;
-- unsure: the rest that is read (the right tiles with a doubt or warning, or
-  wrong tiles of which one is marked uncertain);
-- refused: `PhotoUnreadable`.
+moves 1..NN stored, it must return nothing. Each is right, unsure, confident
+wrong or refused (`verdicts`).
 
 With `teach_first`, each game's first photo teaches the reader its set
 before the game is read: the stored board of that photo (moves 1..NN, as
@@ -50,6 +44,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from verdicts import KINDS, verdict
+
 Tile = tuple[int, int, str, str]
 Moved = dict[tuple[int, int], tuple[int, int]]
 """A move's corrections: annotated cell -> cell."""
@@ -64,7 +60,6 @@ COLOURS = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue",
 whose sixth paint is white, the classic set's purple."""
 
 PHOTO = re.compile(r"^(?P<game>.+)_(?P<move>\d+)\.jpe?g$", re.IGNORECASE)
-KINDS = ("right", "unsure", "confident wrong", "refused")
 
 
 @dataclass(frozen=True)
@@ -222,12 +217,13 @@ def worker(folder: Path, fixes: Sequence[str], mode: str,
         try:
             reading = read_move(data, list(case.stored),
                                 taught=lessons.get(case.game))  # type: ignore[arg-type]
-            got = sorted(tuple(t[:4]) for t in reading.tiles)
-            doubt = any(t.confidence < LOW_CONFIDENCE for t in reading.tiles)
+            tiles = sorted(reading.tiles)
+            got = [tuple(t[:4]) for t in tiles]
+            low = [t.confidence < LOW_CONFIDENCE for t in tiles]
             warned = bool(reading.glare or reading.unread)
             reason = None
         except PhotoUnreadable as exc:
-            got, doubt, warned, reason = [], False, False, exc.reason
+            got, low, warned, reason = [], [], False, exc.reason
         seconds = time.perf_counter() - start
         if mode == MODES[2] and case.want and reading is not None:
             # The players confirm the annotated move, which teaches, with the
@@ -239,14 +235,7 @@ def worker(folder: Path, fixes: Sequence[str], mode: str,
                     "shape": kinds[x.row, x.col][1]}
                    for x in reading.looks if (x.row, x.col) in kinds),
                  *vouched_looks(reading, case.stored)])
-        if reason:
-            kind = "refused"
-        elif set(got) == case.want and not doubt and not warned:
-            kind = "right"
-        elif set(got) != case.want and not doubt:
-            kind = "confident wrong"
-        else:
-            kind = "unsure"
+        kind = verdict(got, low, warned, bool(reason), [case.want])
         print(json.dumps({"photo": case.photo.name, "move": case.move,
                           "new": bool(case.want), "kind": kind,
                           "seconds": seconds, "got": got,
