@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from . import hues
-from .grid import Grid
+from .grid import Grid, Points
 from .levels import (
     WHITE,
     brightest_channel,
@@ -221,9 +221,8 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     return out
 
 
-def _window(grid: Grid, strays: dict[tuple[int, int], tuple[float, float]],
-            key: tuple[int, int], origin: tuple[int, int],
-            shape: tuple[int, ...]) -> tuple[int, int]:
+def _window(grid: Grid, strays: Points, key: tuple[int, int],
+            origin: tuple[int, int], shape: tuple[int, ...]) -> tuple[int, int]:
     """The corner (x, y) of a cell's window in the rectified grid: on its
     lattice point, or where only a symbol of `strays` (found off every
     lattice point: `Grid.strays`, `Grid.dim`) lies nearest it, centred on

@@ -24,9 +24,13 @@ from .blobs import (
 )
 from .errors import PhotoUnreadable
 from .levels import brightest_channel, filled
+from .reading import Cell
 
 __all__ = ["Grid", "detection_image", "find_grid", "halved", "one_tile", "refit",
            "tile_body"]
+
+Points = dict[Cell, tuple[float, float]]
+"""Points (x, y, working pixels) by the lattice cell (row, col) each lies on."""
 
 DETECT_SIDE = 1600
 """Pixels: the long side the symbols are looked for at (`tests/photo/synth.py`)."""
@@ -105,16 +109,16 @@ class Grid:
     """Lattice (col, row) to working-image pixels (x, y)."""
     pitch: float
     """The step between tile centres, working pixels."""
-    centres: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+    centres: Points = field(default_factory=dict)
     """The symbol centre found in each cell (row, col) that has one."""
-    faint: frozenset[tuple[int, int]] = frozenset()
+    faint: frozenset[Cell] = frozenset()
     """Cells whose symbol was found only as faint paint (`blobs.more_dark_paint`)."""
     symbol: float = 0.0
     """The symbols' usual extent, working pixels (0: not known)."""
-    strays: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+    strays: Points = field(default_factory=dict)
     """The symbols found off every lattice point (a tile laid loosely), by
     the cell nearest each: working pixels."""
-    dim: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+    dim: Points = field(default_factory=dict)
     """As `strays`, dark paint found only by `blobs.more_dark_paint` (or the
     table's grain): read there where the lattice point reads no tile."""
 
@@ -133,8 +137,7 @@ def halved(grid: Grid) -> Grid:
                 _by_cell(hom, grid.strays.values()), _by_cell(hom, grid.dim.values()))
 
 
-def _by_cell(hom: np.ndarray, points: Iterable[tuple[float, float]]
-            ) -> dict[tuple[int, int], tuple[float, float]]:
+def _by_cell(hom: np.ndarray, points: Iterable[tuple[float, float]]) -> Points:
     """Points (pixels) by the lattice cell (row, col) of `hom` nearest each."""
     pts = np.array(list(points), np.float64).reshape(-1, 2)
     if not len(pts):
@@ -408,7 +411,7 @@ def find_grid(img: np.ndarray) -> Grid:
         centres.setdefault(key, xy)
     strays = {key: xy for key, xy in _by_cell(hom, pts / scale).items()
               if key not in centres}
-    dim: dict[tuple[int, int], tuple[float, float]] = {}
+    dim: Points = {}
     if blobs.faint is None:
         more = more_dark_paint(small, blobs)
         if more.faint is not None:
@@ -420,7 +423,7 @@ def find_grid(img: np.ndarray) -> Grid:
                 strays, dim)
 
 
-def refit(grid: Grid, centres: dict[tuple[int, int], tuple[float, float]]) -> Grid:
+def refit(grid: Grid, centres: Points) -> Grid:
     """The grid fitted again to symbol centres (row, col) -> working pixels,
     such as the cells read (a slanted grid's first fit drifts)."""
     keys = sorted(centres)
@@ -441,7 +444,7 @@ def _refine(hom: np.ndarray, pts: np.ndarray, src: np.ndarray, dst: np.ndarray,
         lat = cv2.perspectiveTransform(pts[None], np.linalg.inv(hom))[0]
         cell = np.round(lat)
         err = np.linalg.norm(lat - cell, axis=1)
-        fitted: dict[tuple[int, int], int] = {}
+        fitted: dict[Cell, int] = {}
         for k in np.argsort(err)[:int((err <= ON_LATTICE).sum())]:
             fitted.setdefault((int(cell[k, 0]), int(cell[k, 1])), k)
         if len(fitted) < len(src):

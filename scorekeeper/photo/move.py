@@ -14,10 +14,10 @@ from .cells import GLARE, TILE_BODY, may_hide_tile
 from .cells import Cell as GridCell
 from .classify import Classifier
 from .errors import PhotoUnreadable
-from .reading import Conflict, Look, PhotoReading, PhotoTile
+from .reading import SIDES, Cell, Conflict, Look, PhotoReading, PhotoTile
 from .register import Placement, turn
-from .rules import SIDES, doubtful_off_line, one_attribute
-from .tiles import Cell, ReadTile, under_glare
+from .rules import doubtful_off_line, one_attribute
+from .tiles import ReadTile, under_glare
 
 SURE_CONFLICT = 0.15
 """Confidence under which a stored tile read otherwise says nothing against

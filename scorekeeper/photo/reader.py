@@ -19,10 +19,10 @@ from .errors import PhotoUnreadable
 from .grid import Grid, find_grid, halved, refit
 from .lessons import Taught
 from .move import first_move, placed_move
-from .reading import PhotoReading
+from .reading import SIDES, Cell, PhotoReading
 from .register import register
-from .rules import SIDES, by_the_rules
-from .tiles import Cell, ReadTile, name_tiles, under_glare
+from .rules import by_the_rules
+from .tiles import ReadTile, name_tiles, under_glare
 
 EMPTY = 0.25
 """Rim share (`cells`) under which a cell shows table, against a stored tile

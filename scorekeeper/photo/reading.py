@@ -8,6 +8,10 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 Cell = tuple[int, int]
+"""A cell of the photo's grid or of the board, (row, col)."""
+
+SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+"""The four cells beside a cell, (row, col) steps."""
 
 
 class PhotoTile(NamedTuple):

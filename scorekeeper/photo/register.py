@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-Cell = tuple[int, int]
+from .reading import Cell
 
 Label = tuple[int, int]
 """A tile as (colour index, shape index)."""

@@ -13,11 +13,8 @@ from itertools import islice, product
 import numpy as np
 
 from ..engine import Board, EngineError, Variant
-from .reading import PhotoReading, PhotoTile
-from .tiles import DOUBTFUL, Cell, ReadTile
-
-SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
-"""The four cells beside a cell, (row, col) steps."""
+from .reading import Cell, PhotoReading, PhotoTile
+from .tiles import DOUBTFUL, ReadTile
 
 RULE_TRIES = 256
 """Readings tried against the rules, likeliest first (each an engine check)."""

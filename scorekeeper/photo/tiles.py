@@ -19,9 +19,7 @@ from .cells import GLARE
 from .cells import Cell as GridCell
 from .classify import Classifier, Example
 from .lessons import Taught
-
-Cell = tuple[int, int]
-"""A cell of the photo's grid or of the board, (row, col)."""
+from .reading import Cell
 
 LOW_CONFIDENCE = 0.25
 """Confidence (0 to 1): below this a read tile is worth a second look (the
