@@ -126,18 +126,15 @@ def _symbols(img: object) -> tuple[list[Seen], np.ndarray, np.ndarray, int]:
     paint too, `blobs.more_dark_paint`) read on a tile of its own, the tiles
     in a row on their grid, then each body without a symbol found on a tile
     of its own."""
-    import cv2
-
     from .blobs import find_blobs, more_dark_paint
     from .cells import TILE_BODY, read_cells
     from .grid import (
         BODY_TO_TILE,
-        CLOSE_PX,
         Grid,
         detection_image,
         find_grid,
         one_tile,
-        tile_body,
+        tile_bodies,
     )
 
     assert isinstance(img, np.ndarray)
@@ -182,12 +179,7 @@ def _symbols(img: object) -> tuple[list[Seen], np.ndarray, np.ndarray, int]:
             read(grid, 1)
     if found:
         typical = float(np.median([pitch for _, _, pitch in found])) * scale
-        closed = cv2.morphologyEx(blobs.dark, cv2.MORPH_CLOSE,
-                                  np.ones((CLOSE_PX, CLOSE_PX), np.uint8))
-        contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL,
-                                       cv2.CHAIN_APPROX_SIMPLE)
-        for body in filter(None, map(tile_body, contours)):
-            cx, cy, side, a = body
+        for cx, cy, side, a in tile_bodies(blobs.dark):
             if BODY_SIDE[0] * typical < side < BODY_SIDE[1] * typical \
                     and not known(cx / scale, cy / scale):
                 lone(cx / scale, cy / scale, side * BODY_TO_TILE / scale,

@@ -27,7 +27,7 @@ from .levels import brightest_channel, filled
 from .reading import Cell
 
 __all__ = ["Grid", "detection_image", "find_grid", "halved", "one_tile", "refit",
-           "tile_body"]
+           "tile_bodies"]
 
 Points = dict[Cell, tuple[float, float]]
 """Points (x, y, working pixels) by the lattice cell (row, col) each lies on."""
@@ -327,6 +327,15 @@ def tile_body(contour: np.ndarray) -> tuple[float, float, float, float] | None:
             or cv2.contourArea(contour) < FILLED * bw * bh:
         return None
     return cx, cy, (bw + bh) / 2, a
+
+
+def tile_bodies(dark: np.ndarray) -> list[tuple[float, float, float, float]]:
+    """Each tile body standing alone in a dark mask (`tile_body`): a tile
+    with table all round it."""
+    closed = cv2.morphologyEx(dark, cv2.MORPH_CLOSE,
+                              np.ones((CLOSE_PX, CLOSE_PX), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [body for body in map(tile_body, contours) if body is not None]
 
 
 def _local_body(img: np.ndarray, centre: tuple[float, float], ext: float
