@@ -6,7 +6,7 @@ from paint.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 import cv2
@@ -63,6 +63,12 @@ FAINT = 1.2
 """Contrast over its ring that dark paint on a black tile needs in those
 passes (it measures about 1.7 once blurred)."""
 
+BODY_LEVEL = 0.8
+"""Share of the dark level under which the dark is masked a second time
+(`Blobs.deep`): at the photo's own level a wooden table's dark grain joins
+a lone tile body beside it; tile bodies (linear 0.008–0.02 in the realistic
+renders) stay dark at this share, the grain not."""
+
 COLOURLESS = 0.5
 """Share of a blob's light pixels without colour (`hues.GREY`) above which
 it is a lamp's spot, not paint (realistic glare)."""
@@ -80,6 +86,8 @@ class Blobs:
     """The dark mask the blobs were found in."""
     faint: np.ndarray | None = None
     """(n,) bool: found only as faint paint (`more_dark_paint`)."""
+    deep: np.ndarray | None = None
+    """The dark at `BODY_LEVEL` of the dark level (`find_blobs`)."""
 
 
 def find_blobs(img: np.ndarray) -> Blobs:
@@ -98,13 +106,14 @@ def find_blobs(img: np.ndarray) -> Blobs:
         low = Blobs(low.centres * 2 + 0.5, low.extents * 2, low.dark)
     else:
         low = _blobs_at(img, ratio, level * DARK_PAINT)
+    deep = (ratio < level * BODY_LEVEL).astype(np.uint8)
     new = _not_found_yet(low.centres, low.extents, first.centres)
     if not new.any():
-        return first
+        return replace(first, deep=deep)
     centres = np.concatenate([first.centres, low.centres[new]])
     extents = np.concatenate([first.extents, low.extents[new]])
     keep = usual_size(extents)
-    return Blobs(centres[keep], extents[keep], first.dark)
+    return Blobs(centres[keep], extents[keep], first.dark, deep=deep)
 
 
 def usual_size(extents: np.ndarray) -> np.ndarray:
@@ -207,7 +216,8 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
         extents = np.concatenate([extents, ext[new]])
         faint = np.concatenate([faint, np.ones(int(new.sum()), bool)])
     keep = usual_size(extents)
-    return Blobs(centres[keep], extents[keep], blobs.dark, faint[keep])
+    return replace(blobs, centres=centres[keep], extents=extents[keep],
+                   faint=faint[keep])
 
 
 def lamp_spots(img: np.ndarray, blobs: Blobs) -> np.ndarray:
@@ -227,8 +237,8 @@ def lamp_spots(img: np.ndarray, blobs: Blobs) -> np.ndarray:
 def without(blobs: Blobs, drop: np.ndarray) -> Blobs:
     """The blobs but those marked in `drop`."""
     keep = ~drop
-    return Blobs(blobs.centres[keep], blobs.extents[keep], blobs.dark,
-                 None if blobs.faint is None else blobs.faint[keep])
+    return replace(blobs, centres=blobs.centres[keep], extents=blobs.extents[keep],
+                   faint=None if blobs.faint is None else blobs.faint[keep])
 
 
 def _like_table(img: np.ndarray, labels: np.ndarray, stats: np.ndarray,

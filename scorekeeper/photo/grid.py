@@ -24,7 +24,7 @@ from .blobs import (
 )
 from .errors import PhotoUnreadable
 from .levels import brightest_channel, filled
-from .reading import Cell
+from .reading import SIDES, Cell
 
 __all__ = ["Grid", "detection_image", "find_grid", "halved", "one_tile", "refit",
            "tile_bodies"]
@@ -95,6 +95,12 @@ LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0
 GAP_FIT = 0.08
 """Share of a lattice distance a neighbour's may be off it (realistic small
 boards with a tile unread)."""
+
+LOOSE_BODY = (0.75, 1.25)
+"""A lone tile body's side, share of the lattice's step, for it to stand
+for a tile laid loosely (`find_grid`). Where a symbol lies it measures
+0.82–1.21 on the loose-board set's photos 0–99 (125 bodies) and 0.88–1.17
+on the own renders' (42), at either level (`blobs.BODY_LEVEL`)."""
 
 TWO_STEPS = 5.6
 """Symbol extents to a neighbour that may be two steps away: a symbol's box
@@ -420,6 +426,16 @@ def find_grid(img: np.ndarray) -> Grid:
         centres.setdefault(key, xy)
     strays = {key: xy for key, xy in _by_cell(hom, pts / scale).items()
               if key not in centres}
+    # A lone tile body beside a symbol's cell, where no symbol was found, is
+    # a tile laid loosely whose paint no pass found: read there as a stray.
+    bodies = [body for dark in (blobs.dark, blobs.deep) if dark is not None
+              for body in tile_bodies(dark)]
+    loose = np.array([(x, y) for x, y, side, _ in bodies
+                      if LOOSE_BODY[0] < side / pitch < LOOSE_BODY[1]])
+    for key, xy in _by_cell(hom, loose / scale).items():
+        r, c = key
+        if key not in centres and any((r + dr, c + dc) in centres for dr, dc in SIDES):
+            strays.setdefault(key, xy)
     dim: Points = {}
     if blobs.faint is None:
         more = more_dark_paint(small, blobs)

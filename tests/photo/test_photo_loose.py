@@ -23,10 +23,21 @@ NUDGES = ((0.3, 0.2), (-0.3, 0.25), (0.32, -0.1))
 a tile, past where the lattice takes a symbol in (`grid.ON_LATTICE`)."""
 
 
+APART = NUDGES[:2]
+"""The nudges that move the end tile away from the tile before it: table
+lies all round it."""
+
+HIDDEN = 0.15
+"""HSV value of paint as dark as a tile body (the realistic renders shade
+bodies 0.008–0.02 in linear light, 0.11–0.17 in sRGB): a symbol not seen."""
+
+
 def _loose_photo(move: tuple[synth.Tile, ...], seed: int, nudge: tuple[float, float],
-                 monkeypatch: pytest.MonkeyPatch) -> bytes:
+                 monkeypatch: pytest.MonkeyPatch, board: tuple[synth.Tile, ...] = BOARD,
+                 hidden: bool = False) -> bytes:
     """A realistic photo of the board and move, the move's end tile laid
-    `nudge` off its place, the rest where they belong."""
+    `nudge` off its place, the rest where they belong; `hidden`: the end
+    tile's paint as dark as its body."""
     drawn = synth_real.layout
 
     def nudged(tiles: tuple[synth.Tile, ...], shot: synth.Shot, seed: int,
@@ -37,10 +48,15 @@ def _loose_photo(move: tuple[synth.Tile, ...], seed: int, nudge: tuple[float, fl
 
     monkeypatch.setattr(synth_real, "layout", nudged)
     rng = random.Random(seed)
-    real = synth_real.Real(synth_real.paint(rng))
+    paint = synth_real.paint(rng)
+    if hidden:
+        paint = synth_real.Paint(tuple(
+            (name, hue, sat, HIDDEN if name == move[-1][2] else value)
+            for name, hue, sat, value in paint.hsv))
     shot = synth.Shot(tile_px=rng.choice([40, 60, 80]), angle=rng.uniform(0, 90),
                       jitter=0.0, turn=2.0, jpeg=90, margin=0.15)
-    return synth.encode(synth_real.render(BOARD + move, shot, seed, real), 90)
+    real = synth_real.Real(paint)
+    return synth.encode(synth_real.render(board + move, shot, seed, real), 90)
 
 
 # The end tile in a light paint, and in the darkest the realistic renders
@@ -62,3 +78,25 @@ def test_a_tile_laid_off_its_place_is_read_or_warned_of_never_dropped(
             assert tile[:4] in move or tile.confidence < LOW_CONFIDENCE, tile
     # Its symbol is found: the tile is read where it lies, not only warned of.
     assert read_there == len(NUDGES)
+
+
+# A first move, and a move on the board; the hidden tile's colour differs
+# from the tile it lies beside. Its body alone, table all round it, shows it
+# (a body touching another is one dark patch with it: not a tile's shape).
+@pytest.mark.parametrize(("board", "move"), [
+    ((), ((0, 0, "yellow", "clover"), (1, 0, "green", "clover"),
+          (2, 0, "orange", "clover"))),
+    (BOARD, (START, (4, 3, "blue", "starburst"))),
+], ids=["first move", "on the board"])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_tile_laid_apart_with_its_symbol_unseen_is_read_or_warned_of(
+        board: tuple[synth.Tile, ...], move: tuple[synth.Tile, ...], seed: int,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for nudge in APART:
+        photo = _loose_photo(move, seed, nudge, monkeypatch, board, hidden=True)
+        reading = read_move(photo, list(board))
+        # Never a move read short in silence.
+        assert len(reading.tiles) == len(move) or reading.unread, (nudge, reading)
+        for tile in reading.tiles:
+            assert tile[2:4] in {t[2:] for t in move} \
+                or tile.confidence < LOW_CONFIDENCE, (nudge, tile)
