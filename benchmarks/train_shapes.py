@@ -46,12 +46,12 @@ from scorekeeper.photo import PhotoUnreadable, classify, read_move  # noqa: E402
 from scorekeeper.photo.shape_model import (  # noqa: E402
     NONE,
     SHAPES,
+    SURE,
     WEIGHTS,
     features,
     probabilities,
 )
 from scorekeeper.photo.symbols import CELL, normalise  # noqa: E402
-from scorekeeper.photo.tiles import SURE  # noqa: E402
 
 CACHE = ROOT / "benchmarks" / "out" / "shape-crops"
 TRAIN_SEEDS = (7101, 7202, 7303, 7404, 7505)
@@ -233,7 +233,7 @@ def calibrate(w: dict[str, np.ndarray], masks: np.ndarray, y: np.ndarray
 def report(name: str, masks: np.ndarray, y: np.ndarray,
            weights: dict[str, np.ndarray]) -> None:
     """Per-tile accuracy and calibration: how many are unsure (a
-    probability margin under the reader's `tiles.SURE`) and how many sure
+    probability margin under the reader's `shape_model.SURE`) and how many sure
     and wrong; and how many wrong from other margins."""
     if not len(y):
         print(f"{name}: no crops")

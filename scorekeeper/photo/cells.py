@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from . import hues
+from . import hues, shape_model
 from .grid import Grid, Points
 from .levels import (
     WHITE,
@@ -89,7 +89,9 @@ class Cell:
     glare: float = 0.0
     """Share of the cell blown out; at least `GLARE` where lamp-lit (`LIT`)."""
     paint: bool = False
-    """Paint shows on a rim from `FAINT_BODY` dark, too light to vouch for a tile."""
+    """Paint shows on a rim from `FAINT_BODY` dark, too light to vouch for a
+    tile: a symbol with a colour, or a white one of a shape the shape model
+    is sure of (`shape_model.sure`)."""
     lamp_free: bool = False
     """`raw` is already free of a lamp's white (`symbols._lamp_free_colour`)."""
     probe: Cell | None = None
@@ -197,9 +199,10 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 cell.edge = edge_width(value[win])
         elif body >= FAINT_BODY:
             probe = _read_symbol(Cell(r, c, body), rect, dark, x, y)
-            # Paint, not a lighter patch of table or a grey tile edge.
-            cell.paint = probe.raw is not None and \
-                hues.hsv(probe.raw)[1] >= hues.GREY
+            # Paint, not a lighter patch of table or a grey tile edge: a
+            # colour, or a shape the shape model is sure of (white paint).
+            cell.paint = probe.raw is not None and probe.mask is not None and (
+                hues.hsv(probe.raw)[1] >= hues.GREY or shape_model.sure(probe.mask))
             if cell.hint and probe.is_tile:
                 cell.probe = probe
         return cell

@@ -48,7 +48,7 @@ them is no stranger."""
 
 DOUBT = 0.1
 """Probability margin, at most, of a shape the photo's own stored tiles do
-not vouch for: well under `tiles.SURE`, so the tile is marked uncertain."""
+not vouch for: well under `shape_model.SURE`, so the tile is marked uncertain."""
 
 SAME_PAINT = 0.1
 """Distance (sRGB saturation, `colour_model.PLANE`) within which an example

@@ -29,6 +29,12 @@ SHAPES = ("circle", "square", "diamond", "clover", "crisscross", "starburst",
 NONE = len(SHAPES)
 """The output that says a mask is no symbol."""
 
+SURE = 0.7
+"""Probability margin (of a shape over the next shape or no symbol) from
+which a shape is sure (`tiles.sureness`, `sure`): on the calibration
+renders' 1,698 stored tiles (`benchmarks/train_shapes.py`), 3 are wrong
+from it, 8 from 0.25."""
+
 SIDE = 16
 """Pixels per edge of the averaged-down mask the model reads: a quarter of
 `symbols.CELL` each way."""
@@ -82,3 +88,11 @@ def from_hidden(layer: np.ndarray, shapes: Sequence[str] = SHAPES[:6],
     outputs = [SHAPES.index(s) for s in shapes] + [NONE]
     z = layer @ w["w2"][:, outputs] + w["b2"][outputs]
     return cast(np.ndarray, softmax(z).mean(axis=0))
+
+
+def sure(mask: np.ndarray) -> bool:
+    """Whether a normalised mask is one of `SHAPES`, its probability ahead of
+    every other shape's and no symbol's by `SURE`."""
+    p = probabilities(mask[None], SHAPES)[0]
+    best = int(np.argmax(p))
+    return best != NONE and bool(p[best] - np.delete(p, best).max() >= SURE)

@@ -20,19 +20,15 @@ from .cells import Cell as GridCell
 from .classify import Classifier, Example
 from .lessons import Taught
 from .reading import Cell
+from .shape_model import SURE
 
 LOW_CONFIDENCE = 0.25
 """Confidence (0 to 1): below this a read tile is worth a second look (the
 page marks it). The benchmark counts confident wrong readings against it."""
 
-SURE = 0.7
-"""Probability margin (of a shape over the next shape or no symbol) from
-which a shape is sure (`sureness`): on the calibration renders' 1,698
-stored tiles (`benchmarks/train_shapes.py`), 3 are wrong from it, 8 from 0.25."""
-
 COLOUR_SURE = 0.5
-"""Probability margin from which a colour is sure, as `SURE` for shapes: set
-on the calibration renders (`benchmarks/train_colours.py`)."""
+"""Probability margin from which a colour is sure, as `shape_model.SURE`
+for shapes: set on the calibration renders (`benchmarks/train_colours.py`)."""
 
 DOUBTFUL = LOW_CONFIDENCE / 2
 """The confidence, at most, of a reading something else makes doubtful
@@ -138,7 +134,7 @@ def _taught(taught: Taught) -> list[Example]:
 
 def sureness(margin: float, sure: float = SURE) -> float:
     """A confidence (0 to 1) for a model's probability margin: `sure`
-    (`SURE` for shapes, `COLOUR_SURE` for colours) is `LOW_CONFIDENCE`, the
+    (`shape_model.SURE` for shapes, `COLOUR_SURE` for colours) is `LOW_CONFIDENCE`, the
     rest stretched on either side."""
     if margin < sure:
         return max(0.0, margin) / sure * LOW_CONFIDENCE
