@@ -52,10 +52,6 @@ DARK_PAINT = 0.55
 """Share of the dark level at which blobs are looked for again: dark paint
 (value 0.3) on a light table (`tests/photo/synth_real.py`)."""
 
-HUGGED = 0.9
-"""Share of the band round a blob's outline that must be dark (a lone tile
-turned 45°, the realistic sets' first moves)."""
-
 FEW = 2
 """Fewer symbols than give the step: a few more passes look for dark paint."""
 
@@ -136,10 +132,9 @@ def _not_found_yet(centres: np.ndarray, extents: np.ndarray, known: np.ndarray
 
 
 def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
-              contrast: float = 1.6, hugged: bool = False) -> Blobs:
+              contrast: float = 1.6) -> Blobs:
     """The light blobs enclosed by dark at one level, `contrast` times as
-    bright as their ring; with `hugged`, or enclosed by a band round their
-    outline (`_hugged`)."""
+    bright as their ring."""
     h, w = img.shape[:2]
     dark = (ratio < level).astype(np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(
@@ -170,28 +165,10 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
     blob_sum = np.bincount(labels.ravel(), weights=value.ravel(), minlength=n)[idx]
     ring = (box_sum(cv2.integral(value)) - blob_sum) / np.maximum(box - area[idx], 1)
     bright = blob_sum / area[idx] >= contrast * ring + 8
-    loose = bright & ~enclosed
-    if hugged and loose.any():
-        enclosed[loose] = [_hugged(dark, labels[b:d, a:c] == i, np.s_[b:d, a:c], k)
-                           for i, a, b, c, d, k in zip(idx[loose], x0[loose], y0[loose],
-                                                      x1[loose], y1[loose], m[loose],
-                                                      strict=True)]
     idx = idx[enclosed & bright]
     idx = idx[~_like_table(img, labels, stats, idx)]
     idx = idx[usual_size(ext[idx])]
     return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64), dark)
-
-
-def _hugged(dark: np.ndarray, blob: np.ndarray, win: tuple[slice, slice], m: int
-            ) -> bool:
-    """Whether the band `m` wide round a blob (its mask in `win`) is dark
-    (`HUGGED`): a tile turned 45° leaves its upright box's corners on table."""
-    inside = blob.astype(np.uint8)
-    size = 2 * int(m) + 1
-    grown = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
-                                                         (size, size)))
-    band = (grown > 0) & (inside == 0)
-    return bool(band.any() and dark[win][band].mean() >= HUGGED)
 
 
 def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
@@ -205,11 +182,8 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
     level = dark_threshold(ratio)
     centres, extents = blobs.centres, blobs.extents
     faint = np.zeros(len(centres), bool)
-    passes = [(share, False) for share in (0.9, 0.8, 0.7, 0.6)]
-    for share, hugged in passes + [(share, True) for share in (1.0, 0.9, 0.8)]:
-        if hugged and len(centres) >= FEW:
-            break
-        found = _blobs_at(small, ratio, level * share, FAINT, hugged)
+    for share in (0.9, 0.8, 0.7, 0.6):
+        found = _blobs_at(small, ratio, level * share, FAINT)
         pts, ext = found.centres * f + (f - 1) / 2, found.extents * f
         new = _not_found_yet(pts, ext, centres)
         centres = np.concatenate([centres, pts[new]])

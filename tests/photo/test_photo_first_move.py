@@ -127,9 +127,10 @@ def turned_45_small(rc: RealCase) -> bool:
 
 def test_a_lone_symbol_on_a_tile_turned_45_degrees_is_found() -> None:
     # A crisscross's arms reach near its tile's corners, and turned 45° the
-    # upright box round the symbol has its corners on the table: less of it
-    # is dark than "enclosed" asks. The band round the symbol's own outline
-    # lies on its tile.
+    # upright box round the symbol has its corners on the table. The box is
+    # widened by only a sixth of the symbol's size and asked to be mostly
+    # dark, so the symbol still counts as enclosed by its tile body, at the
+    # photo's dark level or, dark paint, at a lower one.
     for rc in kinds.of_kind(FIRST, turned_45_small, 4):
         _read_right(rc)
 
@@ -179,12 +180,11 @@ def one_colour(rc: RealCase) -> bool:
     return len(rc.case.move) >= 3 and len(set(_colours(rc))) == 1
 
 
-def test_the_band_round_a_symbol_is_looked_at_only_when_too_few_were_found(
-) -> None:
-    # The band is a looser test than the box: on a line of many symbols a
-    # fleck of a symbol's bevel passes it, half a step from its neighbours.
-    # It is looked at only where the other passes leave fewer symbols than a
-    # lattice needs.
+def test_no_fleck_between_symbols_of_one_colour_halves_the_step() -> None:
+    # Tiles of one colour differ in shape alone, so every symbol must be
+    # found; a fleck of a symbol's bevel, lighter than the body round it,
+    # lies half a step from its neighbours and must not pass for a symbol
+    # (the lattice would take half the step).
     for rc in kinds.of_kind(FIRST, one_colour, 4):
         _read_right(rc)
 
