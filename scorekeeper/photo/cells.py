@@ -1,7 +1,7 @@
 """Cut cells: the grid rectified to squares of `symbols.CELL` pixels, one
 cell more all round, and what each cell shows: how much of its rim is dark
 (a tile body, `_body_level`), how much of it a lamp blew out, and its symbol
-(`symbols`), its colour less the light glare adds to its tile.
+(`symbols`) and its colour.
 """
 
 from __future__ import annotations
@@ -52,14 +52,6 @@ HALF_BODY = 0.55
 """Rim share from which paint warns of a tile (a body merged with a dark
 table, or in a dark corner)."""
 
-SHADE = 1.4
-"""Times the photo's usual black, channel by channel, a tile body may show
-without a lamp's light on it: its own shade, and the paint's and the
-table's blur at its edges. The realistic renders shade bodies 0.008 to
-0.02 in linear light, up to 1.4 times their median; on 100 photos a set
-(0-199), 1.4 reads a move more in glare and in warm light and none less,
-1.5 one less with paint shifted."""
-
 FAINT_BODY = 0.4
 """Rim share from which paint warns of a tile only beside the move (cool
 light: a dark orange tile's rim at 0.42; anywhere, 11 of 400 right readings
@@ -75,15 +67,14 @@ class Cell:
     body: float
     """Share of the cell's rim that is dark: about 1 for a tile, 0 for table."""
     color: np.ndarray | None = None
-    """The symbol's colour, linear RGB, less the light glare adds (`_less_flare`)."""
+    """The symbol's colour, linear RGB: its brighter half's median, under a
+    lamp less the lamp's white (`symbols.find_symbol`)."""
     centre: tuple[float, float] | None = None
     """The symbol's centre, working pixels."""
     mask: np.ndarray | None = None
     """The symbol's mask, normalised (`symbols.normalise`)."""
     edge: float = 0.0
     """The symbol's edge width, share of a cell (blur)."""
-    raw: np.ndarray | None = None
-    """The symbol's median colour as seen, linear RGB."""
     black: np.ndarray | None = None
     """The tile body's median colour round the symbol, linear RGB."""
     glare: float = 0.0
@@ -92,8 +83,6 @@ class Cell:
     """Paint shows on a rim from `FAINT_BODY` dark, too light to vouch for a
     tile: a symbol with a colour, or a white one of a shape the shape model
     is sure of (`shape_model.sure`)."""
-    lamp_free: bool = False
-    """`raw` is already free of a lamp's white (`symbols._lamp_free_colour`)."""
     probe: Cell | None = None
     """The symbol read on such a rim: a tile only where the rules need one."""
     washed: bool = False
@@ -201,8 +190,8 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
             probe = _read_symbol(Cell(r, c, body), rect, dark, x, y)
             # Paint, not a lighter patch of table or a grey tile edge: a
             # colour, or a shape the shape model is sure of (white paint).
-            cell.paint = probe.raw is not None and probe.mask is not None and (
-                hues.hsv(probe.raw)[1] >= hues.GREY or shape_model.sure(probe.mask))
+            cell.paint = probe.color is not None and probe.mask is not None and (
+                hues.hsv(probe.color)[1] >= hues.GREY or shape_model.sure(probe.mask))
             if cell.hint and probe.is_tile:
                 cell.probe = probe
         return cell
@@ -220,7 +209,6 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                     cell, moved.dim = moved, True
             if cell is not None:
                 out[(r, c)] = cell
-    _less_flare(out)
     return out
 
 
@@ -238,21 +226,6 @@ def _window(grid: Grid, strays: Points, key: tuple[int, int],
     col, row = cv2.perspectiveTransform(at, np.linalg.inv(grid.homography))[0, 0]
     return (int(np.clip(x + round((col - c) * CELL), 0, shape[1] - CELL)),
             int(np.clip(y + round((row - r) * CELL), 0, shape[0] - CELL)))
-
-
-def _less_flare(cells: dict[tuple[int, int], Cell]) -> None:
-    """Set each symbol's colour: as seen, less what its body shows over its
-    own shade of the photo's usual black (`SHADE`; all of the black off, a
-    dark orange reads red; a shade's difference off, a red reads orange)."""
-    blacks = [c.black for c in cells.values() if c.black is not None]
-    if not blacks:
-        return
-    usual = np.median(np.array(blacks), axis=0)
-    for cell in cells.values():
-        if cell.raw is None or cell.black is None or cell.lamp_free:
-            continue
-        excess = np.maximum(cell.black - SHADE * usual, 0)
-        cell.color = np.maximum(cell.raw - 0.9 * excess, 1e-4).astype(np.float64)
 
 
 def _body_level(ratio: np.ndarray, seen: np.ndarray, rim: np.ndarray, grid: Grid,
@@ -283,8 +256,7 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int,
                         lamp=cell.glare >= GLARE, seen=seen)
     if found is not None:
         cell.centre, cell.mask = found.centre, found.mask
-        cell.raw, cell.black, cell.lamp_free = found.raw, found.black, found.lamp_free
-        cell.color = cell.raw
+        cell.color, cell.black = found.color, found.black
     return cell
 
 

@@ -77,9 +77,8 @@ class Symbol:
 
     centre: tuple[float, float]
     mask: np.ndarray
-    raw: np.ndarray
+    color: np.ndarray
     black: np.ndarray
-    lamp_free: bool = False
 
 
 class _Window:
@@ -144,7 +143,7 @@ def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     bright = pix.max(axis=1)
     # The brighter half: blur and black rims darken the rest.
     bgr = np.median(pix[bright >= np.median(bright)], axis=0) / 255.0
-    # Less the black of the tile around it: glare and flare add light to both.
+    # The tile body round it: its colour is the light's (`colour_model`).
     body = rect[win.cell][dark[win.cell]]
     black = np.median(body, axis=0) / 255.0 if len(body) else np.zeros(3)
     found = Symbol(centre, _own_level(win, norm),
@@ -153,7 +152,7 @@ def find_symbol(rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     if lamp:
         lamp_free = _lamp_free_colour(symbol)
         if lamp_free is not None:
-            found.raw, found.lamp_free = lamp_free, True
+            found.color = lamp_free
         found.mask = _by_colour(win, found.mask)
     return found
 
