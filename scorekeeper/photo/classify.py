@@ -67,12 +67,6 @@ class Choice:
     """How well the symbol fits each label: higher is better."""
 
 
-def _lead(p: np.ndarray, k: int) -> float:
-    """How far the probability of label `k` leads the likeliest other (0 at
-    most behind): what makes a model's answer sure (`tiles.sureness`)."""
-    return max(0.0, float(p[k] - np.delete(p, k).max()))
-
-
 class Classifier:
     """Colour and shape references for one photo, general or learnt from it."""
 
@@ -128,7 +122,7 @@ class Classifier:
         out = []
         for i, key in enumerate(keys):
             best = int(np.argmax(rank[i]))
-            conf = _lead(p[i], best)
+            conf = shape_model.lead(p[i], best)
             if key in stored and stored[key] != best and \
                     (kept := self._kept(rgb[i], body, model, stored[key])) is not None:
                 out.append(Choice(stored[key], kept, rank[i]))
@@ -198,7 +192,8 @@ class Classifier:
         turns = colour_model.turned(np.repeat(rgb[None], 2, axis=0),
                                     np.array([-1.0, 1.0]) * colour_model.TURN)
         p = colour_model.probabilities(colour_model.features(turns, body))[:, model]
-        leads = [_lead(row, colour) for row in p if int(np.argmax(row)) == colour]
+        leads = [shape_model.lead(row, colour) for row in p
+                 if int(np.argmax(row)) == colour]
         return max(leads) if leads else None
 
     def shape(self, mask: np.ndarray, key: object = None) -> Choice:
@@ -209,7 +204,7 @@ class Classifier:
         layer = shape_model.hidden(mask[None])
         p = shape_model.from_hidden(layer, self.shapes)[0]
         best = int(np.argmax(p[:-1]))
-        conf = _lead(p, best)
+        conf = shape_model.lead(p, best)
         if not self._vouched(layer.mean(axis=0)[0], best, key):
             conf = min(conf, DOUBT)
         return Choice(best, conf, p[:-1])

@@ -59,6 +59,12 @@ def softmax(z: np.ndarray) -> np.ndarray:
     return cast(np.ndarray, e / e.sum(axis=-1, keepdims=True))
 
 
+def lead(p: np.ndarray, k: int) -> float:
+    """How far the probability of label `k` leads the likeliest other (0 at
+    most behind): what makes a model's answer sure (`tiles.sureness`)."""
+    return max(0.0, float(p[k] - np.delete(p, k).max()))
+
+
 @cache
 def weights(path: Path = WEIGHTS) -> dict[str, np.ndarray]:
     """The model's weights, in float32."""
@@ -95,4 +101,4 @@ def sure(mask: np.ndarray) -> bool:
     every other shape's and no symbol's by `SURE`."""
     p = probabilities(mask[None], SHAPES)[0]
     best = int(np.argmax(p))
-    return best != NONE and bool(p[best] - np.delete(p, best).max() >= SURE)
+    return best != NONE and lead(p, best) >= SURE
