@@ -205,9 +205,9 @@ def score(name: str, count: int, rows: list[dict], start: int = 0) -> dict:
     for case, row in zip(cases, rows, strict=True):
         want = _expected(case)
         right = exact(row["got"], want)
-        out["confident_wrong"] += confident_wrong(case, row)
-        out["flagged"] += (not right and not row["reason"]
-                           and not confident_wrong(case, row))
+        sure_wrong = confident_wrong(case, row)
+        out["confident_wrong"] += sure_wrong
+        out["flagged"] += not right and not row["reason"] and not sure_wrong
         got = {tuple(t) for t in row["got"]}
         tiles_right = max(len(got & {tuple(t) for t in w}) for w in want)
         # The user's extra taps: tiles read right but marked uncertain.
