@@ -172,9 +172,10 @@ def _step_of_two(img: np.ndarray, grid: Grid, margin: int, hand: int
                  ) -> tuple[Grid, bool, dict[Cell, GridCell] | None]:
     """The grid, at half the step where the few symbols found (at most a
     `hand`) lie two tiles apart with a tile between (a first move's dark
-    middle tile), with the cells it read there; else the grid, and whether
-    they lie apart with table between (tiles laid apart: read at half the
-    step, as their line)."""
+    middle tile: read, or its paint seen on a rim too light to vouch for a
+    tile, `Cell.paint`), with the cells it read there; else the grid, and
+    whether they lie apart with table between (tiles laid apart: read at
+    half the step, as their line)."""
     keys = list(grid.centres)
     if not 1 < len(keys) <= hand or grid.symbol >= STEP_OF_TWO * grid.pitch:
         return grid, False, None
@@ -184,7 +185,8 @@ def _step_of_two(img: np.ndarray, grid: Grid, margin: int, hand: int
         return grid, False, None
     half = halved(grid)
     again = read_cells(img, half, margin)
-    if all(key in again and again[key].is_tile for key in between):
+    if all(key in again and (again[key].is_tile or again[key].paint)
+           for key in between):
         return half, False, again
     apart = all(key in again and again[key].body < EMPTY for key in between) and \
         all((2 * r, 2 * c) in again and again[(2 * r, 2 * c)].is_tile for r, c in keys)

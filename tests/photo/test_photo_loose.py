@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from scorekeeper.photo import LOW_CONFIDENCE, read_move
+from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
 
 from . import synth, synth_real
 from .helpers import BOARD
@@ -34,10 +34,10 @@ bodies 0.008–0.02 in linear light, 0.11–0.17 in sRGB): a symbol not seen."""
 
 def _loose_photo(move: tuple[synth.Tile, ...], seed: int, nudge: tuple[float, float],
                  monkeypatch: pytest.MonkeyPatch, board: tuple[synth.Tile, ...] = BOARD,
-                 hidden: bool = False) -> bytes:
+                 hidden: str | None = None) -> bytes:
     """A realistic photo of the board and move, the move's end tile laid
-    `nudge` off its place, the rest where they belong; `hidden`: the end
-    tile's paint as dark as its body."""
+    `nudge` off its place, the rest where they belong; `hidden`: a colour
+    whose paint is as dark as its tile body."""
     drawn = synth_real.layout
 
     def nudged(tiles: tuple[synth.Tile, ...], shot: synth.Shot, seed: int,
@@ -51,7 +51,7 @@ def _loose_photo(move: tuple[synth.Tile, ...], seed: int, nudge: tuple[float, fl
     paint = synth_real.paint(rng)
     if hidden:
         paint = synth_real.Paint(tuple(
-            (name, hue, sat, HIDDEN if name == move[-1][2] else value)
+            (name, hue, sat, HIDDEN if name == hidden else value)
             for name, hue, sat, value in paint.hsv))
     shot = synth.Shot(tile_px=rng.choice([40, 60, 80]), angle=rng.uniform(0, 90),
                       jitter=0.0, turn=2.0, jpeg=90, margin=0.15)
@@ -93,10 +93,39 @@ def test_a_tile_laid_apart_with_its_symbol_unseen_is_read_or_warned_of(
         board: tuple[synth.Tile, ...], move: tuple[synth.Tile, ...], seed: int,
         monkeypatch: pytest.MonkeyPatch) -> None:
     for nudge in APART:
-        photo = _loose_photo(move, seed, nudge, monkeypatch, board, hidden=True)
+        photo = _loose_photo(move, seed, nudge, monkeypatch, board,
+                             hidden=move[-1][2])
         reading = read_move(photo, list(board))
         # Never a move read short in silence.
         assert len(reading.tiles) == len(move) or reading.unread, (nudge, reading)
+        for tile in reading.tiles:
+            assert tile[2:4] in {t[2:] for t in move} \
+                or tile.confidence < LOW_CONFIDENCE, (nudge, tile)
+
+
+# A first move of three whose middle symbol is unseen: the two symbols
+# found lie two tiles apart. With the end tile laid loosely, the lattice
+# halved between them reads no tile in the middle cell, but the paint seen
+# on its rim says one lies there. The ends are read two apart and the
+# middle read or warned of, or the photo is refused; never two tiles side
+# by side.
+@pytest.mark.parametrize("seed", range(6))
+def test_a_line_whose_middle_symbol_is_unseen_keeps_its_ends_two_apart(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    move = ((0, 0, "yellow", "clover"), (1, 0, "red", "clover"),
+            (2, 0, "green", "clover"))
+    for nudge in NUDGES:
+        photo = _loose_photo(move, seed, nudge, monkeypatch, (), hidden="red")
+        try:
+            reading = read_move(photo, [])
+        except PhotoUnreadable:
+            continue
+        assert len(reading.tiles) == len(move) or reading.unread, (nudge, reading)
+        at = {tile[2:4]: (tile.row, tile.col) for tile in reading.tiles}
+        ends = [at[end[2:]] for end in (move[0], move[-1]) if end[2:] in at]
+        if len(ends) == 2:
+            (r0, c0), (r1, c1) = ends
+            assert abs(r0 - r1) + abs(c0 - c1) == len(move) - 1, (nudge, reading)
         for tile in reading.tiles:
             assert tile[2:4] in {t[2:] for t in move} \
                 or tile.confidence < LOW_CONFIDENCE, (nudge, tile)
