@@ -191,21 +191,29 @@ def _band(value: float, bands: list[tuple[float, float]]) -> str:
     return "?"
 
 
+def judged(case, row: dict) -> str:
+    """What a reading counts as (`verdicts.KINDS`)."""
+    return verdict(row["got"], row["low"], row["glare"], bool(row["reason"]),
+                   _expected(case))
+
+
 def confident_wrong(case, row: dict) -> bool:
     """True when a reading is wrong and says nothing of it (`verdicts`)."""
-    return verdict(row["got"], row["low"], row["glare"], bool(row["reason"]),
-                   _expected(case)) == "confident wrong"
+    return judged(case, row) == "confident wrong"
 
 
 def score(name: str, count: int, rows: list[dict], start: int = 0) -> dict:
     """Accuracy of one run's readings, overall and by band."""
     cases = _cases(name, count, start)
     out = {"moves": [0, 0], "tiles": [0, 0], "size": {}, "slant": {}, "refused": {},
-           "confident_wrong": 0, "flagged": 0, "right_unsure": 0}
+           "confident_wrong": 0, "flagged": 0, "right_unsure": 0, "no_doubt": 0}
     for case, row in zip(cases, rows, strict=True):
         want = _expected(case)
         right = exact(row["got"], want)
-        sure_wrong = confident_wrong(case, row)
+        kind = judged(case, row)
+        sure_wrong = kind == "confident wrong"
+        # As the real photos count right: no tile uncertain, no warning.
+        out["no_doubt"] += kind == "right"
         out["confident_wrong"] += sure_wrong
         out["flagged"] += not right and not row["reason"] and not sure_wrong
         got = {tuple(t) for t in row["got"]}
@@ -380,14 +388,15 @@ def _table(results: dict, count: int, start: int, runs: int) -> None:
     """Print the synthetic sets' tables."""
     print(f"\n## Photo reading: {count} photos per set (from #{start}), "
           f"{runs} run(s)\n")
-    print("| set | whole moves right | confident wrong | wrong, flagged | refused "
-          "| tiles right | right but uncertain | median s/photo (runs) | max s "
-          "| peak RSS |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| set | whole moves right | right, no doubt or warning | confident wrong "
+          "| wrong, flagged | refused | tiles right | right but uncertain "
+          "| median s/photo (runs) | max s | peak RSS |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, (acc, medians, peak, worst) in results.items():
         runs_text = ", ".join(f"{m:.2f}" for m in medians)
         n = acc["moves"][1]
-        print(f"| {name} | {pct(*acc['moves'])} | {acc['confident_wrong']} "
+        print(f"| {name} | {pct(*acc['moves'])} | {pct(acc['no_doubt'], n)} "
+              f"| {acc['confident_wrong']} "
               f"| {acc['flagged']} | {sum(acc['refused'].values())} "
               f"| {pct(*acc['tiles'])} | {acc['right_unsure']} | "
               f"{statistics.median(medians):.2f} ({runs_text}) | {worst:.2f} "
