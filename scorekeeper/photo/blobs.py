@@ -229,8 +229,16 @@ def _like_table(img: np.ndarray, labels: np.ndarray, stats: np.ndarray,
         box = np.s_[y:y + h, x:x + w]
         means.append(img[box][labels[box] == i].mean(axis=0))
     mean = np.array(means, np.float64)
-    total = mean.sum(axis=1, keepdims=True) + 1e-6
-    chroma = mean / total
-    near = np.abs(chroma[1:] - chroma[0]).sum(axis=1) < TABLE_CHROMA
-    level = np.abs(np.log((total[1:, 0] + 1) / (total[0, 0] + 1))) < TABLE_LEVEL
-    return cast(np.ndarray, near & level)
+    total = mean.sum(axis=1)
+    level = np.abs(np.log((total[1:] + 1) / (total[0] + 1))) < TABLE_LEVEL
+    return np.asarray(table_coloured(mean[1:], mean[0]) & level)
+
+
+def table_coloured(colours: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """For each colour (rows, 8-bit, any one channel order), whether its
+    chromaticity is within `TABLE_CHROMA` of the table's."""
+    def chroma(x: np.ndarray) -> np.ndarray:
+        return np.asarray(x / (x.sum(axis=-1, keepdims=True) + 1e-6))
+
+    return np.asarray(np.abs(chroma(colours) - chroma(table)).sum(axis=-1)
+                      < TABLE_CHROMA)

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from . import hues, shape_model
+from .blobs import table_coloured
 from .grid import Grid, Points
 from .levels import (
     WHITE,
@@ -81,8 +82,9 @@ class Cell:
     """Share of the cell blown out; at least `GLARE` where lamp-lit (`LIT`)."""
     paint: bool = False
     """Paint shows on a rim from `FAINT_BODY` dark, too light to vouch for a
-    tile: a symbol with a colour, or a white one of a shape the shape model
-    is sure of (`shape_model.sure`)."""
+    tile: a symbol with a colour not a coloured table's own
+    (`blobs.table_coloured`), or a white one of a shape the shape model is
+    sure of (`shape_model.sure`)."""
     probe: Cell | None = None
     """The symbol read on such a rim: a tile only where the rules need one."""
     washed: bool = False
@@ -148,6 +150,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     table = ~dark & (seen > 0)
     grey = hues.colourless(rect.reshape(-1, 3)).reshape(rect.shape[:2])
     coloured_table = bool(table.any()) and float(grey[table].mean()) < TABLE_GREY
+    table_bgr = np.array(cv2.mean(rect, table.astype(np.uint8))[:3])
 
     def read(r: int, c: int, x: int, y: int) -> Cell | None:
         i, j = r - r0 + 1, c - c0 + 1
@@ -189,9 +192,13 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
         elif body >= FAINT_BODY:
             probe = _read_symbol(Cell(r, c, body), rect, dark, x, y)
             # Paint, not a lighter patch of table or a grey tile edge: a
-            # colour, or a shape the shape model is sure of (white paint).
+            # colour not the table's, or a shape the shape model is sure of
+            # (white paint).
             cell.paint = probe.color is not None and probe.mask is not None and (
-                hues.hsv(probe.color)[1] >= hues.GREY or shape_model.sure(probe.mask))
+                hues.hsv(probe.color)[1] >= hues.GREY
+                and not (coloured_table and table_coloured(
+                    hues.to_bgr(probe.color), table_bgr))
+                or shape_model.sure(probe.mask))
             if cell.hint and probe.is_tile:
                 cell.probe = probe
         return cell

@@ -54,3 +54,7 @@ def linear(hue: float, saturation: float, value: float) -> np.ndarray:
     """Linear RGB of a colour given as sRGB (hue degrees, saturation, value)."""
     return np.array(colorsys.hsv_to_rgb(hue / 360.0, saturation, value)) ** GAMMA
 
+
+def to_bgr(lin: np.ndarray) -> np.ndarray:
+    """8-bit sRGB levels, in OpenCV's channel order, of a linear RGB colour."""
+    return np.asarray(np.clip(lin, 0, 1) ** (1 / GAMMA) * 255)[::-1]

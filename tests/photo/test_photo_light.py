@@ -67,6 +67,26 @@ def test_paint_on_a_lighter_rim_away_from_the_move_is_no_warning() -> None:
     assert right >= 3
 
 
+def board_of_thirty(rc: RealCase) -> bool:
+    """A board of thirty stored tiles or more: many cells of table beside it."""
+    return len(rc.case.stored) >= 30
+
+
+def test_the_tables_own_colour_on_a_half_dark_rim_is_no_paint() -> None:
+    # A cell of wooden table whose dark grain darkens half its rim shows the
+    # grain's lighter wood in its middle: a colour, and it passed for paint,
+    # warning of a tile beside the board that is not there. Paint is unlike
+    # the table in chromaticity (`blobs.TABLE_CHROMA`), as a blob of the
+    # table's colour is no symbol.
+    right = 0
+    for rc in kinds.of_kind(COOL, board_of_thirty, 30):
+        got = kinds.refused_or_read(rc)
+        if got is not None and kinds.read_right(rc, got):
+            right += 1
+            assert got.unread == (), rc.case.name
+    assert right >= 25
+
+
 def lone_dark_tile(rc: RealCase) -> bool:
     """A move of one tile of dark paint."""
     return bool(rc.case.stored) and len(rc.case.move) == 1 and _dark(
