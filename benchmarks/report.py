@@ -108,8 +108,8 @@ BENCHMARKS = [
           setup=gen_db(50_000, H50K)),
     Bench("photo", ["benchmarks/bench_photo.py", "--count", "100", "--runs", "1"],
           "a move read from synthetic photos, 100 a set: the two renderers and"
-          " the realistic conditions; whole moves right, confident wrong, time,"
-          " memory",
+          " the realistic conditions; whole moves right (and with no doubt or"
+          " warning), confident wrong, time, memory",
           "renders 100%, realistic ≥ 96% each; 0 confident wrong; < 1.5 s;"
           " < 500 MB",
           # Every set's row (a name, then its share right): the sets are
