@@ -20,7 +20,7 @@ from typing import cast
 import numpy as np
 
 from . import shape_model
-from .hues import GAMMA, hsv, hsv_rows, linear
+from .hues import GAMMA, hsv, hsv_rows, linear, srgb
 from .shape_model import softmax
 
 WEIGHTS = Path(__file__).with_name("colours.npz")
@@ -64,13 +64,13 @@ def knows(colors: Iterable[str]) -> bool:
 def saturated(rgb: np.ndarray, saturation: float) -> np.ndarray:
     """Linear RGB rows with their sRGB saturation raised to at least
     `saturation`, hue and value kept: what a washed symbol's hue points at."""
-    srgb = np.clip(np.atleast_2d(np.asarray(rgb, np.float64)), 0, 1) ** (1 / GAMMA)
-    hi = srgb.max(axis=1, keepdims=True)
-    lo = srgb.min(axis=1, keepdims=True)
+    levels = srgb(np.atleast_2d(rgb))
+    hi = levels.max(axis=1, keepdims=True)
+    lo = levels.min(axis=1, keepdims=True)
     now = (hi - lo) / np.maximum(hi, 1e-9)
     # Stretch each channel away from the brightest: the hue stays.
     stretch = np.maximum(saturation, now) / np.maximum(now, 1e-9)
-    return cast(np.ndarray, np.clip(hi - (hi - srgb) * stretch, 0, 1) ** GAMMA)
+    return cast(np.ndarray, np.clip(hi - (hi - levels) * stretch, 0, 1) ** GAMMA)
 
 
 def plain(colour: str, plane: np.ndarray) -> bool:

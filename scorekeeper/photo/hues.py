@@ -1,5 +1,5 @@
 """A symbol's colour as numbers: linear RGB to sRGB hue, saturation and
-value and back (`hsv_rows`, `hsv`, `linear`), and whether pixels show
+value and back (`srgb`, `hsv_rows`, `hsv`, `linear`), and whether pixels show
 paint at all (`colourless`).
 """
 
@@ -32,12 +32,17 @@ def colourless(pix: np.ndarray) -> np.ndarray:
     return np.asarray(lo >= (1 - GREY) * np.maximum(hi, 1))
 
 
+def srgb(lin: np.ndarray) -> np.ndarray:
+    """sRGB levels (0 to 1) of linear RGB, clipped to the gamut."""
+    return np.asarray(np.clip(np.asarray(lin, np.float64), 0, 1) ** (1 / GAMMA))
+
+
 def hsv_rows(lin: np.ndarray) -> np.ndarray:
     """(hue radians, saturation, value) of linear RGB rows, as sRGB shows them."""
-    srgb = np.clip(np.asarray(lin, np.float64), 0, 1) ** (1 / GAMMA)
-    hi, lo = srgb.max(axis=1), srgb.min(axis=1)
+    levels = srgb(lin)
+    hi, lo = levels.max(axis=1), levels.min(axis=1)
     span = np.maximum(hi - lo, 1e-9)
-    r, g, b = srgb.T
+    r, g, b = levels.T
     hue = np.where(hi == r, (g - b) / span % 6,
                    np.where(hi == g, (b - r) / span + 2, (r - g) / span + 4))
     sat = np.where(hi > 0, (hi - lo) / np.maximum(hi, 1e-9), 0.0)
@@ -57,4 +62,4 @@ def linear(hue: float, saturation: float, value: float) -> np.ndarray:
 
 def to_bgr(lin: np.ndarray) -> np.ndarray:
     """8-bit sRGB levels, in OpenCV's channel order, of a linear RGB colour."""
-    return np.asarray(np.clip(lin, 0, 1) ** (1 / GAMMA) * 255)[::-1]
+    return srgb(lin)[::-1] * 255
