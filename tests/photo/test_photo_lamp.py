@@ -293,3 +293,24 @@ def test_a_lamp_spot_larger_than_a_symbol_does_not_pull_the_grid() -> None:
     # the lattice is fitted to paint.
     for rc in kinds.of_kind(GLARE, large_weak_spot_on_move):
         assert kinds.read_right(rc, kinds.reading(rc)), rc.case.name
+
+
+def big_board_no_lamp(rc: RealCase) -> bool:
+    """A board of seventy stored tiles or more photographed close (tiles of
+    60 pixels or more), no lamp over it: light falls off across so many
+    tiles that some bodies lie above the photo's dark level."""
+    return (kinds.lamp(rc) is None and len(rc.case.stored) >= 70
+            and rc.case.shot.tile_px >= 60)
+
+
+def test_a_tile_body_lit_grey_with_no_lamp_is_no_glare() -> None:
+    # A tile body a little lighter than the photo's dark level is lit grey
+    # as a lamp's rim is (`cells.LIT`): read on a rim dark enough to vouch
+    # for its tile by itself, its symbol is read, not warned of as glare.
+    right = 0
+    for rc in kinds.of_kind("loose board", big_board_no_lamp, 12):
+        got = kinds.refused_or_read(rc)
+        if got is not None and kinds.read_right(rc, got):
+            right += 1
+            assert got.glare == (), rc.case.name
+    assert right >= 10
