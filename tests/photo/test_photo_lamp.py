@@ -1,8 +1,10 @@
-"""A lamp reflected in glossy tiles: read, or warned of, never a silent miss.
+"""A lamp reflected in glossy tiles: read, or warned of, never a silent miss;
+and no lamp taken for one where there is none.
 
 Each test names a kind of lamp-lit photo (which tile the lamp lies over, how
 strong it is) and reads the smallest photos of that kind in the benchmark's
-"glare" set (`kinds.of_kind`; `synth_real.lamp_tile` says where the lamp is).
+"glare" set (`kinds.of_kind`; `synth_real.lamp_tile` says where the lamp is),
+or a kind of photo with no lamp in its "loose board" set.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from . import kinds
 from .synth_real import RealCase
 
 GLARE = "glare"
+LOOSE = "loose board"
 BLOWN = 1.0
 """A lamp this strong (linear peak) blows out the middle of its tile."""
 
@@ -308,7 +311,7 @@ def test_a_tile_body_lit_grey_with_no_lamp_is_no_glare() -> None:
     # as a lamp's rim is (`cells.LIT`): read on a rim dark enough to vouch
     # for its tile by itself, its symbol is read, not warned of as glare.
     right = 0
-    for rc in kinds.of_kind("loose board", big_board_no_lamp, 12):
+    for rc in kinds.of_kind(LOOSE, big_board_no_lamp, 12):
         got = kinds.refused_or_read(rc)
         if got is not None and kinds.read_right(rc, got):
             right += 1
