@@ -155,7 +155,9 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     table = ~dark & (seen > 0)
     grey = hues.colourless(rect.reshape(-1, 3)).reshape(rect.shape[:2])
     coloured_table = bool(table.any()) and float(grey[table].mean()) < TABLE_GREY
-    table_bgr = np.array(cv2.mean(rect, table.astype(np.uint8))[:3])
+    # The table's colour, for paint told from it: read only on a table with colour.
+    table_bgr = np.array(cv2.mean(rect, table.astype(np.uint8))[:3]) \
+        if coloured_table else np.zeros(3)
 
     def read(r: int, c: int, x: int, y: int) -> Cell | None:
         i, j = r - r0 + 1, c - c0 + 1
