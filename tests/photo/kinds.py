@@ -110,6 +110,18 @@ def read_right(rc: synth_real.RealCase, got: PhotoReading) -> bool:
     return line in (want, want[::-1])
 
 
+def right_readings(condition: str, kind: Kind, count: int
+                   ) -> list[tuple[synth_real.RealCase, PhotoReading]]:
+    """The readings that are the move (`read_right`) among the `count`
+    smallest photos of a kind (`of_kind`); refused or misread ones left out."""
+    out = []
+    for rc in of_kind(condition, kind, count):
+        got = refused_or_read(rc)
+        if got is not None and read_right(rc, got):
+            out.append((rc, got))
+    return out
+
+
 def read_or_warned(rc: synth_real.RealCase, got: PhotoReading,
                    warned: tuple[tuple[int, int], ...]) -> None:
     """Assert that a move of one tile is read right, or its cell is among

@@ -310,10 +310,7 @@ def test_a_tile_body_lit_grey_with_no_lamp_is_no_glare() -> None:
     # A tile body a little lighter than the photo's dark level is lit grey
     # as a lamp's rim is (`cells.LIT`): read on a rim dark enough to vouch
     # for its tile by itself, its symbol is read, not warned of as glare.
-    right = 0
-    for rc in kinds.of_kind(LOOSE, big_board_no_lamp, 12):
-        got = kinds.refused_or_read(rc)
-        if got is not None and kinds.read_right(rc, got):
-            right += 1
-            assert got.glare == (), rc.case.name
-    assert right >= 10
+    right = kinds.right_readings(LOOSE, big_board_no_lamp, 12)
+    for rc, got in right:
+        assert got.glare == (), rc.case.name
+    assert len(right) >= 10

@@ -58,13 +58,10 @@ def test_paint_on_a_lighter_rim_away_from_the_move_is_no_warning() -> None:
     # Rims lighter than a tile's are also table grain in bluish light:
     # warned of anywhere, they would warn of tiles that are not there. Only
     # beside a tile of the move is such a rim a warning.
-    right = 0
-    for rc in kinds.of_kind(COOL, lambda rc: bool(rc.case.stored), 6):
-        got = kinds.refused_or_read(rc)
-        if got is not None and kinds.read_right(rc, got):
-            right += 1
-            assert got.unread == (), rc.case.name
-    assert right >= 3
+    right = kinds.right_readings(COOL, lambda rc: bool(rc.case.stored), 6)
+    for rc, got in right:
+        assert got.unread == (), rc.case.name
+    assert len(right) >= 3
 
 
 def board_of_thirty(rc: RealCase) -> bool:
@@ -78,13 +75,10 @@ def test_the_tables_own_colour_on_a_half_dark_rim_is_no_paint() -> None:
     # warning of a tile beside the board that is not there. Paint is unlike
     # the table in chromaticity (`blobs.TABLE_CHROMA`), as a blob of the
     # table's colour is no symbol.
-    right = 0
-    for rc in kinds.of_kind(COOL, board_of_thirty, 30):
-        got = kinds.refused_or_read(rc)
-        if got is not None and kinds.read_right(rc, got):
-            right += 1
-            assert got.unread == (), rc.case.name
-    assert right >= 25
+    right = kinds.right_readings(COOL, board_of_thirty, 30)
+    for rc, got in right:
+        assert got.unread == (), rc.case.name
+    assert len(right) >= 25
 
 
 def lone_dark_tile(rc: RealCase) -> bool:
