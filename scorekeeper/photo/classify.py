@@ -18,6 +18,7 @@ import numpy as np
 
 from . import colour_model, hues, shape_model
 from .hues import GAMMA
+from .lessons import PALE
 
 PAINT: dict[str, tuple[int, int, int]] = {
     "red": (205, 35, 45),
@@ -83,7 +84,8 @@ class Classifier:
         their cells) in its light (`body`, its tile bodies' colour): the
         model's, as sure as its probability leads the next colour's or no
         paint's. An example within `SAME_PAINT` names a symbol (never
-        itself; only a taught one a symbol of no paint), sure where none of
+        itself; a symbol of no paint only a taught one, or a stored tile of
+        a colour taught colourless, `lessons.PALE`), sure where none of
         another colour lies as near; where the nearest is of another colour
         than the model's, the model is at most `DOUBT` sure, as is a colour
         whose paint overlaps another's (`colour_model.OVERLAP`) where the
@@ -116,7 +118,10 @@ class Classifier:
             ex = colour_model.features(np.array([e.rgb for e in examples]),
                                        body)[:, colour_model.PLANE]
             labels = np.array([self.colors.index(e.color) for e in examples])
-            taught = np.array([e.key is None for e in examples])
+            pale = {e.color for e in examples
+                    if e.key is None and hues.hsv(e.rgb)[1] < PALE}
+            colourless = np.array([e.key is None or e.color in pale
+                                   for e in examples])
         stored = {e.key: self.colors.index(e.color) for e in examples
                   if e.key is not None}
         out = []
@@ -128,9 +133,11 @@ class Classifier:
                 out.append(Choice(stored[key], kept, rank[i]))
                 continue
             if examples:
-                # A symbol of no paint is named only by a taught colourless
-                # paint: a stored tile's white may be a washed print.
-                paint = taught | (p[i].argmax() != len(p[i]) - 1)
+                # A symbol of no paint is named only by a taught paint, or
+                # by a stored tile of a colour taught colourless, which shows
+                # that white in this photo's light: another stored tile's
+                # white may be a washed print.
+                paint = colourless | (p[i].argmax() != len(p[i]) - 1)
                 own = paint & np.array([e.key is None or e.key != key
                                         for e in examples])
                 near = np.where(own, np.linalg.norm(ex - seen[i], axis=1), np.inf)

@@ -259,6 +259,26 @@ def test_a_white_for_purple_set_is_taught_by_one_photo_then_read_right(
     assert reading.matched == len(WHITE_BOARD)
 
 
+OTHER_LIGHTS = [(0.0, 0.8), (0.0, -0.8), (0.8, -0.8), (-0.8, 0.8)]
+"""(warmth taught in, warmth read in): plain light to a warm lamp or a
+window's blue, and from either to the other."""
+
+
+# A white taught by the window is bluish, the same white under a bulb
+# yellowish: the taught white is not what the photo shows. The stored white
+# tile in view is, in the photo's own light.
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize(("taught_in", "read_in"), OTHER_LIGHTS)
+def test_a_white_taught_in_one_light_reads_in_another_beside_a_stored_white(
+        seed: int, taught_in: float, read_in: float) -> None:
+    taught = read_colors(photo(six(APART, seed), seed, taught_in, WHITE_FOR_PURPLE))
+    lessons_taught = Taught.from_rows(lessons(taught.hues, paints=taught.paints))
+    reading = read_move(_white_move(seed, read_in), list(WHITE_BOARD), CLASSIC,
+                        lessons_taught)
+    assert sorted(t[:4] for t in reading.tiles) == sorted(WHITE_MOVE)
+    assert all(t.confidence >= LOW_CONFIDENCE for t in reading.tiles)
+
+
 @pytest.mark.parametrize("seed, warmth", LIGHTS)
 def test_untaught_white_tiles_are_unsure_never_confidently_wrong(
         seed: int, warmth: float) -> None:
