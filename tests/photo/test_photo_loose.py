@@ -27,6 +27,10 @@ APART = NUDGES[:2]
 """The nudges that move the end tile away from the tile before it: table
 lies all round it."""
 
+AGAINST = ((0.3, 0.0), (-0.3, 0.0), (0.2, 0.0), (-0.4, 0.0))
+"""Nudges across the line alone: the end tile still touches the tile
+before it, its body one dark patch with that one's."""
+
 HIDDEN = 0.15
 """HSV value of paint as dark as a tile body (the realistic renders shade
 bodies 0.008–0.02 in linear light, 0.11–0.17 in sRGB): a symbol not seen."""
@@ -81,18 +85,21 @@ def test_a_tile_laid_off_its_place_is_read_or_warned_of_never_dropped(
 
 
 # A first move, and a move on the board; the hidden tile's colour differs
-# from the tile it lies beside. Its body alone, table all round it, shows it
-# (a body touching another is one dark patch with it: not a tile's shape).
+# from the tile it lies beside. Apart, its body alone, table all round it,
+# shows it; against its neighbour, one dark patch with that one's, its
+# share of its own cell's rim does.
 @pytest.mark.parametrize(("board", "move"), [
     ((), ((0, 0, "yellow", "clover"), (1, 0, "green", "clover"),
           (2, 0, "orange", "clover"))),
     (BOARD, (START, (4, 3, "blue", "starburst"))),
 ], ids=["first move", "on the board"])
+@pytest.mark.parametrize("nudges", [APART, AGAINST], ids=["apart", "against"])
 @pytest.mark.parametrize("seed", range(4))
-def test_a_tile_laid_apart_with_its_symbol_unseen_is_read_or_warned_of(
-        board: tuple[synth.Tile, ...], move: tuple[synth.Tile, ...], seed: int,
+def test_a_tile_laid_loosely_with_its_symbol_unseen_is_read_or_warned_of(
+        board: tuple[synth.Tile, ...], move: tuple[synth.Tile, ...],
+        nudges: tuple[tuple[float, float], ...], seed: int,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    for nudge in APART:
+    for nudge in nudges:
         photo = _loose_photo(move, seed, nudge, monkeypatch, board,
                              hidden=move[-1][2])
         reading = read_move(photo, list(board))
