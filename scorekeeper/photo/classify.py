@@ -92,7 +92,8 @@ class Classifier:
         photo shows none of that other to measure against (`_shows`) and
         its hue is not past the other's (`colour_model.PLAIN`). A
         stored tile keeps its colour where its print may lie off its hues
-        (`_kept`)."""
+        (`_kept`), and a stored tile of a colour taught colourless its
+        colour where it shows no paint."""
         examples = [e for e in examples if e.color in self.colors]
         if not colour_model.knows(self.colors):
             palette = [Example((np.array(PAINT[c], np.float64) / 255.0) ** GAMMA, c)
@@ -114,6 +115,7 @@ class Classifier:
         seen = x[:, colour_model.PLANE]
         named = np.where(washed, -1, rank.argmax(axis=1))
         labels = np.zeros(0, int)
+        pale: set[str] = set()
         if examples:
             ex = colour_model.features(np.array([e.rgb for e in examples]),
                                        body)[:, colour_model.PLANE]
@@ -131,6 +133,12 @@ class Classifier:
             if key in stored and stored[key] != best and \
                     (kept := self._kept(rgb[i], body, model, stored[key])) is not None:
                 out.append(Choice(stored[key], kept, rank[i]))
+                continue
+            if key in stored and washed[i] and self.colors[stored[key]] in pale:
+                # A stored white shows no paint, in any light: as sure as
+                # the model is of that.
+                out.append(Choice(stored[key], shape_model.lead(p[i], len(model)),
+                                  rank[i]))
                 continue
             if examples:
                 # A symbol of no paint is named only by a taught paint, or

@@ -279,6 +279,29 @@ def test_a_white_taught_in_one_light_reads_in_another_beside_a_stored_white(
     assert all(t.confidence >= LOW_CONFIDENCE for t in reading.tiles)
 
 
+SMALL_WHITE_BOARD = ((0, 0, "purple", "circle"), (1, 0, "yellow", "circle"),
+                     (2, 0, "orange", "circle"))
+"""A board of three, one of them white: the move lines up on all three."""
+
+YELLOW_MOVE = ((1, 1, "yellow", "square"), (1, 2, "yellow", "diamond"))
+
+
+# The stored white shows no paint whatever the light: it is matched, and
+# the board is lined up on three tiles, not two (a loose board makes the
+# new tiles unsure).
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(("taught_in", "read_in"), OTHER_LIGHTS)
+def test_a_stored_white_in_another_light_than_taught_is_matched(
+        seed: int, taught_in: float, read_in: float) -> None:
+    taught = read_colors(photo(six(APART, seed), seed, taught_in, WHITE_FOR_PURPLE))
+    lessons_taught = Taught.from_rows(lessons(taught.hues, paints=taught.paints))
+    data = photo(SMALL_WHITE_BOARD + YELLOW_MOVE, seed + 40, read_in, WHITE_FOR_PURPLE)
+    reading = read_move(data, list(SMALL_WHITE_BOARD), CLASSIC, lessons_taught)
+    assert reading.matched == len(SMALL_WHITE_BOARD)
+    assert sorted(t[:4] for t in reading.tiles) == sorted(YELLOW_MOVE)
+    assert all(t.confidence >= LOW_CONFIDENCE for t in reading.tiles)
+
+
 @pytest.mark.parametrize("seed, warmth", LIGHTS)
 def test_untaught_white_tiles_are_unsure_never_confidently_wrong(
         seed: int, warmth: float) -> None:
