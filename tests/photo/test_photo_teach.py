@@ -240,6 +240,12 @@ def _white_move(seed: int, warmth: float) -> bytes:
     return photo(WHITE_BOARD + WHITE_MOVE, seed + 10, warmth, WHITE_FOR_PURPLE)
 
 
+def _white_taught(seed: int, warmth: float) -> Taught:
+    """The lessons one teaching photo of the white set gives, in this light."""
+    taught = read_colors(photo(six(APART, seed), seed, warmth, WHITE_FOR_PURPLE))
+    return Taught.from_rows(lessons(taught.hues, paints=taught.paints))
+
+
 @pytest.mark.parametrize("seed, warmth", LIGHTS)
 def test_a_white_for_purple_set_is_taught_by_one_photo_then_read_right(
         seed: int, warmth: float) -> None:
@@ -271,10 +277,8 @@ window's blue, and from either to the other."""
 @pytest.mark.parametrize(("taught_in", "read_in"), OTHER_LIGHTS)
 def test_a_white_taught_in_one_light_reads_in_another_beside_a_stored_white(
         seed: int, taught_in: float, read_in: float) -> None:
-    taught = read_colors(photo(six(APART, seed), seed, taught_in, WHITE_FOR_PURPLE))
-    lessons_taught = Taught.from_rows(lessons(taught.hues, paints=taught.paints))
     reading = read_move(_white_move(seed, read_in), list(WHITE_BOARD), CLASSIC,
-                        lessons_taught)
+                        _white_taught(seed, taught_in))
     assert sorted(t[:4] for t in reading.tiles) == sorted(WHITE_MOVE)
     assert all(t.confidence >= LOW_CONFIDENCE for t in reading.tiles)
 
@@ -293,10 +297,9 @@ YELLOW_MOVE = ((1, 1, "yellow", "square"), (1, 2, "yellow", "diamond"))
 @pytest.mark.parametrize(("taught_in", "read_in"), OTHER_LIGHTS)
 def test_a_stored_white_in_another_light_than_taught_is_matched(
         seed: int, taught_in: float, read_in: float) -> None:
-    taught = read_colors(photo(six(APART, seed), seed, taught_in, WHITE_FOR_PURPLE))
-    lessons_taught = Taught.from_rows(lessons(taught.hues, paints=taught.paints))
     data = photo(SMALL_WHITE_BOARD + YELLOW_MOVE, seed + 40, read_in, WHITE_FOR_PURPLE)
-    reading = read_move(data, list(SMALL_WHITE_BOARD), CLASSIC, lessons_taught)
+    reading = read_move(data, list(SMALL_WHITE_BOARD), CLASSIC,
+                        _white_taught(seed, taught_in))
     assert reading.matched == len(SMALL_WHITE_BOARD)
     assert sorted(t[:4] for t in reading.tiles) == sorted(YELLOW_MOVE)
     assert all(t.confidence >= LOW_CONFIDENCE for t in reading.tiles)
@@ -350,9 +353,7 @@ def test_a_first_move_of_white_tiles_reads_once_white_is_taught(
         assert exc.reason == "no_tiles"
     else:
         assert all(t.confidence < LOW_CONFIDENCE for t in before)
-    taught = read_colors(photo(six(APART, seed), seed, warmth, WHITE_FOR_PURPLE))
-    after = read_move(data, [], CLASSIC,
-                      Taught.from_rows(lessons(taught.hues, paints=taught.paints)))
+    after = read_move(data, [], CLASSIC, _white_taught(seed, warmth))
     # An empty board has no frame: the tiles come along row 0, either way.
     assert sorted(t.shape for t in after.tiles) == sorted(t[3] for t in move)
     assert all(t.color == "purple" and t.confidence >= LOW_CONFIDENCE
