@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
+from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, cells, read_move
 
 from . import synth, synth_real
 from .helpers import BOARD
@@ -108,6 +108,19 @@ def test_a_tile_laid_loosely_with_its_symbol_unseen_is_read_or_warned_of(
         for tile in reading.tiles:
             assert tile[2:4] in {t[2:] for t in move} \
                 or tile.confidence < LOW_CONFIDENCE, (nudge, tile)
+
+
+# A dark wooden table's grain can darken half a cell's rim beside the move
+# as a tile leaning on its neighbour does (cells.LEANING_BODY); its dark is
+# brown, a tile body's grey. Away from the move neither is warned of.
+def test_a_half_dark_rim_beside_the_move_hides_a_tile_only_in_a_body_grey(
+        ) -> None:
+    body = cells.LEANING_BODY + 0.05
+    tile = cells.Cell(0, 0, body, grey=cells.LEANING_GREY + 0.3)
+    wood = cells.Cell(0, 0, body, grey=0.0)
+    assert cells.may_hide_tile(tile, beside_move=True)
+    assert not cells.may_hide_tile(wood, beside_move=True)
+    assert not cells.may_hide_tile(tile)
 
 
 # A first move of three whose middle symbol is unseen: the two symbols
