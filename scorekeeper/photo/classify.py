@@ -145,7 +145,7 @@ class Classifier:
                 # by a stored tile of a colour taught colourless, which shows
                 # that white in this photo's light: another stored tile's
                 # white may be a washed print.
-                paint = colourless | (p[i].argmax() != len(p[i]) - 1)
+                paint = colourless | ~washed[i]
                 own = paint & np.array([e.key is None or e.key != key
                                         for e in examples])
                 near = np.where(own, np.linalg.norm(ex - seen[i], axis=1), np.inf)
