@@ -108,7 +108,9 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
     # Only confident contradictions: a blurred symbol is not a drifted board.
     sure = tuple(sorted(c for c in conflicts if c.confidence >= SURE_CONFLICT))
     shown = set(reads) | hidden
-    glare = tuple(sorted(placement.to_board(key) for key in _glare_cells(shown, cells)))
+    # A stored tile's cell holds no tile of the move: glare there hides none.
+    glare = tuple(sorted(at for key in _glare_cells(shown, cells)
+                         if (at := placement.to_board(key)) not in board))
     beside = _unread_cells(shown, cells, new_keys & set(reads))
     unread = {at for at in map(placement.to_board, beside) if at not in board}
     unread |= _gaps(cells_of, board)

@@ -64,8 +64,9 @@ class PhotoReading:
     seen: int
     """Stored tiles on cells the photo shows (matched, conflicting or missing)."""
     glare: tuple[Cell, ...] = ()
-    """Cells on or next to the board (board coordinates; a first move's own)
-    where glare blew the photo out: a tile there may be missing or misread."""
+    """Cells on or next to the board, none a stored tile's (board
+    coordinates; a first move's own), where glare blew the photo out: a
+    tile there may be missing or misread."""
     looks: tuple[Look, ...] = ()
     """What each new tile looked like (for `store.photo_lessons`)."""
     unread: tuple[Cell, ...] = ()
