@@ -86,12 +86,13 @@ class Classifier:
         paint's. An example within `SAME_PAINT` names a symbol (never
         itself; a symbol of no paint only a taught one, or a stored tile of
         a colour taught colourless, `lessons.PALE`), sure where none of
-        another colour lies as near; where the nearest is of another colour
-        than the model's, the model is at most `DOUBT` sure, as is a colour
-        whose paint overlaps another's (`colour_model.OVERLAP`) where the
-        photo shows none of that other to measure against (`_shows`) and
-        its hue is not past the other's (`colour_model.PLAIN`). A
-        stored tile keeps its colour where its print may lie off its hues
+        another colour lies as near; with none near, a symbol of no paint
+        is the colour taught colourless, unsure; where the nearest is of
+        another colour than the model's, the model is at most `DOUBT` sure,
+        as is a colour whose paint overlaps another's (`colour_model.OVERLAP`)
+        where the photo shows none of that other to measure against
+        (`_shows`) and its hue is not past the other's (`colour_model.PLAIN`).
+        A stored tile keeps its colour where its print may lie off its hues
         (`_kept`), and a stored tile of a colour taught colourless its
         colour where it shows no paint."""
         examples = [e for e in examples if e.color in self.colors]
@@ -156,6 +157,12 @@ class Classifier:
                     best = int(labels[first])
                     apart = (other - near[first]) / SAME_PAINT
                     conf = max(agree, float(min(1.0, apart)))
+                elif washed[i] and len(pale) == 1:
+                    # No white in this light to measure against (a first
+                    # move): of no paint, likelier the set's white than the
+                    # colour its hue points at, and as unsure (a lamp may
+                    # have washed a paint).
+                    best = self.colors.index(next(iter(pale)))
                 elif np.isfinite(near[first]) and labels[first] != best \
                         and (labels[own] == best).any():
                     conf = min(conf, DOUBT)

@@ -358,3 +358,28 @@ def test_a_first_move_of_white_tiles_reads_once_white_is_taught(
     assert sorted(t.shape for t in after.tiles) == sorted(t[3] for t in move)
     assert all(t.color == "purple" and t.confidence >= LOW_CONFIDENCE
                for t in after.tiles)
+
+
+FIRST_MOVES = [
+    ((0, 0, "purple", "circle"), (0, 1, "purple", "square"),
+     (0, 2, "purple", "diamond")),
+    ((0, 0, "purple", "clover"), (0, 1, "red", "clover"), (0, 2, "green", "clover")),
+]
+"""First moves of the white set: white tiles alone, and one among paints."""
+
+
+# With no tile on the board, no white shows the photo's light: a white
+# tile under a bulb is pale yellow, by the window pale blue. It shows no
+# paint, and in a set taught its white that is likelier the white than the
+# colour its hue points at; unsure still, as a lamp may wash a paint so.
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("move", FIRST_MOVES)
+@pytest.mark.parametrize(("taught_in", "read_in"), OTHER_LIGHTS)
+def test_a_first_move_in_another_light_than_taught_names_its_white_unsure(
+        seed: int, move: tuple[tuple[int, int, str, str], ...], taught_in: float,
+        read_in: float) -> None:
+    data = photo(move, seed + 30, read_in, WHITE_FOR_PURPLE)
+    tiles = read_move(data, [], CLASSIC, _white_taught(seed, taught_in)).tiles
+    assert sorted(t[2:4] for t in tiles) == sorted(t[2:] for t in move)
+    for tile in tiles:
+        assert (tile.confidence < LOW_CONFIDENCE) == (tile.color == "purple")
