@@ -105,6 +105,8 @@ def test_s7_the_countdown_reaches_zero_and_one_tap_records_the_timeout(
     expect(page.locator("[data-confirm]")).to_be_enabled()
     page.tap("[data-confirm]")
     expect(page.locator("section.scores [data-total]")).to_have_text(["-3", "1"])
+    # The total shows the preview's guess at once; the server's answer ends it.
+    expect(page.locator(".player.guessed")).to_have_count(0)
     placed = state(live_server, game_id)["moves"][-1]
     assert placed["type"] == "place"
     assert isinstance(placed["seconds"], int) and 0 <= placed["seconds"] <= 30
