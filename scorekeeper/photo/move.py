@@ -108,11 +108,14 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
     # Only confident contradictions: a blurred symbol is not a drifted board.
     sure = tuple(sorted(c for c in conflicts if c.confidence >= SURE_CONFLICT))
     shown = set(reads) | hidden
-    # A stored tile's cell holds no tile of the move: glare there hides none.
-    glare = tuple(sorted(at for key in _glare_cells(shown, cells)
-                         if (at := placement.to_board(key)) not in board))
-    beside = _unread_cells(shown, cells, new_keys & set(reads))
-    unread = {at for at in map(placement.to_board, beside) if at not in board}
+
+    def open_cells(keys: Collection[Cell]) -> set[Cell]:
+        # A stored tile's cell holds no tile of the move: a warning there
+        # (glare, a tile unread) hides none.
+        return {at for at in map(placement.to_board, keys) if at not in board}
+
+    glare = tuple(sorted(open_cells(_glare_cells(shown, cells))))
+    unread = open_cells(_unread_cells(shown, cells, new_keys & set(reads)))
     unread |= _gaps(cells_of, board)
     return PhotoReading(tuple(new), matched, sure, in_view, glare,
                         tuple(sorted(looks)), tuple(sorted(unread)),
