@@ -340,11 +340,18 @@ def test_lessons_kept_before_paint_was_measured_teach_their_hue() -> None:
     assert gap(taught.hues()["purple"], 250.0) < EXACT
 
 
+FIRST_MOVES = [
+    ((0, 0, "purple", "circle"), (0, 1, "purple", "square"),
+     (0, 2, "purple", "diamond")),
+    ((0, 0, "purple", "clover"), (0, 1, "red", "clover"), (0, 2, "green", "clover")),
+]
+"""First moves of the white set: white tiles alone, and one among paints."""
+
+
 @pytest.mark.parametrize("seed, warmth", LIGHTS[:3])
 def test_a_first_move_of_white_tiles_reads_once_white_is_taught(
         seed: int, warmth: float) -> None:
-    move = ((0, 0, "purple", "circle"), (0, 1, "purple", "square"),
-            (0, 2, "purple", "diamond"))
+    move = FIRST_MOVES[0]
     data = photo(move, seed + 30, warmth, WHITE_FOR_PURPLE)
     try:
         before = read_move(data, [], CLASSIC).tiles
@@ -358,14 +365,6 @@ def test_a_first_move_of_white_tiles_reads_once_white_is_taught(
     assert sorted(t.shape for t in after.tiles) == sorted(t[3] for t in move)
     assert all(t.color == "purple" and t.confidence >= LOW_CONFIDENCE
                for t in after.tiles)
-
-
-FIRST_MOVES = [
-    ((0, 0, "purple", "circle"), (0, 1, "purple", "square"),
-     (0, 2, "purple", "diamond")),
-    ((0, 0, "purple", "clover"), (0, 1, "red", "clover"), (0, 2, "green", "clover")),
-]
-"""First moves of the white set: white tiles alone, and one among paints."""
 
 
 # With no tile on the board, no white shows the photo's light: a white
