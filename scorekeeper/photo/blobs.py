@@ -65,6 +65,19 @@ BODY_LEVEL = 0.8
 a lone tile body beside it; tile bodies (linear 0.008–0.02 in the realistic
 renders) stay dark at this share, the grain not."""
 
+RING = 0.15
+"""A blob's margin, share of its extent: the box round it widened by this
+much, or the ring this wide round it, is its tile's dark (set with the
+first reader, on the renders)."""
+
+ENCLOSED = 0.8
+"""Share of a blob's box or ring (`RING`) that is dark for it to be a
+symbol on its tile (set with the first reader, on the renders, for the box).
+The ring round a symbol stays on its tile at any turn, where the box round
+a large one on a tile turned 45° reaches past the tile's corners onto the
+table: the development set's ten photos turned 45° have blobs whose box is
+0.55-0.8 dark and whose ring passes."""
+
 COLOURLESS = 0.5
 """Share of a blob's light pixels without colour (`hues.GREY`) above which
 it is a lamp's spot, not paint (realistic glare)."""
@@ -148,9 +161,9 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
     idx = np.flatnonzero(keep)
     if idx.size == 0:
         return Blobs(np.zeros((0, 2)), np.zeros(0), dark)
-    # Enclosed: the box around the blob, widened by a sixth of its size, is dark
-    # except for the blob itself.
-    m = np.maximum(2, (ext[idx] * 0.15).astype(int))
+    # Enclosed: the box around the blob, widened by `RING` of its size, is
+    # dark except for the blob itself, or else the ring round it is.
+    m = np.maximum(2, (ext[idx] * RING).astype(int))
     x0, y0 = np.clip(x[idx] - m, 0, w), np.clip(y[idx] - m, 0, h)
     x1, y1 = np.clip(x[idx] + bw[idx] + m, 0, w), np.clip(y[idx] + bh[idx] + m, 0, h)
 
@@ -159,16 +172,31 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
                     table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0])
 
     box = (x1 - x0) * (y1 - y0)
-    enclosed = box_sum(cv2.integral(dark)) >= 0.8 * (box - area[idx])
+    enclosed = box_sum(cv2.integral(dark)) >= ENCLOSED * (box - area[idx])
     # Paint on black is several times its ring's brightness; wood grain not.
     value = brightest_channel(img).astype(np.float64)
     blob_sum = np.bincount(labels.ravel(), weights=value.ravel(), minlength=n)[idx]
     ring = (box_sum(cv2.integral(value)) - blob_sum) / np.maximum(box - area[idx], 1)
     bright = blob_sum / area[idx] >= contrast * ring + 8
+    for i in np.flatnonzero(bright & ~enclosed):
+        enclosed[i] = _ringed(labels, dark, stats[idx[i]], int(idx[i]), int(m[i]))
     idx = idx[enclosed & bright]
     idx = idx[~_like_table(img, labels, stats, idx)]
     idx = idx[usual_size(ext[idx])]
     return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64), dark)
+
+
+def _ringed(labels: np.ndarray, dark: np.ndarray, stat: np.ndarray, k: int,
+            width: int) -> bool:
+    """True when the ring `width` wide round blob `k` of `labels` (its
+    `stat`: x, y, width, height) is dark (`ENCLOSED`): a large symbol on a
+    tile turned 45°, whose box reaches past the tile's corners."""
+    x, y, bw, bh = (int(v) for v in stat[:4])
+    box = np.s_[max(0, y - width):y + bh + width, max(0, x - width):x + bw + width]
+    other = (labels[box] != k).astype(np.uint8)
+    # Time linear in the box, whatever the ring's width.
+    ring = (cv2.distanceTransform(other, cv2.DIST_L2, 3) <= width) & (other > 0)
+    return bool(dark[box][ring].mean() >= ENCLOSED)
 
 
 def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:

@@ -113,10 +113,11 @@ def _star(points: int, outer: float, inner: float, phase: float) -> np.ndarray:
 
 
 def real_polygons(shape: str, fill: float = 0.8, inner: float = 0.32,
-                  spikes: float = 0.55) -> list[np.ndarray]:
+                  spikes: float = 0.55, circle: float = 1.0) -> list[np.ndarray]:
     """A real tile's symbol (tile units, centred): the stars about `fill` of
     the face (the face is 0.86 of the tile) across; `inner` is the crisscross's waist
-    and `spikes` the starburst's, as shares of their tips."""
+    and `spikes` the starburst's, as shares of their tips; the circle
+    `circle` times its size beside the stars in `synth`."""
     half = 0.86 * fill / 2
     if shape == "crisscross":
         return [_star(4, half, half * inner, math.pi / 4)]
@@ -124,7 +125,7 @@ def real_polygons(shape: str, fill: float = 0.8, inner: float = 0.32,
         return [_star(8, half, half * spikes, math.pi / 8)]
     # The other symbols keep their proportions to the stars (`synth`'s,
     # whose starburst reaches 0.35 of a tile).
-    scale = half / 0.35
+    scale = half / 0.35 * (circle if shape == "circle" else 1.0)
     return [p * scale for p in synth.symbol_polygons(shape)]
 
 
@@ -136,6 +137,10 @@ class Real:
     fill: float = 0.8
     inner: float = 0.32
     spikes: float = 0.55
+    circle: float = 1.0
+    """The circle's size over its size beside the stars in `synth`: a real
+    set's circles are about as wide as its stars (the development set's:
+    0.78-0.8 of a step, its stars 0.86-0.89; with `fill` 1, 1.2)."""
     glare: float = 0.0
     """Peak of a lamp's reflection over a tile (linear, 1 is white)."""
     glare_size: float = 0.6
@@ -241,7 +246,8 @@ def render(tiles: Sequence[Tile], shot: Shot, seed: int, real: Real) -> np.ndarr
         value = shade + band * (0.02 + 0.05 * np.clip(facing, 0, 1))
         tile = np.repeat(value[..., None], 3, axis=2)
         sym = np.zeros((wh, ww), np.uint8)
-        for poly in real_polygons(shape, real.fill, real.inner, real.spikes):
+        for poly in real_polygons(shape, real.fill, real.inner, real.spikes,
+                                  real.circle):
             cv2.fillPoly(sym, [lpx(poly)], 255, cv2.LINE_AA, 4)
         cover = sym.astype(np.float32)[..., None] / 255
         lin = (np.array(rgb, np.float32) / 255) ** 2.2
