@@ -36,6 +36,7 @@ case with nothing new on a photo is read after its move was confirmed.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import statistics
@@ -243,16 +244,20 @@ def worker(folder: Path, fixes: Sequence[str], mode: str,
 
 
 CHANGES = ("warm light", "cool light", "a stop darker", "hazy", "turned a quarter",
-           "a third the size", "blurred")
+           "turned an eighth", "a third the size", "blurred")
 """What another table's photo may differ in (`changed`): its light, its
-camera's exposure and focus, its distance. None was tuned on."""
+camera's exposure and focus, its turn, its distance. None was tuned on but
+"turned an eighth", which found that a large symbol's box on a tile turned
+45° reaches the table (`scorekeeper.photo.blobs.RING`)."""
 
 
 def changed(data: bytes, change: str) -> bytes:
     """The photo as another table's phone might take it (`CHANGES`): a lamp's
     warmth or a window's blue (linear light scaled channel by channel), half
-    the light, a haze lifting the blacks, turned a quarter, at a third of
-    its size, or out of focus; saved again as a JPEG."""
+    the light, a haze lifting the blacks, turned a quarter or an eighth (the
+    photo grown to hold the board, its new corners the colour of the
+    photo's edges), at a third of its size, or out of focus; saved again as
+    a JPEG."""
     import cv2
     import numpy as np
 
@@ -269,6 +274,14 @@ def changed(data: bytes, change: str) -> bytes:
         img = (img.astype(np.float32) * 0.6 + 60).astype(np.uint8)
     elif change == "turned a quarter":
         img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+    elif change == "turned an eighth":
+        h, w = img.shape[:2]
+        turn = cv2.getRotationMatrix2D((w / 2, h / 2), 45, 1.0)
+        side = int((w + h) * math.sqrt(0.5))
+        turn[:, 2] += (side - w) / 2, (side - h) / 2
+        edges = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
+        img = cv2.warpAffine(img, turn, (side, side), borderMode=cv2.BORDER_CONSTANT,
+                             borderValue=[int(v) for v in np.median(edges, axis=0)])
     elif change == "a third the size":
         img = cv2.resize(img, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA)
     elif change == "blurred":
