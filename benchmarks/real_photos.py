@@ -244,9 +244,10 @@ def worker(folder: Path, fixes: Sequence[str], mode: str,
 
 
 CHANGES = ("warm light", "cool light", "a stop darker", "hazy", "turned a quarter",
-           "turned an eighth", "a third the size", "blurred")
+           "turned an eighth", "a third the size", "blurred", "on a dark table")
 """What another table's photo may differ in (`changed`): its light, its
-camera's exposure and focus, its turn, its distance. None was tuned on but
+camera's exposure and focus, its turn, its distance, its table's colour.
+None was tuned on but
 "turned an eighth", which found that a large symbol's box on a tile turned
 45° reaches the table (`scorekeeper.photo.blobs.RING`)."""
 
@@ -256,8 +257,8 @@ def changed(data: bytes, change: str) -> bytes:
     warmth or a window's blue (linear light scaled channel by channel), half
     the light, a haze lifting the blacks, turned a quarter or an eighth (the
     photo grown to hold the board, its new corners the colour of the
-    photo's edges), at a third of its size, or out of focus; saved again as
-    a JPEG."""
+    photo's edges), at a third of its size, out of focus, or on a dark
+    table (`_darker_table`); saved again as a JPEG."""
     import cv2
     import numpy as np
 
@@ -286,9 +287,43 @@ def changed(data: bytes, change: str) -> bytes:
         img = cv2.resize(img, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA)
     elif change == "blurred":
         img = cv2.GaussianBlur(img, (0, 0), 2.5)
+    elif change == "on a dark table":
+        img = _darker_table(img, light, GAMMA)
     else:
         raise ValueError(f"no such change: {change}")
     return bytes(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 88])[1])
+
+
+DARK_TABLE = 0.1
+"""Share of its light a dark table keeps (`_darker_table`): a beech table's
+0.5 (linear) becomes 0.05, as dark as dark-stained wood, a little lighter
+than the tile bodies (0.01-0.03)."""
+
+
+def _darker_table(img: object, light: object, gamma: float) -> object:
+    """The photo with its table darkened to `DARK_TABLE` of its light: the
+    table is every light region over 1 % of the photo (it reaches between
+    the tiles) and every pixel of its colour (chromaticity within 0.1, L1)
+    that those miss, feathered over two pixels. A stand-in: a real dark
+    table's grain and the gaps between tiles differ."""
+    import cv2
+    import numpy as np
+
+    assert isinstance(img, np.ndarray) and isinstance(light, np.ndarray)
+    h, w = img.shape[:2]
+    lit = (img.max(axis=2) >= 90).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(lit, connectivity=8)
+    big = np.zeros(count, bool)
+    big[1:] = stats[1:, cv2.CC_STAT_AREA] > 0.01 * h * w
+    table = big[labels]
+    pix = img.astype(np.float32) + 1
+    chroma = pix / pix.sum(axis=2, keepdims=True)
+    own = np.median(chroma[table], axis=0)
+    table |= (np.abs(chroma - own).sum(axis=2) < 0.1) & (lit > 0)
+    grown = cv2.dilate(table.astype(np.uint8), np.ones((5, 5), np.uint8))
+    soft = cv2.GaussianBlur(grown.astype(np.float32), (0, 0), 2)
+    dark = light * (1 - soft * (1 - DARK_TABLE))[..., None]
+    return (np.clip(dark, 0, 1) ** (1 / gamma) * 255 + 0.5).astype(np.uint8)
 
 
 def summary(rows: Sequence[dict[str, object]]) -> dict[str, object]:
