@@ -247,9 +247,9 @@ CHANGES = ("warm light", "cool light", "a stop darker", "hazy", "turned a quarte
            "turned an eighth", "a third the size", "blurred", "on a dark table")
 """What another table's photo may differ in (`changed`): its light, its
 camera's exposure and focus, its turn, its distance, its table's colour.
-None was tuned on but
-"turned an eighth", which found that a large symbol's box on a tile turned
-45° reaches the table (`scorekeeper.photo.blobs.RING`)."""
+None was tuned on but "turned an eighth", which found that a large
+symbol's box on a tile turned 45° reaches the table
+(`scorekeeper.photo.blobs.ENCLOSED`)."""
 
 
 def changed(data: bytes, change: str) -> bytes:
@@ -295,9 +295,9 @@ def changed(data: bytes, change: str) -> bytes:
 
 
 DARK_TABLE = 0.1
-"""Share of its light a dark table keeps (`_darker_table`): a beech table's
-0.5 (linear) becomes 0.05, as dark as dark-stained wood, a little lighter
-than the tile bodies (0.01-0.03)."""
+"""Share of its light a dark table keeps (`_darker_table`): the development
+set's beech, about 0.37 (linear, brightest channel), becomes about 0.04,
+dark-stained wood, still 3 to 9 times its tile bodies' 0.004-0.013."""
 
 
 def _darker_table(img: object, light: object, gamma: float) -> object:
