@@ -179,24 +179,22 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
     ring = (box_sum(cv2.integral(value)) - blob_sum) / np.maximum(box - area[idx], 1)
     bright = blob_sum / area[idx] >= contrast * ring + 8
     for i in np.flatnonzero(bright & ~enclosed):
-        enclosed[i] = _ringed(labels, dark, stats[idx[i]], int(idx[i]), int(m[i]))
+        cut = np.s_[y0[i]:y1[i], x0[i]:x1[i]]
+        enclosed[i] = _ringed(labels[cut], dark[cut], int(idx[i]), int(m[i]))
     idx = idx[enclosed & bright]
     idx = idx[~_like_table(img, labels, stats, idx)]
     idx = idx[usual_size(ext[idx])]
     return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64), dark)
 
 
-def _ringed(labels: np.ndarray, dark: np.ndarray, stat: np.ndarray, k: int,
-            width: int) -> bool:
-    """True when the ring `width` wide round blob `k` of `labels` (its
-    `stat`: x, y, width, height) is dark (`ENCLOSED`): a large symbol on a
-    tile turned 45°, whose box reaches past the tile's corners."""
-    x, y, bw, bh = (int(v) for v in stat[:4])
-    box = np.s_[max(0, y - width):y + bh + width, max(0, x - width):x + bw + width]
-    other = (labels[box] != k).astype(np.uint8)
+def _ringed(labels: np.ndarray, dark: np.ndarray, k: int, width: int) -> bool:
+    """True when the ring `width` wide round blob `k` is dark (`ENCLOSED`),
+    in `labels` and `dark` cut to its box widened by `width`: a large symbol
+    on a tile turned 45°, whose box reaches past the tile's corners."""
+    other = (labels != k).astype(np.uint8)
     # Time linear in the box, whatever the ring's width.
     ring = (cv2.distanceTransform(other, cv2.DIST_L2, 3) <= width) & (other > 0)
-    return bool(dark[box][ring].mean() >= ENCLOSED)
+    return bool(dark[ring].mean() >= ENCLOSED)
 
 
 def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:

@@ -31,7 +31,7 @@ REAL = synth_real.Real(synth_real.paint(random.Random(5)), fill=1.0, circle=1.2)
 def test_a_board_turned_half_a_quarter_with_large_circles_is_read_whole(
         angle: float, seed: int) -> None:
     # A box round a circle on a tile turned 45° reaches past the tile's
-    # corners onto the table; the ring round it does not (`blobs.RING`).
+    # corners onto the table; the ring round it does not (`blobs.ENCLOSED`).
     shot = replace(PLAIN, angle=angle, tile_px=60)
     photo = synth.encode(synth_real.render(STORED + MOVE, shot, seed, REAL), 90)
     reading = read_move(photo, list(STORED))
