@@ -1,6 +1,6 @@
 """Cut cells: the grid rectified to squares of `symbols.CELL` pixels, one
 cell more all round, and what each cell shows: how much of its rim is dark
-(a tile body, `_body_level`), how much of it a lamp blew out, and its symbol
+(a tile body, `_body_levels`), how much of it a lamp blew out, and its symbol
 (`symbols`) and its colour.
 """
 
@@ -163,7 +163,11 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     inset = CELL // 10
     rim = (d > 0.38 * CELL) & (xx >= inset) & (xx < CELL - inset) \
         & (yy >= inset) & (yy < CELL - inset)
-    dark = ratio < _body_level(ratio, seen, rim, grid, (c0, r0, c1, r1))
+    symbols, rims = _body_levels(ratio, seen, rim, grid, (c0, r0, c1, r1))
+    # A symbol's outline keeps the far table's level: at the lower one it
+    # takes in more of its blurred edge, and a starburst's points fill out.
+    dark = ratio < symbols
+    body_rim = ratio < rims
     value = brightest_channel(rect).astype(np.float32)
     white = darkest_channel(rect) >= WHITE
     # Each cell's share blown out, by its place in the window.
@@ -187,16 +191,16 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
         # the move may lie there); it never reaches the probes.
         cut = seen if seen[win].mean() < 0.9 * 255 else None
         if cut is not None and (shown.sum() < CUT_SHOWN * rim.sum() or
-                                float(dark[win][shown].mean()) < TILE_BODY):
+                                float(body_rim[win][shown].mean()) < TILE_BODY):
             return None
-        body = own = float(dark[win][shown].mean())
+        body = own = float(body_rim[win][shown].mean())
         cell = Cell(r, c, body, glare=float(blown[i, j]))
         lamp_lit = coloured_table and body < TILE_BODY and cell.glare < GLARE \
             and grey[win][shown].mean() >= LIT
         if lamp_lit:
             cell.glare = GLARE
         # Under a lamp, a rim dark or lit grey is a tile's.
-        lit = float((grey[win][shown] | dark[win][shown]).mean())
+        lit = float((grey[win][shown] | body_rim[win][shown]).mean())
         if cell.glare >= GLARE:
             body = cell.body = max(body, lit)
         found = (r, c) in grid.centres or (r, c) in grid.strays
@@ -221,7 +225,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 # level is lit grey too, with no lamp (`LIT`).
                 cell.glare = float(blown[i, j])
         elif body >= FAINT_BODY:
-            cell.grey = float(grey[win][shown & dark[win]].mean())
+            cell.grey = float(grey[win][shown & body_rim[win]].mean())
             probe = _read_symbol(Cell(r, c, body), rect, dark, x, y)
             # Paint, not a lighter patch of table or a grey tile edge: a
             # colour not the table's, or a shape the shape model is sure of
@@ -267,24 +271,43 @@ def _window(grid: Grid, strays: Points, key: tuple[int, int],
             int(np.clip(y + round((row - r) * CELL), 0, shape[0] - CELL)))
 
 
-def _body_level(ratio: np.ndarray, seen: np.ndarray, rim: np.ndarray, grid: Grid,
-                box: tuple[int, int, int, int]) -> float:
-    """The brightness ratio under which a pixel is tile body: between the rims
-    of cells where a symbol was found and those of the others."""
+def _body_levels(ratio: np.ndarray, seen: np.ndarray, rim: np.ndarray, grid: Grid,
+                 box: tuple[int, int, int, int]) -> tuple[float, float]:
+    """The brightness ratios under which a pixel is tile body, for symbols
+    and for rims: between the rims of cells where a symbol was found and
+    those of the others, or of the others beside them. A ratio weighs a
+    pixel against the lightest and darkest near it (`levels.value_ratio`):
+    a table far from the tiles reads light against its own grain, beside
+    them darker against their symbols. On a table nearly as dark as the
+    tile bodies, the empty rims beside the tiles reach the level the far
+    table sets (`tests/photo/test_photo_dark_table.py`)."""
     c0, r0, c1, r1 = box
     tiles: list[np.ndarray] = []
     others: list[np.ndarray] = []
+    beside: list[np.ndarray] = []
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
             win = np.s_[(r - r0 + 1) * CELL:(r - r0 + 2) * CELL,
                         (c - c0 + 1) * CELL:(c - c0 + 2) * CELL]
-            if seen[win].min() > 0:
-                (tiles if (r, c) in grid.centres else others).append(ratio[win][rim])
+            if seen[win].min() == 0:
+                continue
+            if (r, c) in grid.centres:
+                tiles.append(ratio[win][rim])
+                continue
+            others.append(ratio[win][rim])
+            if any((r + dr, c + dc) in grid.centres
+                   for dr in (-1, 0, 1) for dc in (-1, 0, 1)):
+                beside.append(ratio[win][rim])
     if not tiles:
-        return dark_threshold(ratio, seen)
+        level = dark_threshold(ratio, seen)
+        return level, level
     body = float(np.median(np.concatenate(tiles)))
-    table = float(np.median(np.concatenate(others))) if others else body + 0.6
-    return max(body + 0.08, body + 0.45 * (table - body))
+
+    def toward(table: list[np.ndarray]) -> float:
+        lit = float(np.median(np.concatenate(table))) if table else body + 0.6
+        return max(body + 0.08, body + 0.45 * (lit - body))
+
+    return toward(others), toward(beside or others)
 
 
 def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int,

@@ -141,6 +141,10 @@ class Real:
     """The circle's size over its size beside the stars in `synth`: a real
     set's circles are about as wide as its stars (the development set's:
     0.78-0.8 of a step, its stars 0.86-0.89; with `fill` 1, 1.2)."""
+    table: float | None = None
+    """The table's median light (linear, its brightest channel), its grain
+    scaled to it; None for the wood's own (`synth.wood`: 0.1-0.45). The
+    tile bodies are 0.008-0.02: 0.04-0.06 is a dark-stained table."""
     glare: float = 0.0
     """Peak of a lamp's reflection over a tile (linear, 1 is white)."""
     glare_size: float = 0.6
@@ -270,6 +274,8 @@ def render(tiles: Sequence[Tile], shot: Shot, seed: int, real: Real) -> np.ndarr
     unit = 14.0
     tw, th = int((hi[0] - lo[0]) * unit), int((hi[1] - lo[1]) * unit)
     table = synth.wood((tw, th), unit, nrng)
+    if real.table is not None:
+        table *= real.table / float(np.median(table.max(axis=2)))
     to_table = np.array([[1 / unit, 0, lo[0]], [0, 1 / unit, lo[1]], [0, 0, 1]])
     table_photo = cv2.warpPerspective(table, hom @ to_table, (w, h), flags=flags,
                                       borderMode=cv2.BORDER_REFLECT)
