@@ -47,6 +47,13 @@ CLOSE = 0.2
 of one shape counts as (one sharp print), so a symbol a little unlike
 them is no stranger."""
 
+PALE_PEERS = 2
+"""Stored tiles of one colour the photo shows under no glare, all
+colourless (under `lessons.PALE`), that make it the set's white in this
+photo, as if taught: one may be a print a lamp washed unseen. With two, a
+white-for-purple set untaught reads 530 of the realistic sets' 600 moves
+right, 431 before, 0 confident wrong (`benchmarks/bench_white_set.py`)."""
+
 DOUBT = 0.1
 """Probability margin, at most, of a shape the photo's own stored tiles do
 not vouch for: well under `shape_model.SURE`, so the tile is marked uncertain."""
@@ -85,9 +92,10 @@ class Classifier:
         model's, as sure as its probability leads the next colour's or no
         paint's. An example within `SAME_PAINT` names a symbol (never
         itself; a symbol of no paint only a taught one, or a stored tile of
-        a colour taught colourless, `lessons.PALE`), sure where none of
-        another colour lies as near; with none near, a symbol of no paint
-        is the colour taught colourless, unsure; where the nearest is of
+        a colour taught colourless, `lessons.PALE`, or shown so,
+        `PALE_PEERS`), sure where none of another colour lies as near;
+        with none near, a symbol of no paint is the colour taught
+        colourless, unsure; where the nearest is of
         another colour than the model's, the model is at most `DOUBT` sure,
         as is a colour whose paint overlaps another's (`colour_model.OVERLAP`)
         where the photo shows none of that other to measure against
@@ -123,6 +131,12 @@ class Classifier:
             labels = np.array([self.colors.index(e.color) for e in examples])
             pale = {e.color for e in examples
                     if e.key is None and hues.hsv(e.rgb)[1] < PALE}
+            shown: dict[str, list[float]] = {}
+            for e in examples:
+                if e.key is not None:
+                    shown.setdefault(e.color, []).append(hues.hsv(e.rgb)[1])
+            pale |= {color for color, sat in shown.items()
+                     if len(sat) >= PALE_PEERS and max(sat) < PALE}
             colourless = np.array([e.key is None or e.color in pale
                                    for e in examples])
         stored = {e.key: self.colors.index(e.color) for e in examples

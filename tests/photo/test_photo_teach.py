@@ -315,6 +315,27 @@ def test_untaught_white_tiles_are_unsure_never_confidently_wrong(
     assert all(t.confidence < LOW_CONFIDENCE for t in reading.tiles)
 
 
+TWO_WHITES_BOARD = WHITE_BOARD + ((3, 1, "purple", "diamond"),)
+"""The board with a second white tile beside the first."""
+
+TWO_WHITES_MOVE = ((3, 2, "purple", "clover"), (3, 3, "purple", "square"))
+"""Two white tiles on the line of the stored two."""
+
+
+@pytest.mark.parametrize("seed, warmth", LIGHTS)
+def test_untaught_white_tiles_beside_two_stored_whites_are_read_sure(
+        seed: int, warmth: float) -> None:
+    # Two stored tiles of one colour, both colourless in this photo's light
+    # and under no lamp, show that colour is the set's white
+    # (`classify.PALE_PEERS`): one alone may be a washed print.
+    data = photo(TWO_WHITES_BOARD + TWO_WHITES_MOVE, seed + 50, warmth,
+                 WHITE_FOR_PURPLE)
+    reading = read_move(data, list(TWO_WHITES_BOARD), CLASSIC)
+    assert sorted(t[:4] for t in reading.tiles) == sorted(TWO_WHITES_MOVE)
+    assert all(t.confidence >= LOW_CONFIDENCE for t in reading.tiles)
+    assert reading.matched == len(TWO_WHITES_BOARD)
+
+
 def test_a_confirmed_move_of_white_tiles_teaches_the_set() -> None:
     seed, warmth = 1, 0.8
     first = read_move(_white_move(seed, warmth), list(WHITE_BOARD), CLASSIC)
