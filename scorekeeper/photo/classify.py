@@ -95,14 +95,14 @@ class Classifier:
         a colour taught colourless, `lessons.PALE`, or shown so,
         `PALE_PEERS`), sure where none of another colour lies as near;
         with none near, a symbol of no paint is the colour taught
-        colourless, unsure; where the nearest is of
-        another colour than the model's, the model is at most `DOUBT` sure,
+        colourless, unsure; where the nearest is of another colour than
+        the model's, the model is at most `DOUBT` sure,
         as is a colour whose paint overlaps another's (`colour_model.OVERLAP`)
         where the photo shows none of that other to measure against
         (`_shows`) and its hue is not past the other's (`colour_model.PLAIN`).
         A stored tile keeps its colour where its print may lie off its hues
-        (`_kept`), and a stored tile of a colour taught colourless its
-        colour where it shows no paint."""
+        (`_kept`), and a stored tile of a colour taught or shown
+        colourless its colour where it shows no paint."""
         examples = [e for e in examples if e.color in self.colors]
         if not colour_model.knows(self.colors):
             palette = [Example((np.array(PAINT[c], np.float64) / 255.0) ** GAMMA, c)
@@ -131,11 +131,12 @@ class Classifier:
             labels = np.array([self.colors.index(e.color) for e in examples])
             pale = {e.color for e in examples
                     if e.key is None and hues.hsv(e.rgb)[1] < PALE}
-            shown: dict[str, list[float]] = {}
+            stored_saturations: dict[str, list[float]] = {}
             for e in examples:
                 if e.key is not None:
-                    shown.setdefault(e.color, []).append(hues.hsv(e.rgb)[1])
-            pale |= {color for color, sat in shown.items()
+                    stored_saturations.setdefault(e.color, []).append(
+                        hues.hsv(e.rgb)[1])
+            pale |= {color for color, sat in stored_saturations.items()
                      if len(sat) >= PALE_PEERS and max(sat) < PALE}
             colourless = np.array([e.key is None or e.color in pale
                                    for e in examples])

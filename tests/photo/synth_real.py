@@ -143,8 +143,8 @@ class Real:
     0.78-0.8 of a step, its stars 0.86-0.89; with `fill` 1, 1.2)."""
     table: float | None = None
     """The table's median light (linear, its brightest channel), its grain
-    scaled to it; None for the wood's own (`synth.wood`: 0.1-0.45). The
-    tile bodies are 0.008-0.02: 0.04-0.06 is a dark-stained table."""
+    scaled to it; None for the wood's own (`synth.wood`: 0.08-0.35). The
+    tile bodies are 0.008-0.02: at 0.03 the table is nearly as dark."""
     glare: float = 0.0
     """Peak of a lamp's reflection over a tile (linear, 1 is white)."""
     glare_size: float = 0.6
