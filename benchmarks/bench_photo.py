@@ -54,7 +54,7 @@ import sys
 import time
 from pathlib import Path
 
-from verdicts import exact, verdict
+from verdicts import exact, marks, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -140,7 +140,7 @@ REAL_VERSION = 3
 def worker(name: str, count: int, start: int = 0) -> None:
     """Read the set's photos in this process; print one JSON line per photo,
     then the peak resident memory."""
-    from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
+    from scorekeeper.photo import PhotoUnreadable, read_move
 
     cases = _cases(name, count, start)
     paths = ensure_photos(name, count, start)
@@ -149,9 +149,7 @@ def worker(name: str, count: int, start: int = 0) -> None:
         start = time.perf_counter()
         try:
             reading = read_move(data, list(case.stored))
-            got = [list(t[:4]) for t in reading.tiles]
-            low = [t.confidence < LOW_CONFIDENCE for t in reading.tiles]
-            glare = bool(reading.glare or reading.unread)
+            got, low, glare = marks(reading.tiles, reading)
             reason = None
         except PhotoUnreadable as exc:
             got, reason, low, glare = [], exc.reason, [], False

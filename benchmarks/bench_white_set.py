@@ -26,17 +26,13 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-WHITE = "purple"
-"""The colour the white-for-purple set prints white."""
-
-
 def main() -> None:
     from bench_photo import REAL_SEED, _expected
     from photo import synth_real
-    from photo.white import WHITE_FOR_PURPLE
-    from verdicts import KINDS, verdict
+    from photo.white import WHITE_FOR_PURPLE, WHITE_SATURATION
+    from verdicts import KINDS, marks, verdict
 
-    from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
+    from scorekeeper.photo import PhotoUnreadable, read_move
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--count", type=int, default=100, help="photos per condition")
@@ -44,20 +40,20 @@ def main() -> None:
     print(f"## A white-for-purple set, untaught ({args.count} photos a condition)\n")
     print("| condition | " + " | ".join(KINDS) + " | moves with a white tile |")
     print("|---|" + "---|" * (len(KINDS) + 1))
+    white = {color for color, _, saturation, _ in WHITE_FOR_PURPLE.hsv
+             if saturation < WHITE_SATURATION}
     for condition in synth_real.CONDITIONS:
         counts: Counter[str] = Counter()
         whites = 0
         for rc in synth_real.real_cases(condition, REAL_SEED, args.count):
             rc = replace(rc, real=replace(rc.real, paint=WHITE_FOR_PURPLE))
-            whites += any(t[2] == WHITE for t in rc.case.move)
+            whites += any(t[2] in white for t in rc.case.move)
             try:
                 reading = read_move(synth_real.photo(rc), list(rc.case.stored))
             except PhotoUnreadable:
                 counts["refused"] += 1
                 continue
-            counts[verdict([t[:4] for t in reading.tiles],
-                           [t.confidence < LOW_CONFIDENCE for t in reading.tiles],
-                           bool(reading.glare or reading.unread), False,
+            counts[verdict(*marks(reading.tiles, reading), False,
                            _expected(rc.case))] += 1
         print(f"| {condition} | " + " | ".join(str(counts[k]) for k in KINDS)
               + f" | {whites} |")

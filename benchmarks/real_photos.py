@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from verdicts import KINDS, verdict
+from verdicts import KINDS, marks, verdict
 
 Tile = tuple[int, int, str, str]
 Moved = dict[tuple[int, int], tuple[int, int]]
@@ -189,7 +189,7 @@ def worker(folder: Path, fixes: Sequence[str], mode: str,
     """Read every case in this process (on one core), in one of `MODES`,
     each photo whole or with `tight`, `cropped` to its tiles, or with one
     of the `CHANGES`; print one JSON line per case."""
-    from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
+    from scorekeeper.photo import PhotoUnreadable, read_move
     from scorekeeper.photo.lessons import Taught, lesson_sums, vouched_looks
 
     one_core()
@@ -218,10 +218,7 @@ def worker(folder: Path, fixes: Sequence[str], mode: str,
         try:
             reading = read_move(data, list(case.stored),
                                 taught=lessons.get(case.game))  # type: ignore[arg-type]
-            tiles = sorted(reading.tiles)
-            got = [tuple(t[:4]) for t in tiles]
-            low = [t.confidence < LOW_CONFIDENCE for t in tiles]
-            warned = bool(reading.glare or reading.unread)
+            got, low, warned = marks(sorted(reading.tiles), reading)
             reason = None
         except PhotoUnreadable as exc:
             got, low, warned, reason = [], [], False, exc.reason

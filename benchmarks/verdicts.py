@@ -14,6 +14,10 @@ definition for every photo benchmark (`bench_photo.py`, `real_photos.py`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scorekeeper.photo import PhotoReading, PhotoTile
 
 Tile = tuple[int, int, str, str]
 
@@ -25,6 +29,19 @@ def exact(got: Iterable[Sequence[object]], wants: Iterable[Iterable[Tile]]) -> b
     (a first move's either way round), doubts and warnings aside."""
     read = sorted(tuple(t[:4]) for t in got)
     return any(read == sorted(want) for want in wants)
+
+
+def marks(tiles: Sequence[PhotoTile], reading: PhotoReading
+          ) -> tuple[list[tuple[object, ...]], list[bool], bool]:
+    """What `verdict` takes from a reading: its `tiles` (in the order the
+    caller reports them) as read, which of them are marked uncertain
+    (`LOW_CONFIDENCE`, as the page marks them), and whether it warns of
+    glare or an unread tile."""
+    from scorekeeper.photo import LOW_CONFIDENCE
+
+    return ([tuple(t[:4]) for t in tiles],
+            [t.confidence < LOW_CONFIDENCE for t in tiles],
+            bool(reading.glare or reading.unread))
 
 
 def verdict(got: Sequence[Sequence[object]], low: Sequence[bool], warned: bool,
