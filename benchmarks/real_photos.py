@@ -241,12 +241,14 @@ def worker(folder: Path, fixes: Sequence[str], mode: str,
 
 
 CHANGES = ("warm light", "cool light", "a stop darker", "hazy", "turned a quarter",
-           "turned an eighth", "a third the size", "blurred", "on a dark table")
+           "turned an eighth", "a third the size", "blurred", "on a dark table",
+           "at a slant")
 """What another table's photo may differ in (`changed`): its light, its
-camera's exposure and focus, its turn, its distance, its table's colour.
-None was tuned on but "turned an eighth", which found that a large
-symbol's box on a tile turned 45° reaches the table
-(`scorekeeper.photo.blobs.ENCLOSED`)."""
+camera's exposure and focus, its turn, its distance, its table's colour,
+the slant it is taken at. None was tuned on but "turned an eighth", which
+found that a large symbol's box on a tile turned 45° reaches the table
+(`scorekeeper.photo.blobs.ENCLOSED`), and "at a slant", which found that
+cells need not be square (`scorekeeper.photo.grid.SLANTED`)."""
 
 
 def changed(data: bytes, change: str) -> bytes:
@@ -254,8 +256,8 @@ def changed(data: bytes, change: str) -> bytes:
     warmth or a window's blue (linear light scaled channel by channel), half
     the light, a haze lifting the blacks, turned a quarter or an eighth (the
     photo grown to hold the board, its new corners the colour of the
-    photo's edges), at a third of its size, out of focus, or on a dark
-    table (`_darker_table`); saved again as a JPEG."""
+    photo's edges), at a third of its size, out of focus, on a dark table
+    (`_darker_table`) or at a slant (`SLANT`); saved again as a JPEG."""
     import cv2
     import numpy as np
 
@@ -277,19 +279,42 @@ def changed(data: bytes, change: str) -> bytes:
         turn = cv2.getRotationMatrix2D((w / 2, h / 2), 45, 1.0)
         side = int((w + h) * math.sqrt(0.5))
         turn[:, 2] += (side - w) / 2, (side - h) / 2
-        edges = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
         img = cv2.warpAffine(img, turn, (side, side), borderMode=cv2.BORDER_CONSTANT,
-                             borderValue=[int(v) for v in np.median(edges, axis=0)])
+                             borderValue=_edge_colour(img))
     elif change == "a third the size":
         img = cv2.resize(img, None, fx=1 / 3, fy=1 / 3, interpolation=cv2.INTER_AREA)
     elif change == "blurred":
         img = cv2.GaussianBlur(img, (0, 0), 2.5)
     elif change == "on a dark table":
         img = _darker_table(img, light, GAMMA)
+    elif change == "at a slant":
+        h, w = img.shape[:2]
+        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        moved = corners + np.float32([[SLANT * w, 0], [-SLANT * w, 0], [0, 0], [0, 0]])
+        img = cv2.warpPerspective(img, cv2.getPerspectiveTransform(corners, moved),
+                                  (w, h), borderMode=cv2.BORDER_CONSTANT,
+                                  borderValue=_edge_colour(img))
     else:
         raise ValueError(f"no such change: {change}")
     return bytes(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 88])[1])
 
+
+def _edge_colour(img: object) -> list[int]:
+    """The median colour of a photo's edges: what a turned or slanted photo's
+    new corners are filled with."""
+    import numpy as np
+
+    assert isinstance(img, np.ndarray)
+    edges = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
+    return [int(v) for v in np.median(edges, axis=0)]
+
+
+SLANT = 0.25
+"""Share of the photo's width each top corner moves in ("at a slant"): the
+development set's cells, square in its photos (0.97-1 as wide as tall),
+become 0.67-0.72 as wide as tall where the board lies, as a phone held
+some 45° from straight down foreshortens them
+(`tests/photo/test_photo_slant.py` renders such photos)."""
 
 DARK_TABLE = 0.1
 """Share of its light a dark table keeps (`_darker_table`): the development

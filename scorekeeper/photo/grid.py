@@ -89,6 +89,13 @@ OFF_FIT = 0.25
 SANE = (0.5, 2.0)
 """Steps a fitted homography's cells must measure between (`_sane`)."""
 
+SLANTED = 3.0
+"""Steps a fitted homography's cells may measure up to where no affine map
+explains the symbols (`_fit`): a photo taken at a slant. The development
+set at a slant (`benchmarks/real_photos.py`, `SLANT`) fits up to 2.48, the
+renders at 40-50° (`tests/photo/test_photo_slant.py`) up to 2.57; the
+degenerate fits RANSAC gives them measure 3.3 and more."""
+
 LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])
 """Steps between cells of a square lattice, up to three."""
 
@@ -188,12 +195,47 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
     return pitch, 0.25 * math.atan2(np.sin(4 * phi).sum(), np.cos(4 * phi).sum())
 
 
+def _across(pts: np.ndarray, d: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The lattice's step across its rows: the median of each point's
+    nearest neighbour more than half a right angle off the row (`u`), from
+    `NEIGHBOUR`'s least to `NEAR` steps; `u` turned a right angle where no
+    point has one (a line). A photo taken at a slant shortens the step one
+    way: its rows stay straight, its cells are no longer square."""
+    pitch = float(np.linalg.norm(u))
+    off = pts[None] - pts[:, None]
+    along = np.abs(off @ u) / pitch
+    ok = (along < 0.5 * np.linalg.norm(off, axis=2)) & \
+        (d > NEIGHBOUR[0] * pitch) & (d < NEAR * pitch)
+    rows = np.flatnonzero(ok.any(axis=1))
+    if not len(rows):
+        return np.array([-u[1], u[0]])
+    nearest = np.where(ok[rows], d[rows], np.inf).argmin(axis=1)
+    vec = off[rows, nearest]
+    # Either way across is the same step: take each one turned left of `u`.
+    vec[u[0] * vec[:, 1] - u[1] * vec[:, 0] < 0] *= -1
+    return np.asarray(np.median(vec, axis=0))
+
+
 def _grow(pts: np.ndarray, pitch: float, angle: float) -> dict[int, tuple[int, int]]:
     """The largest lattice grown over the points from neighbour to neighbour,
-    as {point index: (col, row)}."""
+    as {point index: (col, row)}: with square cells, and with cells as
+    oblong as the symbols lie (`_across`)."""
     u0 = np.array([math.cos(angle), math.sin(angle)]) * pitch
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-    near = [np.flatnonzero((row > 0) & (row < NEAR * pitch)) for row in d]
+    grown = [_grown(pts, d, u0, v0, pitch)
+             for v0 in (np.array([-u0[1], u0[0]]), _across(pts, d, u0))]
+    # Of two as large, the one whose steps land nearer where they were looked for.
+    return max(grown, key=lambda lattice: lattice[:2])[2]
+
+
+def _grown(pts: np.ndarray, d: np.ndarray, u0: np.ndarray, v0: np.ndarray,
+           pitch: float) -> tuple[int, float, dict[int, tuple[int, int]]]:
+    """The largest lattice grown over the points (`d`: their distances) from
+    steps `u0` along a row and `v0` across it: its size, how far its steps
+    landed from where they were looked for on average, negated (higher is
+    better), and {point index: (col, row)}."""
+    reach = NEAR * max(pitch, float(np.linalg.norm(v0)))
+    near = [np.flatnonzero((row > 0) & (row < reach)) for row in d]
     order = np.argsort(np.linalg.norm(pts - np.median(pts, axis=0), axis=1))
     seen: set[int] = set()
     found = []
@@ -201,7 +243,8 @@ def _grow(pts: np.ndarray, pitch: float, angle: float) -> dict[int, tuple[int, i
         if seed in seen:
             continue
         coords = {seed: (0, 0)}
-        basis = {seed: (u0, np.array([-u0[1], u0[0]]))}
+        basis = {seed: (u0, v0)}
+        missed = 0.0
         seen.add(seed)
         queue = deque([seed])
         while queue:
@@ -220,10 +263,11 @@ def _grow(pts: np.ndarray, pitch: float, angle: float) -> dict[int, tuple[int, i
                 basis[q] = ((0.5 * u + 0.5 * obs * di, v) if di
                             else (u, 0.5 * v + 0.5 * obs * dj))
                 coords[q] = cell
+                missed += float(err.min())
                 seen.add(q)
                 queue.append(q)
-        found.append(coords)
-    return max(found, key=len)
+        found.append((len(coords), -missed / len(coords), coords))
+    return max(found, key=lambda lattice: lattice[0])
 
 
 def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
@@ -233,12 +277,16 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
     square = np.ptp(cols) >= 1 and np.ptp(rows) >= 1
     if len(src) >= HOMOGRAPHY_POINTS and square:
         h, _ = cv2.findHomography(src, dst, cv2.RANSAC, OFF_FIT * pitch)
-        if h is not None and _sane(h, src, pitch):
-            return h
-        # Too few points off one line for a homography: an affine fit does.
         a, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=OFF_FIT * pitch)
-        if a is not None:
-            return np.vstack([a, [0, 0, 1]])
+        affine = None if a is None else np.vstack([a, [0, 0, 1]])
+        if h is not None and (_sane(h, src, pitch) or (
+                _sane(h, src, pitch, SLANTED)
+                and (affine is None or not _explains(affine, src, dst, pitch)))):
+            return h
+        # Too few points off one line for a homography: an affine fit does
+        # (a few symbols laid loosely fit a slant that is not there).
+        if affine is not None:
+            return affine
     if len(src) == AFFINE_POINTS and square:
         # An L of three: a line through them would take a step along a row
         # from a tile of the next row, off in length and turn.
@@ -262,15 +310,22 @@ def _lattice(u: np.ndarray, origin: Sequence[float]) -> np.ndarray:
     return np.array([[u[0], -u[1], origin[0]], [u[1], u[0], origin[1]], [0, 0, 1]])
 
 
-def _sane(h: np.ndarray, src: np.ndarray, pitch: float) -> bool:
-    """True when a homography keeps every cell's sides within `SANE` steps,
-    never mirrored."""
+def _explains(m: np.ndarray, src: np.ndarray, dst: np.ndarray, pitch: float) -> bool:
+    """True when lattice map `m` takes every point of `src` within `OFF_FIT`
+    steps of its symbol in `dst`."""
+    moved = cv2.perspectiveTransform(src[None].astype(np.float64), m)[0]
+    return bool((np.linalg.norm(moved - dst, axis=1) <= OFF_FIT * pitch).all())
+
+
+def _sane(h: np.ndarray, src: np.ndarray, pitch: float, most: float = SANE[1]) -> bool:
+    """True when a homography keeps every cell's sides within `SANE` steps
+    (to `most`), never mirrored."""
     lo, hi = src.min(axis=0) - 1, src.max(axis=0) + 1
     for c in np.array([lo, (hi[0], lo[1]), hi, (lo[0], hi[1])], np.float64):
         pts = cv2.perspectiveTransform(np.array([[c, c + (1, 0), c + (0, 1)]]), h)[0]
         (ax, ay), (bx, by) = sides = pts[1:] - pts[0]
         length = np.linalg.norm(sides, axis=1)
-        if not ((SANE[0] * pitch < length) & (length < SANE[1] * pitch)).all() \
+        if not ((SANE[0] * pitch < length) & (length < most * pitch)).all() \
                 or ax * by - ay * bx <= 0:  # too large, too small or mirrored
             return False
     return True
