@@ -96,6 +96,14 @@ set at a slant (`benchmarks/real_photos.py`, `SLANT`) fits up to 2.48, the
 renders at 40-50° (`tests/photo/test_photo_slant.py`) up to 2.57; the
 degenerate fits RANSAC gives them measure 3.3 and more."""
 
+ACROSS = 60.0
+"""Degrees off a row past which a step is across it (`_across`): a square
+cell's diagonal lies 45° off; with the cut there, a board of four symbols
+under a lamp took a diagonal for the step across
+(`tests/photo/test_photo_lamp.py`). Steps across a slanted photo's rows
+lie 68-90° off them (the renders at 40-50°, the development set at
+a slant)."""
+
 LATTICE_GAPS = np.array([1.0, math.sqrt(2), 2.0, math.sqrt(5), math.sqrt(8), 3.0])
 """Steps between cells of a square lattice, up to three."""
 
@@ -197,14 +205,14 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
 
 def _across(pts: np.ndarray, d: np.ndarray, u: np.ndarray) -> np.ndarray:
     """The lattice's step across its rows: the median of each point's
-    nearest neighbour more than half a right angle off the row (`u`), from
+    nearest neighbour more than `ACROSS` off the row (`u`), from
     `NEIGHBOUR`'s least to `NEAR` steps; `u` turned a right angle where no
     point has one (a line). A photo taken at a slant shortens the step one
     way: its rows stay straight, its cells are no longer square."""
     pitch = float(np.linalg.norm(u))
     off = pts[None] - pts[:, None]
     along = np.abs(off @ u) / pitch
-    ok = (along < 0.5 * np.linalg.norm(off, axis=2)) & \
+    ok = (along < math.cos(math.radians(ACROSS)) * np.linalg.norm(off, axis=2)) & \
         (d > NEIGHBOUR[0] * pitch) & (d < NEAR * pitch)
     rows = np.flatnonzero(ok.any(axis=1))
     if not len(rows):
@@ -319,7 +327,7 @@ def _explains(m: np.ndarray, src: np.ndarray, dst: np.ndarray, pitch: float) -> 
 
 def _sane(h: np.ndarray, src: np.ndarray, pitch: float, most: float = SANE[1]) -> bool:
     """True when a homography keeps every cell's sides within `SANE` steps
-    (to `most`), never mirrored."""
+    (their longest up to `most`: `SLANTED` at a slant), never mirrored."""
     lo, hi = src.min(axis=0) - 1, src.max(axis=0) + 1
     for c in np.array([lo, (hi[0], lo[1]), hi, (lo[0], hi[1])], np.float64):
         pts = cv2.perspectiveTransform(np.array([[c, c + (1, 0), c + (0, 1)]]), h)[0]
