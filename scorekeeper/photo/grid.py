@@ -212,7 +212,7 @@ def _across(pts: np.ndarray, d: np.ndarray, u: np.ndarray) -> np.ndarray:
     pitch = float(np.linalg.norm(u))
     off = pts[None] - pts[:, None]
     along = np.abs(off @ u) / pitch
-    ok = (along < math.cos(math.radians(ACROSS)) * np.linalg.norm(off, axis=2)) & \
+    ok = (along < math.cos(math.radians(ACROSS)) * d) & \
         (d > NEIGHBOUR[0] * pitch) & (d < NEAR * pitch)
     rows = np.flatnonzero(ok.any(axis=1))
     if not len(rows):
@@ -285,11 +285,12 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
     square = np.ptp(cols) >= 1 and np.ptp(rows) >= 1
     if len(src) >= HOMOGRAPHY_POINTS and square:
         h, _ = cv2.findHomography(src, dst, cv2.RANSAC, OFF_FIT * pitch)
+        if h is not None and _sane(h, src, pitch):
+            return h
         a, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=OFF_FIT * pitch)
         affine = None if a is None else np.vstack([a, [0, 0, 1]])
-        if h is not None and (_sane(h, src, pitch) or (
-                _sane(h, src, pitch, SLANTED)
-                and (affine is None or not _explains(affine, src, dst, pitch)))):
+        if h is not None and _sane(h, src, pitch, SLANTED) and (
+                affine is None or not _explains(affine, src, dst, pitch)):
             return h
         # Too few points off one line for a homography: an affine fit does
         # (a few symbols laid loosely fit a slant that is not there).
