@@ -185,7 +185,10 @@ def _lattice_step(nn: np.ndarray) -> float:
 
 
 def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | None:
-    """The lattice's step and angle (radians), or None without neighbours."""
+    """The lattice's step and angle (radians), or None without neighbours:
+    the angle turned a quarter where every neighbour a step apart lies across
+    it and symbols further apart lie along it (oblong cells, whose short
+    step was measured: a photo taken at a slant)."""
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
     np.fill_diagonal(d, np.inf)
     nearest = d.argmin(axis=1)
@@ -200,7 +203,16 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
         return None
     vec = pts[j] - pts[i]
     phi = np.arctan2(vec[:, 1], vec[:, 0])
-    return pitch, 0.25 * math.atan2(np.sin(4 * phi).sum(), np.cos(4 * phi).sum())
+    angle = 0.25 * math.atan2(np.sin(4 * phi).sum(), np.cos(4 * phi).sum())
+    off = pts[None] - pts[:, None]
+    along = np.abs(np.cos(np.arctan2(off[..., 1], off[..., 0]) - angle)) \
+        >= math.cos(math.radians(ACROSS))
+    # The mean over quarter turns cannot tell the two ways apart: with the
+    # neighbours a step apart one way only, it may point the other.
+    if not along[i, j].any() and \
+            (along & (d > NEIGHBOUR[1] * pitch) & (d < NEAR * pitch)).any():
+        angle += math.pi / 2
+    return pitch, angle
 
 
 def _across(pts: np.ndarray, d: np.ndarray, u: np.ndarray) -> np.ndarray:

@@ -9,18 +9,20 @@ import pytest
 
 from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
 
+from . import kinds
 from .helpers import BOARD, MOVE, photo_of
 
 SEEDS = range(16)
 """The boards drawn at each slant: each turned and tilted its own way."""
 
-MOST = 12
-"""Of the 16, read right and sure at least (15 at 40°, 13 at 45° when this
-was written; 11 and 9 with square cells assumed)."""
+MOST = 14
+"""Of the 16, read right and sure at least (16 at 40°, 14 at 45° when this
+was written; 15 and 13 with the step measured along the rows where it was
+across them, 11 and 9 with square cells assumed)."""
 
 
 @pytest.mark.parametrize("slant", [40.0, 45.0])
-def test_most_boards_photographed_at_a_steep_slant_are_read_none_confidently_wrong(
+def test_boards_photographed_at_a_steep_slant_are_read_each_tile_as_promised(
         slant: float) -> None:
     right = 0
     for seed in SEEDS:
@@ -30,9 +32,9 @@ def test_most_boards_photographed_at_a_steep_slant_are_read_none_confidently_wro
             reading = read_move(photo, list(BOARD))
         except PhotoUnreadable:
             continue
+        kinds.honest_move(MOVE, reading)
         read = sorted(t[:4] for t in reading.tiles) == sorted(MOVE)
         flagged = bool(reading.unread or reading.glare) or any(
             t.confidence < LOW_CONFIDENCE for t in reading.tiles)
-        assert read or flagged, f"seed {seed}: {reading.tiles} read sure"
         right += read and not flagged
     assert right >= MOST
