@@ -71,7 +71,8 @@ class PhotoReading:
     """What each new tile looked like (for `store.photo_lessons`)."""
     unread: tuple[Cell, ...] = ()
     """Cells as `glare` showing a tile body or paint whose symbol was not
-    read: a tile of the move may be missing there."""
+    read, or beyond the cells read where a symbol was found: a tile of the
+    move may be missing there."""
     stored_looks: tuple[Look, ...] = ()
     """What each stored tile the photo shows (no glare on it) looked like:
     a board the players vouch for teaches its whole set (`lessons`)."""
