@@ -204,15 +204,21 @@ def _pitch_and_angle(pts: np.ndarray, ext: np.ndarray) -> tuple[float, float] | 
     vec = pts[j] - pts[i]
     phi = np.arctan2(vec[:, 1], vec[:, 0])
     angle = 0.25 * math.atan2(np.sin(4 * phi).sum(), np.cos(4 * phi).sum())
-    off = pts[None] - pts[:, None]
-    along = np.abs(np.cos(np.arctan2(off[..., 1], off[..., 0]) - angle)) \
-        >= math.cos(math.radians(ACROSS))
+    along = _along(pts[None] - pts[:, None], d,
+                   np.array([math.cos(angle), math.sin(angle)]))
     # The mean over quarter turns cannot tell the two ways apart: with the
     # neighbours a step apart one way only, it may point the other.
     if not along[i, j].any() and \
             (along & (d > NEIGHBOUR[1] * pitch) & (d < NEAR * pitch)).any():
         angle += math.pi / 2
     return pitch, angle
+
+
+def _along(off: np.ndarray, d: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """For each pair of points (`off`: their offsets, `d`: their distances),
+    whether it lies within `ACROSS` of the direction `u`."""
+    return np.asarray(np.abs(off @ u)
+                      >= math.cos(math.radians(ACROSS)) * d * float(np.linalg.norm(u)))
 
 
 def _across(pts: np.ndarray, d: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -223,9 +229,7 @@ def _across(pts: np.ndarray, d: np.ndarray, u: np.ndarray) -> np.ndarray:
     way: its rows stay straight, its cells are no longer square."""
     pitch = float(np.linalg.norm(u))
     off = pts[None] - pts[:, None]
-    along = np.abs(off @ u) / pitch
-    ok = (along < math.cos(math.radians(ACROSS)) * d) & \
-        (d > NEIGHBOUR[0] * pitch) & (d < NEAR * pitch)
+    ok = ~_along(off, d, u) & (d > NEIGHBOUR[0] * pitch) & (d < NEAR * pitch)
     rows = np.flatnonzero(ok.any(axis=1))
     if not len(rows):
         return np.array([-u[1], u[0]])
