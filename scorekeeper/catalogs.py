@@ -125,8 +125,10 @@ def _write(catalog: Catalog, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     out = io.BytesIO()
     # No line numbers: an edit elsewhere in a file must not touch every catalog.
+    # No "#| msgid" of a fuzzy entry's old msgid: babel reads those lines back
+    # as translator comments, which then wrap into fragments on every update.
     write_po(out, catalog, width=88, omit_header=False, sort_output=False,
-             include_previous=True, include_lineno=False)
+             include_previous=False, include_lineno=False)
     path.write_bytes(out.getvalue())
     path.with_suffix(".mo").write_bytes(compiled(catalog))
 
@@ -232,10 +234,6 @@ def update(languages: Iterable[str] = LANGUAGES, folder: Path = TRANSLATIONS) ->
             update_creation_date=False,
         )
         catalog.obsolete.clear()
-        for message in catalog:
-            # "#| msgid" shows a fuzzy entry's old msgid; once resolved it goes.
-            if not message.fuzzy:
-                message.previous_id = []
         if code == DEFAULT:
             _fill_english(catalog)
         catalog.fuzzy = False

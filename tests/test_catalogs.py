@@ -127,6 +127,24 @@ def test_the_checker_reports_a_mo_that_is_not_its_po_compiled(tmp_path: Path) ->
     assert kinds == ["stale .mo"]
 
 
+def test_a_catalog_reads_back_as_it_was_written(tmp_path: Path) -> None:
+    # A msgid changed since its translation: babel's merge keeps the old
+    # msgid beside the fuzzy entry, long enough to wrap.
+    catalog = Catalog(locale="de", domain=i18n.DOMAIN, fuzzy=False)
+    changed = catalog.add("The sentence as the source now says it. " * 3,
+                          "Der Satz, wie er war.", flags=("fuzzy",))
+    changed.previous_id = ["The sentence as the source said it before. " * 3]
+    path = catalogs.po_path("de", tmp_path)
+    catalogs._write(catalog, path)
+    written = path.read_bytes()
+
+    again = catalogs.read("de", tmp_path)
+    catalogs._write(again, path)
+
+    assert [m.user_comments for m in again if m.id] == [[]]
+    assert path.read_bytes() == written
+
+
 # --- the words the rule books use ---
 
 
