@@ -135,6 +135,21 @@ def test_a_stored_tile_the_photo_shows_otherwise_is_a_warning(
         " table and the page agree.")
 
 
+def test_a_tile_the_photo_shows_unread_is_a_warning_saying_how_to_retake_it(
+        table: Table) -> None:
+    # Taken at a 45° slant, the board's far end lies beyond the lattice the
+    # reader fits: the move's far tile is warned of, not read, and dim light
+    # is not the cause the sentence may name alone.
+    game = table.import_record(record(BOARD_MOVES))
+    body = send(game, photo_of(BOARD + MOVE, 0, slant=45.0)).get_json()
+    assert [(t["row"], t["col"]) for t in body["tiles"]] == [MOVE[0][:2]]
+    assert body["unread"] == [list(MOVE[1][:2])]
+    assert body["warning"] == (
+        "At (4, 3) the photo shows a tile whose symbol could not be read: it may"
+        " be missing from the move. Check the move, or take the photo again from"
+        " above, in even light.")
+
+
 def test_a_photo_needs_the_games_edit_token(table: Table, board_photo: bytes) -> None:
     game = table.import_record(record(BOARD_MOVES))
     # Another device: no session holding the token.

@@ -197,16 +197,19 @@ def photo_glare(cells: Sequence[tuple[int, int]]) -> str:
 
 def photo_unread(cells: Sequence[tuple[int, int]]) -> str:
     """Return a warning for tiles the photo shows whose symbols could not be
-    read ("" when there are none): they may be missing from the move."""
+    read ("" when there are none): they may be missing from the move. Dim
+    light leaves a symbol unread, and so does a slant, whose far cells the
+    reader's lattice may fall short of (docs/PHOTO.md): the sentence asks
+    for both."""
     if not cells:
         return ""
     return ngettext(
         "At %(cells)s the photo shows a tile whose symbol could not be read: it"
         " may be missing from the move. Check the move, or take the photo again"
-        " in better light.",
+        " from above, in even light.",
         "At %(cells)s the photo shows tiles whose symbols could not be read: they"
         " may be missing from the move. Check the move, or take the photo again"
-        " in better light.",
+        " from above, in even light.",
         len(cells), cells=WORDS.cells(list(cells)),
     )
 
