@@ -288,12 +288,9 @@ def changed(data: bytes, change: str) -> bytes:
     elif change == "on a dark table":
         img = _darker_table(img, light, GAMMA)
     elif change == "at a slant":
-        h, w = img.shape[:2]
-        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        moved = corners + np.float32([[SLANT * w, 0], [-SLANT * w, 0], [0, 0], [0, 0]])
-        img = cv2.warpPerspective(img, cv2.getPerspectiveTransform(corners, moved),
-                                  (w, h), borderMode=cv2.BORDER_CONSTANT,
-                                  borderValue=_edge_colour(img))
+        from photo.synth import keystone
+
+        img = keystone(img, SLANT, _edge_colour(img))
     else:
         raise ValueError(f"no such change: {change}")
     return bytes(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 88])[1])

@@ -123,6 +123,11 @@ BENCHMARKS = [
           " game's first photo, and as played (each confirmed move teaching"
           " the photos after it); full size, one core",
           "≥ 95% right; 0 confident wrong", r"^(\| .*/: |no real)"),
+    Bench("slants", ["benchmarks/bench_slants.py"],
+          "the tests' board photographed at a slant: drawn tilted 40-60°,"
+          " real-looking tiles tilted 40-55°, and close up keystoned; readings"
+          " right, unsure, refused, broken (a tile missing or wrong unsaid)",
+          "0 broken", r"^\| all \|"),
     Bench("photo-api", ["benchmarks/bench_photo_api.py"],
           "the photo endpoint end to end; other routes while photos are read",
           "< 1.5 s", r"^(photo end|other|photos)"),

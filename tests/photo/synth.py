@@ -331,6 +331,21 @@ def light(lin: np.ndarray, shot: Shot, nrng: np.random.Generator) -> np.ndarray:
     return out
 
 
+def keystone(img: np.ndarray, inset: float,
+             fill: Sequence[int] | None = None) -> np.ndarray:
+    """The photo as a camera tilted towards its top would take it: its top
+    corners moved in by `inset` of its width, so the far side shows smaller;
+    the corners it uncovers filled with `fill` (BGR), else its edge's own
+    pixels."""
+    h, w = img.shape[:2]
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    moved = corners + np.float32([[inset * w, 0], [-inset * w, 0], [0, 0], [0, 0]])
+    border = cv2.BORDER_REPLICATE if fill is None else cv2.BORDER_CONSTANT
+    return cv2.warpPerspective(img, cv2.getPerspectiveTransform(corners, moved),
+                               (w, h), borderMode=border,
+                               borderValue=tuple(fill or (0, 0, 0)))
+
+
 def encode(img: np.ndarray, jpeg: int | None) -> bytes:
     """Return the photo as JPEG (quality given) or PNG bytes."""
     if jpeg is None:
