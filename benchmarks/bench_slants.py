@@ -42,7 +42,7 @@ def outcome(photo: bytes) -> str:
     from photo import kinds
     from photo.helpers import BOARD, MOVE
 
-    from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
+    from scorekeeper.photo import PhotoUnreadable, read_move
 
     try:
         reading = read_move(photo, list(BOARD))
@@ -52,10 +52,7 @@ def outcome(photo: bytes) -> str:
         kinds.honest_move(MOVE, reading)
     except AssertionError:
         return "broken"
-    right = sorted(t[:4] for t in reading.tiles) == sorted(MOVE) and not (
-        reading.unread or reading.glare
-        or any(t.confidence < LOW_CONFIDENCE for t in reading.tiles))
-    return "right" if right else "unsure"
+    return "right" if kinds.right_and_sure(MOVE, reading) else "unsure"
 
 
 def kinds_of_photo() -> list[tuple[str, int, Callable[[int], bytes]]]:

@@ -248,7 +248,7 @@ camera's exposure and focus, its turn, its distance, its table's colour,
 the slant it is taken at. None was tuned on but "turned an eighth", which
 found that a large symbol's box on a tile turned 45° reaches the table
 (`scorekeeper.photo.blobs.ENCLOSED`), and "at a slant", which found that
-cells need not be square (`scorekeeper.photo.grid.SLANTED`)."""
+cells need not be square (`scorekeeper.photo.grid._across`)."""
 
 
 def changed(data: bytes, change: str) -> bytes:

@@ -89,13 +89,6 @@ OFF_FIT = 0.25
 SANE = (0.5, 2.0)
 """Steps a fitted homography's cells must measure between (`_sane`)."""
 
-SLANTED = 3.0
-"""Steps a fitted homography's cells may measure up to where no affine map
-explains the symbols (`_fit`): a photo taken at a slant. The development
-set at a slant (`benchmarks/real_photos.py`, `SLANT`) fits up to 2.48, the
-renders at 40-50° (`tests/photo/test_photo_slant.py`) up to 2.57; the
-degenerate fits RANSAC gives them measure 3.3 and more."""
-
 ACROSS = 60.0
 """Degrees off a row past which a step is across it (`_across`): a square
 cell's diagonal lies 45° off; with the cut there, a board of four symbols
@@ -305,8 +298,14 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
             return h
         a, _ = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=OFF_FIT * pitch)
         affine = None if a is None else np.vstack([a, [0, 0, 1]])
-        if h is not None and _sane(h, src, pitch, SLANTED) and (
-                affine is None or not _explains(affine, src, dst, pitch)):
+        # A photo taken at a slant grows its near cells past `SANE`: a
+        # homography that explains every symbol where no affine map does is
+        # the board's perspective, however large those cells grow; no size
+        # tells it from a degenerate fit, which leaves a symbol unexplained
+        # (docs/PHOTO.md, "A photo taken at a slant").
+        if h is not None and _sane(h, src, pitch, math.inf) \
+                and _explains(h, src, dst, pitch) \
+                and (affine is None or not _explains(affine, src, dst, pitch)):
             return h
         # Too few points off one line for a homography: an affine fit does
         # (a few symbols laid loosely fit a slant that is not there).
@@ -344,7 +343,7 @@ def _explains(m: np.ndarray, src: np.ndarray, dst: np.ndarray, pitch: float) -> 
 
 def _sane(h: np.ndarray, src: np.ndarray, pitch: float, most: float = SANE[1]) -> bool:
     """True when a homography keeps every cell's sides within `SANE` steps
-    (their longest up to `most`: `SLANTED` at a slant), never mirrored."""
+    (their longest up to `most`), never mirrored."""
     lo, hi = src.min(axis=0) - 1, src.max(axis=0) + 1
     for c in np.array([lo, (hi[0], lo[1]), hi, (lo[0], hi[1])], np.float64):
         pts = cv2.perspectiveTransform(np.array([[c, c + (1, 0), c + (0, 1)]]), h)[0]

@@ -157,3 +157,11 @@ def honest_move(move: tuple[Tile, ...] | list[Tile], got: PhotoReading) -> None:
     for cell, seen in read.items():
         if cell not in cells:
             assert seen.confidence < LOW_CONFIDENCE, f"{seen} is no tile of the move"
+
+
+def right_and_sure(move: tuple[Tile, ...] | list[Tile], got: PhotoReading) -> bool:
+    """Whether a reading is exactly the move, with no tile marked uncertain
+    and nothing warned of."""
+    read = sorted(t[:4] for t in got.tiles) == sorted(move)
+    return read and not (got.unread or got.glare
+                         or any(t.confidence < LOW_CONFIDENCE for t in got.tiles))
