@@ -75,6 +75,12 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
              for key, cell in cells.items() if cell.is_tile}
     if not reads:
         raise PhotoUnreadable("no_tiles")
+    # A symbol nearer another cell's lattice point than its own was read
+    # through a lattice drifted off the board (a steep slant): its tile's
+    # cell may be off, and the cell it lies on is warned of.
+    astray = _astray(grid, reads)
+    for key in astray:
+        reads[key].loose = True
     if np.median([rd.cell.edge for rd in reads.values()]) > BLURRED:
         raise PhotoUnreadable("blurred")
     clf = Classifier(variant.color_names, variant.shape_names)
@@ -82,7 +88,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
     # A symbol found beyond the cells read (the lattice drifted short of it)
     # may be a tile of the move: warned of, never dropped in silence.
-    beyond = set(grid.strays) - cells.keys()
+    beyond = (set(grid.strays) - cells.keys()) | set(astray.values())
     if not board:
         return first_move(reads, cells, beyond, clf, variant)
     index = {key: (clf.colors.index(color) if color in clf.colors else -1,
@@ -211,3 +217,15 @@ def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
     return any((cell.is_tile or may_hide_tile(cell))
                and (r in (min(rows), max(rows)) or c in (min(cols), max(cols)))
                for (r, c), cell in cells.items())
+
+
+def _astray(grid: Grid, reads: dict[Cell, ReadTile]) -> dict[Cell, Cell]:
+    """The read tiles whose symbol lies nearer another cell's lattice point
+    than its own, with that cell."""
+    keys = [key for key, rd in reads.items() if rd.cell.centre is not None]
+    if not keys:
+        return {}
+    at = np.array([[reads[key].cell.centre for key in keys]], np.float64)
+    lattice = np.round(cv2.perspectiveTransform(at, np.linalg.inv(grid.homography))[0])
+    return {key: (int(r), int(c)) for key, (c, r) in zip(keys, lattice, strict=True)
+            if (int(r), int(c)) != key}

@@ -62,8 +62,9 @@ class ReadTile:
     faint: bool = False
     """Its symbol was found only as faint paint: its shape may be lost."""
     loose: bool = False
-    """The board was lined up on fewer than three stored tiles (glare hid
-    the others): its cell may be off."""
+    """Its cell may be off: the board was lined up on fewer than three
+    stored tiles (glare hid the others), or its symbol lies nearer another
+    cell's lattice point than its own (`reader._astray`)."""
 
     @property
     def confidence(self) -> float:
