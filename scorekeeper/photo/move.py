@@ -166,11 +166,13 @@ def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
 def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell],
                   new: Collection[Cell], beyond: Collection[Cell]) -> list[Cell]:
     """Cells next to the read tiles that may hide a tile (`cells.may_hide_tile`),
-    and those `beyond` the cells read where a symbol was found."""
+    and any other where a symbol was found (`cells.Cell.found`, or `beyond`
+    the cells read) but no tile read."""
     near = {(r + dr, c + dc) for r, c in reads for dr, dc in SIDES}
     beside_new = {(r + dr, c + dc) for r, c in new for dr, dc in SIDES}
+    found = {key for key, cell in cells.items() if cell.found and not cell.is_tile}
     return sorted({key for key in near - set(reads)
                    if (cell := cells.get(key)) is not None
                    and may_hide_tile(cell, beside_move=key in beside_new)}
-                  | (set(beyond) - set(reads)))
+                  | ((found | set(beyond)) - set(reads)))
 

@@ -90,3 +90,12 @@ def test_boards_photographed_at_a_steeper_slant_miss_no_tile_in_silence(
     # cells read is warned of) or drift off the board's far end (a symbol
     # read nearer another cell's lattice point than its own is doubted).
     _right_as_promised(_readings(slant))
+
+
+@pytest.mark.parametrize("inset", [0.35, 0.4])
+def test_boards_photographed_close_at_a_steeper_slant_miss_no_tile_in_silence(
+        inset: float) -> None:
+    # Near the camera the lattice's cells fall short of the tiles: a symbol
+    # found on a cell that reads no tile is warned of, however far it lies
+    # from the tiles read.
+    _right_as_promised(_close_readings(inset))
