@@ -1,7 +1,9 @@
-"""Photos taken at a slant: a phone held 40-50° from straight down, as by a
+"""Photos taken at a slant: a phone held 40-55° from straight down, as by a
 player seated at the table, shows the board's cells oblong, those nearer
-the camera larger, its rows no longer square to each other
-(docs/PHOTO.md, "A photo taken at a slant")."""
+the camera larger, its rows no longer square to each other; held close
+over the near edge, it shows the far tiles at half the near ones' size
+and less (docs/PHOTO.md, "A photo taken at a slant";
+benchmarks/bench_slants.py measures more slants and sizes)."""
 
 from __future__ import annotations
 
