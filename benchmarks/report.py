@@ -123,6 +123,11 @@ BENCHMARKS = [
           " game's first photo, and as played (each confirmed move teaching"
           " the photos after it); full size, one core",
           "≥ 95% right; 0 confident wrong", r"^(\| .*/: |no real)"),
+    Bench("white-set", ["benchmarks/bench_white_set.py"],
+          "the realistic conditions' photos 0-99 drawn again with a white for"
+          " purple and read untaught: right, unsure, confident wrong, refused,"
+          " and the moves holding a white tile, per condition",
+          "0 confident wrong", r"^\| [a-z][a-z -]* \| \d", timeout=1800.0),
     Bench("slants", ["benchmarks/bench_slants.py"],
           "the tests' board photographed at a slant: drawn tilted 40-60°,"
           " real-looking tiles tilted 40-55°, and close up keystoned; readings"
