@@ -26,8 +26,8 @@ from .errors import PhotoUnreadable
 from .levels import brightest_channel, filled
 from .reading import SIDES, Cell
 
-__all__ = ["Grid", "detection_image", "find_grid", "halved", "one_tile", "refit",
-           "tile_bodies"]
+__all__ = ["Grid", "detection_image", "find_grid", "halved", "nearest_cells",
+           "one_tile", "refit", "tile_bodies"]
 
 Points = dict[Cell, tuple[float, float]]
 """Points (x, y, working pixels) by the lattice cell (row, col) each lies on."""
@@ -151,14 +151,21 @@ def halved(grid: Grid) -> Grid:
                 _by_cell(hom, grid.strays.values()), _by_cell(hom, grid.dim.values()))
 
 
+def nearest_cells(hom: np.ndarray, points: Iterable[tuple[float, float]]
+                  ) -> list[Cell]:
+    """The lattice cell (row, col) of `hom` nearest each point (pixels)."""
+    pts = np.array(list(points), np.float64).reshape(-1, 2)
+    if not len(pts):
+        return []
+    lat = np.round(cv2.perspectiveTransform(pts[None], np.linalg.inv(hom))[0])
+    return [(int(r), int(c)) for c, r in lat]
+
+
 def _by_cell(hom: np.ndarray, points: Iterable[tuple[float, float]]) -> Points:
     """Points (pixels) by the lattice cell (row, col) of `hom` nearest each."""
     pts = np.array(list(points), np.float64).reshape(-1, 2)
-    if not len(pts):
-        return {}
-    lat = np.round(cv2.perspectiveTransform(pts[None], np.linalg.inv(hom))[0])
-    return {(int(r), int(c)): (float(x), float(y))
-            for (c, r), (x, y) in zip(lat, pts, strict=True)}
+    return {cell: (float(x), float(y))
+            for cell, (x, y) in zip(nearest_cells(hom, pts), pts, strict=True)}
 
 
 def _lattice_step(nn: np.ndarray) -> float:

@@ -16,7 +16,7 @@ from .cells import Cell as GridCell
 from .classify import Classifier, Example
 from .decode import decode, never_failing, shrunk
 from .errors import PhotoUnreadable
-from .grid import Grid, find_grid, halved, refit
+from .grid import Grid, find_grid, halved, nearest_cells, refit
 from .lessons import Taught
 from .move import first_move, placed_move
 from .reading import SIDES, Cell, PhotoReading
@@ -222,10 +222,7 @@ def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
 def _astray(grid: Grid, reads: dict[Cell, ReadTile]) -> dict[Cell, Cell]:
     """The read tiles whose symbol lies nearer another cell's lattice point
     than its own, with that cell."""
-    keys = [key for key, rd in reads.items() if rd.cell.centre is not None]
-    if not keys:
-        return {}
-    at = np.array([[reads[key].cell.centre for key in keys]], np.float64)
-    lattice = np.round(cv2.perspectiveTransform(at, np.linalg.inv(grid.homography))[0])
-    return {key: (int(r), int(c)) for key, (c, r) in zip(keys, lattice, strict=True)
-            if (int(r), int(c)) != key}
+    centres = {key: rd.cell.centre for key, rd in reads.items()
+               if rd.cell.centre is not None}
+    at = nearest_cells(grid.homography, centres.values())
+    return {key: cell for key, cell in zip(centres, at, strict=True) if cell != key}
