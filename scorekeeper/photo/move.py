@@ -25,10 +25,10 @@ the placement (realistic glare, a lamp over a stored tile)."""
 
 
 def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
-               beyond: Collection[Cell], clf: Classifier, variant: Variant
+               found: Collection[Cell], clf: Classifier, variant: Variant
                ) -> PhotoReading:
     """An empty board: the tiles in a frame of their own, in row 0 from (0, 0);
-    `beyond`: symbols found off the lattice beyond `grid_cells`, warned of."""
+    `found`: cells where a symbol was found and no tile read, warned of."""
     reads = doubtful_off_line(reads, set(reads))
     _one_line(sorted(reads), variant, first=True)
     one_attribute(list(reads.items()))
@@ -40,7 +40,7 @@ def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
     looks = tuple(sorted(_look(*at(key), rd) for key, rd in reads.items()
                          if rd.cell.mask is not None))
     glare = tuple(at(key) for key in _glare_cells(reads, grid_cells))
-    unread = {at(key) for key in _unread_cells(reads, grid_cells, reads, beyond)}
+    unread = {at(key) for key in _unread_cells(reads, grid_cells, reads, found)}
     unread |= _gaps([(t.row, t.col) for t in tiles], {})
     return PhotoReading(tiles, 0, (), 0, glare, looks, tuple(sorted(unread)))
 
@@ -54,11 +54,11 @@ def _tiles(reads: dict[Cell, ReadTile], keys: set[Cell],
 
 
 def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
-                beyond: Collection[Cell], placement: Placement,
+                found: Collection[Cell], placement: Placement,
                 board: dict[Cell, tuple[str, str]], clf: Classifier,
                 variant: Variant) -> PhotoReading:
     """Sort the read tiles into matched, conflicting and new; check the move
-    (`beyond`: as `first_move`'s)."""
+    (`found`: as `first_move`'s)."""
     new_keys = {key for key in reads if placement.to_board(key) not in board}
     reads = doubtful_off_line(reads, new_keys)
     one_attribute([(key, rd) for key, rd in reads.items() if key in new_keys])
@@ -119,7 +119,7 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
         return {at for at in map(placement.to_board, keys) if at not in board}
 
     glare = tuple(sorted(open_cells(_glare_cells(shown, cells))))
-    unread = open_cells(_unread_cells(shown, cells, new_keys & set(reads), beyond))
+    unread = open_cells(_unread_cells(shown, cells, new_keys & set(reads), found))
     unread |= _gaps(cells_of, board)
     return PhotoReading(tuple(new), matched, sure, in_view, glare,
                         tuple(sorted(looks)), tuple(sorted(unread)),
@@ -164,15 +164,13 @@ def _glare_cells(reads: Collection[Cell], cells: dict[Cell, GridCell]
 
 
 def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell],
-                  new: Collection[Cell], beyond: Collection[Cell]) -> list[Cell]:
+                  new: Collection[Cell], found: Collection[Cell]) -> list[Cell]:
     """Cells next to the read tiles that may hide a tile (`cells.may_hide_tile`),
-    and any other where a symbol was found (`cells.Cell.found`, or `beyond`
-    the cells read) but no tile read."""
+    and those `found`, where a symbol was found and no tile read."""
     near = {(r + dr, c + dc) for r, c in reads for dr, dc in SIDES}
     beside_new = {(r + dr, c + dc) for r, c in new for dr, dc in SIDES}
-    found = {key for key, cell in cells.items() if cell.found and not cell.is_tile}
     return sorted({key for key in near - set(reads)
                    if (cell := cells.get(key)) is not None
                    and may_hide_tile(cell, beside_move=key in beside_new)}
-                  | ((found | set(beyond)) - set(reads)))
+                  | (set(found) - set(reads)))
 

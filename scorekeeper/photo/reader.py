@@ -86,11 +86,14 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     clf = Classifier(variant.color_names, variant.shape_names)
     name_tiles(reads, clf, [], taught)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
-    # A symbol found beyond the cells read (the lattice drifted short of it)
-    # may be a tile of the move: warned of, never dropped in silence.
-    beyond = (set(grid.strays) - cells.keys()) | set(astray.values())
+    # Where a symbol was found and no tile is read, a tile of the move may
+    # lie: beyond the cells read (the lattice drifted short of it), on a
+    # cell that reads no tile (near the camera its cells fell short of the
+    # tiles), or where a symbol read astray lies. Warned of, never dropped.
+    found = (set(grid.strays) - cells.keys()) | set(astray.values()) | {
+        key for key, cell in cells.items() if cell.found and not cell.is_tile}
     if not board:
-        return first_move(reads, cells, beyond, clf, variant)
+        return first_move(reads, cells, found, clf, variant)
     index = {key: (clf.colors.index(color) if color in clf.colors else -1,
                    clf.shapes.index(shape) if shape in clf.shapes else -1)
              for key, (color, shape) in board.items()}
@@ -107,7 +110,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
             examples.append(Example(cell.color, tile[0], key, tile[1], cell.mask))
     clf.learn(examples)
     name_tiles(reads, clf, examples, taught)
-    return placed_move(reads, cells, beyond, placement, board, clf, variant)
+    return placed_move(reads, cells, found, placement, board, clf, variant)
 
 
 def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:

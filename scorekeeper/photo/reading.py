@@ -71,7 +71,7 @@ class PhotoReading:
     """What each new tile looked like (for `store.photo_lessons`)."""
     unread: tuple[Cell, ...] = ()
     """Cells as `glare` showing a tile body or paint whose symbol was not
-    read, or beyond the cells read where a symbol was found: a tile of the
+    read, or where a symbol was found and no tile is read: a tile of the
     move may be missing there."""
     stored_looks: tuple[Look, ...] = ()
     """What each stored tile the photo shows (no glare on it) looked like:
