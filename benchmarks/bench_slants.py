@@ -58,27 +58,23 @@ def outcome(photo: bytes) -> str:
 def kinds_of_photo() -> list[tuple[str, int, Callable[[int], bytes]]]:
     """Each kind's name, its seeds, and the photo of a seed."""
     from photo import synth, synth_real
-    from photo.helpers import BOARD, MOVE, PLAIN, photo_of
+    from photo.helpers import BOARD, MOVE, PLAIN
     from photo.test_photo_real import REAL_GAME
+    from photo.test_photo_slant import drawn_at, taken_close, turn_and_tilt
 
     real = synth_real.Real(REAL_GAME)
-    tiles = BOARD + MOVE
 
     def drawn(slant: float) -> Callable[[int], bytes]:
-        return lambda seed: photo_of(tiles, seed, slant=slant,
-                                     slant_axis=(seed * 37) % 360,
-                                     angle=(seed * 23) % 90)
+        return lambda seed: drawn_at(slant, seed)
 
     def real_tiles(slant: float, pixels: float) -> Callable[[int], bytes]:
         return lambda seed: synth.encode(synth_real.render(
-            tiles, replace(PLAIN, tile_px=pixels, slant=slant,
-                           slant_axis=(seed * 37) % 360, angle=(seed * 23) % 90),
+            BOARD + MOVE,
+            replace(PLAIN, tile_px=pixels, slant=slant, **turn_and_tilt(seed)),
             seed, real), 90)
 
     def keystoned(inset: float, pixels: float) -> Callable[[int], bytes]:
-        return lambda seed: synth.encode(synth.keystone(synth_real.render(
-            tiles, replace(PLAIN, tile_px=pixels, angle=seed * 7 % 10 - 5),
-            seed, real), inset), 90)
+        return lambda seed: taken_close(inset, seed, pixels)
 
     out = [(f"drawn at {s:.0f}°", 16, drawn(s)) for s in (40.0, 45.0, 50.0, 55.0, 60.0)]
     out += [(f"real tiles at {s:.0f}°, {p:.0f} px", 12, real_tiles(s, p))

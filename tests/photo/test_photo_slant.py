@@ -36,29 +36,44 @@ and sure at least (8 when this was written; 4 with a homography refused
 where its near cells passed three steps, and one tile missing unwarned)."""
 
 
-def _readings(slant: float) -> Iterator[PhotoReading]:
-    """The readings of the boards drawn at `slant` degrees that are read."""
-    for seed in SEEDS:
-        photo = photo_of(BOARD + MOVE, seed, slant=slant,
-                         slant_axis=(seed * 37) % 360, angle=(seed * 23) % 90)
+def turn_and_tilt(seed: int) -> dict[str, float]:
+    """The way a seed turns the board and tilts the camera (`synth.Shot`)."""
+    return {"slant_axis": (seed * 37) % 360, "angle": (seed * 23) % 90}
+
+
+def drawn_at(slant: float, seed: int) -> bytes:
+    """The test board drawn at `slant` degrees, turned and tilted the
+    seed's own way."""
+    return photo_of(BOARD + MOVE, seed, slant=slant, **turn_and_tilt(seed))
+
+
+def taken_close(inset: float, seed: int, pixels: float = 60) -> bytes:
+    """The test board in the real game's paint, photographed close from a
+    slant: drawn from above (tiles `pixels` across), the photo's top corners
+    moved in by `inset` of its width, so the board's far tiles show at half
+    the near ones' size and less."""
+    shot = replace(PLAIN, tile_px=pixels, angle=seed * 7 % 10 - 5)
+    img = synth_real.render(BOARD + MOVE, shot, seed, synth_real.Real(REAL_GAME))
+    return synth.encode(synth.keystone(img, inset), 90)
+
+
+def _read(photos: Iterator[bytes]) -> Iterator[PhotoReading]:
+    """The readings of the photos of the test board that are read."""
+    for photo in photos:
         try:
             yield read_move(photo, list(BOARD))
         except PhotoUnreadable:
             continue
 
 
+def _readings(slant: float) -> Iterator[PhotoReading]:
+    """The readings of the boards drawn at `slant` degrees that are read."""
+    return _read(drawn_at(slant, seed) for seed in SEEDS)
+
+
 def _close_readings(inset: float) -> Iterator[PhotoReading]:
-    """The readings of the test board in the real game's paint, photographed
-    close from a slant, that are read: drawn from above, the photo's top
-    corners moved in by `inset` of its width, so the board's far tiles show
-    at half the near ones' size and less."""
-    for seed in CLOSE_SEEDS:
-        shot = replace(PLAIN, tile_px=60, angle=seed * 7 % 10 - 5)
-        img = synth_real.render(BOARD + MOVE, shot, seed, synth_real.Real(REAL_GAME))
-        try:
-            yield read_move(synth.encode(synth.keystone(img, inset), 90), list(BOARD))
-        except PhotoUnreadable:
-            continue
+    """The readings of the boards taken close with `inset` that are read."""
+    return _read(taken_close(inset, seed) for seed in CLOSE_SEEDS)
 
 
 def _right_as_promised(readings: Iterator[PhotoReading]) -> int:
