@@ -1,12 +1,11 @@
-"""Name a symbol's colour and shape: by the learnt models, checked by the
-stored tiles the photo shows, which carry this photo's own light and print.
+"""Name a symbol's colour and shape by the learnt models; its colour checked
+by the stored tiles the photo shows, which carry this photo's own light.
 
 Colours: the colour model (`colour_model`) names them in the photo's light;
 the stored tiles the photo shows and the taught colours are examples that
 name the symbols of their paint; a set with colours the model lacks (pink,
 brown) is named by the nearest example, a paint palette among them.
-Shapes: the shape model (`shape_model`) names them, checked by the stored
-tiles the photo shows in the model's own hidden layer.
+Shapes: the shape model (`shape_model`) names them.
 """
 
 from __future__ import annotations
@@ -33,20 +32,6 @@ PAINT: dict[str, tuple[int, int, int]] = {
 """Typical printed colour of each symbol colour (sRGB): the examples a set
 with colours the colour model lacks is named by (`Classifier._nearest`)."""
 
-FEW = 3
-"""Stored tiles of a shape the photo must show to say how far apart its
-own tiles lie (`FAR`)."""
-
-FAR = 4.0
-"""Times the usual distance between the photo's stored tiles of a shape past
-which a symbol is unlike them: a crisscross blurred to a blob in the
-realistic sets' cool light lies 5 times as far."""
-
-CLOSE = 0.2
-"""Hidden-layer distance: the least the usual distance between stored tiles
-of one shape counts as (one sharp print), so a symbol a little unlike
-them is no stranger."""
-
 PALE_PEERS = 2
 """Stored tiles of one colour the photo shows under no glare, all
 colourless (under `lessons.PALE`), that make it the set's white in this
@@ -55,8 +40,8 @@ white-for-purple set untaught reads 530 of the realistic sets' 600 moves
 right, 431 before, 0 confident wrong (`benchmarks/bench_white_set.py`)."""
 
 DOUBT = 0.1
-"""Probability margin, at most, of a shape the photo's own stored tiles do
-not vouch for: well under `shape_model.SURE`, so the tile is marked uncertain."""
+"""Probability margin, at most, of a colour the photo's own examples doubt:
+well under `tiles.COLOUR_SURE`, so the tile is marked uncertain."""
 
 SAME_PAINT = 0.1
 """Distance (sRGB saturation, `colour_model.PLANE`) within which an example
@@ -76,14 +61,11 @@ class Choice:
 
 
 class Classifier:
-    """Colour and shape references for one photo, general or learnt from it."""
+    """Colour and shape names for one photo, its colours checked by its examples."""
 
     def __init__(self, colors: Sequence[str], shapes: Sequence[str]) -> None:
         self.colors = tuple(colors)
         self.shapes = tuple(shapes)
-        self.keys: list[object] = []
-        self.seen = np.zeros((0, 0))
-        self.labels = np.zeros(0, int)
 
     def colours(self, rgb: np.ndarray, body: np.ndarray, keys: Sequence[object],
                 examples: Sequence[Example]) -> list[Choice]:
@@ -233,67 +215,20 @@ class Classifier:
                  if int(np.argmax(row)) == colour]
         return max(leads) if leads else None
 
-    def shape(self, mask: np.ndarray, key: object = None) -> Choice:
+    def shape(self, mask: np.ndarray) -> Choice:
         """Name the shape of a normalised symbol mask (`shape_model`), as sure
-        as its probability leads the next shape's or no symbol's; at most
-        `DOUBT` where the photo's stored tiles do not vouch for it (`key`
-        names its cell, never counted)."""
-        layer = shape_model.hidden(mask[None])
-        p = shape_model.from_hidden(layer, self.shapes)[0]
+        as its probability leads the next shape's or no symbol's."""
+        p = shape_model.probabilities(mask[None], self.shapes)[0]
         best = int(np.argmax(p[:-1]))
-        conf = shape_model.lead(p, best)
-        if not self._vouched(layer.mean(axis=0)[0], best, key):
-            conf = min(conf, DOUBT)
-        return Choice(best, conf, p[:-1])
-
-    def _vouched(self, seen: np.ndarray, shape: int, key: object) -> bool:
-        """False where a stored tile of another shape lies nearer the symbol
-        in the hidden layer (`seen`) than those of its shape, or it lies
-        `FAR` times further from them than they lie from each other (a blob
-        the model calls a shape it is unlike); True where the photo shows
-        none of its shape."""
-        others = np.array([k != key for k in self.keys], bool)
-        same = others & (self.labels == shape)
-        if not same.any():
-            return True
-        near = np.linalg.norm(self.seen - seen, axis=1)
-        if near[others & ~same].min(initial=np.inf) < near[same].min():
-            return False
-        if same.sum() < FEW:
-            return True
-        kin = self.seen[same]
-        spread = np.linalg.norm(kin[:, None] - kin[None], axis=2)
-        np.fill_diagonal(spread, np.inf)
-        apart = max(float(np.median(spread.min(axis=1))), CLOSE)
-        return bool(near[same].min() <= FAR * apart)
-
-    def learn(self, examples: Sequence[Example]) -> None:
-        """Learn this photo's print from the stored tiles it shows (their
-        colours name the symbols as examples, `colours`)."""
-        known = [e for e in examples if e.shape in self.shapes]
-        if not known:
-            return
-        masks = np.array([e.mask for e in known], bool)
-        labels = np.array([self.shapes.index(e.shape) for e in known], int)
-        # A stored tile the model names otherwise (the table and the page
-        # may differ) must not vouch for its stored shape's look.
-        layer = shape_model.hidden(masks)
-        named = shape_model.from_hidden(layer, self.shapes)[:, :-1].argmax(axis=1)
-        own = named == labels
-        self.keys = [e.key for e, ok in zip(known, own, strict=True) if ok]
-        self.labels = labels[own]
-        # Where they lie in the hidden layer, over all their views.
-        self.seen = layer.mean(axis=0)[own] if own.any() else np.zeros((0, 0))
+        return Choice(best, shape_model.lead(p, best), p[:-1])
 
 
 @dataclass
 class Example:
     """A symbol of a known colour: a stored tile the photo shows (the cell
-    it lies on, its shape and mask) or a taught colour (no cell)."""
+    it lies on) or a taught colour (no cell)."""
 
     rgb: np.ndarray
     """Its colour, linear RGB."""
     color: str
     key: object = None
-    shape: str | None = None
-    mask: np.ndarray | None = None

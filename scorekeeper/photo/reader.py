@@ -99,16 +99,14 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
              for key, (color, shape) in board.items()}
     empty = {key for key, cell in cells.items() if cell.body < EMPTY}
     placement = register(_labels(reads), empty, index)
-    # Learn this photo's light and print from the stored tiles it shows (not
+    # Learn this photo's light from the stored tiles it shows (not
     # from under a lamp: a symbol read through glare keeps a little of its
     # colour, not its hue) and read every tile again.
     examples = []
     for key, rd in reads.items():
         tile, cell = board.get(placement.to_board(key)), rd.cell
-        if tile is not None and cell.color is not None and cell.mask is not None \
-                and cell.glare < GLARE:
-            examples.append(Example(cell.color, tile[0], key, tile[1], cell.mask))
-    clf.learn(examples)
+        if tile is not None and cell.color is not None and cell.glare < GLARE:
+            examples.append(Example(cell.color, tile[0], key))
     name_tiles(reads, clf, examples, taught)
     return placed_move(reads, cells, found, placement, board, clf, variant)
 

@@ -72,25 +72,13 @@ def weights(path: Path = WEIGHTS) -> dict[str, np.ndarray]:
         return {k: stored[k].astype(np.float32) for k in stored.files}
 
 
-def hidden(masks: np.ndarray, w: dict[str, np.ndarray] | None = None) -> np.ndarray:
-    """The hidden layer of each mask in each view: (8, n, hidden units)."""
-    w = w if w is not None else weights()
-    x = features(views(masks).reshape(-1, CELL, CELL)) - w["mean"]
-    return cast(np.ndarray, np.tanh(x @ w["w1"] + w["b1"]).reshape(8, len(masks), -1))
-
-
 def probabilities(masks: np.ndarray, shapes: Sequence[str] = SHAPES[:6],
                   w: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """How likely each normalised mask (n, CELL, CELL) is each of `shapes`
     (those the set has), and last, no symbol: (n, len(shapes) + 1)."""
-    return from_hidden(hidden(masks, w), shapes, w)
-
-
-def from_hidden(layer: np.ndarray, shapes: Sequence[str] = SHAPES[:6],
-                w: dict[str, np.ndarray] | None = None) -> np.ndarray:
-    """`probabilities` from masks' hidden layer (`hidden`), for a caller
-    that uses the layer too."""
     w = w if w is not None else weights()
+    x = features(views(masks).reshape(-1, CELL, CELL)) - w["mean"]
+    layer = np.tanh(x @ w["w1"] + w["b1"]).reshape(8, len(masks), -1)
     outputs = [SHAPES.index(s) for s in shapes] + [NONE]
     z = layer @ w["w2"][:, outputs] + w["b2"][outputs]
     return cast(np.ndarray, softmax(z).mean(axis=0))

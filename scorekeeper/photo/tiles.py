@@ -120,7 +120,7 @@ def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier,
         assert rd.cell.mask is not None
         rd.color, rd.color_conf = colour.index, sureness(colour.confidence, COLOUR_SURE)
         rd.color_scores = colour.scores
-        shape = clf.shape(rd.cell.mask, key)
+        shape = clf.shape(rd.cell.mask)
         rd.shape, rd.shape_conf = shape.index, sureness(shape.confidence)
         rd.shape_scores = shape.scores
 
