@@ -70,7 +70,7 @@ def measure(start: int, count: int) -> None:
 
     counts: dict[tuple[str, str, str], int] = defaultdict(int)
     hues: dict[tuple[str, int, str], list[float]] = defaultdict(list)
-    name = reader.name_tiles
+    name = reader.name_colours
     photo = ("", 0)
     measured: set[tuple[str, int]] = set()
 
@@ -105,7 +105,7 @@ def measure(start: int, count: int) -> None:
                     counts[(mode, rule, "sure and wrong")] += sure and not right
                     counts[(mode, rule, "right and unsure")] += right and not sure
 
-    reader.name_tiles = record  # type: ignore[assignment]
+    reader.name_colours = record  # type: ignore[assignment]
     for condition in SETS:
         paths = ensure_photos(condition, count, start)
         for n, (case, path) in enumerate(zip(_cases(condition, count, start), paths,
@@ -115,7 +115,7 @@ def measure(start: int, count: int) -> None:
                 read_move(path.read_bytes(), list(case.stored))
             except PhotoUnreadable:
                 continue
-    reader.name_tiles = name
+    reader.name_colours = name
     tiles = counts[("hidden", "none", "tiles")]
     print(f"photos {start}-{start + count - 1}: {tiles} stored reds and oranges "
           f"of {len(measured)} photos")

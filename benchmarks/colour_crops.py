@@ -1,6 +1,6 @@
 """Cut the colour crops `train_colours.py` learns from: each stored tile a
 photo shows, as the reader itself sees it once it lines the photo up on the
-stored board (`reader.name_tiles`' stored examples): its symbol's colour, the
+stored board (`reader.name_colours`' stored examples): its symbol's colour, the
 photo's tile bodies' colour (its light), its stored colour, and what the
 hand rules named it.
 
@@ -26,13 +26,13 @@ def crops(photos: Iterator[Photo]) -> Crops:
     from scorekeeper.photo import PhotoUnreadable, read_move, reader
 
     calls: list[tuple[dict, list]] = []
-    name = reader.name_tiles
+    name = reader.name_colours
 
     def record(reads: dict, clf: object, stored: list, taught: object) -> None:
         name(reads, clf, stored, taught)  # type: ignore[arg-type]
         calls.append((reads, list(stored)))
 
-    reader.name_tiles = record  # type: ignore[assignment]
+    reader.name_colours = record  # type: ignore[assignment]
     out: dict[str, list] = {k: [] for k in ("rgb", "body", "label", "photo", "rule",
                                             "rule_conf")}
     try:
@@ -59,7 +59,7 @@ def crops(photos: Iterator[Photo]) -> Crops:
                 out["rule"].append(rd.color)
                 out["rule_conf"].append(rd.color_conf)
     finally:
-        reader.name_tiles = name  # type: ignore[assignment]
+        reader.name_colours = name  # type: ignore[assignment]
     return {"rgb": np.array(out["rgb"]).reshape(-1, 3),
             "body": np.array(out["body"]).reshape(-1, 3),
             "label": np.array(out["label"], str),

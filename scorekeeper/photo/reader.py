@@ -22,7 +22,7 @@ from .move import first_move, placed_move
 from .reading import SIDES, Cell, PhotoReading
 from .register import register
 from .rules import by_the_rules
-from .tiles import ReadTile, name_tiles, under_glare
+from .tiles import ReadTile, name_colours, name_shapes, under_glare
 
 EMPTY = 0.25
 """Rim share (`cells`) under which a cell shows table, against a stored tile
@@ -84,7 +84,8 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     if np.median([rd.cell.edge for rd in reads.values()]) > BLURRED:
         raise PhotoUnreadable("blurred")
     clf = Classifier(variant.color_names, variant.shape_names)
-    name_tiles(reads, clf, [], taught)
+    name_colours(reads, clf, [], taught)
+    name_shapes(reads, clf)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
     # Where a symbol was found and no tile is read, a tile of the move may
     # lie: beyond the cells read (the lattice drifted short of it), on a
@@ -101,13 +102,13 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     placement = register(_labels(reads), empty, index)
     # Learn this photo's light from the stored tiles it shows (not
     # from under a lamp: a symbol read through glare keeps a little of its
-    # colour, not its hue) and read every tile again.
+    # colour, not its hue) and name every tile's colour again.
     examples = []
     for key, rd in reads.items():
         tile, cell = board.get(placement.to_board(key)), rd.cell
         if tile is not None and cell.color is not None and cell.glare < GLARE:
             examples.append(Example(cell.color, tile[0], key))
-    name_tiles(reads, clf, examples, taught)
+    name_colours(reads, clf, examples, taught)
     return placed_move(reads, cells, found, placement, board, clf, variant)
 
 

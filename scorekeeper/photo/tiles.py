@@ -103,9 +103,9 @@ def _ranked(scores: np.ndarray | None, best: int, conf: float
                             for i, k in enumerate(order)]
 
 
-def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier,
-               stored: Sequence[Example], taught: Taught) -> None:
-    """Name each read tile's colour and shape (`Classifier`), the read tiles
+def name_colours(reads: dict[Cell, ReadTile], clf: Classifier,
+                 stored: Sequence[Example], taught: Taught) -> None:
+    """Name each read tile's colour (`Classifier.colours`), the read tiles
     that lie on stored ones (`stored`) and the taught colours as examples."""
     keys = [key for key, rd in reads.items()
             if rd.cell.color is not None and rd.cell.mask is not None]
@@ -117,12 +117,18 @@ def name_tiles(reads: dict[Cell, ReadTile], clf: Classifier,
     named = clf.colours(rgb, body, keys, [*_taught(taught), *stored])
     for key, colour in zip(keys, named, strict=True):
         rd = reads[key]
-        assert rd.cell.mask is not None
         rd.color, rd.color_conf = colour.index, sureness(colour.confidence, COLOUR_SURE)
         rd.color_scores = colour.scores
-        shape = clf.shape(rd.cell.mask)
-        rd.shape, rd.shape_conf = shape.index, sureness(shape.confidence)
-        rd.shape_scores = shape.scores
+
+
+def name_shapes(reads: dict[Cell, ReadTile], clf: Classifier) -> None:
+    """Name each read tile's shape (`Classifier.shape`): the photo's stored
+    tiles do not change it, so it is named once."""
+    for rd in reads.values():
+        if rd.cell.color is not None and rd.cell.mask is not None:
+            shape = clf.shape(rd.cell.mask)
+            rd.shape, rd.shape_conf = shape.index, sureness(shape.confidence)
+            rd.shape_scores = shape.scores
 
 
 def _taught(taught: Taught) -> list[Example]:
