@@ -31,7 +31,12 @@ from scorekeeper.photo.decode import decode  # noqa: E402
 from scorekeeper.photo.grid import Grid, find_grid  # noqa: E402
 from scorekeeper.photo.lessons import Taught  # noqa: E402
 from scorekeeper.photo.symbols import CELL  # noqa: E402
-from scorekeeper.photo.tiles import ReadTile, mark_glare, name_tiles  # noqa: E402
+from scorekeeper.photo.tiles import (  # noqa: E402
+    ReadTile,
+    name_colours,
+    name_shapes,
+    under_glare,
+)
 
 OUT = ROOT / "docs" / "photo"
 WIDTH = 480
@@ -64,10 +69,11 @@ def draw(data: bytes, stored: Stored, folder: Path, prefix: str) -> None:
     img = decode(data)
     grid = find_grid(img)
     cells = read_cells(img, grid)
-    reads = {key: ReadTile(cell) for key, cell in cells.items() if cell.is_tile}
+    reads = {key: ReadTile(cell, glare=under_glare(key, cells))
+             for key, cell in cells.items() if cell.is_tile}
     clf = Classifier(engine.CLASSIC.color_names, engine.CLASSIC.shape_names)
-    mark_glare(reads, cells)
-    name_tiles(reads, clf, {}, Taught())
+    name_colours(reads, clf, [], Taught())
+    name_shapes(reads, clf)
     pictures = {
         "1-lattice": _lattice(img, grid),
         "2-cells": _cells(cells),
