@@ -23,20 +23,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from scorekeeper import engine  # noqa: E402
-from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move  # noqa: E402
-from scorekeeper.photo.cells import GLARE, Cell, may_hide_tile, read_cells  # noqa: E402
+from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable  # noqa: E402
+from scorekeeper.photo.cells import GLARE, Cell, may_hide_tile  # noqa: E402
 from scorekeeper.photo.classify import PAINT, Classifier  # noqa: E402
-from scorekeeper.photo.decode import decode  # noqa: E402
-from scorekeeper.photo.grid import Grid, find_grid  # noqa: E402
-from scorekeeper.photo.lessons import Taught  # noqa: E402
+from scorekeeper.photo.grid import Grid  # noqa: E402
+from scorekeeper.photo.reader import read_stages  # noqa: E402
+from scorekeeper.photo.reading import PhotoReading  # noqa: E402
 from scorekeeper.photo.symbols import CELL  # noqa: E402
-from scorekeeper.photo.tiles import (  # noqa: E402
-    ReadTile,
-    name_colours,
-    name_shapes,
-    under_glare,
-)
+from scorekeeper.photo.tiles import ReadTile  # noqa: E402
 
 OUT = ROOT / "docs" / "photo"
 WIDTH = 480
@@ -64,23 +58,22 @@ def main() -> None:
 
 
 def draw(data: bytes, stored: Stored, folder: Path, prefix: str) -> None:
-    """Write one picture per stage of reading the photo."""
+    """Write one picture per stage of reading the photo, each from what the
+    reader's stage gave (`reader.read_stages`)."""
+    try:
+        st = read_stages(data, stored)
+    except PhotoUnreadable as exc:
+        print(f"{prefix or 'the render'}: refused, {exc.reason}")
+        return
     folder.mkdir(parents=True, exist_ok=True)
-    img = decode(data)
-    grid = find_grid(img)
-    cells = read_cells(img, grid)
-    reads = {key: ReadTile(cell, glare=under_glare(key, cells))
-             for key, cell in cells.items() if cell.is_tile}
-    clf = Classifier(engine.CLASSIC.color_names, engine.CLASSIC.shape_names)
-    name_colours(reads, clf, [], Taught())
-    name_shapes(reads, clf)
+    cells, reads, clf = st.cells, st.tiles, st.classifier
     pictures = {
-        "1-lattice": _lattice(img, grid),
+        "1-lattice": _lattice(st.image, st.grid),
         "2-cells": _cells(cells),
         "3-symbols": _board(cells, lambda key, cell: _mask(cell)),
         "4-colours": _board(cells, lambda key, cell: _colour(reads.get(key), clf)),
         "5-shapes": _board(cells, lambda key, cell: _shape(reads.get(key), clf)),
-        "6-move": _move(data, stored),
+        "6-move": _move(st.reading, stored),
     }
     for name, picture in pictures.items():
         scale = WIDTH / picture.shape[1]
@@ -185,20 +178,15 @@ def _shape(rd: ReadTile | None, clf: Classifier) -> np.ndarray | None:
     return out
 
 
-def _move(data: bytes, stored: Stored) -> np.ndarray:
+def _move(reading: PhotoReading, stored: Stored) -> np.ndarray:
     """The board as stored (grey) and the move read on it: each new tile in
-    its paint, framed green if sure, orange if the table should look."""
-    try:
-        reading = read_move(data, stored)
-    except PhotoUnreadable as exc:
-        out = np.full((CELL, 8 * CELL, 3), 40, np.uint8)
-        cv2.putText(out, f"refused: {exc.reason}", (8, CELL // 2 + 5),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 255, 255), 1, cv2.LINE_AA)
-        return out
+    its paint, framed green if sure, orange if the table should look; an
+    orange "?" where a tile may lie unread (`reading.unread`, `.glare`)."""
     tiles = [(r, c, color, shape, None) for r, c, color, shape in stored]
     tiles += [(t.row, t.col, t.color, t.shape, t.confidence) for t in reading.tiles]
-    rows = [t[0] for t in tiles]
-    cols = [t[1] for t in tiles]
+    warned = [*reading.unread, *reading.glare]
+    rows = [t[0] for t in tiles] + [r for r, _ in warned]
+    cols = [t[1] for t in tiles] + [c for _, c in warned]
     r0, c0 = min(rows) - 1, min(cols) - 1
     out = np.full(((max(rows) - r0 + 2) * CELL, (max(cols) - c0 + 2) * CELL, 3), 230,
                   np.uint8)
@@ -214,8 +202,12 @@ def _move(data: bytes, stored: Stored) -> np.ndarray:
         if conf is not None:
             frame = GREEN if conf >= LOW_CONFIDENCE else ORANGE
             cv2.rectangle(out, (x, y), (x + CELL - 1, y + CELL - 1), frame, 3)
+    for r, c in warned:
+        y, x = (r - r0) * CELL, (c - c0) * CELL
+        cv2.rectangle(out, (x, y), (x + CELL - 1, y + CELL - 1), ORANGE, 3)
+        cv2.putText(out, "?", (x + CELL // 3, y + 2 * CELL // 3),
+                    cv2.FONT_HERSHEY_SIMPLEX, 1.0, ORANGE, 2, cv2.LINE_AA)
     return out
-
 
 if __name__ == "__main__":
     main()

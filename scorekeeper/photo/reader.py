@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -48,18 +49,40 @@ REFITS = 3
 fit reading the cells again (a slanted board)."""
 
 
+@dataclass
+class Stages:
+    """What each stage gave (docs/PHOTO.md draws them)."""
+
+    image: np.ndarray
+    """The working image (`decode`)."""
+    grid: Grid
+    cells: dict[Cell, GridCell]
+    tiles: dict[Cell, ReadTile]
+    """The tiles read, their colour and shape named."""
+    classifier: Classifier
+    reading: PhotoReading
+    """The move, checked against the rules."""
+
+
 def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
               variant: Variant = CLASSIC, taught: Taught | None = None
               ) -> PhotoReading:
     """The tiles a photo shows beyond the stored board; raise PhotoUnreadable
     when it cannot be read as one move. `taught`: the table's lessons."""
+    return read_stages(image, stored, variant, taught).reading
+
+
+def read_stages(image: bytes, stored: Sequence[tuple[int, int, str, str]],
+                variant: Variant = CLASSIC, taught: Taught | None = None) -> Stages:
+    """`read_move`, with what each stage gave on the way."""
     with never_failing():
-        reading = _read(image, stored, variant, taught or Taught())
-    return by_the_rules(reading, stored, variant)
+        stages = _read(image, stored, variant, taught or Taught())
+    stages.reading = by_the_rules(stages.reading, stored, variant)
+    return stages
 
 
 def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
-          variant: Variant, taught: Taught) -> PhotoReading:
+          variant: Variant, taught: Taught) -> Stages:
     img = decode(image)
     try:
         grid, cells = _cells(img, variant.hand_size)
@@ -94,7 +117,8 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     found = (set(grid.strays) - cells.keys()) | set(astray.values()) | {
         key for key, cell in cells.items() if cell.found and not cell.is_tile}
     if not board:
-        return first_move(reads, cells, found, clf, variant)
+        return Stages(img, grid, cells, reads, clf,
+                      first_move(reads, cells, found, clf, variant))
     index = {key: (clf.colors.index(color) if color in clf.colors else -1,
                    clf.shapes.index(shape) if shape in clf.shapes else -1)
              for key, (color, shape) in board.items()}
@@ -109,7 +133,8 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
         if tile is not None and cell.color is not None and cell.glare < GLARE:
             examples.append(Example(cell.color, tile[0], key))
     name_colours(reads, clf, examples, taught)
-    return placed_move(reads, cells, found, placement, board, clf, variant)
+    return Stages(img, grid, cells, reads, clf,
+                  placed_move(reads, cells, found, placement, board, clf, variant))
 
 
 def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:
