@@ -91,6 +91,10 @@ class Blobs:
     """(n, 2) detection-image pixels."""
     extents: np.ndarray
     """(n,) the larger side of each blob's box."""
+    spreads: np.ndarray
+    """(n, 2, 2) each blob's second moments over their trace: as wide every
+    way (half the identity) for a symbol seen square on, narrower the way
+    a slant foreshortens it (`grid.SLANTED`)."""
     dark: np.ndarray
     """The dark mask the blobs were found in."""
     faint: np.ndarray | None = None
@@ -112,7 +116,7 @@ def find_blobs(img: np.ndarray) -> Blobs:
         low = _blobs_at(cv2.resize(img, half, interpolation=cv2.INTER_AREA),
                         cv2.resize(ratio, half, interpolation=cv2.INTER_AREA),
                         level * DARK_PAINT)
-        low = Blobs(low.centres * 2 + 0.5, low.extents * 2, low.dark)
+        low = Blobs(low.centres * 2 + 0.5, low.extents * 2, low.spreads, low.dark)
     else:
         low = _blobs_at(img, ratio, level * DARK_PAINT)
     deep = (ratio < level * BODY_LEVEL).astype(np.uint8)
@@ -121,8 +125,9 @@ def find_blobs(img: np.ndarray) -> Blobs:
         return replace(first, deep=deep)
     centres = np.concatenate([first.centres, low.centres[new]])
     extents = np.concatenate([first.extents, low.extents[new]])
+    spreads = np.concatenate([first.spreads, low.spreads[new]])
     keep = usual_size(extents)
-    return Blobs(centres[keep], extents[keep], first.dark, deep=deep)
+    return Blobs(centres[keep], extents[keep], spreads[keep], first.dark, deep=deep)
 
 
 def usual_size(extents: np.ndarray) -> np.ndarray:
@@ -160,7 +165,7 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
     keep[0] = False
     idx = np.flatnonzero(keep)
     if idx.size == 0:
-        return Blobs(np.zeros((0, 2)), np.zeros(0), dark)
+        return Blobs(np.zeros((0, 2)), np.zeros(0), np.zeros((0, 2, 2)), dark)
     # Enclosed: the box around the blob, widened by `RING` of its size, is
     # dark except for the blob itself, or else the ring round it is.
     m = np.maximum(2, (ext[idx] * RING).astype(int))
@@ -184,7 +189,19 @@ def _blobs_at(img: np.ndarray, ratio: np.ndarray, level: float,
     idx = idx[enclosed & bright]
     idx = idx[~_like_table(img, labels, stats, idx)]
     idx = idx[usual_size(ext[idx])]
-    return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64), dark)
+    return Blobs(centroids[idx].astype(np.float64), ext[idx].astype(np.float64),
+                 _spreads(labels, stats, idx), dark)
+
+
+def _spreads(labels: np.ndarray, stats: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Each blob's `Blobs.spreads`, from its pixels in `labels`."""
+    out = np.zeros((len(idx), 2, 2))
+    for i, k in enumerate(idx):
+        x, y, w, h = stats[k, :4]
+        m = cv2.moments((labels[y:y + h, x:x + w] == k).astype(np.uint8), True)
+        out[i] = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / \
+            max(m["mu20"] + m["mu02"], 1e-9)
+    return out
 
 
 def _ringed(labels: np.ndarray, dark: np.ndarray, k: int, width: int) -> bool:
@@ -206,7 +223,7 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
                                            interpolation=cv2.INTER_AREA)
     ratio = value_ratio(small, max(h, w) / f / 10)
     level = dark_threshold(ratio)
-    centres, extents = blobs.centres, blobs.extents
+    centres, extents, spreads = blobs.centres, blobs.extents, blobs.spreads
     faint = np.zeros(len(centres), bool)
     for share in (0.9, 0.8, 0.7, 0.6):
         found = _blobs_at(small, ratio, level * share, FAINT)
@@ -214,10 +231,11 @@ def more_dark_paint(img: np.ndarray, blobs: Blobs) -> Blobs:
         new = _not_found_yet(pts, ext, centres)
         centres = np.concatenate([centres, pts[new]])
         extents = np.concatenate([extents, ext[new]])
+        spreads = np.concatenate([spreads, found.spreads[new]])
         faint = np.concatenate([faint, np.ones(int(new.sum()), bool)])
     keep = usual_size(extents)
     return replace(blobs, centres=centres[keep], extents=extents[keep],
-                   faint=faint[keep])
+                   spreads=spreads[keep], faint=faint[keep])
 
 
 def lamp_spots(img: np.ndarray, blobs: Blobs) -> np.ndarray:
@@ -238,6 +256,7 @@ def without(blobs: Blobs, drop: np.ndarray) -> Blobs:
     """The blobs but those marked in `drop`."""
     keep = ~drop
     return replace(blobs, centres=blobs.centres[keep], extents=blobs.extents[keep],
+                   spreads=blobs.spreads[keep],
                    faint=None if blobs.faint is None else blobs.faint[keep])
 
 

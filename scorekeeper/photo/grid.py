@@ -110,6 +110,21 @@ for a tile laid loosely (`find_grid`). Where a symbol lies it measures
 0.82–1.21 on the loose-board set's photos 0–99 (125 bodies) and 0.88–1.17
 on the own renders' (42), at either level (`blobs.BODY_LEVEL`)."""
 
+SLANTED = 0.8
+"""The symbols' second moments across over along (their median, `_unslanted`)
+under which the photo was taken at a slant: cos² of the angle from straight
+down, so 0.8 is 27°. Under it the lattice is grown where the slant is
+undone; a photo taken less slanted is read as before."""
+
+EXACT = 0.05
+"""Steps within which a homography must take each symbol of a lattice grown
+where the slant was undone. On `benchmarks/bench_slants.py`'s photos a
+lattice of the board's own cells is a homography's to 0.00-0.03 of a step;
+one a cell off somewhere, 0.07-0.45, and it misses tiles in silence. Tiles
+laid by hand lie further off: on the development set at a slant the
+lattices read right measure 0.03-0.18, so the bound leaves some of them
+to the photo's own cells (refused there)."""
+
 TWO_STEPS = 5.6
 """Symbol extents to a neighbour that may be two steps away: a symbol's box
 is at least 0.36 of a step in the benchmark's photos (`reader._step_of_two`)."""
@@ -341,11 +356,12 @@ def _lattice(u: np.ndarray, origin: Sequence[float]) -> np.ndarray:
     return np.array([[u[0], -u[1], origin[0]], [u[1], u[0], origin[1]], [0, 0, 1]])
 
 
-def _explains(m: np.ndarray, src: np.ndarray, dst: np.ndarray, pitch: float) -> bool:
-    """True when lattice map `m` takes every point of `src` within `OFF_FIT`
+def _explains(m: np.ndarray, src: np.ndarray, dst: np.ndarray, pitch: float,
+              within: float = OFF_FIT) -> bool:
+    """True when lattice map `m` takes every point of `src` within `within`
     steps of its symbol in `dst`."""
     moved = cv2.perspectiveTransform(src[None].astype(np.float64), m)[0]
-    return bool((np.linalg.norm(moved - dst, axis=1) <= OFF_FIT * pitch).all())
+    return bool((np.linalg.norm(moved - dst, axis=1) <= within * pitch).all())
 
 
 def _sane(h: np.ndarray, src: np.ndarray, pitch: float, most: float = SANE[1]) -> bool:
@@ -482,15 +498,14 @@ def find_grid(img: np.ndarray) -> Grid:
         blobs = without(blobs, spots)
         anchors = glare[size <= SPOT * np.median(blobs.extents)]
     pts, ext = blobs.centres, blobs.extents
-    found = _pitch_and_angle(pts, ext) if len(pts) > 1 else None
-    if found is None:
+    grown = _largest_lattice(pts, ext, _unslanted(blobs.spreads))
+    if grown is None:
         # No two symbols a tile apart: one tile alone, the largest clean blob.
         k = int(np.argmax(ext))
         pitch, angle = _single_tile(blobs, k, small)
         group = {k: (0, 0)}
     else:
-        pitch, angle = found
-        group = _grow(pts, pitch, angle)
+        group, pitch, angle = grown
     idx = np.array(sorted(group))
     src = np.array([group[i] for i in idx], np.float64)
     dst = pts[idx]
@@ -532,6 +547,44 @@ def find_grid(img: np.ndarray) -> Grid:
                    if key not in taken}
     return Grid(hom, pitch / scale, centres, faint, float(np.median(ext[idx])) / scale,
                 strays, dim)
+
+
+def _largest_lattice(pts: np.ndarray, ext: np.ndarray, unslant: np.ndarray
+                     ) -> tuple[dict[int, tuple[int, int]], float, float] | None:
+    """The lattice grown over the most symbols (`_grow`), with its step and
+    angle: over the symbols as the photo shows them, and at a slant
+    (`unslant` not the identity) where it is undone too, if a homography
+    goes through each of its symbols (`EXACT`); None where no two symbols
+    lie a tile apart."""
+    best = None
+    views = [pts] if np.allclose(unslant, np.eye(2)) else [pts, pts @ unslant.T]
+    for view in views:
+        found = _pitch_and_angle(view, ext) if len(pts) > 1 else None
+        if found is None:
+            continue
+        group = _grow(view, *found)
+        if best is not None:
+            idx = sorted(group)
+            src = np.array([group[i] for i in idx], np.float64)
+            if len(group) <= len(best[0]) or not _explains(
+                    _fit(src, pts[idx], found[0]), src, pts[idx], found[0], EXACT):
+                continue
+        best = group, *found
+    return best
+
+
+def _unslanted(spreads: np.ndarray) -> np.ndarray:
+    """The linear map that undoes the slant the symbols' shapes show (each
+    symbol is as wide every way on its tile): their median second moments
+    stretched to be alike every way, along their longer axis unchanged; the
+    identity for a photo slanted less than `SLANTED`."""
+    if not len(spreads):
+        return np.eye(2)
+    values, vectors = np.linalg.eigh(np.median(spreads, axis=0))
+    ratio = values[0] / max(values[1], 1e-9)
+    if ratio >= SLANTED or ratio <= 0:
+        return np.eye(2)
+    return np.asarray(vectors @ np.diag([1 / math.sqrt(ratio), 1.0]) @ vectors.T)
 
 
 def refit(grid: Grid, centres: Points) -> Grid:

@@ -7,12 +7,17 @@ benchmarks/bench_slants.py measures more slants and sizes)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import replace
 
+import cv2
+import numpy as np
 import pytest
 
 from scorekeeper.photo import PhotoReading, PhotoUnreadable, read_move
+from scorekeeper.photo.blobs import find_blobs
+from scorekeeper.photo.grid import SLANTED, _unslanted, detection_image
 
 from . import kinds, synth, synth_real
 from .helpers import BOARD, MOVE, PLAIN, photo_of
@@ -25,6 +30,11 @@ MOST = 14
 """Of the 16, read right and sure at least (16 at 40°, 14 at 45° when this
 was written; 15 and 13 with the step measured along the rows where it was
 across them, 11 and 9 with square cells assumed)."""
+
+
+STEEPEST_MOST = 4
+"""Of the 16 drawn at 60°, read right and sure at least (4 when this was
+written; none with the lattice grown on the photo's cells alone)."""
 
 
 CLOSE_SEEDS = range(12)
@@ -116,3 +126,45 @@ def test_boards_photographed_close_at_a_steeper_slant_miss_no_tile_in_silence(
     # found on a cell that reads no tile is warned of, however far it lies
     # from the tiles read.
     _right_as_promised(_close_readings(inset))
+
+
+def test_boards_photographed_at_the_steepest_slant_are_read_where_it_is_undone(
+        ) -> None:
+    # At 60° from straight down the rows lie closer than a symbol is wide:
+    # no lattice of the photo's own cells grows over them; undone as the
+    # symbols' own shapes show it (`grid._unslanted`), one does.
+    assert _right_as_promised(_readings(60.0)) >= STEEPEST_MOST
+
+
+@pytest.mark.parametrize("tilt", [0.0, 20.0, 40.0, 55.0, 65.0])
+@pytest.mark.parametrize("towards", [0.0, 30.0, 90.0])
+def test_the_slant_is_undone_as_far_as_the_symbols_show_it(
+        tilt: float, towards: float) -> None:
+    # Symbols as wide every way on their tiles, foreshortened by cos(tilt)
+    # towards a direction: the map stretches them back that way alone, and
+    # leaves a photo taken less slanted than `SLANTED` as it is.
+    squash = math.cos(math.radians(tilt))
+    cos, sin = math.cos(math.radians(towards)), math.sin(math.radians(towards))
+    turn = np.array([[cos, -sin], [sin, cos]])
+    seen = turn @ np.diag([1.0, squash ** 2]) @ turn.T / (1 + squash ** 2)
+    spreads = np.repeat(seen[None], 5, axis=0)
+    undone = _unslanted(spreads)
+    if squash ** 2 >= SLANTED:
+        assert np.allclose(undone, np.eye(2))
+        return
+    along, across = turn[:, 0], turn[:, 1]
+    assert np.allclose(undone @ along, along)
+    assert np.allclose(undone @ across, across / squash)
+
+
+@pytest.mark.parametrize("slant", [0.0, 40.0, 50.0, 60.0])
+@pytest.mark.parametrize("seed", [1, 3])
+def test_the_symbols_of_a_board_drawn_at_a_slant_show_how_slanted(
+        slant: float, seed: int) -> None:
+    # Foreshortened by cos(slant) one way, the symbols' shapes give the
+    # stretch that undoes it (1/cos(slant)) to within a twentieth.
+    photo = drawn_at(slant, seed)
+    img = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR)
+    undone = _unslanted(find_blobs(detection_image(img)[0]).spreads)
+    stretch = float(np.linalg.eigvalsh(undone)[-1])
+    assert stretch == pytest.approx(1 / math.cos(math.radians(slant)), rel=0.05)
