@@ -75,8 +75,8 @@ ENCLOSED = 0.8
 symbol on its tile (set with the first reader, on the renders, for the box).
 The ring round a symbol stays on its tile at any turn, where the box round
 a large one on a tile turned 45° reaches past the tile's corners onto the
-table: the development set's ten photos turned 45° have blobs whose box is
-0.55-0.8 dark and whose ring passes."""
+table (`tests/photo/test_photo_turned.py`): the development set's ten photos
+turned 45° have blobs whose box is 0.55-0.8 dark and whose ring passes."""
 
 COLOURLESS = 0.5
 """Share of a blob's light pixels without colour (`hues.GREY`) above which
