@@ -184,9 +184,11 @@ def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:
         cells = again
     if _tile_on_edge(cells):
         # Its neighbours beyond may hold a tile too dark to find: look there.
+        # The wider window's levels, taken over more table, may lose a tile
+        # read; its ring beyond still shows a body where a tile may lie.
         wider = read(grid, margin + 1)
-        if _tile_count(wider) >= _tile_count(cells):
-            cells = wider
+        cells = wider if _tile_count(wider) >= _tile_count(cells) else \
+            wider | cells
     for key in symbols & cells.keys():
         cells[key].found = True
     return grid, cells

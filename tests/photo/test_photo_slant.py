@@ -45,6 +45,10 @@ CLOSE_MOST = 8
 and sure at least (8 when this was written; 4 with a homography refused
 where its near cells passed three steps, and one tile missing unwarned)."""
 
+DARK_CLOSE = 20
+"""The realistic set's dark-paint boards taken close, its first ones (the
+benchmark's `paint shifted` photos 0-19, keystoned)."""
+
 
 def turn_and_tilt(seed: int) -> dict[str, float]:
     """The way a seed turns the board and tilts the camera (`synth.Shot`)."""
@@ -126,6 +130,21 @@ def test_boards_photographed_close_at_a_steeper_slant_miss_no_tile_in_silence(
     # found on a cell that reads no tile is warned of, however far it lies
     # from the tiles read.
     _right_as_promised(_close_readings(inset))
+
+
+def test_dark_paint_photographed_close_misses_no_far_tile_in_silence() -> None:
+    # The realistic set's darkest paint (`paint shifted`), keystoned 0.35:
+    # a far tile's dark symbol, a third of its near size, may go unfound
+    # one cell beyond the cells read. Reading one cell wider shows its body;
+    # that window's levels may lose a tile elsewhere, and its ring is kept.
+    for rc in synth_real.real_cases("paint shifted", kinds.REAL_SEED, DARK_CLOSE):
+        img = synth_real.render(rc.case.stored + rc.case.move, rc.case.shot,
+                                rc.case.seed, rc.real)
+        photo = synth.encode(synth.keystone(img, 0.35), rc.case.shot.jpeg)
+        try:
+            kinds.honest(rc, read_move(photo, list(rc.case.stored)))
+        except PhotoUnreadable:
+            continue
 
 
 def test_boards_photographed_at_the_steepest_slant_are_read_where_it_is_undone(
