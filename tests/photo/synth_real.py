@@ -311,9 +311,12 @@ class RealCase:
     condition: str
 
 
-def photo(rc: RealCase) -> bytes:
-    """The encoded photo of a real case."""
+def photo(rc: RealCase, keystone: float = 0.0) -> bytes:
+    """The encoded photo of a real case; `keystone`: taken close over its near
+    edge, the top corners moved in by that share of its width (`synth.keystone`)."""
     img = render(rc.case.stored + rc.case.move, rc.case.shot, rc.case.seed, rc.real)
+    if keystone:
+        img = synth.keystone(img, keystone)
     return synth.encode(img, rc.case.shot.jpeg)
 
 

@@ -138,11 +138,9 @@ def test_dark_paint_photographed_close_misses_no_far_tile_in_silence() -> None:
     # one cell beyond the cells read. Reading one cell wider shows its body;
     # that window's levels may lose a tile elsewhere, and its ring is kept.
     for rc in synth_real.real_cases("paint shifted", kinds.REAL_SEED, DARK_CLOSE):
-        img = synth_real.render(rc.case.stored + rc.case.move, rc.case.shot,
-                                rc.case.seed, rc.real)
-        photo = synth.encode(synth.keystone(img, 0.35), rc.case.shot.jpeg)
         try:
-            kinds.honest(rc, read_move(photo, list(rc.case.stored)))
+            kinds.honest(rc, read_move(synth_real.photo(rc, keystone=0.35),
+                                       list(rc.case.stored)))
         except PhotoUnreadable:
             continue
 
