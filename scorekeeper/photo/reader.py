@@ -185,7 +185,8 @@ def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:
     if _tile_on_edge(cells):
         # Its neighbours beyond may hold a tile too dark to find: look there.
         # The wider window's levels, taken over more table, may lose a tile
-        # read; its ring beyond still shows a body where a tile may lie.
+        # read: keep the cells read, and take from it only those they lack
+        # (the ring beyond, where a tile body may lie unread).
         wider = read(grid, margin + 1)
         cells = wider if _tile_count(wider) >= _tile_count(cells) else \
             wider | cells
