@@ -30,9 +30,7 @@ def main() -> None:
     from bench_photo import REAL_SEED, _expected
     from photo import synth_real
     from photo.white import WHITE_FOR_PURPLE, WHITE_SATURATION
-    from verdicts import KINDS, marks, verdict
-
-    from scorekeeper.photo import PhotoUnreadable, read_move
+    from verdicts import KINDS, read_verdict
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--count", type=int, default=100, help="photos per condition")
@@ -48,13 +46,8 @@ def main() -> None:
         for rc in synth_real.real_cases(condition, REAL_SEED, args.count):
             rc = replace(rc, real=replace(rc.real, paint=WHITE_FOR_PURPLE))
             whites += any(t[2] in white for t in rc.case.move)
-            try:
-                reading = read_move(synth_real.photo(rc), list(rc.case.stored))
-            except PhotoUnreadable:
-                counts["refused"] += 1
-                continue
-            counts[verdict(*marks(reading.tiles, reading), False,
-                           _expected(rc.case))] += 1
+            counts[read_verdict(synth_real.photo(rc), rc.case.stored,
+                                _expected(rc.case))] += 1
         print(f"| {condition} | " + " | ".join(str(counts[k]) for k in KINDS)
               + f" | {whites} |")
 

@@ -62,3 +62,16 @@ def verdict(got: Sequence[Sequence[object]], low: Sequence[bool], warned: bool,
         missing = len({t[:2] for t in want} - {t[:2] for t in read})
         flaws.append(sure_wrong + (0 if warned else missing))
     return "confident wrong" if min(flaws) else "unsure"
+
+
+def read_verdict(photo: bytes, stored: Iterable[Tile],
+                 wants: Sequence[Iterable[Tile]]) -> str:
+    """One of `KINDS` for the reading of a photo of `stored` tiles and a
+    move (`wants`: the readings that count as it, as `verdict` takes them)."""
+    from scorekeeper.photo import PhotoUnreadable, read_move
+
+    try:
+        reading = read_move(photo, list(stored))
+    except PhotoUnreadable:
+        return "refused"
+    return verdict(*marks(reading.tiles, reading), False, wants)
