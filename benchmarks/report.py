@@ -133,6 +133,12 @@ BENCHMARKS = [
           " real-looking tiles tilted 40-55°, and close up keystoned; readings"
           " right, unsure, refused, broken (a tile missing or wrong unsaid)",
           "0 broken", r"^\| all \|"),
+    Bench("apart", ["benchmarks/bench_apart.py"],
+          "tiles laid apart: the tests' board, a tile 1 to 0.7 of the step it"
+          " lies at (right, unsure, refused, broken); the realistic conditions'"
+          " photos 0-29 drawn again at 0.75 (right, unsure, confident wrong,"
+          " refused)", "0 broken; 0 confident wrong",
+          r"^\| ([0-9.]+|[a-z][a-z -]*) \| \d", timeout=1800.0),
     Bench("photo-api", ["benchmarks/bench_photo_api.py"],
           "the photo endpoint end to end; other routes while photos are read",
           "< 1.5 s", r"^(photo end|other|photos)"),

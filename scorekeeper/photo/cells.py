@@ -159,10 +159,12 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     rect, seen = rectify(img, grid, (c0, r0, c1, r1))
     ratio = value_ratio(rect, CELL * 1.1, floor=True)
     yy, xx = np.mgrid[0:CELL, 0:CELL]
+    # The rim lies on the tile's body, not on the table where tiles lie
+    # apart (`grid.Grid.tile`).
+    tile = CELL * grid.tile
     d = np.hypot(xx - (CELL - 1) / 2, yy - (CELL - 1) / 2)
-    inset = CELL // 10
-    rim = (d > 0.38 * CELL) & (xx >= inset) & (xx < CELL - inset) \
-        & (yy >= inset) & (yy < CELL - inset)
+    box = np.maximum(abs(xx - (CELL - 1) / 2), abs(yy - (CELL - 1) / 2))
+    rim = (d > 0.38 * tile) & (box < 0.4 * tile)
     symbols, rims = _body_levels(ratio, seen, rim, grid, (c0, r0, c1, r1))
     # A symbol's outline keeps the far table's level: at the lower one it
     # takes in more of its blurred edge, and a starburst's points fill out.

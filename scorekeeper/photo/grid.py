@@ -126,6 +126,23 @@ past 0.05 missed tiles in silence in 4 of 64. The development set's
 hand-laid tiles at a slant lie 0.03-0.18 off their homography (`OFF_FIT`
 bounds it)."""
 
+APART_BODIES = 3
+"""Lone tile bodies on the symbols' cells from which their median side
+measures how much of a step a tile fills (`Grid.tile`): one or two stand
+alone on a board of tiles laid touching (a tile at an end of a line)."""
+
+APART_SIDE = (0.5, 1.25)
+"""A lone tile body's side, share of the step, for it to measure a tile:
+under half a step the tiles lie a whole tile apart, and the step is halved
+(`reader._step_of_two`); over it, two bodies merged (`LOOSE_BODY`)."""
+
+APART_TILE = 0.84
+"""The median side (share of the step, `APART_BODIES`) under which tiles
+lie apart and each cell is read at its tile's size. Tiles laid touching
+measure 0.85-1.09 (the 63 of the eight synthetic sets' photos 0-99 with
+three lone bodies or more); laid at 0.75 of the step, 0.73-0.83 (the cool
+light set's photos 0-29 and `tests/photo/test_photo_apart.py`'s boards)."""
+
 TWO_STEPS = 5.6
 """Symbol extents to a neighbour that may be two steps away: a symbol's box
 is at least 0.36 of a step in the benchmark's photos (`reader._step_of_two`)."""
@@ -151,6 +168,9 @@ class Grid:
     dim: Points = field(default_factory=dict)
     """As `strays`, dark paint found only by `blobs.more_dark_paint` (or the
     table's grain): read there where the lattice point reads no tile."""
+    tile: float = 1.0
+    """The share of a step a tile's side fills, under `APART_TILE` where
+    tiles lie apart (a printed board's cells larger than its tiles); else 1."""
 
     def bounds(self) -> tuple[int, int, int, int]:
         """The first and last row and column (r0, c0, r1, c1) of `centres`."""
@@ -538,6 +558,12 @@ def find_grid(img: np.ndarray) -> Grid:
         r, c = key
         if key not in centres and any((r + dr, c + dc) in centres for dr, dc in SIDES):
             strays.setdefault(key, xy)
+    # Tile bodies alone on the symbols' cells: how much of a step a tile
+    # fills (tiles laid apart, as on a printed board's larger cells).
+    at = nearest_cells(hom, [(x / scale, y / scale) for x, y, _, _ in bodies])
+    sides = [side / pitch for (_, _, side, _), key in zip(bodies, at, strict=True)
+             if key in centres and APART_SIDE[0] < side / pitch < APART_SIDE[1]]
+    tile = float(np.median(sides)) if len(sides) >= APART_BODIES else 1.0
     dim: Points = {}
     if blobs.faint is None:
         more = more_dark_paint(small, blobs)
@@ -547,7 +573,7 @@ def find_grid(img: np.ndarray) -> Grid:
                    _by_cell(hom, more.centres[more.faint] / scale).items()
                    if key not in taken}
     return Grid(hom, pitch / scale, centres, faint, float(np.median(ext[idx])) / scale,
-                strays, dim)
+                strays, dim, tile if tile < APART_TILE else 1.0)
 
 
 def _largest_lattice(pts: np.ndarray, ext: np.ndarray, unslant: np.ndarray
@@ -603,7 +629,7 @@ def refit(grid: Grid, centres: Points) -> Grid:
     except ValueError:
         return grid
     return Grid(hom, grid.pitch, dict(centres), grid.faint, strays=grid.strays,
-                dim=grid.dim)
+                dim=grid.dim, tile=grid.tile)
 
 
 def _refine(hom: np.ndarray, pts: np.ndarray, src: np.ndarray, dst: np.ndarray,

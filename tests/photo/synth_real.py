@@ -149,6 +149,9 @@ class Real:
     """Peak of a lamp's reflection over a tile (linear, 1 is white)."""
     glare_size: float = 0.6
     """Its radius, in tile edges."""
+    apart: float = 1.0
+    """A tile's size over the step it is laid at: 1 for tiles laid touching,
+    less for tiles laid apart (a printed board's cells larger than them)."""
 
 
 @dataclass(frozen=True)
@@ -233,7 +236,7 @@ def render(tiles: Sequence[Tile], shot: Shot, seed: int, real: Real) -> np.ndarr
                 ) -> np.ndarray:
             return np.round((poly @ m * scale + local) * 16).astype(np.int32)
 
-        body = lpx(synth._rounded_square(0.47, 0.1))
+        body = lpx(synth._rounded_square(0.47 * real.apart, 0.1 * real.apart))
         one = np.zeros((wh, ww), np.uint8)
         cv2.fillPoly(one, [body], 255, cv2.LINE_AA, 4)
         off = np.round(np.array([-lx, -ly]) * 0.06 * scale * 16).astype(np.int32)
@@ -242,7 +245,7 @@ def render(tiles: Sequence[Tile], shot: Shot, seed: int, real: Real) -> np.ndarr
         shadow[win] = np.maximum(shadow[win], drop)
         a = one.astype(np.float32) / 255
         # The bevel: a band inside the edge, lighter on the side facing the light.
-        width = max(1, int(round(0.07 * scale)))
+        width = max(1, int(round(0.07 * scale * real.apart)))
         inner = cv2.erode(one, np.ones((3, 3), np.uint8), iterations=width)
         band = np.clip(a - inner.astype(np.float32) / 255, 0, 1)
         yy, xx = np.mgrid[0:wh, 0:ww].astype(np.float32)
@@ -252,7 +255,7 @@ def render(tiles: Sequence[Tile], shot: Shot, seed: int, real: Real) -> np.ndarr
         sym = np.zeros((wh, ww), np.uint8)
         for poly in real_polygons(shape, real.fill, real.inner, real.spikes,
                                   real.circle):
-            cv2.fillPoly(sym, [lpx(poly)], 255, cv2.LINE_AA, 4)
+            cv2.fillPoly(sym, [lpx(poly * real.apart)], 255, cv2.LINE_AA, 4)
         cover = sym.astype(np.float32)[..., None] / 255
         lin = (np.array(rgb, np.float32) / 255) ** 2.2
         tile = tile * (1 - cover) + lin * cover
