@@ -10,7 +10,7 @@ refused, or wrong in silence, by how much of the step a tile fills.
   0.7 of its step; counted as `bench_slants.py` counts them.
 - **the realistic conditions**: each condition's photos 0 to `--count` - 1
   (as `bench_photo.py` draws them) drawn again with their tiles at
-  `APART` of the step; counted as `verdicts.verdict` counts them.
+  the tests' `APART` of the step; counted as `verdicts.verdict` counts them.
 """
 
 from __future__ import annotations
@@ -27,16 +27,11 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 SHARES = (1.0, 0.9, 0.85, 0.8, 0.75, 0.7)
 """A tile's size over the step it is laid at: 1 is touching."""
 
-APART = 0.75
-"""The share the realistic conditions are drawn again at: a quarter of a
-tile's size between two tiles."""
-
-
 def main() -> None:
     from bench_photo import REAL_SEED, _expected
     from bench_slants import OUTCOMES, outcome
     from photo import synth_real
-    from photo.test_photo_apart import laid_apart
+    from photo.test_photo_apart import APART, laid_apart
     from verdicts import KINDS, read_verdict
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
