@@ -563,7 +563,8 @@ def find_grid(img: np.ndarray) -> Grid:
     at = nearest_cells(hom, [(x / scale, y / scale) for x, y, _, _ in bodies])
     sides = [side / pitch for (_, _, side, _), key in zip(bodies, at, strict=True)
              if key in centres and APART_SIDE[0] < side / pitch < APART_SIDE[1]]
-    tile = float(np.median(sides)) if len(sides) >= APART_BODIES else 1.0
+    median = float(np.median(sides)) if len(sides) >= APART_BODIES else 1.0
+    tile = median if median < APART_TILE else 1.0
     dim: Points = {}
     if blobs.faint is None:
         more = more_dark_paint(small, blobs)
@@ -573,7 +574,7 @@ def find_grid(img: np.ndarray) -> Grid:
                    _by_cell(hom, more.centres[more.faint] / scale).items()
                    if key not in taken}
     return Grid(hom, pitch / scale, centres, faint, float(np.median(ext[idx])) / scale,
-                strays, dim, tile if tile < APART_TILE else 1.0)
+                strays, dim, tile)
 
 
 def _largest_lattice(pts: np.ndarray, ext: np.ndarray, unslant: np.ndarray
