@@ -1,6 +1,6 @@
 """Cut the colour crops `train_colours.py` learns from: each stored tile a
 photo shows, as the reader itself sees it once it lines the photo up on the
-stored board (`reader.name_colours`' stored examples): its symbol's colour, the
+stored board (`labelled.py`): its symbol's colour, the
 photo's tile bodies' colour (its light), its stored colour, and what the
 hand rules named it.
 
@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
+from labelled import labelled
 from train_shapes import Photo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,44 +23,28 @@ Crops = dict[str, np.ndarray]
 
 
 def crops(photos: Iterator[Photo]) -> Crops:
-    """The stored tiles each photo shows, as the reader labels them."""
-    from scorekeeper.photo import PhotoUnreadable, read_move, reader
-
-    calls: list[tuple[dict, list]] = []
-    name = reader.name_colours
-
-    def record(reads: dict, clf: object, stored: list, taught: object) -> None:
-        name(reads, clf, stored, taught)  # type: ignore[arg-type]
-        calls.append((reads, list(stored)))
-
-    reader.name_colours = record  # type: ignore[assignment]
+    """The stored tiles each photo shows, as the reader labels them
+    (`labelled`), in the photo's light: the median of its tiles' bodies, as
+    `reader.name_colours` takes it."""
     out: dict[str, list] = {k: [] for k in ("rgb", "body", "label", "photo", "rule",
                                             "rule_conf")}
-    try:
-        for n, (image, stored) in enumerate(photos):
-            calls.clear()
-            try:
-                read_move(image, stored)
-            except PhotoUnreadable:
-                continue
-            if not calls or not calls[-1][1]:
-                continue
-            reads, stored = calls[-1]
-            bodies = [rd.cell.black for rd in reads.values()
-                      if rd.cell.black is not None]
-            if not bodies:
-                continue
-            body = np.median(np.array(bodies), axis=0)
-            for example in stored:
-                rd = reads[example.key]
-                out["rgb"].append(np.asarray(rd.cell.color, float))
-                out["body"].append(body)
-                out["label"].append(example.color)
-                out["photo"].append(n)
-                out["rule"].append(rd.color)
-                out["rule_conf"].append(rd.color_conf)
-    finally:
-        reader.name_colours = name  # type: ignore[assignment]
+    for n, (image, stored) in enumerate(photos):
+        found = labelled(image, stored)
+        if found is None:
+            continue
+        stages, tiles = found
+        bodies = [rd.cell.black for rd in stages.tiles.values()
+                  if rd.cell.black is not None]
+        if not bodies:
+            continue
+        body = np.median(np.array(bodies), axis=0)
+        for rd, (colour, _) in tiles:
+            out["rgb"].append(np.asarray(rd.cell.color, float))
+            out["body"].append(body)
+            out["label"].append(colour)
+            out["photo"].append(n)
+            out["rule"].append(rd.color)
+            out["rule_conf"].append(rd.color_conf)
     return {"rgb": np.array(out["rgb"]).reshape(-1, 3),
             "body": np.array(out["body"]).reshape(-1, 3),
             "label": np.array(out["label"], str),

@@ -3,15 +3,15 @@ numpy, one hidden layer, on the symbol masks the reader itself cuts from
 rendered photos and on our own drawings; and measure it.
 
 The crops are labelled the way a table's confirmed move labels them: the
-reader lines the photo up on the stored board and hands the stored tiles it
-sees, mask and kind, to `Classifier.learn` (`classify.Example`); this script
-records those examples. So the masks are cut by the reader's own stages
-(`cells`, `symbols.normalise`) and train and use see the same crops. Every
-renderer (`tests/photo/synth.py`, `synth_alt.py`, `synth_real.py` in each of
-its conditions: shifted paint, glare, warm and cool light), every tile size,
-slant and turn they draw; the drawings (`tests/photo/drawn.py`) add other
-proportions and line weights, and the hearts and triangles no renderer
-draws. Fragments, bars and specks cut from them teach the model's `NONE`.
+reader lines the photo up on the stored board, and each stored tile it reads
+there is an example of its stored shape (`labelled.py`). So the masks are
+cut by the reader's own stages (`cells`, `symbols.normalise`) and train and
+use see the same crops. Every renderer (`tests/photo/synth.py`,
+`synth_alt.py`, `synth_real.py` in each of its conditions: shifted paint,
+glare, warm and cool light), every tile size, slant and turn they draw; the
+drawings (`tests/photo/drawn.py`) add other proportions and line weights,
+and the hearts and triangles no renderer draws. Fragments, bars and specks
+cut from them teach the model's `NONE`.
 
     python benchmarks/train_shapes.py                 # train, save the weights
     python benchmarks/train_shapes.py --measure 12    # and on the benchmark's sets
@@ -41,8 +41,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import one_layer  # noqa: E402
+from labelled import labelled  # noqa: E402
 
-from scorekeeper.photo import PhotoUnreadable, classify, read_move  # noqa: E402
 from scorekeeper.photo.shape_model import (  # noqa: E402
     NONE,
     SHAPES,
@@ -87,30 +87,14 @@ def renders(seed: int, count: int) -> Iterator[Photo]:
 
 
 def crops(photos: Iterator[Photo]) -> tuple[np.ndarray, np.ndarray]:
-    """The stored tiles each photo shows, as the reader labels them: their
-    normalised masks and shape indexes (`SHAPES`)."""
-    seen: list[list[classify.Example]] = []
-    learn = classify.Classifier.learn
-
-    def record(self: classify.Classifier,
-               examples: list[classify.Example]) -> None:
-        seen.append(list(examples))
-        learn(self, examples)
-
-    classify.Classifier.learn = record  # type: ignore[method-assign]
+    """The stored tiles each photo shows, as the reader labels them
+    (`labelled`): their normalised masks and shape indexes (`SHAPES`)."""
     masks, labels = [], []
-    try:
-        for image, stored in photos:
-            seen.clear()
-            try:
-                read_move(image, stored)
-            except PhotoUnreadable:
-                continue
-            for e in seen[-1] if seen else ():
-                masks.append(e.mask)
-                labels.append(SHAPES.index(e.shape))
-    finally:
-        classify.Classifier.learn = learn  # type: ignore[method-assign]
+    for image, stored in photos:
+        found = labelled(image, stored)
+        for rd, (_, shape) in found[1] if found else ():
+            masks.append(rd.cell.mask)
+            labels.append(SHAPES.index(shape))
     return (np.array(masks, bool).reshape(-1, CELL, CELL),
             np.array(labels, int))
 

@@ -21,7 +21,7 @@ from .grid import Grid, find_grid, halved, nearest_cells, refit
 from .lessons import Taught
 from .move import first_move, placed_move
 from .reading import SIDES, Cell, PhotoReading
-from .register import register
+from .register import Placement, register
 from .rules import by_the_rules
 from .tiles import ReadTile, name_colours, name_shapes, under_glare
 
@@ -62,6 +62,9 @@ class Stages:
     classifier: Classifier
     reading: PhotoReading
     """The move, checked against the rules."""
+    placement: Placement | None = None
+    """The photo's cells on the stored board (`register`; None for a first
+    move): what labels the stored tiles it shows, as a confirmed move does."""
 
 
 def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
@@ -134,7 +137,8 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
             examples.append(Example(cell.color, tile[0], key))
     name_colours(reads, clf, examples, taught)
     return Stages(img, grid, cells, reads, clf,
-                  placed_move(reads, cells, found, placement, board, clf, variant))
+                  placed_move(reads, cells, found, placement, board, clf, variant),
+                  placement)
 
 
 def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:

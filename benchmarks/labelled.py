@@ -1,0 +1,36 @@
+"""The stored tiles a photo shows, labelled as a table's confirmed move
+labels them: the reader lines the photo up on the stored board
+(`reader.Stages.placement`), and each stored tile it reads there, away from
+glare, is an example of its stored kind, cut by the reader's own stages.
+The training scripts learn from them (`train_shapes.py`, `colour_crops.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scorekeeper.photo import PhotoUnreadable
+from scorekeeper.photo.cells import GLARE
+from scorekeeper.photo.reader import Stages, read_stages
+from scorekeeper.photo.tiles import ReadTile
+
+Labelled = list[tuple[ReadTile, tuple[str, str]]]
+"""Each stored tile read, with its stored (colour, shape)."""
+
+
+def labelled(image: bytes, stored: Sequence[tuple[int, int, str, str]]
+             ) -> tuple[Stages, Labelled] | None:
+    """What the reader's stages gave on a photo, and the stored tiles it
+    shows; None where it reads no move there or shows no stored tile."""
+    try:
+        stages = read_stages(image, list(stored))
+    except PhotoUnreadable:
+        return None
+    if stages.placement is None:
+        return None
+    board = {(r, c): (color, shape) for r, c, color, shape in stored}
+    out = [(rd, tile) for key, rd in stages.tiles.items()
+           if (tile := board.get(stages.placement.to_board(key))) is not None
+           and rd.cell.color is not None and rd.cell.mask is not None
+           and rd.cell.glare < GLARE]
+    return (stages, out) if out else None
