@@ -127,9 +127,14 @@ hand-laid tiles at a slant lie 0.03-0.18 off their homography (`OFF_FIT`
 bounds it)."""
 
 APART_BODIES = 3
-"""Lone tile bodies on the symbols' cells from which their median side
-measures how much of a step a tile fills (`Grid.tile`): one or two stand
-alone on a board of tiles laid touching (a tile at an end of a line)."""
+"""Outlines of lone tile bodies on the symbols' cells from which their
+median side measures how much of a step a tile fills (`Grid.tile`): each
+dark mask outlines a body (`blobs.Blobs.dark`, `deep`), most often both,
+so one body alone measures nothing and two tiles of a first move laid
+apart do (`tests/photo/test_photo_apart.py`). Counted by cell instead, two
+bodies measure tiles laid touching as low as 0.83 of the step (the eight
+synthetic sets' photos 0-99), where tiles laid apart reach (`APART_TILE`),
+and three bodies miss such a first move (2 of the test's 16)."""
 
 APART_SIDE = (0.5, 1.25)
 """A lone tile body's side, share of the step, for it to measure a tile:
