@@ -161,6 +161,8 @@ def report(name: str, c: Crops, weights: dict[str, np.ndarray]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--real", type=Path, help="a folder of real photos to measure on")
+    ap.add_argument("--weights", type=Path, default=WEIGHTS,
+                    help="where to save the weights (default: the package's)")
     ap.add_argument("--fix", action="append", default=[],
                     help="a correction of the real photos' annotations")
     args = ap.parse_args()
@@ -179,10 +181,10 @@ def main() -> None:
     cal_rgb, cal_body, cal_y = labelled(calibration)
     temperature = calibrate(w, features(cal_rgb, cal_body), cal_y)
     fit = time.perf_counter() - start
-    one_layer.save(w, WEIGHTS)
+    one_layer.save(w, args.weights)
     print(f"{sum(len(p[2]) for p in parts)} crops, {len(y)} samples (crops in "
           f"{cut:.0f} s); trained in {fit:.0f} s; temperature {temperature:.2f}; "
-          f"{WEIGHTS.name} {WEIGHTS.stat().st_size} bytes")
+          f"{args.weights.name} {args.weights.stat().st_size} bytes")
     weights = one_layer.shipped(w)
     print("| set | tiles | right | unsure | sure and wrong | hand rules right | "
           "wrong (unsure) from a margin of 0.25, 0.5, 0.9 |\n"

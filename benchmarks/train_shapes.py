@@ -274,6 +274,8 @@ def main() -> None:
     ap.add_argument("--measure", type=int, default=0, metavar="N",
                     help="measure on N photos of each of the benchmark's sets")
     ap.add_argument("--real", type=Path, help="a folder of real photos to measure on")
+    ap.add_argument("--weights", type=Path, default=WEIGHTS,
+                    help="where to save the weights (default: the package's)")
     ap.add_argument("--fix", action="append", default=[],
                     help="a correction of the real photos' annotations")
     args = ap.parse_args()
@@ -291,10 +293,10 @@ def main() -> None:
     w = train(features(x), y)
     temperature = calibrate(w, *calibration)
     fit = time.perf_counter() - start
-    one_layer.save(w, WEIGHTS)
+    one_layer.save(w, args.weights)
     print(f"{len(labels)} crops and drawings, {len(x)} samples (crops in {cut:.0f} s); "
           f"trained in {fit:.0f} s; temperature {temperature:.2f}; "
-          f"{WEIGHTS.name} {WEIGHTS.stat().st_size} bytes")
+          f"{args.weights.name} {args.weights.stat().st_size} bytes")
     weights = one_layer.shipped(w)
     print("| set | tiles | right | unsure | sure and wrong | wrong (unsure) from "
           "a margin of 0.25, 0.5, 0.9 |\n|---|---|---|---|---|---|")
