@@ -13,7 +13,7 @@ import pytest
 from scorekeeper.photo.cells import read_cells
 from scorekeeper.photo.decode import decode
 from scorekeeper.photo.grid import find_grid
-from scorekeeper.photo.shape_model import SHAPES, WEIGHTS, probabilities
+from scorekeeper.photo.shape_model import SHAPES, SURE, WEIGHTS, probabilities
 from scorekeeper.photo.symbols import normalise
 
 from . import drawn, synth, synth_alt, synth_real
@@ -72,3 +72,23 @@ def test_half_a_symbol_is_no_symbol() -> None:
               for shape in ("circle", "square", "clover")]
     p = probabilities(np.array(halves))
     assert (p.argmax(axis=1) == len(CLASSIC)).all()
+
+
+@pytest.mark.parametrize("shape", CLASSIC)
+def test_a_symbol_broken_by_a_band_is_never_sure_of_another_shape(shape: str) -> None:
+    # Paint nearly as dark as its body reads in part as body: the symbol's
+    # mask in two parts. Its shape may be read, or unsure; never another.
+    ys, xs = np.mgrid[0:64, 0:64] - 32
+    broken = []
+    for v in range(drawn.variants(shape)):
+        mask = drawn.draw(shape, v, 0.0, 1.5) > 0
+        for degrees in range(0, 180, 15):
+            a = np.radians(degrees)
+            across = np.abs(xs * np.cos(a) + ys * np.sin(a))
+            for width in (4, 6, 8):
+                broken.append(normalise(mask & (across > width / 2)))
+    p = probabilities(np.array([m for m in broken if m is not None]))
+    best = p.argmax(axis=1)
+    ranked = np.sort(p, axis=1)
+    sure = (best != len(CLASSIC)) & (ranked[:, -1] - ranked[:, -2] >= SURE)
+    assert [CLASSIC[k] for k in best[sure]] == [shape] * int(sure.sum())
