@@ -41,11 +41,13 @@ where the other's paint is ever seen (`PLAIN`)."""
 PLAIN = {"red": (-180.0, -3.0), "orange": (15.0, 180.0)}
 """Hues (degrees, of `PLANE`: the colour with the light taken out) at which
 a symbol named red or orange is that colour whether or not the photo shows
-the other (`OVERLAP`). Measured on the stored tiles of the realistic sets'
-photos 0-39 (`benchmarks/bench_red_orange.py`): no orange lies below -0.4°
-and no red above 12.8°; each edge is widened by 2.5°, the 90th percentile
-of the spread (standard deviation) of one colour's hues within one photo.
-Photos 40-79, never tuned on, confirm it."""
+the other (`OVERLAP`). Set on the stored tiles of the realistic sets'
+photos 0-39 as the reader then cut them (`benchmarks/bench_red_orange.py`):
+no orange lay below -0.4° and no red above 12.8°; each edge widened by
+2.5°, the 90th percentile of the spread (standard deviation) of one
+colour's hues within one photo. Photos 40-79, never tuned on, confirmed
+it. As the reader cuts them now, photos 0-79 put the lowest orange at 4.8°
+and the highest red at 11.8°: inside both edges."""
 
 NONE = len(COLOURS)
 """The output that says a symbol shows no paint."""
