@@ -8,7 +8,8 @@ Run from the repository root:
 
 Each stored red and orange tile of the realistic sets' photos (paint
 shifted, glare, warm and cool light; `tests/photo/synth_real.py`), as the
-reader sees it once it lines the photo up on the stored board, is named by
+reader sees it once it lines the photo up on the stored board
+(`labelled.py`), is named by
 `Classifier.colours` with the photo's other stored tiles as examples:
 
 - **hidden**: every stored tile of its own colour hidden (a move of a colour
@@ -63,59 +64,57 @@ def _rule(name: str) -> Iterator[None]:
 def measure(start: int, count: int) -> None:
     """Read the sets' photos start..start+count-1 and print the figures."""
     from bench_photo import _cases, ensure_photos
+    from labelled import labelled
 
-    from scorekeeper.photo import PhotoUnreadable, colour_model, read_move, reader
-    from scorekeeper.photo.classify import Classifier
+    from scorekeeper.photo import colour_model
+    from scorekeeper.photo.classify import Classifier, Example
     from scorekeeper.photo.tiles import COLOUR_SURE, LOW_CONFIDENCE, sureness
 
     counts: dict[tuple[str, str, str], int] = defaultdict(int)
     hues: dict[tuple[str, int, str], list[float]] = defaultdict(list)
-    name = reader.name_colours
-    photo = ("", 0)
     measured: set[tuple[str, int]] = set()
-
-    def record(reads: dict, clf: Classifier, stored: list, taught: object) -> None:
-        name(reads, clf, stored, taught)  # type: ignore[arg-type]
-        bodies = [rd.cell.black for rd in reads.values() if rd.cell.black is not None]
-        if not stored or not bodies:
-            return
-        body = np.median(np.array(bodies), axis=0)
-        for tile in stored:
-            if tile.color not in colour_model.OVERLAP:
-                continue
-            measured.add(photo)
-            rgb = np.array([reads[tile.key].cell.color])
-            seen = colour_model.features(rgb, body)
-            if colour_model.probabilities(seen)[0].argmax() != colour_model.NONE:
-                # A symbol of no paint (a lamp washed it) has no hue to count.
-                x, y = seen[0, colour_model.PLANE]
-                hue = float(np.degrees(np.arctan2(y, x)))
-                hues[(*photo, tile.color)].append(hue)
-            examples = {"hidden": [e for e in stored if e.color != tile.color],
-                        "as read": [e for e in stored if e.key != tile.key],
-                        "alone": []}
-            for mode, shown in examples.items():
-                for rule in RULES:
-                    with _rule(rule):
-                        (choice,) = Classifier(clf.colors, clf.shapes).colours(
-                            rgb, body, [tile.key], shown)
-                    sure = sureness(choice.confidence, COLOUR_SURE) >= LOW_CONFIDENCE
-                    right = clf.colors[choice.index] == tile.color
-                    counts[(mode, rule, "tiles")] += 1
-                    counts[(mode, rule, "sure and wrong")] += sure and not right
-                    counts[(mode, rule, "right and unsure")] += right and not sure
-
-    reader.name_colours = record  # type: ignore[assignment]
     for condition in SETS:
         paths = ensure_photos(condition, count, start)
         for n, (case, path) in enumerate(zip(_cases(condition, count, start), paths,
                                              strict=True), start):
-            photo = (condition, n)
-            try:
-                read_move(path.read_bytes(), list(case.stored))
-            except PhotoUnreadable:
+            found = labelled(path.read_bytes(), case.stored)
+            if found is None:
                 continue
-    reader.name_colours = name
+            stages, tiles = found
+            clf = stages.classifier
+            bodies = [rd.cell.black for rd in stages.tiles.values()
+                      if rd.cell.black is not None]
+            if not bodies:
+                continue
+            # The photo's light, as `reader.name_colours` takes it.
+            body = np.median(np.array(bodies), axis=0)
+            stored = [Example(rd.cell.color, colour, key)
+                      for key, (rd, (colour, _)) in tiles.items()]
+            for tile in stored:
+                if tile.color not in colour_model.OVERLAP:
+                    continue
+                measured.add((condition, n))
+                rgb = np.array([tile.rgb])
+                seen = colour_model.features(rgb, body)
+                if colour_model.probabilities(seen)[0].argmax() != colour_model.NONE:
+                    # A symbol of no paint (a lamp washed it) has no hue to count.
+                    x, y = seen[0, colour_model.PLANE]
+                    hue = float(np.degrees(np.arctan2(y, x)))
+                    hues[(condition, n, tile.color)].append(hue)
+                examples = {"hidden": [e for e in stored if e.color != tile.color],
+                            "as read": [e for e in stored if e.key != tile.key],
+                            "alone": []}
+                for mode, shown in examples.items():
+                    for rule in RULES:
+                        with _rule(rule):
+                            (choice,) = Classifier(clf.colors, clf.shapes).colours(
+                                rgb, body, [tile.key], shown)
+                        confidence = sureness(choice.confidence, COLOUR_SURE)
+                        sure = confidence >= LOW_CONFIDENCE
+                        right = clf.colors[choice.index] == tile.color
+                        counts[(mode, rule, "tiles")] += 1
+                        counts[(mode, rule, "sure and wrong")] += sure and not right
+                        counts[(mode, rule, "right and unsure")] += right and not sure
     tiles = counts[("hidden", "none", "tiles")]
     print(f"photos {start}-{start + count - 1}: {tiles} stored reds and oranges "
           f"of {len(measured)} photos")

@@ -38,7 +38,7 @@ def crops(photos: Iterator[Photo]) -> Crops:
         if not bodies:
             continue
         body = np.median(np.array(bodies), axis=0)
-        for rd, (colour, _) in tiles:
+        for rd, (colour, _) in tiles.values():
             out["rgb"].append(np.asarray(rd.cell.color, float))
             out["body"].append(body)
             out["label"].append(colour)

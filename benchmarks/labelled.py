@@ -2,7 +2,8 @@
 labels them: the reader lines the photo up on the stored board
 (`reader.Stages.placement`), and each stored tile it reads there, away from
 glare, is an example of its stored kind, cut by the reader's own stages.
-The training scripts learn from them (`train_shapes.py`, `colour_crops.py`).
+The training scripts learn from them (`train_shapes.py`, `colour_crops.py`),
+and `bench_red_orange.py` names them again.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from collections.abc import Sequence
 from scorekeeper.photo import PhotoUnreadable
 from scorekeeper.photo.cells import GLARE
 from scorekeeper.photo.reader import Stages, read_stages
+from scorekeeper.photo.reading import Cell
 from scorekeeper.photo.tiles import ReadTile
 
-Labelled = list[tuple[ReadTile, tuple[str, str]]]
-"""Each stored tile read, with its stored (colour, shape)."""
+Labelled = dict[Cell, tuple[ReadTile, tuple[str, str]]]
+"""Each stored tile read, by its cell of the photo's grid, with its stored
+(colour, shape)."""
 
 
 def labelled(image: bytes, stored: Sequence[tuple[int, int, str, str]]
@@ -29,8 +32,8 @@ def labelled(image: bytes, stored: Sequence[tuple[int, int, str, str]]
     if stages.placement is None:
         return None
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
-    out = [(rd, tile) for key, rd in stages.tiles.items()
+    out = {key: (rd, tile) for key, rd in stages.tiles.items()
            if (tile := board.get(stages.placement.to_board(key))) is not None
            and rd.cell.color is not None and rd.cell.mask is not None
-           and rd.cell.glare < GLARE]
+           and rd.cell.glare < GLARE}
     return (stages, out) if out else None

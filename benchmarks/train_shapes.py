@@ -101,7 +101,7 @@ def crops(photos: Iterator[Photo]) -> tuple[np.ndarray, np.ndarray]:
     masks, labels = [], []
     for image, stored in photos:
         found = labelled(image, stored)
-        for rd, (_, shape) in found[1] if found else ():
+        for rd, (_, shape) in found[1].values() if found else ():
             masks.append(rd.cell.mask)
             labels.append(SHAPES.index(shape))
     return (np.array(masks, bool).reshape(-1, CELL, CELL),
