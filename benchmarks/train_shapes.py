@@ -72,8 +72,7 @@ BANDED = 0.2
 """Share of the no-symbol samples that are a symbol broken by a band
 (`banded`): trained without them, the model was sure of another shape for
 93 of the 2,160 broken drawings of `tests/photo/test_photo_shape_model.py`
-(a square or a clover as a crisscross, as a dark orange square in cool
-light, read as two bars, was in `bench_apart.py`); with them, for none."""
+(a square or a clover as a crisscross); with them, for none."""
 BAND = (3.0, 10.0)
 """Pixels of a normalised mask (`symbols.RADIUS` 12): how wide a band."""
 

@@ -1,6 +1,7 @@
 """The shipped shape model (`photo.shape_model`) names the symbols the
-reader cuts from photos of every renderer, at several tile sizes, and
-says a fragment is no symbol."""
+reader cuts from photos of every renderer, at several tile sizes, says a
+fragment is no symbol, and is never sure of another shape for a symbol
+broken in two."""
 
 from __future__ import annotations
 
