@@ -67,8 +67,8 @@ def measure(start: int, count: int) -> None:
     from labelled import labelled
 
     from scorekeeper.photo import colour_model
-    from scorekeeper.photo.classify import Classifier, Example
-    from scorekeeper.photo.tiles import COLOUR_SURE, LOW_CONFIDENCE, sureness
+    from scorekeeper.photo.classify import Classifier
+    from scorekeeper.photo.tiles import COLOUR_SURE, LOW_CONFIDENCE, light, sureness
 
     counts: dict[tuple[str, str, str], int] = defaultdict(int)
     hues: dict[tuple[str, int, str], list[float]] = defaultdict(list)
@@ -80,16 +80,10 @@ def measure(start: int, count: int) -> None:
             found = labelled(path.read_bytes(), case.stored)
             if found is None:
                 continue
-            stages, tiles = found
+            stages, _ = found
             clf = stages.classifier
-            bodies = [rd.cell.black for rd in stages.tiles.values()
-                      if rd.cell.black is not None]
-            if not bodies:
-                continue
-            # The photo's light, as `reader.name_colours` takes it.
-            body = np.median(np.array(bodies), axis=0)
-            stored = [Example(rd.cell.color, colour, key)
-                      for key, (rd, (colour, _)) in tiles.items()]
+            body = light(stages.tiles)
+            stored = stages.examples
             for tile in stored:
                 if tile.color not in colour_model.OVERLAP:
                     continue

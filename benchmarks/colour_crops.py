@@ -24,8 +24,9 @@ Crops = dict[str, np.ndarray]
 
 def crops(photos: Iterator[Photo]) -> Crops:
     """The stored tiles each photo shows, as the reader labels them
-    (`labelled`), in the photo's light: the median of its tiles' bodies, as
-    `reader.name_colours` takes it."""
+    (`labelled`), in the photo's light (`tiles.light`)."""
+    from scorekeeper.photo.tiles import light
+
     out: dict[str, list] = {k: [] for k in ("rgb", "body", "label", "photo", "rule",
                                             "rule_conf")}
     for n, (image, stored) in enumerate(photos):
@@ -33,11 +34,7 @@ def crops(photos: Iterator[Photo]) -> Crops:
         if found is None:
             continue
         stages, tiles = found
-        bodies = [rd.cell.black for rd in stages.tiles.values()
-                  if rd.cell.black is not None]
-        if not bodies:
-            continue
-        body = np.median(np.array(bodies), axis=0)
+        body = light(stages.tiles)
         for rd, (colour, _) in tiles.values():
             out["rgb"].append(np.asarray(rd.cell.color, float))
             out["body"].append(body)

@@ -1,7 +1,8 @@
 """The stored tiles a photo shows, labelled as a table's confirmed move
 labels them: the reader lines the photo up on the stored board
-(`reader.Stages.placement`), and each stored tile it reads there, away from
-glare, is an example of its stored kind, cut by the reader's own stages.
+(`reader.Stages.placement`), and each stored tile it names the colours by
+(`reader.Stages.examples`) is an example of its stored kind, cut by the
+reader's own stages.
 The training scripts learn from them (`train_shapes.py`, `colour_crops.py`),
 and `bench_red_orange.py` names them again.
 """
@@ -9,9 +10,9 @@ and `bench_red_orange.py` names them again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from scorekeeper.photo import PhotoUnreadable
-from scorekeeper.photo.cells import GLARE
 from scorekeeper.photo.reader import Stages, read_stages
 from scorekeeper.photo.reading import Cell
 from scorekeeper.photo.tiles import ReadTile
@@ -32,8 +33,7 @@ def labelled(image: bytes, stored: Sequence[tuple[int, int, str, str]]
     if stages.placement is None:
         return None
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
-    out = {key: (rd, tile) for key, rd in stages.tiles.items()
-           if (tile := board.get(stages.placement.to_board(key))) is not None
-           and rd.cell.color is not None and rd.cell.mask is not None
-           and rd.cell.glare < GLARE}
+    at = stages.placement.to_board
+    out = {key: (stages.tiles[key], board[at(key)])
+           for key in (cast(Cell, e.key) for e in stages.examples)}
     return (stages, out) if out else None

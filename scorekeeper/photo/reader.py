@@ -65,6 +65,9 @@ class Stages:
     placement: Placement | None = None
     """The photo's cells on the stored board (`register`; None for a first
     move): what labels the stored tiles it shows, as a confirmed move does."""
+    examples: tuple[Example, ...] = ()
+    """The stored tiles read, away from glare, that named the colours as
+    examples of their stored colour (`name_colours`)."""
 
 
 def read_move(image: bytes, stored: Sequence[tuple[int, int, str, str]],
@@ -138,7 +141,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     name_colours(reads, clf, examples, taught)
     return Stages(img, grid, cells, reads, clf,
                   placed_move(reads, cells, found, placement, board, clf, variant),
-                  placement)
+                  placement, tuple(examples))
 
 
 def _cells(img: np.ndarray, hand: int) -> tuple[Grid, dict[Cell, GridCell]]:

@@ -112,13 +112,18 @@ def name_colours(reads: dict[Cell, ReadTile], clf: Classifier,
     rgb = np.array([reads[key].cell.color for key in keys]).reshape(-1, 3)
     for key, seen in zip(keys, rgb, strict=True):
         reads[key].hsv = hues.hsv(seen)
-    bodies = [rd.cell.black for rd in reads.values() if rd.cell.black is not None]
-    body = np.median(np.array(bodies), axis=0) if bodies else np.ones(3)
-    named = clf.colours(rgb, body, keys, [*_taught(taught), *stored])
+    named = clf.colours(rgb, light(reads), keys, [*_taught(taught), *stored])
     for key, colour in zip(keys, named, strict=True):
         rd = reads[key]
         rd.color, rd.color_conf = colour.index, sureness(colour.confidence, COLOUR_SURE)
         rd.color_scores = colour.scores
+
+
+def light(reads: dict[Cell, ReadTile]) -> np.ndarray:
+    """The photo's light: the median colour of its read tiles' bodies
+    (linear RGB, `colour_model.features`), white where none was measured."""
+    bodies = [rd.cell.black for rd in reads.values() if rd.cell.black is not None]
+    return np.median(np.array(bodies), axis=0) if bodies else np.ones(3)
 
 
 def name_shapes(reads: dict[Cell, ReadTile], clf: Classifier) -> None:
