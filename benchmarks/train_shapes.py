@@ -75,6 +75,8 @@ BANDED = 0.2
 (a square or a clover as a crisscross); with them, for none."""
 BAND = (3.0, 10.0)
 """Pixels of a normalised mask (`symbols.RADIUS` 12): how wide a band."""
+_YS, _XS = np.mgrid[0:CELL, 0:CELL] - CELL / 2
+"""Each pixel of a mask from the cell's middle, for the lines cut across it."""
 
 Photo = tuple[bytes, tuple]
 
@@ -175,9 +177,8 @@ def varied(masks: np.ndarray, labels: np.ndarray, rng: np.random.Generator,
 def banded(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A symbol mask broken by a band `BAND` wide across it, near its middle:
     paint close to its body's darkness, read in part as body."""
-    ys, xs = np.mgrid[0:CELL, 0:CELL] - CELL / 2
     a = rng.uniform(0, math.pi)
-    across = xs * math.cos(a) + ys * math.sin(a) - rng.uniform(-6, 6)
+    across = _XS * math.cos(a) + _YS * math.sin(a) - rng.uniform(-6, 6)
     return np.asarray(mask & (np.abs(across) > rng.uniform(*BAND) / 2))
 
 
@@ -188,7 +189,6 @@ def not_symbols(masks: np.ndarray, count: int, rng: np.random.Generator
     crisscross or a clover's lobes), a symbol broken by a band across it
     (`banded`), a few specks, a thin streak."""
     out: list[np.ndarray] = []
-    ys, xs = np.mgrid[0:CELL, 0:CELL] - CELL / 2
     while len(out) < count:
         pick = rng.random()
         if pick < BANDED:
@@ -196,7 +196,7 @@ def not_symbols(masks: np.ndarray, count: int, rng: np.random.Generator
         elif pick < 0.6:
             m = masks[rng.integers(len(masks))]
             a = rng.uniform(0, 2 * math.pi)
-            side = xs * math.cos(a) + ys * math.sin(a) > rng.uniform(-4, 10)
+            side = _XS * math.cos(a) + _YS * math.sin(a) > rng.uniform(-4, 10)
             img = m & side
         elif pick < 0.85:
             img = np.zeros((CELL, CELL), np.uint8)
