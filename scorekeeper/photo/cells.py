@@ -183,6 +183,15 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
     table_bgr = np.array(cv2.mean(rect, table.astype(np.uint8))[:3]) \
         if coloured_table else np.zeros(3)
 
+    def in_pixels(cell: Cell) -> Cell:
+        # The symbol's centre from the rectified grid's pixels to the photo's.
+        if cell.centre is not None:
+            sx, sy = cell.centre
+            lattice = np.array([[[sx / CELL + c0 - 1.5, sy / CELL + r0 - 1.5]]])
+            px = cv2.perspectiveTransform(lattice, grid.homography)[0, 0]
+            cell.centre = (float(px[0]), float(px[1]))
+        return cell
+
     def read(r: int, c: int, x: int, y: int) -> Cell | None:
         i, j = r - r0 + 1, c - c0 + 1
         win = np.s_[y:y + CELL, x:x + CELL]
@@ -213,11 +222,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 # colour (marked glare, so never sure).
                 _read_symbol(cell, rect, grey, x, y, cut)
                 cell.washed = cell.color is not None
-            if cell.centre is not None:
-                sx, sy = cell.centre
-                lattice = np.array([[[sx / CELL + c0 - 1.5, sy / CELL + r0 - 1.5]]])
-                px = cv2.perspectiveTransform(lattice, grid.homography)[0, 0]
-                cell.centre = (float(px[0]), float(px[1]))
+            in_pixels(cell)
             if cell.color is not None:
                 cell.body = max(body, SYMBOL_BODY)
                 cell.edge = edge_width(value[win])
@@ -228,7 +233,7 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                 cell.glare = float(blown[i, j])
         elif body >= FAINT_BODY:
             cell.grey = float(grey[win][shown & body_rim[win]].mean())
-            probe = _read_symbol(Cell(r, c, body), rect, dark, x, y)
+            probe = in_pixels(_read_symbol(Cell(r, c, body), rect, dark, x, y))
             # Paint, not a lighter patch of table or a grey tile edge: a
             # colour not the table's, or a shape the shape model is sure of
             # (white paint).

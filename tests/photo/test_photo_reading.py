@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from scorekeeper import engine
-from scorekeeper.photo import PhotoUnreadable, read_move, reader, rules, tiles
+from scorekeeper.photo import PhotoUnreadable, cells, read_move, reader, rules, tiles
 from scorekeeper.photo.cells import read_cells
 from scorekeeper.photo.classify import Classifier
 from scorekeeper.photo.decode import decode
@@ -41,6 +41,27 @@ def test_the_grid_is_found_with_every_tile_and_its_cell_size(straight: bytes) ->
     grid = find_grid(decode(straight))
     assert len(grid.centres) == len(BOARD + MOVE)
     assert grid.pitch == pytest.approx(44, rel=0.08)
+
+
+def test_a_symbol_on_a_rim_too_light_for_a_tile_lies_where_the_photo_shows_it(
+    straight: bytes, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A symbol read on a rim too light to vouch for its tile (`Cell.probe`)
+    # is a point the grid is fitted through again (`reader._cells`): its
+    # centre is in the photo's pixels, as a tile's is. Each tile here is
+    # read so too once no rim may vouch for a tile.
+    img = decode(straight)
+    grid = find_grid(img)
+    tiles = {key: cell for key, cell in read_cells(img, grid).items() if cell.is_tile}
+    monkeypatch.setattr(cells, "TILE_BODY", 1.01)
+    monkeypatch.setattr(cells, "FOUND_BODY", 1.01)
+    probes = read_cells(img, grid)
+    assert len(tiles) == len(BOARD + MOVE)
+    for key, tile in tiles.items():
+        probe = probes[key].probe
+        assert probe is not None and probe.centre is not None, key
+        assert tile.centre is not None, key
+        assert math.dist(probe.centre, tile.centre) < 1.0, key
 
 
 @pytest.mark.parametrize("angle", [17.0, 60.0])
