@@ -148,6 +148,10 @@ measure 0.85-1.09 (the 63 of the eight synthetic sets' photos 0-99 with
 three lone bodies or more); laid at 0.75 of the step, 0.73-0.83 (the cool
 light set's photos 0-29 and `tests/photo/test_photo_apart.py`'s boards)."""
 
+LINE_POINTS = 3
+"""Symbols on a line from which `foreshortened` fits it: its five unknowns
+take three points' six coordinates."""
+
 TWO_STEPS = 5.6
 """Symbol extents to a neighbour that may be two steps away: a symbol's box
 is at least 0.36 of a step in the benchmark's photos (`reader._step_of_two`)."""
@@ -375,6 +379,29 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
         u = np.array([v[1], -v[0]])
     v = np.array([-u[1], u[0]])
     return _lattice(u, (dst - np.outer(cols, u) - np.outer(rows, v)).mean(axis=0))
+
+
+def foreshortened(src: np.ndarray, dst: np.ndarray, along: bool) -> np.ndarray | None:
+    """The homography of a line of points seen in perspective, its steps
+    shortening toward one end: pixels (A + B t) / (1 + w t) at lattice step
+    t along it, its cells square at its middle; None where that turns over
+    before a cell past either end. `src`: each point's t, then the line's
+    one place across it (along a row if `along`, else down a column)."""
+    t, k = src[:, 0], float(src[0, 1])
+    # p (1 + w t) = A + B t is linear in A, B and w: least squares.
+    m = np.zeros((2 * len(t), 5))
+    m[0::2, 0] = m[1::2, 1] = 1
+    m[0::2, 2] = m[1::2, 3] = t
+    m[0::2, 4], m[1::2, 4] = -t * dst[:, 0], -t * dst[:, 1]
+    a_x, a_y, b_x, b_y, w = np.linalg.lstsq(m, dst.reshape(-1), rcond=None)[0]
+    if (1 + w * np.array([t.min() - 1, t.max() + 1]) <= 0).any():
+        return None
+    step = np.array([b_x - w * a_x, b_y - w * a_y]) / (1 + w * float(np.mean(t)))
+    across = np.array([-step[1], step[0]]) if along else np.array([step[1], -step[0]])
+    a_x, a_y = a_x - k * across[0], a_y - k * across[1]
+    if along:
+        return np.array([[b_x, across[0], a_x], [b_y, across[1], a_y], [w, 0, 1]])
+    return np.array([[across[0], b_x, a_x], [across[1], b_y, a_y], [0, w, 1]])
 
 
 def _lattice(u: np.ndarray, origin: Sequence[float]) -> np.ndarray:

@@ -17,7 +17,16 @@ from .cells import Cell as GridCell
 from .classify import Classifier, Example
 from .decode import decode, never_failing, shrunk
 from .errors import PhotoUnreadable
-from .grid import Grid, find_grid, halved, nearest_cells, refit
+from .grid import (
+    EXACT,
+    LINE_POINTS,
+    Grid,
+    find_grid,
+    foreshortened,
+    halved,
+    nearest_cells,
+    refit,
+)
 from .lessons import Taught
 from .move import first_move, placed_move
 from .reading import SIDES, Cell, PhotoReading
@@ -123,6 +132,7 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     found = (set(grid.strays) - cells.keys()) | set(astray.values()) | {
         key for key, cell in cells.items() if cell.found and not cell.is_tile}
     if not board:
+        found |= _past_the_line(img, grid, cells)
         return Stages(img, grid, cells, reads, clf,
                       first_move(reads, cells, found, clf, variant))
     index = {key: (clf.colors.index(color) if color in clf.colors else -1,
@@ -263,3 +273,33 @@ def _astray(grid: Grid, reads: dict[Cell, ReadTile]) -> dict[Cell, Cell]:
                if rd.cell.centre is not None}
     at = nearest_cells(grid.homography, centres.values())
     return {key: cell for key, cell in zip(centres, at, strict=True) if cell != key}
+
+
+def _past_the_line(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell]
+                   ) -> set[Cell]:
+    """The cells just past either end of a line of three tiles read or more
+    that may hide a tile (`may_hide_tile`) read where the line's steps
+    shorten as its symbols show (`grid.foreshortened`): a first move taken
+    close at a slant, whose even lattice fell past its far end tile
+    (docs/PHOTO.md, "A first move taken close at a slant")."""
+    tiles = {key: cell.centre for key, cell in cells.items()
+             if cell.is_tile and cell.centre is not None}
+    rows, cols = {r for r, _ in tiles}, {c for _, c in tiles}
+    if len(tiles) < LINE_POINTS or min(len(rows), len(cols)) != 1:
+        return set()
+    along = len(rows) == 1
+    keys = sorted(tiles)
+    src = np.array([(c, r) if along else (r, c) for r, c in keys], np.float64)
+    dst = np.array([tiles[k] for k in keys])
+    lattice = np.array([[(c, r) for r, c in keys]], np.float64)
+    even = cv2.perspectiveTransform(lattice, grid.homography)[0]
+    hom = foreshortened(src, dst, along)
+    if hom is None or np.linalg.norm(even - dst, axis=1).max() < EXACT * grid.pitch:
+        # The even lattice goes through every symbol: the steps do not shorten.
+        return set()
+    shortened = Grid(hom, grid.pitch, dict(tiles))
+    again = read_cells(img, shortened, 1)
+    (r0, c0), (r1, c1) = keys[0], keys[-1]
+    ends = [(r0, c0 - 1), (r1, c1 + 1)] if along else [(r0 - 1, c0), (r1 + 1, c1)]
+    return {key for key in ends if key not in tiles and key in again
+            and (again[key].is_tile or may_hide_tile(again[key], beside_move=True))}

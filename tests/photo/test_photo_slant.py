@@ -49,6 +49,15 @@ DARK_CLOSE = 20
 """The realistic set's dark-paint boards taken close, its first ones (the
 benchmark's `paint shifted` photos 0-19, keystoned)."""
 
+FIRST = "first move crisscross"
+FIRST_CLOSE = 40
+"""The realistic set's first moves taken close, its first ones (the
+benchmark's `first move crisscross` photos 0-39, keystoned)."""
+
+FOUR = 4
+"""Tiles in a line from which three symbols or more are found to show how
+its steps shorten (a line of three may show two)."""
+
 
 def turn_and_tilt(seed: int) -> dict[str, float]:
     """The way a seed turns the board and tilts the camera (`synth.Shot`)."""
@@ -141,6 +150,23 @@ def test_dark_paint_photographed_close_misses_no_far_tile_in_silence() -> None:
         try:
             kinds.honest(rc, read_move(synth_real.photo(rc, keystone=0.35),
                                        list(rc.case.stored)))
+        except PhotoUnreadable:
+            continue
+
+
+@pytest.mark.parametrize("inset", [0.3, 0.35])
+def test_a_first_move_of_four_photographed_close_misses_no_far_tile_in_silence(
+        inset: float) -> None:
+    # No stored board to line up on: the line's symbols fit even steps,
+    # which the photo shortens toward its far end, and the far end tile's
+    # cell falls past it. The steps shortened as the symbols read show
+    # (`grid.foreshortened`) put a cell on it, warned of where it may hide a
+    # tile.
+    for rc in synth_real.real_cases(FIRST, kinds.REAL_SEED, FIRST_CLOSE):
+        if len(rc.case.move) < FOUR:
+            continue
+        try:
+            kinds.honest_line(rc, read_move(synth_real.photo(rc, keystone=inset), []))
         except PhotoUnreadable:
             continue
 
