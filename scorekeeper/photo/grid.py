@@ -26,8 +26,8 @@ from .errors import PhotoUnreadable
 from .levels import brightest_channel, filled
 from .reading import SIDES, Cell
 
-__all__ = ["Grid", "detection_image", "find_grid", "halved", "nearest_cells",
-           "one_tile", "refit", "tile_bodies"]
+__all__ = ["Grid", "detection_image", "explains", "find_grid", "foreshortened",
+           "halved", "nearest_cells", "one_tile", "refit", "tile_bodies"]
 
 Points = dict[Cell, tuple[float, float]]
 """Points (x, y, working pixels) by the lattice cell (row, col) each lies on."""
@@ -356,8 +356,8 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
         # tells it from a degenerate fit, which leaves a symbol unexplained
         # (docs/PHOTO.md, "A photo taken at a slant").
         if h is not None and _sane(h, src, pitch, math.inf) \
-                and _explains(h, src, dst, pitch) \
-                and (affine is None or not _explains(affine, src, dst, pitch)):
+                and explains(h, src, dst, pitch) \
+                and (affine is None or not explains(affine, src, dst, pitch)):
             return h
         # Too few points off one line for a homography: an affine fit does
         # (a few symbols laid loosely fit a slant that is not there).
@@ -381,13 +381,14 @@ def _fit(src: np.ndarray, dst: np.ndarray, pitch: float) -> np.ndarray:
     return _lattice(u, (dst - np.outer(cols, u) - np.outer(rows, v)).mean(axis=0))
 
 
-def foreshortened(src: np.ndarray, dst: np.ndarray, along: bool) -> np.ndarray | None:
-    """The homography of a line of points seen in perspective, its steps
-    shortening toward one end: pixels (A + B t) / (1 + w t) at lattice step
-    t along it, its cells square at its middle; None where that turns over
-    before a cell past either end. `src`: each point's t, then the line's
-    one place across it (along a row if `along`, else down a column)."""
-    t, k = src[:, 0], float(src[0, 1])
+def foreshortened(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+    """The homography of a line of points seen in perspective (`src`: their
+    lattice (col, row), along one row or down one column; `dst`: pixels),
+    its steps shortening toward one end: pixels (A + B t) / (1 + w t) at
+    lattice step t along it, its cells square at its middle; None where
+    that turns over before a cell past either end."""
+    along = bool(np.ptp(src[:, 1]) == 0)
+    t, k = (src[:, 0], float(src[0, 1])) if along else (src[:, 1], float(src[0, 0]))
     # p (1 + w t) = A + B t is linear in A, B and w: least squares.
     m = np.zeros((2 * len(t), 5))
     m[0::2, 0] = m[1::2, 1] = 1
@@ -409,7 +410,7 @@ def _lattice(u: np.ndarray, origin: Sequence[float]) -> np.ndarray:
     return np.array([[u[0], -u[1], origin[0]], [u[1], u[0], origin[1]], [0, 0, 1]])
 
 
-def _explains(m: np.ndarray, src: np.ndarray, dst: np.ndarray, pitch: float,
+def explains(m: np.ndarray, src: np.ndarray, dst: np.ndarray, pitch: float,
               within: float = OFF_FIT) -> bool:
     """True when lattice map `m` takes every point of `src` within `within`
     steps of its symbol in `dst`."""
@@ -631,7 +632,7 @@ def _largest_lattice(pts: np.ndarray, ext: np.ndarray, unslant: np.ndarray
             # homography does; an affine map stands in for one (`_fit`)
             # only where no homography does, and must then go exactly.
             within = OFF_FIT if fit[2, :2].any() else EXACT
-            if len(group) <= len(best[0]) or not _explains(
+            if len(group) <= len(best[0]) or not explains(
                     fit, src, pts[idx], found[0], within):
                 continue
         best = group, *found

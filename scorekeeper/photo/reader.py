@@ -21,6 +21,7 @@ from .grid import (
     EXACT,
     LINE_POINTS,
     Grid,
+    explains,
     find_grid,
     foreshortened,
     halved,
@@ -287,19 +288,18 @@ def _past_the_line(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell]
     rows, cols = {r for r, _ in tiles}, {c for _, c in tiles}
     if len(tiles) < LINE_POINTS or min(len(rows), len(cols)) != 1:
         return set()
-    along = len(rows) == 1
     keys = sorted(tiles)
-    src = np.array([(c, r) if along else (r, c) for r, c in keys], np.float64)
+    src = np.array([(c, r) for r, c in keys], np.float64)
     dst = np.array([tiles[k] for k in keys])
-    lattice = np.array([[(c, r) for r, c in keys]], np.float64)
-    even = cv2.perspectiveTransform(lattice, grid.homography)[0]
-    hom = foreshortened(src, dst, along)
-    if hom is None or np.linalg.norm(even - dst, axis=1).max() < EXACT * grid.pitch:
+    if explains(grid.homography, src, dst, grid.pitch, EXACT):
         # The even lattice goes through every symbol: the steps do not shorten.
         return set()
-    shortened = Grid(hom, grid.pitch, dict(tiles))
-    again = read_cells(img, shortened, 1)
+    hom = foreshortened(src, dst)
+    if hom is None:
+        return set()
+    again = read_cells(img, Grid(hom, grid.pitch, dict(tiles)), 1)
+    dr, dc = (0, 1) if len(rows) == 1 else (1, 0)
     (r0, c0), (r1, c1) = keys[0], keys[-1]
-    ends = [(r0, c0 - 1), (r1, c1 + 1)] if along else [(r0 - 1, c0), (r1 + 1, c1)]
+    ends = [(r0 - dr, c0 - dc), (r1 + dr, c1 + dc)]
     return {key for key in ends if key not in tiles and key in again
             and (again[key].is_tile or may_hide_tile(again[key], beside_move=True))}
