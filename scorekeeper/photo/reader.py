@@ -130,8 +130,9 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     # lie: beyond the cells read (the lattice drifted short of it), on a
     # cell that reads no tile (near the camera its cells fell short of the
     # tiles), or where a symbol read astray lies. Warned of, never dropped.
-    found = (set(grid.strays) - cells.keys()) | set(astray.values()) | {
-        key for key, cell in cells.items() if cell.found and not cell.is_tile}
+    found = (set(grid.strays) - cells.keys()) | _dim_past(grid, cells, img.shape) \
+        | set(astray.values()) | {
+            key for key, cell in cells.items() if cell.found and not cell.is_tile}
     if not board:
         found |= _past_the_line(img, grid, cells)
         return Stages(img, grid, cells, reads, clf,
@@ -265,6 +266,24 @@ def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
     return any((cell.is_tile or may_hide_tile(cell))
                and (r in (min(rows), max(rows)) or c in (min(cols), max(cols)))
                for (r, c), cell in cells.items())
+
+
+def _dim_past(grid: Grid, cells: dict[Cell, GridCell], shape: tuple[int, ...]
+              ) -> set[Cell]:
+    """The cells in the ring just past the cells read where the lower passes
+    found dark paint off the lattice (`Grid.dim`), half a step or more inside
+    the photo: a tile of dark paint past the board's end that the lattice
+    stopped short of (tiles laid apart and loosely)."""
+    # Within the cells read, a cell is read round such paint; further out,
+    # the table's grain those passes find is as likely as a tile, and at the
+    # photo's edge a symbol is cut to whatever the photo does not show.
+    rows, cols = {r for r, _ in cells}, {c for _, c in cells}
+    half = grid.pitch / 2
+    return {(r, c) for (r, c), (x, y) in grid.dim.items()
+            if (r, c) not in cells
+            and min(rows) - 1 <= r <= max(rows) + 1
+            and min(cols) - 1 <= c <= max(cols) + 1
+            and half <= x <= shape[1] - half and half <= y <= shape[0] - half}
 
 
 def _astray(grid: Grid, reads: dict[Cell, ReadTile]) -> dict[Cell, Cell]:
