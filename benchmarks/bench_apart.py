@@ -2,7 +2,7 @@
 board whose cells are larger than its tiles): how many read right, unsure,
 refused, or wrong in silence, by how much of the step a tile fills.
 
-    python benchmarks/bench_apart.py [--seeds 24] [--count 30]
+    python benchmarks/bench_apart.py [--seeds 24] [--count 90]
 
 - **the tests' board**: eight stored tiles and a move of two, in realistic
   tiles (`tests/photo/synth_real.py`, `Real.apart`), each seed at its own
@@ -36,7 +36,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=24)
-    parser.add_argument("--count", type=int, default=30, help="photos a condition")
+    parser.add_argument("--count", type=int, default=90, help="photos a condition")
     args = parser.parse_args()
     print("| a tile over the step | " + " | ".join(OUTCOMES) + " |")
     print("|---|" + "---|" * len(OUTCOMES))

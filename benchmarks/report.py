@@ -136,7 +136,7 @@ BENCHMARKS = [
     Bench("apart", ["benchmarks/bench_apart.py"],
           "tiles laid apart: the tests' board, a tile 1 to 0.7 of the step it"
           " lies at (right, unsure, refused, broken); the realistic conditions'"
-          " photos 0-29 drawn again at 0.75 (right, unsure, confident wrong,"
+          " photos 0-89 drawn again at 0.75 (right, unsure, confident wrong,"
           " refused)", "0 broken; 0 confident wrong",
           r"^\| ([0-9.]+|[a-z][a-z -]*) \| \d", timeout=1800.0),
     Bench("photo-api", ["benchmarks/bench_photo_api.py"],

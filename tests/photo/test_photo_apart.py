@@ -22,8 +22,8 @@ APART = 0.75
 between two tiles. Tiles laid touching are 1."""
 
 LOOSE_PHOTOS = 30
-"""The loose board set's photos laid apart that `benchmarks/bench_apart.py`
-reads: its first."""
+"""The first of the loose board set's photos laid apart that
+`benchmarks/bench_apart.py` reads."""
 
 
 def laid_apart(seed: int, apart: float, first: bool = False) -> bytes:
