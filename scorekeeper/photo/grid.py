@@ -148,6 +148,21 @@ measure 0.85-1.09 (the 63 of the eight synthetic sets' photos 0-99 with
 three lone bodies or more); laid at 0.75 of the step, 0.73-0.83 (the cool
 light set's photos 0-29 and `tests/photo/test_photo_apart.py`'s boards)."""
 
+LOCAL_BODIES = 12
+"""Symbols nearest the middle whose tile bodies are measured against the
+table round each (`_local_body`) where too few stand alone in the dark
+masks to measure `Grid.tile` (`APART_BODIES`): a wooden table's dark grain
+joins them there. Twelve measured three bodies or more on 473 of the 540
+photos of `LOCAL_APART_TILE`, in a median 8 ms a photo (29 ms at most,
+every twentieth of its photos 30-89, load 2.7)."""
+
+LOCAL_APART_TILE = 0.8
+"""`APART_TILE` for the bodies measured so (`LOCAL_BODIES`): tiles laid
+touching measure 0.82-1.0 (the 208 of the eight synthetic sets' photos
+0-99 with three bodies measured or more), laid at 0.75 of the step
+0.67-0.87, 471 of 473 under 0.8 (the realistic conditions' photos 0-89
+drawn so, `benchmarks/bench_apart.py`)."""
+
 LINE_POINTS = 3
 """Symbols on a line from which `foreshortened` fits it: its five unknowns
 take three points' six coordinates."""
@@ -596,8 +611,16 @@ def find_grid(img: np.ndarray) -> Grid:
     at = nearest_cells(hom, [(x / scale, y / scale) for x, y, _, _ in bodies])
     sides = [side / pitch for (_, _, side, _), key in zip(bodies, at, strict=True)
              if key in centres and APART_SIDE[0] < side / pitch < APART_SIDE[1]]
+    least = APART_TILE
+    if len(sides) < APART_BODIES:
+        # A wooden table's dark grain joins the bodies in both masks: measure
+        # each body against the table round it instead.
+        sides = [side for side in _local_sides(small, dst, float(np.median(ext[idx])),
+                                               pitch)
+                 if APART_SIDE[0] < side < APART_SIDE[1]]
+        least = LOCAL_APART_TILE
     median = float(np.median(sides)) if len(sides) >= APART_BODIES else 1.0
-    tile = median if median < APART_TILE else 1.0
+    tile = median if median < least else 1.0
     dim: Points = {}
     if blobs.faint is None:
         more = more_dark_paint(small, blobs)
@@ -608,6 +631,17 @@ def find_grid(img: np.ndarray) -> Grid:
                    if key not in taken}
     return Grid(hom, pitch / scale, centres, faint, float(np.median(ext[idx])) / scale,
                 strays, dim, tile)
+
+
+def _local_sides(img: np.ndarray, pts: np.ndarray, ext: float, pitch: float
+                 ) -> list[float]:
+    """The sides, share of the step, of the tile bodies round the
+    `LOCAL_BODIES` symbols (`pts`, of usual extent `ext`) nearest the
+    middle, each measured against the table round it (`_local_body`)."""
+    near = np.argsort(np.linalg.norm(pts - np.median(pts, axis=0), axis=1))
+    found = (_local_body(img, (float(pts[k, 0]), float(pts[k, 1])), ext)
+             for k in near[:LOCAL_BODIES])
+    return [body[0] / pitch for body in found if body is not None]
 
 
 def _largest_lattice(pts: np.ndarray, ext: np.ndarray, unslant: np.ndarray
