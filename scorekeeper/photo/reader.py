@@ -130,9 +130,9 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     # lie: beyond the cells read (the lattice drifted short of it), on a
     # cell that reads no tile (near the camera its cells fell short of the
     # tiles), or where a symbol read astray lies. Warned of, never dropped.
+    unread = {key for key, cell in cells.items() if cell.found and not cell.is_tile}
     found = (set(grid.strays) - cells.keys()) | _dim_past(grid, cells, img.shape) \
-        | set(astray.values()) | {
-            key for key, cell in cells.items() if cell.found and not cell.is_tile}
+        | set(astray.values()) | unread
     if not board:
         found |= _past_the_line(img, grid, cells)
         return Stages(img, grid, cells, reads, clf,

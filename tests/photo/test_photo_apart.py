@@ -78,7 +78,6 @@ def test_the_tiles_size_is_measured_only_where_they_lie_apart() -> None:
     assert all(APART - 0.05 < tile < APART + 0.05 for tile in measured), measured
 
 
-
 @pytest.mark.parametrize("table", DARK_WOOD)
 def test_tiles_laid_apart_on_dark_wood_are_measured_body_by_body(table: float) -> None:
     # The masks outlined a lone body on 1 of these 16 boards: each was read
