@@ -17,11 +17,21 @@ from .errors import PhotoUnreadable
 from .reading import SIDES, Cell, Conflict, Look, PhotoReading, PhotoTile
 from .register import Placement, turn
 from .rules import doubtful_off_line, one_attribute
-from .tiles import ReadTile, under_glare
+from .tiles import DOUBTFUL, ReadTile, under_glare
 
 SURE_CONFLICT = 0.15
 """Confidence under which a stored tile read otherwise says nothing against
 the placement (realistic glare, a lamp over a stored tile)."""
+
+MISNAMED = 2
+"""Stored tiles the photo shows (clear of glare and faint paint) whose shape
+the shape model names wrongly as one shape, less those it names so rightly,
+from which that shape is doubtful in the photo (`_doubt_misnamed`). On
+`benchmarks/bench_screen.py`'s 1,708 photos, doubting each colour or shape
+any stored tile was named wrongly turned 69 right readings unsure, each
+named wrongly and surely 25, to make one confident wrong reading unsure;
+from two, it turns that one and no right reading (the development set's
+readings unchanged)."""
 
 
 def first_move(reads: dict[Cell, ReadTile], grid_cells: dict[Cell, GridCell],
@@ -64,6 +74,8 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
     one_attribute([(key, rd) for key, rd in reads.items() if key in new_keys])
     matched = guessed = 0
     conflicts = []
+    # Per shape name, stored tiles named so wrongly less those named so rightly.
+    wrongly: dict[str, int] = {}
     looks = []
     stored_looks: list[Look] = []
     for key, rd in reads.items():
@@ -73,6 +85,9 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
         if tile is not None and rd.cell.mask is not None and not rd.glare:
             # Read as stored or not: the stored board says what it is.
             stored_looks.append(_look(*at, rd))
+            if not rd.faint:
+                slip = 1 if tile[1] != seen[1] else -1
+                wrongly[seen[1]] = wrongly.get(seen[1], 0) + slip
         if tile is None:
             if rd.cell.mask is not None:
                 looks.append(_look(*at, rd))
@@ -103,6 +118,8 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
     if matched < min(3, len(board)):
         for key in new_keys & reads.keys():
             reads[key].loose = True
+    _doubt_misnamed(reads, new_keys, {name for name, more in wrongly.items()
+                                      if more >= MISNAMED}, clf)
     new = _tiles(reads, new_keys, placement.to_board, clf)
     cells_of = [(t.row, t.col) for t in new]
     _one_line(cells_of, variant)
@@ -124,6 +141,16 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
     return PhotoReading(tuple(new), matched, sure, in_view, glare,
                         tuple(sorted(looks)), tuple(sorted(unread)),
                         tuple(sorted(stored_looks)))
+
+
+def _doubt_misnamed(reads: dict[Cell, ReadTile], new_keys: Collection[Cell],
+                    misnamed: Collection[str], clf: Classifier) -> None:
+    """At most `DOUBTFUL` sure of a new tile's shape where the shape model
+    names the photo's stored tiles so wrongly (`MISNAMED`): in this photo's
+    focus and light it confuses that shape with another."""
+    for key in new_keys & reads.keys():
+        if clf.shapes[reads[key].shape] in misnamed:
+            reads[key].shape_conf = min(reads[key].shape_conf, DOUBTFUL)
 
 
 def _one_line(cells: list[Cell], variant: Variant, first: bool = False) -> None:

@@ -8,15 +8,18 @@ first), and a sharp symbol is still sure.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 
-from scorekeeper.photo import LOW_CONFIDENCE
+from scorekeeper.photo import LOW_CONFIDENCE, read_move
 from scorekeeper.photo.classify import Classifier
 from scorekeeper.photo.symbols import normalise
 from scorekeeper.photo.tiles import sureness
 
 from . import drawn, kinds
+from .helpers import BOARD, MOVE, Tile, photo_of
 from .synth_real import RealCase
 
 SHAPES = ("circle", "crisscross", "diamond", "square", "starburst", "clover")
@@ -95,3 +98,38 @@ def test_a_sharp_symbol_of_every_shape_is_still_sure(shape: str) -> None:
     choice = clf.shape(mask)
     assert SHAPES[choice.index] == shape
     assert sureness(choice.confidence) >= LOW_CONFIDENCE
+
+
+
+def _drawn_as(tiles: Sequence[Tile], changes: dict[tuple[int, int], tuple[str, str]]
+              ) -> list[Tile]:
+    """The tiles with those on the cells of `changes` drawn as the kind given."""
+    return [(r, c, *changes.get((r, c), (colour, shape)))
+            for r, c, colour, shape in tiles]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(("changes", "doubted"), [
+    # Three stored tiles show starbursts; one stored starburst is named so rightly.
+    ({(0, 0): ("red", "starburst"), (0, 2): ("red", "starburst"),
+      (1, 1): ("blue", "starburst")}, {(3, 3), (4, 3)}),
+    # Two, as many as are named so rightly and one more: the model's usual slip.
+    ({(0, 0): ("red", "starburst"), (1, 1): ("blue", "starburst")}, set()),
+    # Three show clovers, which no new tile is named.
+    ({(0, 0): ("red", "clover"), (0, 2): ("red", "clover"),
+      (1, 1): ("blue", "clover")}, set()),
+])
+def test_a_new_tile_is_unsure_of_a_shape_the_photos_stored_tiles_show_misnamed(
+        seed: int, changes: dict[tuple[int, int], tuple[str, str]],
+        doubted: set[tuple[int, int]]) -> None:
+    # The page stores other shapes than the photo shows there: to the
+    # reader, its shape model named those stored tiles wrongly in this
+    # photo's focus and light. A new tile of a shape named wrongly
+    # `move.MISNAMED` times more than rightly is unsure of it; one of
+    # another shape stays sure (MOVE: an orange and a purple starburst).
+    photo = photo_of(_drawn_as([*BOARD, *MOVE], changes), seed=seed)
+    reading = read_move(photo, list(BOARD))
+    assert [t[:4] for t in reading.tiles] == sorted(MOVE)
+    assert {(c.row, c.col) for c in reading.conflicts} == set(changes)
+    unsure = {(t.row, t.col) for t in reading.tiles if t.confidence < LOW_CONFIDENCE}
+    assert unsure == doubted
