@@ -27,7 +27,7 @@ from .levels import brightest_channel, filled
 from .reading import SIDES, Cell
 
 __all__ = ["Grid", "detection_image", "explains", "find_grid", "foreshortened",
-           "halved", "nearest_cells", "one_tile", "refit", "tile_bodies"]
+           "halved", "one_tile", "refit", "tile_bodies"]
 
 Points = dict[Cell, tuple[float, float]]
 """Points (x, y, working pixels) by the lattice cell (row, col) each lies on."""
@@ -211,7 +211,7 @@ def halved(grid: Grid) -> Grid:
                 _by_cell(hom, grid.strays.values()), _by_cell(hom, grid.dim.values()))
 
 
-def nearest_cells(hom: np.ndarray, points: Iterable[tuple[float, float]]
+def _nearest_cells(hom: np.ndarray, points: Iterable[tuple[float, float]]
                   ) -> list[Cell]:
     """The lattice cell (row, col) of `hom` nearest each point (pixels)."""
     pts = np.array(list(points), np.float64).reshape(-1, 2)
@@ -225,7 +225,7 @@ def _by_cell(hom: np.ndarray, points: Iterable[tuple[float, float]]) -> Points:
     """Points (pixels) by the lattice cell (row, col) of `hom` nearest each."""
     pts = np.array(list(points), np.float64).reshape(-1, 2)
     return {cell: (float(x), float(y))
-            for cell, (x, y) in zip(nearest_cells(hom, pts), pts, strict=True)}
+            for cell, (x, y) in zip(_nearest_cells(hom, pts), pts, strict=True)}
 
 
 def _lattice_step(nn: np.ndarray) -> float:
@@ -608,7 +608,7 @@ def find_grid(img: np.ndarray) -> Grid:
             strays.setdefault(key, xy)
     # Tile bodies alone on the symbols' cells: how much of a step a tile
     # fills (tiles laid apart, as on a printed board's larger cells).
-    at = nearest_cells(hom, [(x / scale, y / scale) for x, y, _, _ in bodies])
+    at = _nearest_cells(hom, [(x / scale, y / scale) for x, y, _, _ in bodies])
     sides = [side / pitch for (_, _, side, _), key in zip(bodies, at, strict=True)
              if key in centres and APART_SIDE[0] < side / pitch < APART_SIDE[1]]
     least = APART_TILE

@@ -25,7 +25,6 @@ from .grid import (
     find_grid,
     foreshortened,
     halved,
-    nearest_cells,
     refit,
 )
 from .lessons import Taught
@@ -114,12 +113,6 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
              for key, cell in cells.items() if cell.is_tile}
     if not reads:
         raise PhotoUnreadable("no_tiles")
-    # A symbol nearer another cell's lattice point than its own was read
-    # through a lattice drifted off the board (a steep slant): its tile's
-    # cell may be off, and the cell it lies on is warned of.
-    astray = _astray(grid, reads)
-    for key in astray:
-        reads[key].loose = True
     if np.median([rd.cell.edge for rd in reads.values()]) > BLURRED:
         raise PhotoUnreadable("blurred")
     clf = Classifier(variant.color_names, variant.shape_names)
@@ -127,12 +120,11 @@ def _read(image: bytes, stored: Sequence[tuple[int, int, str, str]],
     name_shapes(reads, clf)
     board = {(r, c): (color, shape) for r, c, color, shape in stored}
     # Where a symbol was found and no tile is read, a tile of the move may
-    # lie: beyond the cells read (the lattice drifted short of it), on a
+    # lie: beyond the cells read (the lattice drifted short of it), or on a
     # cell that reads no tile (near the camera its cells fell short of the
-    # tiles), or where a symbol read astray lies. Warned of, never dropped.
+    # tiles). Warned of, never dropped.
     unread = {key for key, cell in cells.items() if cell.found and not cell.is_tile}
-    found = (set(grid.strays) - cells.keys()) | _dim_past(grid, cells, img.shape) \
-        | set(astray.values()) | unread
+    found = (set(grid.strays) - cells.keys()) | unread
     if not board:
         found |= _past_the_line(img, grid, cells)
         return Stages(img, grid, cells, reads, clf,
@@ -266,33 +258,6 @@ def _tile_on_edge(cells: dict[Cell, GridCell]) -> bool:
     return any((cell.is_tile or may_hide_tile(cell))
                and (r in (min(rows), max(rows)) or c in (min(cols), max(cols)))
                for (r, c), cell in cells.items())
-
-
-def _dim_past(grid: Grid, cells: dict[Cell, GridCell], shape: tuple[int, ...]
-              ) -> set[Cell]:
-    """The cells in the ring just past the cells read where the lower passes
-    found dark paint off the lattice (`Grid.dim`), half a step or more inside
-    the photo: a tile of dark paint past the board's end that the lattice
-    stopped short of (tiles laid apart and loosely)."""
-    # Within the cells read, a cell is read round such paint; further out,
-    # the table's grain those passes find is as likely as a tile, and at the
-    # photo's edge a symbol is cut to whatever the photo does not show.
-    rows, cols = {r for r, _ in cells}, {c for _, c in cells}
-    half = grid.pitch / 2
-    return {(r, c) for (r, c), (x, y) in grid.dim.items()
-            if (r, c) not in cells
-            and min(rows) - 1 <= r <= max(rows) + 1
-            and min(cols) - 1 <= c <= max(cols) + 1
-            and half <= x <= shape[1] - half and half <= y <= shape[0] - half}
-
-
-def _astray(grid: Grid, reads: dict[Cell, ReadTile]) -> dict[Cell, Cell]:
-    """The read tiles whose symbol lies nearer another cell's lattice point
-    than its own, with that cell."""
-    centres = {key: rd.cell.centre for key, rd in reads.items()
-               if rd.cell.centre is not None}
-    at = nearest_cells(grid.homography, centres.values())
-    return {key: cell for key, cell in zip(centres, at, strict=True) if cell != key}
 
 
 def _past_the_line(img: np.ndarray, grid: Grid, cells: dict[Cell, GridCell]

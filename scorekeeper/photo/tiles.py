@@ -63,8 +63,7 @@ class ReadTile:
     """Its symbol was found only as faint paint: its shape may be lost."""
     loose: bool = False
     """Its cell may be off: the board was lined up on fewer than three
-    stored tiles (glare hid the others), or its symbol lies nearer another
-    cell's lattice point than its own (`reader._astray`)."""
+    stored tiles (glare hid the others)."""
 
     @property
     def confidence(self) -> float:

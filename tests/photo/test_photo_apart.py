@@ -94,9 +94,9 @@ def test_tiles_laid_apart_on_dark_wood_are_measured_body_by_body(table: float) -
 
 @pytest.mark.parametrize("index", range(LOOSE_PHOTOS))
 def test_a_loose_board_laid_apart_misses_no_tile_in_silence(index: int) -> None:
-    # Dark paint at the board's end, found only by the lower passes just
-    # past the cells read, read nothing there: 1 of these 30 moves was
-    # missed in silence (docs/PHOTO.md, "What makes a tile unsure").
+    # Tiles of dark paint at a loose board's end, laid apart on wood whose
+    # grain joins their bodies: read at their own size, or warned of,
+    # never missed in silence (docs/PHOTO.md, "Tiles laid apart").
     rc = kinds.cases("loose board")[index]
     rc = replace(rc, real=replace(rc.real, apart=APART))
     try:
