@@ -5,7 +5,7 @@ to, and say which photos read otherwise than before.
     python benchmarks/bench_screen.py --save after.json --against before.json
 
 The photos (1,708; drawn once into `benchmarks/out/screen/`, about half an
-hour on two cores, then about eight minutes a screen):
+hour on two cores, then about seven minutes a screen):
 
 - **touching**: photos 0-99 of the eight sets `bench_photo.py` reads (its
   renders, own and held-out, and the six realistic conditions);
@@ -88,7 +88,7 @@ def draw(photo: Photo) -> None:
         from bench_slants import kinds_of_photo
 
         drawn: dict[str, Callable[[int], bytes]] = {
-            kind: draw for kind, _, draw in kinds_of_photo()}
+            kind: photo_of for kind, _, photo_of in kinds_of_photo()}
         data = drawn[name](i)
     elif group == "apart":
         rc = synth_real.real_cases(name, REAL_SEED, i + 1)[i]

@@ -329,13 +329,17 @@ def _read_symbol(cell: Cell, rect: np.ndarray, dark: np.ndarray, x: int, y: int,
     return cell
 
 
-def may_hide_tile(cell: Cell, beside_move: bool = False) -> bool:
+def may_hide_tile(cell: Cell, beside_move: bool = False,
+                  beside_glare: bool = False) -> bool:
     """True when a tile may lie on the cell unread: a body without a symbol
     read, a symbol found there or off the lattice nearest there (`Cell.found`:
     a tile laid loosely), or paint (`Cell.hint`); beside the move, paint
-    (`Cell.paint`) or a rim from `LEANING_BODY` dark, a tile body's grey
-    (`LEANING_GREY`)."""
+    (`Cell.paint`), a rim from `LEANING_BODY` dark, a tile body's grey
+    (`LEANING_GREY`), or beside glare (`beside_glare`) a rim from
+    `FAINT_BODY` dark: a lamp's halo lit it as grey as the table between
+    tiles laid apart."""
     leaning = cell.body >= LEANING_BODY and cell.grey >= LEANING_GREY
+    halo = beside_glare and cell.body >= FAINT_BODY
     return not cell.is_tile and (
         cell.body >= TILE_BODY or cell.hint or cell.found
-        or (beside_move and (cell.paint or leaning)))
+        or (beside_move and (cell.paint or leaning or halo)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from ..engine import Variant
-from .cells import FAINT_BODY, GLARE, TILE_BODY, may_hide_tile
+from .cells import GLARE, TILE_BODY, may_hide_tile
 from .cells import Cell as GridCell
 from .classify import Classifier
 from .errors import PhotoUnreadable
@@ -198,8 +198,7 @@ def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell],
     beside_new = {(r + dr, c + dc) for r, c in new for dr, dc in SIDES}
     return sorted({key for key in near - set(reads)
                    if (cell := cells.get(key)) is not None
-                   and (may_hide_tile(cell, beside_move=key in beside_new)
-                        or (key in beside_new and cell.body >= FAINT_BODY
-                            and under_glare(key, cells)))}
+                   and may_hide_tile(cell, beside_move=key in beside_new,
+                                     beside_glare=under_glare(key, cells))}
                   | (set(found) - set(reads)))
 

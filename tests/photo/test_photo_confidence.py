@@ -100,7 +100,6 @@ def test_a_sharp_symbol_of_every_shape_is_still_sure(shape: str) -> None:
     assert sureness(choice.confidence) >= LOW_CONFIDENCE
 
 
-
 def _drawn_as(tiles: Sequence[Tile], changes: dict[tuple[int, int], tuple[str, str]]
               ) -> list[Tile]:
     """The tiles with those on the cells of `changes` drawn as the kind given."""
