@@ -559,10 +559,10 @@ def find_grid(img: np.ndarray) -> Grid:
     if len(blobs.centres) == 0:
         raise PhotoUnreadable("no_tiles")
     spots = lamp_spots(small, blobs)
-    glare = anchors = np.zeros((0, 2))
+    anchors = np.zeros((0, 2))
     if (~spots).sum() >= FEW:
-        # The lattice from paint alone; a lamp's spot joins it where it lies
-        # on a cell, and helps fit it only if a symbol's size (`SPOT`).
+        # The lattice from paint alone; a lamp's spot helps fit it only if
+        # a symbol's size (`SPOT`).
         glare, size = blobs.centres[spots], blobs.extents[spots]
         blobs = without(blobs, spots)
         anchors = glare[size <= SPOT * np.median(blobs.extents)]
@@ -591,9 +591,6 @@ def find_grid(img: np.ndarray) -> Grid:
         (int(r), int(c)) for (c, r), p in zip(src, dst, strict=True)
         if blobs.faint[np.flatnonzero((pts == p).all(axis=1))].any())
     hom = np.diag([1 / scale, 1 / scale, 1.0]) @ hom
-    # A lamp's spot on a cell with no symbol found stands for its symbol.
-    for key, xy in _by_cell(hom, glare / scale).items():
-        centres.setdefault(key, xy)
     strays = {key: xy for key, xy in _by_cell(hom, pts / scale).items()
               if key not in centres}
     # A lone tile body beside a symbol's cell, where no symbol was found, is
