@@ -104,7 +104,7 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
                 guessed += 1
     in_view = len(board.keys() & {placement.to_board(key) for key in cells})
     # Stored tiles the photo shows but cannot read say nothing against the
-    # placement; lined up on so few, the new tiles are uncertain.
+    # placement.
     hidden = {key for key, cell in cells.items()
               if key not in reads and placement.to_board(key) in board
               and (under_glare(key, cells) or cell.hint
@@ -115,9 +115,6 @@ def placed_move(reads: dict[Cell, ReadTile], cells: dict[Cell, GridCell],
     # say as surely that it is off.
     if matched < least or matched <= 0.5 * (in_view - unreadable):
         raise PhotoUnreadable("no_match", matched=matched, stored=len(board))
-    if matched < min(3, len(board)):
-        for key in new_keys & reads.keys():
-            reads[key].loose = True
     _doubt_misnamed(reads, new_keys, {name for name, more in wrongly.items()
                                       if more >= MISNAMED}, clf)
     new = _tiles(reads, new_keys, placement.to_board, clf)

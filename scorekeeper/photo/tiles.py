@@ -32,8 +32,8 @@ for shapes: set on the calibration renders (`benchmarks/train_colours.py`)."""
 
 DOUBTFUL = LOW_CONFIDENCE / 2
 """The confidence, at most, of a reading something else makes doubtful
-(glare beside it, faint paint, a board lined up on few tiles, a move that
-breaks the rules as read): well under `LOW_CONFIDENCE`."""
+(glare beside it, faint paint, a move that breaks the rules as read, a
+shape the photo's stored tiles show misnamed): well under `LOW_CONFIDENCE`."""
 
 
 @dataclass
@@ -61,16 +61,13 @@ class ReadTile:
     """Glare on or beside the symbol: its reading may be wrong."""
     faint: bool = False
     """Its symbol was found only as faint paint: its shape may be lost."""
-    loose: bool = False
-    """Its cell may be off: the board was lined up on fewer than three
-    stored tiles (glare hid the others)."""
 
     @property
     def confidence(self) -> float:
         """How sure the reading is: the lower of colour and shape, at most
-        `DOUBTFUL` where glare, faint paint or a loose board make it so."""
+        `DOUBTFUL` where glare or faint paint make it so."""
         conf = min(self.color_conf, self.shape_conf)
-        if self.glare or self.faint or self.loose:
+        if self.glare or self.faint:
             conf = min(conf, DOUBTFUL)
         return round(float(conf), 3)
 
