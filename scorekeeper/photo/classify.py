@@ -40,8 +40,9 @@ white-for-purple set untaught reads 530 of the realistic sets' 600 moves
 right, 431 before, 0 confident wrong (`benchmarks/bench_white_set.py`)."""
 
 DOUBT = 0.1
-"""Probability margin, at most, of a colour the photo's own examples doubt:
-well under `tiles.COLOUR_SURE`, so the tile is marked uncertain."""
+"""Probability margin, at most, of a colour whose paint the photo cannot
+tell from another's (`colour_model.OVERLAP`): well under
+`tiles.COLOUR_SURE`, so the tile is marked uncertain."""
 
 SAME_PAINT = 0.1
 """Distance (sRGB saturation, `colour_model.PLANE`) within which an example
@@ -77,14 +78,11 @@ class Classifier:
         a colour taught colourless, `lessons.PALE`, or shown so,
         `PALE_PEERS`), sure where none of another colour lies as near;
         with none near, a symbol of no paint is the colour taught
-        colourless, unsure; where the nearest is of another colour than
-        the model's, the model is at most `DOUBT` sure,
-        as is a colour whose paint overlaps another's (`colour_model.OVERLAP`)
-        where the photo shows none of that other to measure against
-        (`_shows`) and its hue is not past the other's (`colour_model.PLAIN`).
-        A stored tile keeps its colour where its print may lie off its hues
-        (`_kept`), and a stored tile of a colour taught or shown
-        colourless its colour where it shows no paint."""
+        colourless, unsure. A colour whose paint overlaps another's
+        (`colour_model.OVERLAP`) is at most `DOUBT` sure where the photo
+        shows none of that other to measure against (`_shows`) and its hue
+        is not past the other's (`colour_model.PLAIN`). A stored tile keeps
+        its colour where its print may lie off its hues (`_kept`)."""
         examples = [e for e in examples if e.color in self.colors]
         if not colour_model.knows(self.colors):
             palette = [Example((np.array(PAINT[c], np.float64) / 255.0) ** GAMMA, c)
@@ -132,12 +130,6 @@ class Classifier:
                     (kept := self._kept(rgb[i], body, model, stored[key])) is not None:
                 out.append(Choice(stored[key], kept, rank[i]))
                 continue
-            if key in stored and washed[i] and self.colors[stored[key]] in pale:
-                # A stored white shows no paint, in any light: as sure as
-                # the model is of that.
-                out.append(Choice(stored[key], shape_model.lead(p[i], len(model)),
-                                  rank[i]))
-                continue
             if examples:
                 # A symbol of no paint is named only by a taught paint, or
                 # by a stored tile of a colour taught colourless, which shows
@@ -160,9 +152,6 @@ class Classifier:
                     # colour its hue points at, and as unsure (a lamp may
                     # have washed a paint).
                     best = self.colors.index(next(iter(pale)))
-                elif np.isfinite(near[first]) and labels[first] != best \
-                        and (labels[own] == best).any():
-                    conf = min(conf, DOUBT)
             pair = colour_model.OVERLAP.get(self.colors[best])
             if pair in self.colors and not colour_model.plain(
                     self.colors[best], seen[i]) and not self._shows(
