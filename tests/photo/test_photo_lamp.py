@@ -349,3 +349,25 @@ def test_a_tile_of_the_move_beside_a_lamp_lit_stored_tile_laid_apart_is_warned_o
         except PhotoUnreadable:
             continue  # a refusal says what to do: no tile is missed in silence
         kinds.honest(rc, got)
+
+
+NEW_LIT_APART_PHOTOS = 12
+"""Photos of a lamp over a tile of the move, laid apart: the glare set's
+first twelve such (its photos 15 to 203). With a lamp's spot no help in
+fitting the lattice (`grid.SPOT`), the first misses its lamp-lit tile in
+silence: the lattice fitted to the symbols alone falls short of it."""
+
+
+def test_a_lamp_lit_tile_of_the_move_laid_apart_is_warned_of() -> None:
+    # Laid apart, a lamp blown out over a tile of the move hides its symbol;
+    # its spot, of a symbol's size, helps fit the lattice through its cell,
+    # where a tile is then warned of. The benchmark's first photos of the
+    # kind, in order, not the smallest.
+    lit = [rc for rc in kinds.cases(GLARE) if _lamp_on_move(rc)]
+    for rc in lit[:NEW_LIT_APART_PHOTOS]:
+        rc = replace(rc, real=replace(rc.real, apart=APART))
+        try:
+            got = read_move(synth_real.photo(rc), list(rc.case.stored))
+        except PhotoUnreadable:
+            continue  # a refusal says what to do: no tile is missed in silence
+        kinds.honest(rc, got)
