@@ -1,7 +1,8 @@
 """Training shared by the photo reader's learnt models (`train_shapes.py`,
-`train_colours.py`): one hidden layer of tanh units and a softmax, trained
-by mini-batch Adam from a fixed seed, then calibrated by one temperature on
-photos it never saw, and stored in float16 as the package ships it.
+`train_colours.py`, `train_bodies.py`): one hidden layer of tanh units and
+a softmax, trained by mini-batch Adam from a fixed seed, then (the shape
+and colour models) calibrated by one temperature on photos it never saw,
+and stored in float16 as the package ships it.
 """
 
 from __future__ import annotations

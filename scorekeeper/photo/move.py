@@ -195,7 +195,6 @@ def _unread_cells(reads: Collection[Cell], cells: dict[Cell, GridCell],
     beside_new = {(r + dr, c + dc) for r, c in new for dr, dc in SIDES}
     return sorted({key for key in near - set(reads)
                    if (cell := cells.get(key)) is not None
-                   and may_hide_tile(cell, beside_move=key in beside_new,
-                                     beside_glare=under_glare(key, cells))}
+                   and may_hide_tile(cell, beside_move=key in beside_new)}
                   | (set(found) - set(reads)))
 
