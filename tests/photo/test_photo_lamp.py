@@ -338,9 +338,9 @@ def test_a_tile_of_the_move_beside_a_lamp_lit_stored_tile_laid_apart_is_warned_o
 ) -> None:
     # Laid apart, the lamp's halo lights the rim round a tile of the move as
     # grey as the table between the tiles: neither a tile's dark nor paint
-    # read there. A half dark cell beside the move and beside glare is
-    # warned of (`cells.may_hide_tile`), never missed in silence. The
-    # benchmark's first photos of the kind, in order, not the smallest.
+    # read there. The body model sees the tile's body on that cell beside
+    # the move (`cells.BODIED`): it is warned of, never missed in silence.
+    # The benchmark's first photos of the kind, in order, not the smallest.
     lit = [rc for rc in kinds.cases(GLARE) if stored_lit_beside_move(rc)]
     for rc in lit[:LIT_APART_PHOTOS]:
         rc = replace(rc, real=replace(rc.real, apart=APART))
