@@ -7,6 +7,7 @@ cell more all round, and what each cell shows: how much of its rim is dark
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -111,13 +112,17 @@ class Cell:
     laid loosely, whose symbol the lattice must not follow."""
     look: np.ndarray | None = None
     """The window as the body model reads it (`body_model.features`)."""
-    bodied: float = 0.0
-    """How likely the window shows a tile body (`body_model`)."""
 
     @property
     def hint(self) -> bool:
         """Paint on a rim from `HALF_BODY` dark: a tile may lie there."""
         return self.paint and self.body >= HALF_BODY
+
+    @cached_property
+    def bodied(self) -> float:
+        """How likely the window shows a tile body (`body_model`): asked only
+        of cells beside the move (`may_hide_tile`)."""
+        return 0.0 if self.look is None else float(body_model.probability(self.look))
 
     @property
     def is_tile(self) -> bool:
@@ -200,9 +205,8 @@ def read_cells(img: np.ndarray, grid: Grid, margin: int = 1
                                 float(body_rim[win][shown].mean()) < TILE_BODY):
             return None
         body = own = float(body_rim[win][shown].mean())
-        look = body_model.features(ratio[win], body_rim[win], grey[win])
-        cell = Cell(r, c, body, glare=float(blown[i, j]), look=look,
-                    bodied=float(body_model.probability(look)))
+        cell = Cell(r, c, body, glare=float(blown[i, j]),
+                    look=body_model.features(ratio[win], body_rim[win], grey[win]))
         lamp_lit = coloured_table and body < TILE_BODY and cell.glare < GLARE \
             and grey[win][shown].mean() >= LIT
         if lamp_lit:
