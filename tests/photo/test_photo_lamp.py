@@ -9,6 +9,7 @@ or a kind of photo with no lamp in its "loose board" set.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
@@ -328,6 +329,19 @@ def test_a_tile_body_lit_grey_with_no_lamp_is_no_glare() -> None:
     assert len(right) >= 10
 
 
+def _honest_laid_apart(kind: Callable[[RealCase], bool], count: int) -> None:
+    """The glare set's first `count` photos of a kind, drawn again with their
+    tiles laid apart: each read honestly (`kinds.honest`) or refused."""
+    lit = [rc for rc in kinds.cases(GLARE) if kind(rc)]
+    for rc in lit[:count]:
+        rc = replace(rc, real=replace(rc.real, apart=APART))
+        try:
+            got = read_move(synth_real.photo(rc), list(rc.case.stored))
+        except PhotoUnreadable:
+            continue  # a refusal says what to do: no tile is missed in silence
+        kinds.honest(rc, got)
+
+
 LIT_APART_PHOTOS = 12
 """Photos of a lamp over a stored tile beside the move, laid apart: the
 glare set's first twelve such (its photos 23 to 295); 1 missed a tile in
@@ -341,14 +355,7 @@ def test_a_tile_of_the_move_beside_a_lamp_lit_stored_tile_laid_apart_is_warned_o
     # read there. The body model sees the tile's body on that cell beside
     # the move (`cells.BODIED`): it is warned of, never missed in silence.
     # The benchmark's first photos of the kind, in order, not the smallest.
-    lit = [rc for rc in kinds.cases(GLARE) if stored_lit_beside_move(rc)]
-    for rc in lit[:LIT_APART_PHOTOS]:
-        rc = replace(rc, real=replace(rc.real, apart=APART))
-        try:
-            got = read_move(synth_real.photo(rc), list(rc.case.stored))
-        except PhotoUnreadable:
-            continue  # a refusal says what to do: no tile is missed in silence
-        kinds.honest(rc, got)
+    _honest_laid_apart(stored_lit_beside_move, LIT_APART_PHOTOS)
 
 
 NEW_LIT_APART_PHOTOS = 12
@@ -363,11 +370,4 @@ def test_a_lamp_lit_tile_of_the_move_laid_apart_is_warned_of() -> None:
     # its spot, of a symbol's size, helps fit the lattice through its cell,
     # where a tile is then warned of. The benchmark's first photos of the
     # kind, in order, not the smallest.
-    lit = [rc for rc in kinds.cases(GLARE) if _lamp_on_move(rc)]
-    for rc in lit[:NEW_LIT_APART_PHOTOS]:
-        rc = replace(rc, real=replace(rc.real, apart=APART))
-        try:
-            got = read_move(synth_real.photo(rc), list(rc.case.stored))
-        except PhotoUnreadable:
-            continue  # a refusal says what to do: no tile is missed in silence
-        kinds.honest(rc, got)
+    _honest_laid_apart(_lamp_on_move, NEW_LIT_APART_PHOTOS)
