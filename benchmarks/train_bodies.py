@@ -62,16 +62,21 @@ Photo = tuple[str, int, int]
 """(renderer or condition, seed, index), drawn by `draw`."""
 
 
+def _with_stored() -> list[str]:
+    """The realistic conditions whose photos show a stored board (a first
+    move labels nothing)."""
+    from photo import synth_real
+
+    return [c for c in synth_real.CONDITIONS if c != "first move crisscross"]
+
+
 def photos(seed: int) -> list[Photo]:
     """The photos of one seed: each renderer's, each realistic condition's
     laid touching and laid apart (a first move shows no stored board), and
     the realistic ones on a dark table."""
-    from photo import synth_real
-
     kinds = ["own", "held-out", "dark table"]
-    for condition in synth_real.CONDITIONS:
-        if condition != "first move crisscross":
-            kinds += [condition, f"{condition} apart"]
+    for condition in _with_stored():
+        kinds += [condition, f"{condition} apart"]
     return [(kind, seed, i) for kind in kinds for i in range(PER_SEED)]
 
 
@@ -86,7 +91,7 @@ def draw(photo: Photo) -> tuple[bytes, tuple, tuple]:
         render = synth.render if kind == "own" else synth_alt.render
         return synth.photo(case, render), case.stored, case.move
     if kind == "dark table":
-        conditions = [c for c in synth_real.CONDITIONS if c != "first move crisscross"]
+        conditions = _with_stored()
         rc = synth_real.real_cases(conditions[i % len(conditions)], seed + 1, i + 1)[i]
         low, high = DARK_TABLES
         table = low + (high - low) * i / (PER_SEED - 1)
