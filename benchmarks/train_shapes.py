@@ -8,9 +8,10 @@ there is an example of its stored shape (`labelled.py`). So the masks are
 cut by the reader's own stages (`cells`, `symbols.normalise`) and train and
 use see the same crops. Every renderer (`tests/photo/synth.py`,
 `synth_alt.py`, `synth_real.py` in each of its conditions: shifted paint,
-glare, warm and cool light), every tile size, slant and turn they draw; the
-drawings (`tests/photo/drawn.py`) add other proportions and line weights,
-and the hearts and triangles no renderer draws. Fragments, bars and specks
+glare, warm and cool light, laid touching and laid apart as on a printed
+board), every tile size, slant and turn they draw; the drawings
+(`tests/photo/drawn.py`) add other proportions and line weights, and the
+hearts and triangles no renderer draws. Fragments, bars and specks
 cut from them teach the model's `NONE`.
 
     python benchmarks/train_shapes.py                 # train, save the weights
@@ -18,9 +19,10 @@ cut from them teach the model's `NONE`.
     python benchmarks/train_shapes.py --measure 12 --real DIR --fix FIX
 
 Training renders use seeds no benchmark set uses (`TRAIN_SEEDS`); the
-temperature is fitted on renders of one more seed (`CALIBRATION_SEED`); the
-measure reads the benchmark's own sets (`bench_photo.SETS`, `REAL_SEED`) and
-the real photos of `--real DIR` (never copied into the repository, never
+temperature is fitted on renders of one more seed (`CALIBRATION_SEED`),
+laid touching, so that `SURE` keeps the measure it was set by; the measure
+reads the benchmark's own sets (`bench_photo.SETS`, `REAL_SEED`) and the
+real photos of `--real DIR` (never copied into the repository, never
 trained on). Crops are kept in benchmarks/out/shape-crops/ (ignored by git).
 """
 
@@ -31,6 +33,7 @@ import math
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -81,9 +84,11 @@ _YS, _XS = np.mgrid[0:CELL, 0:CELL] - CELL / 2
 Photo = tuple[bytes, tuple]
 
 
-def renders(seed: int, count: int) -> Iterator[Photo]:
-    """Photos of all three renderers, `count` of each kind, from one seed."""
+def renders(seed: int, count: int, apart: bool = True) -> Iterator[Photo]:
+    """Photos of all three renderers, `count` of each kind, from one seed;
+    with `apart`, each realistic one laid apart too."""
     from photo import synth, synth_alt, synth_real
+    from photo.test_photo_apart import APART
 
     for case in synth.cases(seed, count):
         yield synth.photo(case), case.stored
@@ -94,6 +99,10 @@ def renders(seed: int, count: int) -> Iterator[Photo]:
             continue  # no stored tiles: nothing labelled
         for rc in synth_real.real_cases(condition, seed, count):
             yield synth_real.photo(rc), rc.case.stored
+            if apart:
+                # As on a printed board whose cells are larger than its tiles.
+                lay = replace(rc.real, apart=APART)
+                yield synth_real.photo(replace(rc, real=lay)), rc.case.stored
 
 
 def crops(photos: Iterator[Photo]) -> tuple[np.ndarray, np.ndarray]:
@@ -121,9 +130,10 @@ def cached(name: str, cut: Callable[[], tuple[np.ndarray, np.ndarray]]
         return got["masks"], got["y"]
 
 
-def rendered(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The crops of one seed's renders."""
-    return cached(f"train-{seed}", lambda: crops(renders(seed, PER_SEED)))
+def rendered(seed: int, apart: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The crops of one seed's renders (`renders`)."""
+    return cached(f"train-{seed}" + ("-apart" if apart else ""),
+                  lambda: crops(renders(seed, PER_SEED, apart)))
 
 
 def drawings() -> tuple[np.ndarray, np.ndarray]:
@@ -303,7 +313,7 @@ def main() -> None:
     parts = [rendered(seed) for seed in TRAIN_SEEDS] + [drawings()]
     masks = np.concatenate([m for m, _ in parts])
     labels = np.concatenate([y for _, y in parts])
-    calibration = rendered(CALIBRATION_SEED)
+    calibration = rendered(CALIBRATION_SEED, apart=False)
     cut = time.perf_counter() - start
     rng = np.random.default_rng(SEED)
     x, y = varied(masks, labels, rng)

@@ -32,8 +32,9 @@ NONE = len(SHAPES)
 SURE = 0.7
 """Probability margin (of a shape over the next shape or no symbol) from
 which a shape is sure (`tiles.sureness`, `sure`): on the calibration
-renders' 1,887 stored tiles (`benchmarks/train_shapes.py`), 3 are wrong
-from it, 7 from 0.25."""
+renders' 1,887 stored tiles, laid touching (`benchmarks/train_shapes.py`),
+3 are wrong from it, 3 from 0.25 too (7 before the model learnt tiles laid
+apart)."""
 
 SIDE = 16
 """Pixels per edge of the averaged-down mask the model reads: a quarter of
