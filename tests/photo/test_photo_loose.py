@@ -13,7 +13,8 @@ from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, cells, read_move
 from scorekeeper.photo.reader import read_stages
 
 from . import synth, synth_real
-from .helpers import BOARD
+from .helpers import BOARD, MOVE
+from .test_photo_apart import laid_apart
 
 START: synth.Tile = (3, 3, "orange", "starburst")
 """The move's first tile, down from the board's green starburst; the move's
@@ -122,22 +123,16 @@ wood `synth.wood` draws and darker."""
 
 
 def test_dark_wood_beside_the_move_is_not_taken_for_a_tile() -> None:
-    move = (START, (4, 3, "orange", "circle"))
     read = 0
     for table in DARK_WOOD:
         for seed in range(4):
-            real = synth_real.Real(synth_real.paint(random.Random(seed)), table=table)
-            rng = random.Random(seed)
-            shot = synth.Shot(tile_px=rng.choice([40, 60, 80]),
-                              angle=rng.uniform(0, 90), jpeg=90, margin=0.15)
-            photo = synth.encode(synth_real.render(BOARD + move, shot, seed, real), 90)
             try:
-                stages = read_stages(photo, list(BOARD))
+                stages = read_stages(laid_apart(seed, 1.0, table=table), list(BOARD))
             except PhotoUnreadable:
                 continue
             read += 1
             assert stages.placement is not None
-            tiles = {(r, c) for r, c, *_ in BOARD + move}
+            tiles = {(r, c) for r, c, *_ in BOARD + MOVE}
             taken = [key for key, cell in stages.cells.items()
                      if stages.placement.to_board(key) not in tiles
                      and cell.bodied >= cells.BODIED]
