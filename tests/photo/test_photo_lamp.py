@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from scorekeeper.photo import LOW_CONFIDENCE, PhotoUnreadable, read_move
-from scorekeeper.photo.reader import read_stages
+from scorekeeper.photo.reader import Stages, read_stages
 
 from . import kinds, synth_real
 from .synth_real import RealCase
@@ -105,10 +105,9 @@ def crisscross_lit(rc: RealCase) -> bool:
             and rc.real.glare >= 0.8)
 
 
-def _washed_grey(rc: RealCase) -> bool:
-    """Whether the reader finds the lamp's tile washed grey (`Cell.washed`):
+def _washed_grey(rc: RealCase, stages: Stages) -> bool:
+    """Whether the reader found the lamp's tile washed grey (`Cell.washed`):
     white to the last pixel, no arms left to outline."""
-    stages = read_stages(synth_real.photo(rc), list(rc.case.stored))
     lamp = kinds.lamp(rc)
     assert stages.placement is not None and lamp is not None
     return any(rd.cell.washed for key, rd in stages.tiles.items()
@@ -123,8 +122,9 @@ def test_a_crisscross_under_a_lamp_keeps_its_arms() -> None:
     # the symbol keeps its arms. A tile the lamp washed white has none to
     # keep: the rules leave it two shapes or more, so it is only doubted.
     for rc in kinds.of_kind(GLARE, crisscross_lit):
-        got = kinds.reading(rc)
-        if _washed_grey(rc):
+        stages = read_stages(synth_real.photo(rc), list(rc.case.stored))
+        got = stages.reading
+        if _washed_grey(rc, stages):
             kinds.honest(rc, got)
         else:
             assert kinds.read_right(rc, got), rc.case.name
